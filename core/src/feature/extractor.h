@@ -1,0 +1,55 @@
+// The feature extractor interface. Every feature (psnr, motion, vif, adm) has a
+// CPU implementation of this interface and, with Vulkan, a GPU twin.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "libvmaf/picture.h"
+#include "feature/options.h"
+
+namespace vmaf {
+
+struct FrameFormat {
+    VmafPixelFormat pix_fmt;
+    unsigned bpc;
+    unsigned w, h;  // luma size
+};
+
+// Where extractors write scores. Names are libvmaf's provided-feature names
+// ("VMAF_integer_feature_vif_scale0_score", "psnr_y"); the framework maps them to
+// output names (alias plus option suffix). Implementations are thread-safe.
+class ScoreSink {
+public:
+    virtual ~ScoreSink() = default;
+    virtual int append(const char *name, unsigned index, double value) = 0;
+};
+
+class Extractor {
+public:
+    virtual ~Extractor() = default;
+    // Called once before the first frame with the geometry all frames share.
+    virtual int init(const FrameFormat &fmt) = 0;
+    // Called for every frame pair. Non-temporal extractors may be called from
+    // several threads at once on different instances, in any index order.
+    virtual int extract(const VmafPicture &ref, const VmafPicture &dist,
+                        unsigned index, ScoreSink &out) = 0;
+    // Temporal extractors write their last pending scores here.
+    virtual int flush(ScoreSink &) { return 0; }
+};
+
+enum ExtractorFlags : unsigned {
+    // Frames must arrive in index order on one instance (state across frames).
+    kExtractorTemporal = 1u << 0,
+};
+
+struct ExtractorInfo {
+    const char *name;                          // libvmaf's extractor name ("vif")
+    std::span<const char *const> provided;     // provided feature names
+    std::span<const OptionSpec> options;
+    unsigned flags;
+    std::unique_ptr<Extractor> (*create)(const FeatureOptions &opts);
+};
+
+}  // namespace vmaf

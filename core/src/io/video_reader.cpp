@@ -1,0 +1,224 @@
+#include "io/video_reader.h"
+
+#include <cerrno>
+#include <cstring>
+#include <sys/stat.h>
+#include <vector>
+
+#include "picture/picture.h"
+
+namespace vmaf::io {
+
+namespace {
+
+// Y4M colour-space tags: chroma layout and bit depth.
+struct Y4mColorspace { const char *tag; VmafPixelFormat fmt; unsigned bpc; };
+constexpr Y4mColorspace kColorspaces[] = {
+    {"420jpeg", VMAF_PIX_FMT_YUV420P, 8},   {"420paldv", VMAF_PIX_FMT_YUV420P, 8},
+    {"420mpeg2", VMAF_PIX_FMT_YUV420P, 8},  {"420", VMAF_PIX_FMT_YUV420P, 8},
+    {"422", VMAF_PIX_FMT_YUV422P, 8},       {"444", VMAF_PIX_FMT_YUV444P, 8},
+    {"mono", VMAF_PIX_FMT_YUV400P, 8},
+    {"420p10", VMAF_PIX_FMT_YUV420P, 10},   {"422p10", VMAF_PIX_FMT_YUV422P, 10},
+    {"444p10", VMAF_PIX_FMT_YUV444P, 10},   {"mono10", VMAF_PIX_FMT_YUV400P, 10},
+    {"420p12", VMAF_PIX_FMT_YUV420P, 12},   {"422p12", VMAF_PIX_FMT_YUV422P, 12},
+    {"444p12", VMAF_PIX_FMT_YUV444P, 12},   {"mono12", VMAF_PIX_FMT_YUV400P, 12},
+    {"420p16", VMAF_PIX_FMT_YUV420P, 16},   {"422p16", VMAF_PIX_FMT_YUV422P, 16},
+    {"444p16", VMAF_PIX_FMT_YUV444P, 16},   {"mono16", VMAF_PIX_FMT_YUV400P, 16},
+};
+
+size_t frame_size(const FrameFormat &f)
+{
+    unsigned sx, sy;
+    chroma_shift(f.pix_fmt, &sx, &sy);
+    const size_t luma = size_t(f.w) * f.h;
+    const size_t chroma = plane_count(f.pix_fmt) == 1
+        ? 0 : 2 * size_t((f.w + sx) >> sx) * ((f.h + sy) >> sy);
+    return (luma + chroma) * bytes_per_sample(f.bpc);
+}
+
+int fail(std::string *err, int code, const std::string &msg)
+{
+    if (err) *err = msg;
+    return code;
+}
+
+}  // namespace
+
+VmafPixelFormat parse_pix_fmt(const std::string &s)
+{
+    if (s == "420") return VMAF_PIX_FMT_YUV420P;
+    if (s == "422") return VMAF_PIX_FMT_YUV422P;
+    if (s == "444") return VMAF_PIX_FMT_YUV444P;
+    if (s == "400") return VMAF_PIX_FMT_YUV400P;
+    return VMAF_PIX_FMT_UNKNOWN;
+}
+
+const char *pix_fmt_name(VmafPixelFormat fmt)
+{
+    switch (fmt) {
+    case VMAF_PIX_FMT_YUV420P: return "420";
+    case VMAF_PIX_FMT_YUV422P: return "422";
+    case VMAF_PIX_FMT_YUV444P: return "444";
+    case VMAF_PIX_FMT_YUV400P: return "400";
+    default: return "unknown";
+    }
+}
+
+VideoReader::~VideoReader()
+{
+    if (f_) std::fclose(f_);
+}
+
+int VideoReader::open_y4m(const std::string &path, std::unique_ptr<VideoReader> *out,
+                          std::string *err)
+{
+    std::unique_ptr<VideoReader> r(new VideoReader);
+    r->path_ = path;
+    r->f_ = std::fopen(path.c_str(), "rb");
+    if (!r->f_) return fail(err, -errno, path + ": " + std::strerror(errno));
+
+    std::string header;
+    for (int c; (c = std::fgetc(r->f_)) != '\n';) {
+        if (c == EOF || header.size() > 4096)
+            return fail(err, -EINVAL, path + ": not a YUV4MPEG2 file (no header line)");
+        header.push_back(char(c));
+    }
+    if (header.rfind("YUV4MPEG2", 0) != 0)
+        return fail(err, -EINVAL, path + ": not a YUV4MPEG2 file (bad signature)");
+
+    FrameFormat f{VMAF_PIX_FMT_YUV420P, 8, 0, 0};
+    bool interlaced = false;
+    size_t pos = 9;
+    while (pos < header.size()) {
+        while (pos < header.size() && header[pos] == ' ') pos++;
+        size_t end = header.find(' ', pos);
+        if (end == std::string::npos) end = header.size();
+        const std::string tok = header.substr(pos, end - pos);
+        pos = end;
+        if (tok.empty()) continue;
+        const std::string val = tok.substr(1);
+        switch (tok[0]) {
+        case 'W': f.w = unsigned(std::strtoul(val.c_str(), nullptr, 10)); break;
+        case 'H': f.h = unsigned(std::strtoul(val.c_str(), nullptr, 10)); break;
+        case 'I': interlaced = !val.empty() && val[0] != 'p' && val[0] != '?'; break;
+        case 'C': {
+            bool found = false;
+            for (const auto &cs : kColorspaces)
+                if (val == cs.tag) { f.pix_fmt = cs.fmt; f.bpc = cs.bpc; found = true; }
+            if (!found)
+                return fail(err, -ENOTSUP, path + ": unsupported Y4M colour space C" + val);
+            break;
+        }
+        default: break;  // F (rate), A (aspect), X (extensions) do not matter here
+        }
+    }
+    if (!f.w || !f.h || f.w > 65536 || f.h > 65536)
+        return fail(err, -EINVAL, path + ": Y4M header has no valid W/H");
+    if (interlaced)
+        return fail(err, -ENOTSUP, path + ": interlaced Y4M is not supported");
+
+    r->fmt_ = f;
+    r->y4m_ = true;
+    r->frame_bytes_ = frame_size(f);
+    struct stat st;
+    if (fstat(fileno(r->f_), &st) == 0 && S_ISREG(st.st_mode)) {
+        const long here = std::ftell(r->f_);
+        // "FRAME\n" is the common frame header; parameters would make it longer.
+        r->frame_hint_ = unsigned((st.st_size - here) / long(r->frame_bytes_ + 6));
+    }
+    *out = std::move(r);
+    return 0;
+}
+
+int VideoReader::open_raw(const std::string &path, unsigned w, unsigned h,
+                          VmafPixelFormat fmt, unsigned bpc,
+                          std::unique_ptr<VideoReader> *out, std::string *err)
+{
+    if (!w || !h || w > 65536 || h > 65536)
+        return fail(err, -EINVAL, path + ": raw input needs a width and height (-w, -h)");
+    if (fmt == VMAF_PIX_FMT_UNKNOWN)
+        return fail(err, -EINVAL, path + ": raw input needs a pixel format (-p 420|422|444|400)");
+    if (bpc != 8 && bpc != 10 && bpc != 12 && bpc != 16)
+        return fail(err, -ENOTSUP, path + ": unsupported bit depth " + std::to_string(bpc) +
+                    " (8, 10, 12 or 16)");
+    std::unique_ptr<VideoReader> r(new VideoReader);
+    r->path_ = path;
+    r->f_ = std::fopen(path.c_str(), "rb");
+    if (!r->f_) return fail(err, -errno, path + ": " + std::strerror(errno));
+    r->fmt_ = FrameFormat{fmt, bpc, w, h};
+    r->frame_bytes_ = frame_size(r->fmt_);
+    struct stat st;
+    if (fstat(fileno(r->f_), &st) == 0 && S_ISREG(st.st_mode)) {
+        if (st.st_size % long(r->frame_bytes_))
+            return fail(err, -EINVAL, path + ": file size is not a whole number of " +
+                        std::to_string(w) + "x" + std::to_string(h) + " frames");
+        r->frame_hint_ = unsigned(st.st_size / long(r->frame_bytes_));
+    }
+    *out = std::move(r);
+    return 0;
+}
+
+int VideoReader::open(const std::string &path, unsigned w, unsigned h,
+                      VmafPixelFormat fmt, unsigned bpc,
+                      std::unique_ptr<VideoReader> *out, std::string *err)
+{
+    const bool y4m = path.size() >= 4 && path.compare(path.size() - 4, 4, ".y4m") == 0;
+    if (y4m) return open_y4m(path, out, err);
+    return open_raw(path, w, h, fmt, bpc, out, err);
+}
+
+int VideoReader::read_frame_header(std::string *err)
+{
+    char tag[6];
+    const size_t n = std::fread(tag, 1, 5, f_);
+    if (n == 0) return 0;
+    if (n != 5 || std::memcmp(tag, "FRAME", 5) != 0)
+        return fail(err, -EINVAL, path_ + ": corrupt Y4M (no FRAME marker at frame " +
+                    std::to_string(frames_read_) + ")");
+    for (int c, len = 0; (c = std::fgetc(f_)) != '\n'; len++) {
+        if (c == EOF || len > 4096)
+            return fail(err, -EINVAL, path_ + ": corrupt Y4M frame header at frame " +
+                        std::to_string(frames_read_));
+    }
+    return 1;
+}
+
+int VideoReader::read(VmafPicture *pic, std::string *err)
+{
+    if (y4m_) {
+        const int r = read_frame_header(err);
+        if (r <= 0) return r;
+    }
+    const unsigned bps = bytes_per_sample(fmt_.bpc);
+    for (unsigned p = 0; p < plane_count(fmt_.pix_fmt); p++) {
+        auto *row = static_cast<uint8_t *>(pic->data[p]);
+        for (unsigned y = 0; y < pic->h[p]; y++, row += pic->stride[p]) {
+            const size_t want = size_t(pic->w[p]) * bps;
+            const size_t got = std::fread(row, 1, want, f_);
+            if (got != want) {
+                if (!y4m_ && p == 0 && y == 0 && got == 0) return 0;
+                return fail(err, -EIO, path_ + ": truncated frame " +
+                            std::to_string(frames_read_));
+            }
+        }
+    }
+    frames_read_++;
+    return 1;
+}
+
+int VideoReader::skip(unsigned n, std::string *err)
+{
+    std::vector<uint8_t> scratch;
+    for (unsigned i = 0; i < n; i++) {
+        if (y4m_) {
+            const int r = read_frame_header(err);
+            if (r <= 0) return r;
+        }
+        if (std::fseek(f_, long(frame_bytes_), SEEK_CUR) != 0)
+            return fail(err, -EIO, path_ + ": seek failed");
+        frames_read_++;
+    }
+    return 1;
+}
+
+}  // namespace vmaf::io

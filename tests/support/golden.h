@@ -1,0 +1,29 @@
+// Test helpers: golden clip pairs and libvmaf's expected outputs.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "libvmaf/picture.h"
+
+namespace vmaf::test {
+
+// Directory holding the golden pairs (meson option test_data_dir, or tests/data).
+std::string data_dir();
+
+// The names of all golden pairs ("coffee_320x240_crf28", ...).
+std::vector<std::string> golden_pairs();
+
+// Per-frame metrics of a libvmaf JSON output: frames[i][name] = value.
+struct Expected {
+    std::vector<std::map<std::string, double>> frames;
+    std::map<std::string, std::map<std::string, double>> pooled;  // name -> method -> value
+};
+Expected load_expected(const std::string &json_path);
+
+// Read every frame of a .y4m file into allocated pictures (caller unrefs).
+std::vector<VmafPicture> load_y4m(const std::string &path);
+void unref_all(std::vector<VmafPicture> &pics);
+
+}  // namespace vmaf::test
