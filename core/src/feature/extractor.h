@@ -24,6 +24,15 @@ class ScoreSink {
 public:
     virtual ~ScoreSink() = default;
     virtual int append(const char *name, unsigned index, double value) = 0;
+    // Read back a score this extractor (same options) wrote; -ENOENT if absent.
+    virtual int get(const char *name, unsigned index, double *value) const = 0;
+};
+
+// The reference pictures of the two previous indices, for extractors that
+// compare against them (nullptr where there is none).
+struct RefHistory {
+    const VmafPicture *prev = nullptr;
+    const VmafPicture *prev_prev = nullptr;
 };
 
 class Extractor {
@@ -35,13 +44,20 @@ public:
     // several threads at once on different instances, in any index order.
     virtual int extract(const VmafPicture &ref, const VmafPicture &dist,
                         unsigned index, ScoreSink &out) = 0;
-    // Temporal extractors write their last pending scores here.
+    // kExtractorPrevRef extractors get the previous reference pictures here,
+    // right before each extract() on the same thread.
+    virtual void set_history(const RefHistory &) {}
+    // Called once at the end on one instance: write scores that need the whole
+    // sequence (e.g. motion2 takes the min of neighbours).
     virtual int flush(ScoreSink &) { return 0; }
 };
 
 enum ExtractorFlags : unsigned {
     // Frames must arrive in index order on one instance (state across frames).
     kExtractorTemporal = 1u << 0,
+    // extract() needs the previous reference pictures (set_history()); frames may
+    // still run in parallel, as the context keeps those pictures alive.
+    kExtractorPrevRef = 1u << 1,
 };
 
 struct ExtractorInfo {

@@ -1,0 +1,72 @@
+#include "context/collector.h"
+
+#include <cerrno>
+
+#include "feature/registry.h"
+
+namespace vmaf {
+
+int FeatureCollector::set(std::string_view name, unsigned index, double value, bool overwrite)
+{
+    std::lock_guard lock(mutex_);
+    auto it = series_.find(std::string(name));
+    if (it == series_.end()) {
+        order_.emplace_back(name);
+        it = series_.emplace(std::string(name), Series{}).first;
+    }
+    Series &s = it->second;
+    if (s.size() <= index) s.resize(size_t(index) + 1);
+    if (s[index] && !overwrite) return -EEXIST;
+    s[index] = value;
+    if (index + 1 > frame_count_) frame_count_ = index + 1;
+    return 0;
+}
+
+const FeatureCollector::Series *FeatureCollector::find(std::string_view name) const
+{
+    auto it = series_.find(std::string(name));
+    if (it != series_.end()) return &it->second;
+    it = series_.find(std::string(feature_alias(name)));
+    return it != series_.end() ? &it->second : nullptr;
+}
+
+int FeatureCollector::get(std::string_view name, unsigned index, double *value) const
+{
+    std::lock_guard lock(mutex_);
+    const Series *s = find(name);
+    if (!s || index >= s->size() || !(*s)[index]) return -ENOENT;
+    *value = *(*s)[index];
+    return 0;
+}
+
+std::vector<std::optional<double>> FeatureCollector::series(std::string_view name) const
+{
+    std::lock_guard lock(mutex_);
+    const Series *s = find(name);
+    return s ? *s : Series{};
+}
+
+std::vector<std::string> FeatureCollector::names() const
+{
+    std::lock_guard lock(mutex_);
+    return order_;
+}
+
+unsigned FeatureCollector::frame_count() const
+{
+    std::lock_guard lock(mutex_);
+    return frame_count_;
+}
+
+int CollectorSink::append(const char *name, unsigned index, double value)
+{
+    const std::string out = std::string(feature_alias(name)) + suffix_;
+    return fc_.set(out, index, value);
+}
+
+int CollectorSink::get(const char *name, unsigned index, double *value) const
+{
+    return fc_.get(std::string(feature_alias(name)) + suffix_, index, value);
+}
+
+}  // namespace vmaf

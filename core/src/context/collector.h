@@ -1,0 +1,52 @@
+// Per-frame scores of every feature and model, by output name.
+#pragma once
+
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "feature/extractor.h"
+
+namespace vmaf {
+
+class FeatureCollector {
+public:
+    // Store `value` for `name` at `index`. Writing the same index twice is an
+    // error (-EEXIST) unless `overwrite`. Thread-safe.
+    int set(std::string_view name, unsigned index, double value, bool overwrite = false);
+    // Read a score: `name` may be the stored name or a provided name whose alias
+    // is stored. Returns -ENOENT when missing.
+    int get(std::string_view name, unsigned index, double *value) const;
+    // A copy of one feature's series (missing frames are empty optionals).
+    std::vector<std::optional<double>> series(std::string_view name) const;
+    // Stored names in first-written order.
+    std::vector<std::string> names() const;
+    // One past the highest index written (0 when empty).
+    unsigned frame_count() const;
+
+private:
+    using Series = std::vector<std::optional<double>>;
+    const Series *find(std::string_view name) const;  // caller holds mutex_
+    mutable std::mutex mutex_;
+    std::vector<std::string> order_;
+    std::unordered_map<std::string, Series> series_;
+    unsigned frame_count_ = 0;
+};
+
+// The ScoreSink one extractor instance writes through: maps its provided names to
+// output names (alias plus the option suffix) and stores them in the collector.
+class CollectorSink final : public ScoreSink {
+public:
+    CollectorSink(FeatureCollector &fc, std::string suffix) : fc_(fc), suffix_(std::move(suffix)) {}
+    int append(const char *name, unsigned index, double value) override;
+    int get(const char *name, unsigned index, double *value) const override;
+
+private:
+    FeatureCollector &fc_;
+    std::string suffix_;
+};
+
+}  // namespace vmaf
