@@ -58,6 +58,21 @@ unsigned FeatureCollector::frame_count() const
     return frame_count_;
 }
 
+int FeatureCollector::set_aggregate(std::string_view name, double value)
+{
+    std::lock_guard lock(mutex_);
+    for (auto &[n, v] : aggregates_)
+        if (n == name) { v = value; return 0; }
+    aggregates_.emplace_back(name, value);
+    return 0;
+}
+
+std::vector<std::pair<std::string, double>> FeatureCollector::aggregates() const
+{
+    std::lock_guard lock(mutex_);
+    return aggregates_;
+}
+
 int CollectorSink::append(const char *name, unsigned index, double value)
 {
     const std::string out = std::string(feature_alias(name)) + suffix_;
@@ -67,6 +82,11 @@ int CollectorSink::append(const char *name, unsigned index, double value)
 int CollectorSink::get(const char *name, unsigned index, double *value) const
 {
     return fc_.get(std::string(feature_alias(name)) + suffix_, index, value);
+}
+
+int CollectorSink::set_aggregate(const char *name, double value)
+{
+    return fc_.set_aggregate(std::string(feature_alias(name)) + suffix_, value);
 }
 
 }  // namespace vmaf

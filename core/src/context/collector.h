@@ -26,6 +26,9 @@ public:
     std::vector<std::string> names() const;
     // One past the highest index written (0 when empty).
     unsigned frame_count() const;
+    // Whole-sequence scores, in first-written order.
+    int set_aggregate(std::string_view name, double value);
+    std::vector<std::pair<std::string, double>> aggregates() const;
 
 private:
     using Series = std::vector<std::optional<double>>;
@@ -34,6 +37,7 @@ private:
     std::vector<std::string> order_;
     std::unordered_map<std::string, Series> series_;
     unsigned frame_count_ = 0;
+    std::vector<std::pair<std::string, double>> aggregates_;
 };
 
 // The ScoreSink one extractor instance writes through: maps its provided names to
@@ -43,6 +47,7 @@ public:
     CollectorSink(FeatureCollector &fc, std::string suffix) : fc_(fc), suffix_(std::move(suffix)) {}
     int append(const char *name, unsigned index, double value) override;
     int get(const char *name, unsigned index, double *value) const override;
+    int set_aggregate(const char *name, double value) override;
 
 private:
     FeatureCollector &fc_;

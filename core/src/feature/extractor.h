@@ -26,6 +26,8 @@ public:
     virtual int append(const char *name, unsigned index, double value) = 0;
     // Read back a score this extractor (same options) wrote; -ENOENT if absent.
     virtual int get(const char *name, unsigned index, double *value) const = 0;
+    // A score of the whole sequence (libvmaf's aggregate_metrics).
+    virtual int set_aggregate(const char *name, double value) = 0;
 };
 
 // The reference pictures of the two previous indices, for extractors that
@@ -66,6 +68,8 @@ struct ExtractorInfo {
     std::span<const OptionSpec> options;
     unsigned flags;
     std::unique_ptr<Extractor> (*create)(const FeatureOptions &opts);
+    // Optional: flags that depend on the options (ORed with `flags`).
+    unsigned (*option_flags)(const FeatureOptions &opts) = nullptr;
 };
 
 }  // namespace vmaf

@@ -1,17 +1,17 @@
 #include "picture/picture.h"
 
-#include "api/export.h"
-
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <new>
 
+#include "api/export.h"
+
 struct VmafRef {
     std::atomic<long> count{1};
     void *storage = nullptr;
-    std::function<void()> release;
+    std::function<void(void *)> release;
 };
 
 namespace vmaf {
@@ -27,24 +27,23 @@ unsigned plane_count(VmafPixelFormat fmt)
     return fmt == VMAF_PIX_FMT_YUV400P ? 1 : 3;
 }
 
-static bool valid_format(VmafPixelFormat fmt)
+namespace {
+
+bool valid_geometry(VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h)
 {
-    return fmt == VMAF_PIX_FMT_YUV420P || fmt == VMAF_PIX_FMT_YUV422P ||
-           fmt == VMAF_PIX_FMT_YUV444P || fmt == VMAF_PIX_FMT_YUV400P;
+    const bool fmt_ok = fmt == VMAF_PIX_FMT_YUV420P || fmt == VMAF_PIX_FMT_YUV422P ||
+                        fmt == VMAF_PIX_FMT_YUV444P || fmt == VMAF_PIX_FMT_YUV400P;
+    const bool bpc_ok = bpc == 8 || bpc == 10 || bpc == 12 || bpc == 16;
+    return fmt_ok && bpc_ok && w && h && w <= (1u << 16) && h <= (1u << 16);
 }
 
-int picture_alloc(VmafPicture *pic, VmafPixelFormat fmt, unsigned bpc,
-                  unsigned w, unsigned h, std::function<void()> release)
+// Plane geometry and offsets; returns the total size.
+size_t layout(VmafPicture *pic, VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h,
+              size_t offset[3])
 {
-    if (!pic || !valid_format(fmt) || !w || !h) return -EINVAL;
-    if (bpc != 8 && bpc != 10 && bpc != 12 && bpc != 16) return -EINVAL;
-    if (w > (1u << 16) || h > (1u << 16)) return -EINVAL;
-
-    std::memset(pic, 0, sizeof(*pic));
     unsigned ss_x, ss_y;
     chroma_shift(fmt, &ss_x, &ss_y);
     const unsigned bps = bytes_per_sample(bpc);
-    size_t offset[3] = {0, 0, 0};
     size_t total = 0;
     for (unsigned p = 0; p < plane_count(fmt); p++) {
         const unsigned pw = p ? (w + ss_x) >> ss_x : w;
@@ -56,21 +55,47 @@ int picture_alloc(VmafPicture *pic, VmafPixelFormat fmt, unsigned bpc,
         offset[p] = total;
         total += stride * ph;
     }
-    void *storage = std::aligned_alloc(kPictureAlign, total);
-    if (!storage) return -ENOMEM;
+    return total;
+}
+
+}  // namespace
+
+size_t picture_storage_size(VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h)
+{
+    if (!valid_geometry(fmt, bpc, w, h)) return 0;
+    VmafPicture tmp{};
+    size_t offset[3];
+    return layout(&tmp, fmt, bpc, w, h, offset);
+}
+
+int picture_wrap(VmafPicture *pic, VmafPixelFormat fmt, unsigned bpc, unsigned w,
+                 unsigned h, void *storage, std::function<void(void *)> release)
+{
+    if (!pic || !storage || !valid_geometry(fmt, bpc, w, h)) return -EINVAL;
     VmafRef *ref = new (std::nothrow) VmafRef;
-    if (!ref) {
-        std::free(storage);
-        return -ENOMEM;
-    }
-    ref->storage = storage;
-    ref->release = std::move(release);
+    if (!ref) return -ENOMEM;
+    std::memset(pic, 0, sizeof(*pic));
+    size_t offset[3];
+    layout(pic, fmt, bpc, w, h, offset);
     for (unsigned p = 0; p < plane_count(fmt); p++)
         pic->data[p] = static_cast<uint8_t *>(storage) + offset[p];
     pic->pix_fmt = fmt;
     pic->bpc = bpc;
+    ref->storage = storage;
+    ref->release = std::move(release);
     pic->ref = ref;
     return 0;
+}
+
+int picture_alloc(VmafPicture *pic, VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h)
+{
+    const size_t size = picture_storage_size(fmt, bpc, w, h);
+    if (!pic || !size) return -EINVAL;
+    void *storage = std::aligned_alloc(kPictureAlign, size);
+    if (!storage) return -ENOMEM;
+    const int err = picture_wrap(pic, fmt, bpc, w, h, storage, [](void *s) { std::free(s); });
+    if (err) std::free(storage);
+    return err;
 }
 
 void picture_ref(VmafPicture *dst, const VmafPicture *src)
@@ -87,7 +112,7 @@ bool picture_same_format(const VmafPicture &a, const VmafPicture &b)
 }  // namespace vmaf
 
 VMAF_EXPORT int vmaf_picture_alloc(VmafPicture *pic, enum VmafPixelFormat pix_fmt,
-                                  unsigned bpc, unsigned w, unsigned h)
+                                   unsigned bpc, unsigned w, unsigned h)
 {
     return vmaf::picture_alloc(pic, pix_fmt, bpc, w, h);
 }
@@ -98,10 +123,10 @@ VMAF_EXPORT int vmaf_picture_unref(VmafPicture *pic)
     VmafRef *ref = pic->ref;
     if (!ref) return -EINVAL;
     if (ref->count.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-        std::free(ref->storage);
         auto release = std::move(ref->release);
+        void *storage = ref->storage;
         delete ref;
-        if (release) release();
+        if (release) release(storage);
     }
     std::memset(pic, 0, sizeof(*pic));
     return 0;

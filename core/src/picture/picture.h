@@ -14,10 +14,17 @@ inline constexpr size_t kPictureAlign = 64;
 void chroma_shift(VmafPixelFormat fmt, unsigned *ss_x, unsigned *ss_y);
 unsigned plane_count(VmafPixelFormat fmt);
 
-// Allocate planes for `pic`; `release` runs (once) when the last reference is
-// dropped, after the storage is freed — pools use it to recycle slots.
+// Allocate planes for `pic` in fresh storage, freed with the last reference.
 int picture_alloc(VmafPicture *pic, VmafPixelFormat fmt, unsigned bpc,
-                  unsigned w, unsigned h, std::function<void()> release = {});
+                  unsigned w, unsigned h);
+
+// Bytes of storage a picture of this geometry needs (0 on bad arguments).
+size_t picture_storage_size(VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h);
+
+// Lay out a picture over caller storage of picture_storage_size() bytes
+// (kPictureAlign-aligned); `release(storage)` runs with the last reference.
+int picture_wrap(VmafPicture *pic, VmafPixelFormat fmt, unsigned bpc, unsigned w,
+                 unsigned h, void *storage, std::function<void(void *)> release);
 
 // Take another reference to the same storage.
 void picture_ref(VmafPicture *dst, const VmafPicture *src);

@@ -1,10 +1,188 @@
-// Placeholder until the CPU motion lands: registering it fails cleanly.
+// Integer motion on the CPU: blurred SAD between consecutive reference frames,
+// then motion2 (min of both neighbours) and motion3 (blended) at flush.
 #include "feature/motion/motion.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <vector>
+
+#include "feature/motion/motion_tables.h"
 
 namespace vmaf {
 
-static std::unique_ptr<Extractor> create(const FeatureOptions &) { return nullptr; }
+namespace {
 
-const ExtractorInfo kMotionExtractor = {"motion", {}, {}, 0, create};
+constexpr OptionSpec kOptions[] = {
+    {"motion_force_zero", "force_0", OptType::Bool, 0, 0, 1, true, "force every motion score to zero"},
+    {"motion_blend_factor", "mbf", OptType::Double, 1.0, 0.0, 1.0, true,
+     "blend motion3 towards min(score, offset) with this weight"},
+    {"motion_blend_offset", "mbo", OptType::Double, 40.0, 0.0, 1000.0, true,
+     "motion3 blending starts at this score"},
+    {"motion_fps_weight", "mfw", OptType::Double, 1.0, 0.0, 5.0, true,
+     "frame-rate correction factor applied to the SAD score"},
+    {"motion_max_val", "mmxv", OptType::Double, 10000.0, 0.0, 10000.0, true,
+     "clip scores to this value"},
+    {"motion_five_frame_window", "mffw", OptType::Bool, 0, 0, 1, true,
+     "compare against the frame two back (five-frame window)"},
+    {"motion_moving_average", "mma", OptType::Bool, 0, 0, 1, true,
+     "average motion3 with the previous frame's"},
+    {"debug", nullptr, OptType::Bool, 0, 0, 1, false, "also write integer_motion"},
+};
+
+constexpr const char *kSad = "VMAF_integer_feature_motion_sad_score";
+constexpr const char *kMotion = "VMAF_integer_feature_motion_score";
+constexpr const char *kMotion2 = "VMAF_integer_feature_motion2_score";
+constexpr const char *kMotion3 = "VMAF_integer_feature_motion3_score";
+constexpr const char *kProvided[] = {kSad, kMotion, kMotion2, kMotion3};
+
+// Blurred-difference SAD. Acc is the vertical accumulator type: int32 is exact
+// up to 12-bit input, 16-bit input needs int64.
+template <typename T, typename Acc>
+uint64_t blurred_sad(const VmafPicture &prev, const VmafPicture &cur, int32_t *row_buf)
+{
+    using namespace motion;
+    const int w = int(cur.w[0]), h = int(cur.h[0]);
+    const unsigned shift = vertical_shift(cur.bpc);
+    const Acc round = Acc(1) << (shift - 1);
+    auto line = [](const VmafPicture &pic, int y) {
+        return reinterpret_cast<const T *>(static_cast<const uint8_t *>(pic.data[0]) + y * pic.stride[0]);
+    };
+
+    uint64_t sad = 0;
+    for (int i = 0; i < h; i++) {
+        const T *p[kFilterWidth], *c[kFilterWidth];
+        for (int k = 0; k < kFilterWidth; k++) {
+            const int y = mirror(i - kFilterWidth / 2 + k, h);
+            p[k] = line(prev, y);
+            c[k] = line(cur, y);
+        }
+        int32_t any = 0;
+        for (int j = 0; j < w; j++) {
+            Acc acc = 0;
+            for (int k = 0; k < kFilterWidth; k++)
+                acc += Acc(kFilter[k]) * (Acc(p[k][j]) - Acc(c[k][j]));
+            row_buf[j] = int32_t((acc + round) >> shift);
+            any |= row_buf[j];
+        }
+        if (!any) continue;
+
+        // Horizontal pass; the row sum wraps at 32 bits exactly as libvmaf's does.
+        uint32_t row_sad = 0;
+        auto tap = [&](int j) {
+            int64_t acc = 0;
+            for (int k = 0; k < kFilterWidth; k++)
+                acc += int64_t(kFilter[k]) * row_buf[mirror(j - kFilterWidth / 2 + k, w)];
+            return int32_t((acc + (int64_t(1) << (kHorizontalShift - 1))) >> kHorizontalShift);
+        };
+        const int edge = std::min(kFilterWidth / 2, w);
+        for (int j = 0; j < edge; j++) row_sad += uint32_t(std::abs(tap(j)));
+        for (int j = edge; j < w - kFilterWidth / 2; j++) {
+            const int32_t *r = row_buf + j - kFilterWidth / 2;
+            const int64_t acc = int64_t(kFilter[0]) * r[0] + int64_t(kFilter[1]) * r[1] +
+                                int64_t(kFilter[2]) * r[2] + int64_t(kFilter[3]) * r[3] +
+                                int64_t(kFilter[4]) * r[4];
+            const int32_t v = int32_t((acc + (int64_t(1) << (kHorizontalShift - 1))) >> kHorizontalShift);
+            row_sad += uint32_t(v < 0 ? -v : v);
+        }
+        for (int j = std::max(edge, w - kFilterWidth / 2); j < w; j++) row_sad += uint32_t(std::abs(tap(j)));
+        sad += row_sad;
+    }
+    return sad;
+}
+
+class MotionCpu final : public Extractor {
+public:
+    explicit MotionCpu(const FeatureOptions &o)
+        : force_zero_(o.flag("motion_force_zero")), blend_factor_(o.number("motion_blend_factor")),
+          blend_offset_(o.number("motion_blend_offset")), fps_weight_(o.number("motion_fps_weight")),
+          max_val_(o.number("motion_max_val")), five_frame_(o.flag("motion_five_frame_window")),
+          moving_average_(o.flag("motion_moving_average")), debug_(o.flag("debug")) {}
+
+    int init(const FrameFormat &fmt) override
+    {
+        if (fmt.w < 3 || fmt.h < 3) return -EINVAL;  // the 5-tap mirror needs 3 samples
+        fmt_ = fmt;
+        row_.assign(fmt.w, 0);
+        return 0;
+    }
+
+    void set_history(const RefHistory &h) override { history_ = h; }
+
+    int extract(const VmafPicture &ref, const VmafPicture &, unsigned index, ScoreSink &out) override
+    {
+        double score = 0.0;
+        if (!force_zero_ && index >= min_index()) {
+            const VmafPicture *prev = five_frame_ ? history_.prev_prev : history_.prev;
+            if (!prev) return -EINVAL;  // frames must arrive in order for motion
+            uint64_t sad;
+            if (ref.bpc == 8) sad = blurred_sad<uint8_t, int32_t>(*prev, ref, row_.data());
+            else if (ref.bpc <= 12) sad = blurred_sad<uint16_t, int32_t>(*prev, ref, row_.data());
+            else sad = blurred_sad<uint16_t, int64_t>(*prev, ref, row_.data());
+            score = motion::score_from_sad(sad, fmt_.w, fmt_.h, fps_weight_, max_val_);
+        }
+        history_ = {};
+        if (int err = out.append(kSad, index, score)) return err;
+        if (debug_) return out.append(kMotion, index, score);
+        return 0;
+    }
+
+    // motion2 at i is the smaller of the SAD scores of (i-1, i) and (i, i+1);
+    // motion3 blends it. Both need the next frame, so they are written here.
+    int flush(ScoreSink &out) override
+    {
+        std::vector<double> sad;
+        for (double v; !out.get(kSad, unsigned(sad.size()), &v);) sad.push_back(v);
+        const unsigned n = unsigned(sad.size());
+        if (!n) return 0;
+        const unsigned lo_step = five_frame_ ? 2 : 1;
+        const unsigned min_idx = min_index();
+
+        auto processed = [&](double s) {
+            return std::min(motion::blend(s, blend_factor_, blend_offset_), max_val_);
+        };
+        const double stamp = n > min_idx ? processed(sad[min_idx]) : 0.0;
+        double prev_processed = 0.0;
+        for (unsigned i = 0; i < n; i++) {
+            double m2 = 0.0;
+            if (i >= min_idx) {
+                const int lo = int(i) - int(lo_step - 1);
+                if (i + 1 >= n) m2 = sad[i];
+                else if (lo >= int(min_idx)) m2 = std::min(sad[unsigned(lo)], sad[i + 1]);
+                else m2 = sad[i + 1];
+            }
+            if (int err = out.append(kMotion2, i, m2)) return err;
+
+            double m3;
+            if (i < min_idx) {
+                m3 = prev_processed = stamp;
+            } else {
+                const double p = processed(m2);
+                m3 = moving_average_ ? (p + prev_processed) / 2.0 : p;
+                prev_processed = p;
+            }
+            if (int err = out.append(kMotion3, i, m3)) return err;
+        }
+        return 0;
+    }
+
+private:
+    unsigned min_index() const { return five_frame_ ? 2 : 1; }
+
+    bool force_zero_;
+    double blend_factor_, blend_offset_, fps_weight_, max_val_;
+    bool five_frame_, moving_average_, debug_;
+    FrameFormat fmt_{};
+    std::vector<int32_t> row_;
+    RefHistory history_;
+};
+
+std::unique_ptr<Extractor> create(const FeatureOptions &o)
+{
+    return std::make_unique<MotionCpu>(o);
+}
+
+}  // namespace
+
+const ExtractorInfo kMotionExtractor = {"motion", kProvided, kOptions, kExtractorPrevRef, create};
 
 }  // namespace vmaf

@@ -1,0 +1,31 @@
+// VmafFeatureDictionary: the C face of vmaf::Dict.
+#include <cerrno>
+#include <new>
+
+#include "api/dictionary.h"
+#include "api/export.h"
+
+VMAF_EXPORT int vmaf_feature_dictionary_set(VmafFeatureDictionary **dict, const char *key,
+                                            const char *val)
+{
+    if (!dict || !key || !val || !*key) return -EINVAL;
+    if (!*dict) {
+        *dict = new (std::nothrow) VmafFeatureDictionary;
+        if (!*dict) return -ENOMEM;
+    }
+    for (auto &[k, v] : (*dict)->entries)
+        if (k == key) {
+            v = val;
+            return 0;
+        }
+    (*dict)->entries.emplace_back(key, val);
+    return 0;
+}
+
+VMAF_EXPORT int vmaf_feature_dictionary_free(VmafFeatureDictionary **dict)
+{
+    if (!dict) return -EINVAL;
+    delete *dict;
+    *dict = nullptr;
+    return 0;
+}

@@ -1,0 +1,134 @@
+// extern "C" shims of libvmaf.h: check arguments, translate, call the Context.
+#include <cerrno>
+#include <exception>
+#include <memory>
+#include <new>
+
+#include "api/dictionary.h"
+#include "api/export.h"
+#include "context/context.h"
+#include "feature/registry.h"
+#include "libvmaf/version.h"
+#include "util/log.h"
+
+namespace {
+
+// No C++ exception may cross the C ABI.
+template <typename F>
+int guarded(F &&f)
+{
+    try {
+        return f();
+    } catch (const std::bad_alloc &) {
+        return -ENOMEM;
+    } catch (const std::exception &e) {
+        vmaf::log(VMAF_LOG_LEVEL_ERROR, "internal error: %s\n", e.what());
+        return -EINVAL;
+    }
+}
+
+}  // namespace
+
+VMAF_EXPORT const char *vmaf_version(void)
+{
+    return VMAF_API_VERSION "-vk" VMAFVK_VERSION;
+}
+
+VMAF_EXPORT int vmaf_init(VmafContext **vmaf, VmafConfiguration cfg)
+{
+    if (!vmaf) return -EINVAL;
+    *vmaf = nullptr;
+    if (cfg.n_threads > 1024) {
+        vmaf::log(VMAF_LOG_LEVEL_ERROR, "vmaf_init: n_threads %u is out of range\n", cfg.n_threads);
+        return -EINVAL;
+    }
+    return guarded([&] {
+        *vmaf = new VmafContext(cfg);
+        return 0;
+    });
+}
+
+VMAF_EXPORT int vmaf_close(VmafContext *vmaf)
+{
+    if (!vmaf) return -EINVAL;
+    delete vmaf;
+    return 0;
+}
+
+VMAF_EXPORT int vmaf_use_feature(VmafContext *vmaf, const char *feature_name,
+                                 VmafFeatureDictionary *opts_dict)
+{
+    // The dictionary is ours from here on, whatever happens.
+    std::unique_ptr<VmafFeatureDictionary> opts(opts_dict);
+    if (!vmaf || !feature_name) return -EINVAL;
+    const vmaf::ExtractorInfo *info = vmaf::find_extractor(feature_name);
+    if (!info) info = vmaf::find_extractor_by_feature(feature_name);
+    if (!info) {
+        vmaf::log(VMAF_LOG_LEVEL_ERROR, "unknown feature '%s' (this library computes psnr, motion, "
+                                        "vif and adm)\n", feature_name);
+        return -EINVAL;
+    }
+    return guarded([&] { return vmaf->ctx.use_feature(info, opts ? opts->entries : vmaf::Dict{}); });
+}
+
+VMAF_EXPORT int vmaf_import_feature_score(VmafContext *vmaf, const char *feature_name,
+                                          double value, unsigned index)
+{
+    if (!vmaf || !feature_name) return -EINVAL;
+    return guarded([&] { return vmaf->ctx.collector().set(feature_name, index, value); });
+}
+
+VMAF_EXPORT int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist,
+                                   unsigned index)
+{
+    if (!vmaf) return -EINVAL;
+    return guarded([&] { return vmaf->ctx.read_pictures(ref, dist, index); });
+}
+
+VMAF_EXPORT int vmaf_feature_score_at_index(VmafContext *vmaf, const char *feature_name,
+                                            double *score, unsigned index)
+{
+    if (!vmaf || !feature_name || !score) return -EINVAL;
+    return vmaf->ctx.collector().get(feature_name, index, score);
+}
+
+VMAF_EXPORT int vmaf_feature_score_pooled(VmafContext *vmaf, const char *feature_name,
+                                          enum VmafPoolingMethod pool_method, double *score,
+                                          unsigned index_low, unsigned index_high)
+{
+    if (!vmaf || !feature_name || !score || index_low > index_high) return -EINVAL;
+    if (pool_method <= VMAF_POOL_METHOD_UNKNOWN || pool_method >= VMAF_POOL_METHOD_NB) return -EINVAL;
+    unsigned n = 0;
+    double min = 0, max = 0, sum = 0, inv_sum = 0;
+    for (unsigned i = index_low; i <= index_high; i++) {
+        if (vmaf->ctx.is_subsampled_out(i)) continue;
+        double s;
+        if (int err = vmaf->ctx.collector().get(feature_name, i, &s)) return err;
+        if (n == 0 || s < min) min = s;
+        if (n == 0 || s > max) max = s;
+        sum += s;
+        inv_sum += 1.0 / (s + 1.0);
+        n++;
+    }
+    if (!n) return -EINVAL;
+    switch (pool_method) {
+    case VMAF_POOL_METHOD_MIN: *score = min; break;
+    case VMAF_POOL_METHOD_MAX: *score = max; break;
+    case VMAF_POOL_METHOD_MEAN: *score = sum / n; break;
+    case VMAF_POOL_METHOD_HARMONIC_MEAN: *score = n / inv_sum - 1.0; break;
+    default: return -EINVAL;
+    }
+    return 0;
+}
+
+VMAF_EXPORT int vmaf_preallocate_pictures(VmafContext *vmaf, VmafPictureConfiguration cfg)
+{
+    if (!vmaf) return -EINVAL;
+    return guarded([&] { return vmaf->ctx.preallocate_pictures(cfg); });
+}
+
+VMAF_EXPORT int vmaf_fetch_preallocated_picture(VmafContext *vmaf, VmafPicture *pic)
+{
+    if (!vmaf || !pic) return -EINVAL;
+    return guarded([&] { return vmaf->ctx.fetch_preallocated_picture(pic); });
+}

@@ -1,0 +1,319 @@
+#include "context/context.h"
+
+#include <cerrno>
+
+#include "feature/registry.h"
+#include "picture/picture.h"
+#include "util/log.h"
+
+#if VMAF_HAVE_VULKAN
+#include "vulkan/engine.h"
+#endif
+
+namespace vmaf {
+
+void vk::EngineDeleter::operator()(vk::Engine *e) const
+{
+#if VMAF_HAVE_VULKAN
+    delete e;
+#else
+    (void)e;
+#endif
+}
+
+// Scores from the GPU engine go to the registered feature that provides them.
+class GpuSink final : public ScoreSink {
+public:
+    explicit GpuSink(std::vector<std::unique_ptr<RegisteredFeature>> &features) : features_(features) {}
+    int append(const char *name, unsigned index, double value) override
+    {
+        return owner(name)->append(name, index, value);
+    }
+    int get(const char *name, unsigned index, double *value) const override
+    {
+        return owner(name)->get(name, index, value);
+    }
+    int set_aggregate(const char *name, double value) override
+    {
+        return owner(name)->set_aggregate(name, value);
+    }
+
+private:
+    ScoreSink *owner(std::string_view name) const
+    {
+        RegisteredFeature *first = nullptr;
+        for (auto &f : features_) {
+            if (!f->on_gpu) continue;
+            if (!first) first = f.get();
+            for (const char *p : f->info->provided)
+                if (name == p) return f->sink.get();
+        }
+        return first->sink.get();
+    }
+    std::vector<std::unique_ptr<RegisteredFeature>> &features_;
+};
+
+Context::Context(const VmafConfiguration &cfg)
+    : cfg_(cfg), gpu_sink_(std::make_unique<GpuSink>(features_))
+{
+    log_set_level(cfg.log_level);
+}
+
+Context::~Context()
+{
+    // Frames still queued finish before the pool goes; their errors no longer matter.
+    if (pool_) pool_->wait();
+    pool_.reset();
+#if VMAF_HAVE_VULKAN
+    if (vk_engine_) {
+        FeatureCollector scratch;
+        CollectorSink sink(scratch, "");
+        vk_engine_->flush(sink);
+    }
+    vk_engine_.reset();
+#endif
+    if (prev_ref_.ref) vmaf_picture_unref(&prev_ref_);
+    if (prev_prev_ref_.ref) vmaf_picture_unref(&prev_prev_ref_);
+}
+
+int Context::use_feature(const ExtractorInfo *info, const Dict &opts)
+{
+    if (started_) {
+        log(VMAF_LOG_LEVEL_ERROR, "features must be registered before the first picture\n");
+        return -EINVAL;
+    }
+    auto f = std::make_unique<RegisteredFeature>();
+    f->info = info;
+    std::string err;
+    if (int e = FeatureOptions::parse(info->options, opts, &f->opts, &err)) {
+        log(VMAF_LOG_LEVEL_ERROR, "feature %s: %s\n", info->name, err.c_str());
+        return e;
+    }
+    // The same extractor with the same options is registered once.
+    for (const auto &g : features_)
+        if (g->info == info && g->opts.canonical() == f->opts.canonical()) return 0;
+    f->suffix = f->opts.name_suffix();
+    f->flags = info->flags | (info->option_flags ? info->option_flags(f->opts) : 0u);
+    f->main = info->create(f->opts);
+    if (!f->main) {
+        log(VMAF_LOG_LEVEL_ERROR, "feature %s is not available in this build\n", info->name);
+        return -ENOSYS;
+    }
+    f->sink = std::make_unique<CollectorSink>(collector_, f->suffix);
+    features_.push_back(std::move(f));
+    return 0;
+}
+
+void Context::record_error(int err)
+{
+    std::lock_guard lock(error_mutex_);
+    if (!async_error_) async_error_ = err;
+}
+
+int Context::start(const VmafPicture &ref)
+{
+    fmt_ = FrameFormat{ref.pix_fmt, ref.bpc, ref.w[0], ref.h[0]};
+    for (auto &f : features_) {
+        if (int err = f->main->init(*fmt_)) {
+            log(VMAF_LOG_LEVEL_ERROR, "feature %s cannot run on %ux%u %u-bit pictures\n",
+                f->info->name, fmt_->w, fmt_->h, fmt_->bpc);
+            return err;
+        }
+    }
+#if VMAF_HAVE_VULKAN
+    if (vk_state_) {
+        std::vector<std::pair<const ExtractorInfo *, FeatureOptions>> gpu;
+        for (auto &f : features_) {
+            if (vk::Engine::supports(*f->info, f->opts)) {
+                bool dup = false;  // one configuration per extractor on the GPU
+                for (auto &g : gpu) dup |= g.first == f->info;
+                if (dup) continue;
+                f->on_gpu = true;
+                gpu.emplace_back(f->info, f->opts);
+            }
+        }
+        if (!gpu.empty()) {
+            if (int err = vk::Engine::create(vk_state_, *fmt_, gpu, &vk_engine_)) {
+                log(VMAF_LOG_LEVEL_ERROR, "the Vulkan engine failed to start (%d)\n", err);
+                return err;
+            }
+        }
+    }
+#endif
+    const unsigned n_threads = cfg_.n_threads > 1 ? cfg_.n_threads : 0;
+    if (n_threads) {
+        worker_instances_.resize(n_threads);
+        pool_ = std::make_unique<ThreadPool>(n_threads, size_t(n_threads) * 2);
+    }
+    started_ = true;
+    return 0;
+}
+
+int Context::extract_frame(std::vector<std::unique_ptr<Extractor>> *instances,
+                           const VmafPicture &ref, const VmafPicture &dist,
+                           const RefHistory &history, unsigned index)
+{
+    if (instances && instances->size() != features_.size()) instances->resize(features_.size());
+    for (size_t i = 0; i < features_.size(); i++) {
+        RegisteredFeature &f = *features_[i];
+        if (f.on_gpu || (f.flags & kExtractorTemporal)) continue;
+        if (!(f.flags & kExtractorPrevRef) && is_subsampled_out(index)) continue;
+        Extractor *e = f.main.get();
+        if (instances) {
+            auto &inst = (*instances)[i];
+            if (!inst) {
+                inst = f.info->create(f.opts);
+                if (!inst) return -ENOMEM;
+                if (int err = inst->init(*fmt_)) return err;
+            }
+            e = inst.get();
+        }
+        if (f.flags & kExtractorPrevRef) e->set_history(history);
+        if (int err = e->extract(ref, dist, index, *f.sink)) {
+            log(VMAF_LOG_LEVEL_ERROR, "feature %s failed on frame %u (%d)\n", f.info->name, index, err);
+            return err;
+        }
+    }
+    return 0;
+}
+
+int Context::read_pictures(VmafPicture *ref, VmafPicture *dist, unsigned index)
+{
+    if (flushed_) {
+        log(VMAF_LOG_LEVEL_ERROR, "vmaf_read_pictures: the context was already flushed\n");
+        return -EINVAL;
+    }
+    if (!ref != !dist) return -EINVAL;
+    if (!ref) return flush();
+    {
+        std::lock_guard lock(error_mutex_);
+        if (async_error_) return async_error_;
+    }
+    if (!ref->ref || !dist->ref) {
+        log(VMAF_LOG_LEVEL_ERROR, "vmaf_read_pictures: pictures must come from vmaf_picture_alloc "
+                                  "or a preallocated pool\n");
+        return -EINVAL;
+    }
+    if (!picture_same_format(*ref, *dist)) {
+        log(VMAF_LOG_LEVEL_ERROR, "reference and distorted pictures differ: %ux%u %u-bit fmt %d vs "
+                                  "%ux%u %u-bit fmt %d\n", ref->w[0], ref->h[0], ref->bpc, ref->pix_fmt,
+            dist->w[0], dist->h[0], dist->bpc, dist->pix_fmt);
+        return -EINVAL;
+    }
+    if (fmt_ && (ref->pix_fmt != fmt_->pix_fmt || ref->bpc != fmt_->bpc || ref->w[0] != fmt_->w ||
+                 ref->h[0] != fmt_->h)) {
+        log(VMAF_LOG_LEVEL_ERROR, "picture %u is %ux%u %u-bit; earlier pictures were %ux%u %u-bit\n",
+            index, ref->w[0], ref->h[0], ref->bpc, fmt_->w, fmt_->h, fmt_->bpc);
+        return -EINVAL;
+    }
+    if (features_.empty()) {
+        log(VMAF_LOG_LEVEL_ERROR, "vmaf_read_pictures: no feature or model registered\n");
+        return -EINVAL;
+    }
+    if (!started_)
+        if (int err = start(*ref)) return err;
+    pic_cnt_++;
+
+    RefHistory history{prev_ref_.ref ? &prev_ref_ : nullptr,
+                       prev_prev_ref_.ref ? &prev_prev_ref_ : nullptr};
+
+    // Temporal extractors run here, in call order, on their single instance.
+    for (auto &f : features_) {
+        if (f->on_gpu || !(f->flags & kExtractorTemporal)) continue;
+        if (f->flags & kExtractorPrevRef) f->main->set_history(history);
+        if (int err = f->main->extract(*ref, *dist, index, *f->sink)) return err;
+    }
+
+#if VMAF_HAVE_VULKAN
+    if (vk_engine_)
+        if (int err = vk_engine_->submit(*ref, *dist, index, *gpu_sink_)) return err;
+#endif
+
+    if (pool_) {
+        // The job holds its own references; ours are released below.
+        VmafPicture r, d, p{}, pp{};
+        picture_ref(&r, ref);
+        picture_ref(&d, dist);
+        if (history.prev) picture_ref(&p, history.prev);
+        if (history.prev_prev) picture_ref(&pp, history.prev_prev);
+        pool_->enqueue([this, r, d, p, pp, index](unsigned worker) mutable {
+            const RefHistory h{p.ref ? &p : nullptr, pp.ref ? &pp : nullptr};
+            if (int err = extract_frame(&worker_instances_[worker], r, d, h, index))
+                record_error(err);
+            vmaf_picture_unref(&r);
+            vmaf_picture_unref(&d);
+            if (p.ref) vmaf_picture_unref(&p);
+            if (pp.ref) vmaf_picture_unref(&pp);
+        });
+    } else {
+        if (int err = extract_frame(nullptr, *ref, *dist, history, index)) return err;
+    }
+
+    if (prev_prev_ref_.ref) vmaf_picture_unref(&prev_prev_ref_);
+    prev_prev_ref_ = prev_ref_;
+    picture_ref(&prev_ref_, ref);
+    vmaf_picture_unref(ref);
+    vmaf_picture_unref(dist);
+    return 0;
+}
+
+int Context::flush()
+{
+    if (flushed_) return -EINVAL;
+    if (pool_) pool_->wait();
+#if VMAF_HAVE_VULKAN
+    if (vk_engine_)
+        if (int err = vk_engine_->flush(*gpu_sink_)) record_error(err);
+#endif
+    {
+        std::lock_guard lock(error_mutex_);
+        if (async_error_) return async_error_;
+    }
+    if (started_) {
+        for (auto &f : features_)
+            if (int err = f->main->flush(*f->sink)) return err;
+    }
+    flushed_ = true;
+    return 0;
+}
+
+int Context::import_vulkan_state(vk::State *state)
+{
+#if VMAF_HAVE_VULKAN
+    if (started_) {
+        log(VMAF_LOG_LEVEL_ERROR, "a Vulkan state must be imported before the first picture\n");
+        return -EINVAL;
+    }
+    if (cfg_.gpumask) {
+        log(VMAF_LOG_LEVEL_ERROR, "GPU use is disabled by VmafConfiguration.gpumask\n");
+        return -EINVAL;
+    }
+    vk_state_ = state;
+    return 0;
+#else
+    (void)state;
+    log(VMAF_LOG_LEVEL_ERROR, "this libvmaf was built without Vulkan\n");
+    return -ENOSYS;
+#endif
+}
+
+int Context::preallocate_pictures(const VmafPictureConfiguration &c)
+{
+    if (picture_pool_) return -EBUSY;
+    return PicturePool::create(c.pic_params.pix_fmt, c.pic_params.bpc, c.pic_params.w,
+                               c.pic_params.h, c.pic_cnt, &picture_pool_);
+}
+
+int Context::fetch_preallocated_picture(VmafPicture *pic)
+{
+    if (!picture_pool_) return -EINVAL;
+    return picture_pool_->fetch(pic);
+}
+
+int context_import_vulkan_state(VmafContext *ctx, vk::State *state)
+{
+    if (!ctx || !state) return -EINVAL;
+    return ctx->ctx.import_vulkan_state(state);
+}
+
+}  // namespace vmaf

@@ -1,0 +1,100 @@
+// VmafContext: registered features, the frame scheduler (thread pool or the
+// caller's thread, and the Vulkan engine when one is imported), the collector.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "context/collector.h"
+#include "context/thread_pool.h"
+#include "feature/extractor.h"
+#include "libvmaf/libvmaf.h"
+#include "picture/pool.h"
+
+namespace vmaf {
+
+namespace vk {
+class State;
+class Engine;
+// Defined where the engine is complete (it is absent from builds without Vulkan).
+struct EngineDeleter {
+    void operator()(Engine *e) const;
+};
+}  // namespace vk
+
+struct RegisteredFeature {
+    const ExtractorInfo *info;
+    FeatureOptions opts;
+    std::string suffix;  // output-name suffix of the options ("_egl_1")
+    unsigned flags;
+    bool on_gpu = false;
+    // The instance temporal extraction and flush run on (also the only one
+    // without a thread pool).
+    std::unique_ptr<Extractor> main;
+    std::unique_ptr<CollectorSink> sink;
+};
+
+class Context {
+public:
+    explicit Context(const VmafConfiguration &cfg);
+    ~Context();
+
+    int use_feature(const ExtractorInfo *info, const Dict &opts);
+    int read_pictures(VmafPicture *ref, VmafPicture *dist, unsigned index);
+    int flush();
+    int import_vulkan_state(vk::State *state);
+
+    int preallocate_pictures(const VmafPictureConfiguration &cfg);
+    int fetch_preallocated_picture(VmafPicture *pic);
+
+    FeatureCollector &collector() { return collector_; }
+    const VmafConfiguration &config() const { return cfg_; }
+    bool flushed() const { return flushed_; }
+    // Frames handed in so far (libvmaf's pic_cnt).
+    unsigned picture_count() const { return pic_cnt_; }
+    bool is_subsampled_out(unsigned index) const
+    {
+        return cfg_.n_subsample > 1 && index % cfg_.n_subsample;
+    }
+
+private:
+    int start(const VmafPicture &ref);
+    // Run the non-temporal CPU features on one frame, on a worker's own
+    // instances, or on the main instances when `instances` is null.
+    int extract_frame(std::vector<std::unique_ptr<Extractor>> *instances,
+                      const VmafPicture &ref, const VmafPicture &dist,
+                      const RefHistory &history, unsigned index);
+    void record_error(int err);
+
+    VmafConfiguration cfg_;
+    FeatureCollector collector_;
+    std::vector<std::unique_ptr<RegisteredFeature>> features_;
+    std::optional<FrameFormat> fmt_;
+    std::unique_ptr<ThreadPool> pool_;
+    // Per-worker extractor instances (worker x feature), created on the worker.
+    std::vector<std::vector<std::unique_ptr<Extractor>>> worker_instances_;
+    VmafPicture prev_ref_{}, prev_prev_ref_{};
+    std::unique_ptr<PicturePool> picture_pool_;
+    std::unique_ptr<ScoreSink> gpu_sink_;
+    vk::State *vk_state_ = nullptr;
+    std::unique_ptr<vk::Engine, vk::EngineDeleter> vk_engine_;
+    std::mutex error_mutex_;
+    int async_error_ = 0;
+    unsigned pic_cnt_ = 0;
+    bool started_ = false;
+    bool flushed_ = false;
+};
+
+// Used by the Vulkan API shim (vmaf_vulkan_import_state).
+int context_import_vulkan_state(VmafContext *ctx, vk::State *state);
+
+}  // namespace vmaf
+
+// The opaque handle of the C API.
+struct VmafContext {
+    explicit VmafContext(const VmafConfiguration &cfg) : ctx(cfg) {}
+    vmaf::Context ctx;
+};

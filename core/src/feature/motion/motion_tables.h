@@ -1,0 +1,40 @@
+// Integer motion constants shared by the CPU extractor and its Vulkan twin
+// (behaviour of libvmaf's integer_motion.c).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+namespace vmaf::motion {
+
+// 5-tap Gaussian blur, Q16 (taps sum to 65536).
+inline constexpr int kFilterWidth = 5;
+inline constexpr int32_t kFilter[kFilterWidth] = {3571, 16004, 26386, 16004, 3571};
+
+// Vertical pass: (sum + round) >> shift, with shift = 8 for 8-bit input and
+// bpc otherwise. Horizontal pass: Q16 with rounding.
+inline constexpr unsigned vertical_shift(unsigned bpc) { return bpc == 8 ? 8 : bpc; }
+inline constexpr int32_t kHorizontalShift = 16;
+
+// Mirror an index into [0, size): -1 -> 1, size -> size - 2.
+inline constexpr int mirror(int idx, int size)
+{
+    if (idx < 0) return -idx;
+    if (idx >= size) return 2 * size - idx - 2;
+    return idx;
+}
+
+// SAD of the blurred difference -> motion score: mean absolute blurred
+// difference in 8-bit units (the SAD is in 1/256 steps).
+inline double score_from_sad(uint64_t sad, unsigned w, unsigned h, double fps_weight,
+                             double max_val)
+{
+    return std::min(double(sad) / 256.0 / (double(w) * h) * fps_weight, max_val);
+}
+
+inline double blend(double score, double factor, double offset)
+{
+    return score * factor + (1.0 - factor) * std::min(offset, score);
+}
+
+}  // namespace vmaf::motion

@@ -1,0 +1,27 @@
+// A fixed set of host pictures recycled between fetches
+// (vmaf_preallocate_pictures / vmaf_fetch_preallocated_picture).
+#pragma once
+
+#include <memory>
+
+#include "libvmaf/picture.h"
+
+namespace vmaf {
+
+class PicturePool {
+public:
+    // Allocates `count` pictures' storage up front.
+    static int create(VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h,
+                      unsigned count, std::unique_ptr<PicturePool> *out);
+    ~PicturePool();
+
+    // Hand out a free picture, waiting until one is unreferenced.
+    int fetch(VmafPicture *pic);
+
+private:
+    struct Shared;
+    explicit PicturePool(std::shared_ptr<Shared> s) : shared_(std::move(s)) {}
+    std::shared_ptr<Shared> shared_;  // outlives the pool while pictures are out
+};
+
+}  // namespace vmaf

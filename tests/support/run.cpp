@@ -1,0 +1,46 @@
+#include "run.h"
+
+#include <catch2/catch.hpp>
+
+#include "golden.h"
+#include "libvmaf/libvmaf.h"
+
+namespace vmaf::test {
+
+std::map<std::string, std::vector<double>> run_pair(const std::string &pair,
+                                                    const std::vector<FeatureRequest> &features,
+                                                    const std::vector<std::string> &outputs,
+                                                    unsigned n_threads)
+{
+    auto ref = load_y4m(data_dir() + "/" + pair + "_ref.y4m");
+    auto dis = load_y4m(data_dir() + "/" + pair + "_dis.y4m");
+    REQUIRE(ref.size() == dis.size());
+    REQUIRE(!ref.empty());
+
+    VmafConfiguration cfg{};
+    cfg.log_level = VMAF_LOG_LEVEL_ERROR;
+    cfg.n_threads = n_threads;
+    VmafContext *vmaf = nullptr;
+    REQUIRE(vmaf_init(&vmaf, cfg) == 0);
+    for (const auto &f : features) {
+        VmafFeatureDictionary *d = nullptr;
+        for (const auto &[k, v] : f.opts) REQUIRE(vmaf_feature_dictionary_set(&d, k.c_str(), v.c_str()) == 0);
+        REQUIRE(vmaf_use_feature(vmaf, f.name.c_str(), d) == 0);
+    }
+    for (unsigned i = 0; i < ref.size(); i++) REQUIRE(vmaf_read_pictures(vmaf, &ref[i], &dis[i], i) == 0);
+    REQUIRE(vmaf_read_pictures(vmaf, nullptr, nullptr, 0) == 0);
+
+    std::map<std::string, std::vector<double>> out;
+    for (const auto &name : outputs) {
+        for (unsigned i = 0; i < ref.size(); i++) {
+            double v = 0;
+            INFO(pair << " " << name << " frame " << i);
+            REQUIRE(vmaf_feature_score_at_index(vmaf, name.c_str(), &v, i) == 0);
+            out[name].push_back(v);
+        }
+    }
+    vmaf_close(vmaf);
+    return out;
+}
+
+}  // namespace vmaf::test

@@ -1,0 +1,24 @@
+// Test helper: score a golden pair through the public C API.
+#pragma once
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace vmaf::test {
+
+struct FeatureRequest {
+    std::string name;                                    // "psnr", "motion", ...
+    std::vector<std::pair<std::string, std::string>> opts;
+};
+
+// Runs `features` over every frame of NAME_ref/NAME_dis with `n_threads`, flushes,
+// and returns each requested output name's per-frame scores. Fails the current
+// test (REQUIRE) on any API error.
+std::map<std::string, std::vector<double>> run_pair(const std::string &pair,
+                                                    const std::vector<FeatureRequest> &features,
+                                                    const std::vector<std::string> &outputs,
+                                                    unsigned n_threads = 1);
+
+}  // namespace vmaf::test
