@@ -1,1 +1,113 @@
+// Y4M and raw readers: formats, and clean errors on bad files.
 #include <catch2/catch.hpp>
+
+#include <cerrno>
+#include <cstdio>
+#include <fstream>
+
+#include "golden.h"
+#include "io/video_reader.h"
+#include "picture/picture.h"
+
+using vmaf::io::VideoReader;
+
+namespace {
+
+std::string temp_file(const std::string &name, const std::string &bytes)
+{
+    const std::string path = std::string(P_tmpdir) + "/vmafvk_test_" + name;
+    std::ofstream(path, std::ios::binary) << bytes;
+    return path;
+}
+
+int read_all(VideoReader &r, unsigned *frames, std::string *err)
+{
+    const auto &f = r.format();
+    for (;;) {
+        VmafPicture pic;
+        REQUIRE(vmaf::picture_alloc(&pic, f.pix_fmt, f.bpc, f.w, f.h) == 0);
+        const int ret = r.read(&pic, err);
+        vmaf_picture_unref(&pic);
+        if (ret <= 0) return ret;
+        (*frames)++;
+    }
+}
+
+}  // namespace
+
+TEST_CASE("y4m headers of every golden pair", "[io]")
+{
+    struct Case { const char *file; VmafPixelFormat fmt; unsigned bpc, w, h; };
+    const Case cases[] = {
+        {"astronaut_320x240_422_crf33_ref.y4m", VMAF_PIX_FMT_YUV422P, 8, 320, 240},
+        {"coffee_320x240_444_crf30_dis.y4m", VMAF_PIX_FMT_YUV444P, 8, 320, 240},
+        {"rocket_320x240_10bit_crf30_ref.y4m", VMAF_PIX_FMT_YUV420P, 10, 320, 240},
+        {"chelsea_322x186_rescale_dis.y4m", VMAF_PIX_FMT_YUV420P, 8, 322, 186},
+    };
+    for (const auto &c : cases) {
+        std::unique_ptr<VideoReader> r;
+        std::string err;
+        REQUIRE(VideoReader::open_y4m(vmaf::test::data_dir() + "/" + c.file, &r, &err) == 0);
+        CHECK(r->format().pix_fmt == c.fmt);
+        CHECK(r->format().bpc == c.bpc);
+        CHECK(r->format().w == c.w);
+        CHECK(r->format().h == c.h);
+        unsigned frames = 0;
+        CHECK(read_all(*r, &frames, &err) == 0);
+        CHECK(frames == 10);
+        CHECK(r->frame_count_hint() == 10);
+    }
+}
+
+TEST_CASE("y4m reader fails cleanly on bad files", "[io]")
+{
+    std::unique_ptr<VideoReader> r;
+    std::string err;
+    CHECK(VideoReader::open_y4m("/nonexistent/file.y4m", &r, &err) == -ENOENT);
+    CHECK(err.find("No such file") != std::string::npos);
+
+    CHECK(VideoReader::open_y4m(temp_file("notyuv.y4m", "RIFF1234\n"), &r, &err) == -EINVAL);
+    CHECK(err.find("not a YUV4MPEG2") != std::string::npos);
+    CHECK(VideoReader::open_y4m(temp_file("noheader.y4m", "YUV4MPEG2 W16 H16"), &r, &err) == -EINVAL);
+    CHECK(VideoReader::open_y4m(temp_file("nosize.y4m", "YUV4MPEG2 C420\n"), &r, &err) == -EINVAL);
+    CHECK(VideoReader::open_y4m(temp_file("badcs.y4m", "YUV4MPEG2 W16 H16 C411\n"), &r, &err) == -ENOTSUP);
+    CHECK(err.find("C411") != std::string::npos);
+    CHECK(VideoReader::open_y4m(temp_file("interlaced.y4m", "YUV4MPEG2 W16 H16 It\n"), &r, &err) == -ENOTSUP);
+
+    // A truncated frame: header plus half a 16x16 4:2:0 frame.
+    REQUIRE(VideoReader::open_y4m(temp_file("trunc.y4m", "YUV4MPEG2 W16 H16 C420\nFRAME\n" +
+                                            std::string(200, 'x')), &r, &err) == 0);
+    unsigned frames = 0;
+    CHECK(read_all(*r, &frames, &err) == -EIO);
+    CHECK(err.find("truncated frame 0") != std::string::npos);
+
+    // Garbage where the second FRAME marker should be.
+    REQUIRE(VideoReader::open_y4m(temp_file("corrupt.y4m", "YUV4MPEG2 W16 H16 C420\nFRAME\n" +
+                                            std::string(384, 'x') + "GARBAGE"), &r, &err) == 0);
+    frames = 0;
+    CHECK(read_all(*r, &frames, &err) == -EINVAL);
+    CHECK(frames == 1);
+    CHECK(err.find("corrupt") != std::string::npos);
+
+    // Header only: zero frames, clean end.
+    REQUIRE(VideoReader::open_y4m(temp_file("empty.y4m", "YUV4MPEG2 W16 H16 C420\n"), &r, &err) == 0);
+    frames = 0;
+    CHECK(read_all(*r, &frames, &err) == 0);
+    CHECK(frames == 0);
+}
+
+TEST_CASE("raw reader checks geometry and size", "[io]")
+{
+    std::unique_ptr<VideoReader> r;
+    std::string err;
+    const std::string two_frames = temp_file("two.yuv", std::string(2 * 384, '\x10'));
+    CHECK(VideoReader::open_raw(two_frames, 16, 16, VMAF_PIX_FMT_YUV420P, 9, &r, &err) == -ENOTSUP);
+    CHECK(VideoReader::open_raw(two_frames, 0, 16, VMAF_PIX_FMT_YUV420P, 8, &r, &err) == -EINVAL);
+    CHECK(VideoReader::open_raw(two_frames, 16, 16, VMAF_PIX_FMT_UNKNOWN, 8, &r, &err) == -EINVAL);
+    CHECK(VideoReader::open_raw(two_frames, 16, 15, VMAF_PIX_FMT_YUV420P, 8, &r, &err) == -EINVAL);
+    REQUIRE(VideoReader::open_raw(two_frames, 16, 16, VMAF_PIX_FMT_YUV420P, 8, &r, &err) == 0);
+    CHECK(r->frame_count_hint() == 2);
+    unsigned frames = 0;
+    CHECK(read_all(*r, &frames, &err) == 0);
+    CHECK(frames == 2);
+}

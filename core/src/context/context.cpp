@@ -249,9 +249,15 @@ int Context::read_pictures(VmafPicture *ref, VmafPicture *dist, unsigned index)
         if (int err = extract_frame(nullptr, *ref, *dist, history, index)) return err;
     }
 
-    if (prev_prev_ref_.ref) vmaf_picture_unref(&prev_prev_ref_);
-    prev_prev_ref_ = prev_ref_;
-    picture_ref(&prev_ref_, ref);
+    // Keep the previous reference pictures only for features that need them:
+    // they pin pool pictures.
+    bool needs_history = false;
+    for (const auto &f : features_) needs_history |= (f->flags & kExtractorPrevRef) != 0;
+    if (needs_history) {
+        if (prev_prev_ref_.ref) vmaf_picture_unref(&prev_prev_ref_);
+        prev_prev_ref_ = prev_ref_;
+        picture_ref(&prev_ref_, ref);
+    }
     vmaf_picture_unref(ref);
     vmaf_picture_unref(dist);
     return 0;
