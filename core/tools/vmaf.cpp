@@ -1,0 +1,438 @@
+// vmaf: score a distorted video against its reference with the libvmaf C API.
+// Options and output follow Netflix libvmaf's tool of the same name (docs/cli.md).
+#include <cerrno>
+#include <chrono>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include "backend.h"
+#include "cli_options.h"
+#include "io/video_reader.h"
+#include "libvmaf/libvmaf.h"
+
+namespace vmaf::cli {
+
+namespace {
+
+[[gnu::format(printf, 1, 2)]] void error(const char *fmt, ...)
+{
+    std::fputs("vmaf: ", stderr);
+    va_list ap;
+    va_start(ap, fmt);
+    std::vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    std::fputc('\n', stderr);
+}
+
+std::string describe(const FrameFormat &f)
+{
+    return std::to_string(f.w) + "x" + std::to_string(f.h) + " " + io::pix_fmt_name(f.pix_fmt) +
+           " " + std::to_string(f.bpc) + "-bit";
+}
+
+// ---- input -----------------------------------------------------------------
+
+struct Inputs {
+    std::unique_ptr<io::VideoReader> ref, dist;
+};
+
+int open_one(const Options &o, const std::string &path, std::unique_ptr<io::VideoReader> *out)
+{
+    std::string err;
+    const int e = o.raw ? io::VideoReader::open_raw(path, o.width, o.height, o.pix_fmt, o.bitdepth,
+                                                    out, &err)
+                        : io::VideoReader::open_y4m(path, out, &err);
+    if (!e) return 0;
+    const bool y4m_name = path.size() >= 4 && path.compare(path.size() - 4, 4, ".y4m") == 0;
+    if (!o.raw && !y4m_name && e != -ENOENT)
+        err += " (raw .yuv input needs -w, -h, -p and -b)";
+    error("%s", err.c_str());
+    return kExitInput;
+}
+
+int open_inputs(const Options &o, Inputs *in)
+{
+    if (int e = open_one(o, o.ref_path, &in->ref)) return e;
+    if (int e = open_one(o, o.dist_path, &in->dist)) return e;
+    const FrameFormat &a = in->ref->format(), &b = in->dist->format();
+    if (a.w != b.w || a.h != b.h || a.pix_fmt != b.pix_fmt || a.bpc != b.bpc) {
+        error("reference and distorted videos differ: %s is %s, %s is %s", o.ref_path.c_str(),
+              describe(a).c_str(), o.dist_path.c_str(), describe(b).c_str());
+        return kExitInput;
+    }
+    return 0;
+}
+
+// ---- context, models, features --------------------------------------------
+
+struct ContextHandle {
+    VmafContext *v = nullptr;
+    ~ContextHandle() { if (v) vmaf_close(v); }
+};
+
+// The loaded models: a plain model, or a bootstrap collection with its main model.
+struct LoadedModel {
+    const ModelSpec *spec;
+    VmafModel *model = nullptr;
+    VmafModelCollection *collection = nullptr;
+};
+
+struct Models {
+    std::vector<LoadedModel> list;
+    ~Models()
+    {
+        for (LoadedModel &m : list) {
+            if (m.model) vmaf_model_destroy(m.model);
+            if (m.collection) vmaf_model_collection_destroy(m.collection);
+        }
+    }
+};
+
+VmafFeatureDictionary *make_dict(const KeyValues &kv)
+{
+    VmafFeatureDictionary *d = nullptr;
+    for (const auto &[k, v] : kv)
+        if (vmaf_feature_dictionary_set(&d, k.c_str(), v.c_str())) {
+            vmaf_feature_dictionary_free(&d);
+            return nullptr;
+        }
+    return d;
+}
+
+// Load as a plain model first, then as a collection (libvmaf's -m takes both).
+int load_model(const ModelSpec &spec, LoadedModel *out)
+{
+    VmafModelConfig cfg{spec.name.c_str(), spec.flags};
+    const bool by_version = !spec.version.empty();
+    const char *what = by_version ? spec.version.c_str() : spec.path.c_str();
+    int err = by_version ? vmaf_model_load(&out->model, &cfg, what)
+                         : vmaf_model_load_from_path(&out->model, &cfg, what);
+    if (const int plain_err = err) {
+        out->model = nullptr;
+        err = by_version ? vmaf_model_collection_load(&out->model, &out->collection, &cfg, what)
+                         : vmaf_model_collection_load_from_path(&out->model, &out->collection, &cfg,
+                                                                what);
+        // The collection attempt is a fallback: report why the model failed.
+        if (err) err = plain_err;
+    }
+    if (err) {
+        out->model = nullptr;
+        out->collection = nullptr;
+        error("could not load model %s: %s", spec.label().c_str(),
+              err == -ENOENT ? "no such model" : std::strerror(-err));
+        return kExitSetup;
+    }
+    for (const ModelSpec::Overload &ov : spec.overloads) {
+        VmafFeatureDictionary *d = make_dict(ov.opts);
+        if (!d) return kExitSetup;
+        err = out->collection
+                  ? vmaf_model_collection_feature_overload(out->model, &out->collection,
+                                                           ov.feature.c_str(), d)
+                  : vmaf_model_feature_overload(out->model, ov.feature.c_str(), d);
+        if (err) {
+            error("model %s: could not set options of feature %s", spec.label().c_str(),
+                  ov.feature.c_str());
+            return kExitSetup;
+        }
+    }
+    return 0;
+}
+
+int setup_scoring(VmafContext *vmaf, const Options &o, Models *models)
+{
+    for (const ModelSpec &spec : o.models) {
+        models->list.push_back({&spec});
+        LoadedModel &m = models->list.back();
+        if (int e = load_model(spec, &m)) return e;
+        const int err = m.collection ? vmaf_use_features_from_model_collection(vmaf, m.collection)
+                                     : vmaf_use_features_from_model(vmaf, m.model);
+        if (err) {
+            error("could not set up the features of model %s", spec.label().c_str());
+            return kExitSetup;
+        }
+    }
+    for (const FeatureSpec &f : o.features) {
+        VmafFeatureDictionary *d = nullptr;
+        if (!f.opts.empty() && !(d = make_dict(f.opts))) return kExitSetup;
+        if (vmaf_use_feature(vmaf, f.name.c_str(), d)) {
+            error("could not use feature \"%s\" (unknown name or bad options)", f.name.c_str());
+            return kExitSetup;
+        }
+    }
+    return 0;
+}
+
+// ---- reading frames --------------------------------------------------------
+
+// "\r12 frames 240.00 FPS" on a terminal's stderr.
+class Progress {
+public:
+    explicit Progress(bool enabled) : enabled_(enabled), start_(Clock::now()) {}
+    void frame(unsigned n)
+    {
+        if (!enabled_) return;
+        const double s = std::chrono::duration<double>(Clock::now() - start_).count();
+        std::fprintf(stderr, "\r%u frame%s %.2f FPS\033[K", n, n == 1 ? "" : "s", s > 0 ? n / s : 0.0);
+        std::fflush(stderr);
+    }
+    void finish()
+    {
+        if (enabled_) std::fputc('\n', stderr);
+    }
+
+private:
+    using Clock = std::chrono::steady_clock;
+    bool enabled_;
+    Clock::time_point start_;
+};
+
+struct PictureHandle {
+    VmafPicture pic{};
+    bool held = false;
+    ~PictureHandle() { if (held) vmaf_picture_unref(&pic); }
+    // Give the picture away (to vmaf_read_pictures).
+    VmafPicture *release()
+    {
+        held = false;
+        return &pic;
+    }
+};
+
+// Read one frame into a pool picture: 1 frame, 0 end of file, <0 error (printed).
+int read_frame(VmafContext *vmaf, io::VideoReader &r, PictureHandle *p)
+{
+    if (int err = vmaf_fetch_preallocated_picture(vmaf, &p->pic)) {
+        error("could not get a picture: %s", std::strerror(-err));
+        return err;
+    }
+    p->held = true;
+    std::string msg;
+    const int r_ = r.read(&p->pic, &msg);
+    if (r_ < 0) error("%s", msg.c_str());
+    return r_;
+}
+
+int skip_frames(io::VideoReader &r, unsigned n)
+{
+    if (!n) return 0;
+    std::string msg;
+    if (r.skip(n, &msg) < 0) {
+        error("%s", msg.c_str());
+        return kExitInput;
+    }
+    return 0;
+}
+
+// Feed every frame pair to the context and flush it. *n_frames: pairs read.
+int score_frames(VmafContext *vmaf, Inputs &in, const Options &o, bool show_progress,
+                 unsigned *n_frames)
+{
+    if (int e = skip_frames(*in.ref, o.frame_skip_ref)) return e;
+    if (int e = skip_frames(*in.dist, o.frame_skip_dist)) return e;
+
+    Progress progress(show_progress);
+    unsigned i = 0;
+    for (; !o.frame_cnt || i < o.frame_cnt; i++) {
+        PictureHandle ref, dist;
+        const int r1 = read_frame(vmaf, *in.ref, &ref);
+        if (r1 < 0) return kExitInput;
+        const int r2 = read_frame(vmaf, *in.dist, &dist);
+        if (r2 < 0) return kExitInput;
+        if (!r1 || !r2) {
+            if (r1 != r2) {
+                progress.finish();
+                std::fprintf(stderr, "vmaf: warning: %s ended after %u frames, before %s\n",
+                             (r1 ? o.dist_path : o.ref_path).c_str(), i,
+                             (r1 ? o.ref_path : o.dist_path).c_str());
+            }
+            break;
+        }
+        if (int err = vmaf_read_pictures(vmaf, ref.release(), dist.release(), i)) {
+            progress.finish();
+            error("scoring frame %u failed: %s", i, std::strerror(-err));
+            return kExitScore;
+        }
+        progress.frame(i + 1);
+    }
+    progress.finish();
+    *n_frames = i;
+    if (!i) {
+        error("no frames to score: %s has none%s", in.ref->path().c_str(),
+              o.frame_skip_ref || o.frame_skip_dist ? " after skipping" : "");
+        return kExitInput;
+    }
+    if (int err = vmaf_read_pictures(vmaf, nullptr, nullptr, 0)) {
+        error("scoring failed while flushing: %s", std::strerror(-err));
+        return kExitScore;
+    }
+    return 0;
+}
+
+// ---- results ---------------------------------------------------------------
+
+std::string score_label(const ModelSpec &spec)
+{
+    return spec.name == "vmaf" ? "VMAF score" : "VMAF score (" + spec.name + ")";
+}
+
+// Print each model's mean score; this also computes the per-frame model scores
+// the output file lists.
+int report_scores(VmafContext *vmaf, const Models &models, unsigned n_frames, std::FILE *out)
+{
+    for (const LoadedModel &m : models.list) {
+        double score;
+        if (int err = vmaf_score_pooled(vmaf, m.model, VMAF_POOL_METHOD_MEAN, &score, 0, n_frames - 1)) {
+            error("could not compute the score of model %s: %s", m.spec->label().c_str(),
+                  std::strerror(-err));
+            return kExitScore;
+        }
+        std::fprintf(out, "%s: %f\n", score_label(*m.spec).c_str(), score);
+        if (!m.collection) continue;
+        VmafModelCollectionScore s{};
+        if (int err = vmaf_score_pooled_model_collection(vmaf, m.collection, VMAF_POOL_METHOD_MEAN,
+                                                         &s, 0, n_frames - 1)) {
+            error("could not compute the bootstrap score of model %s: %s", m.spec->label().c_str(),
+                  std::strerror(-err));
+            return kExitScore;
+        }
+        if (s.type == VMAF_MODEL_COLLECTION_SCORE_BOOTSTRAP)
+            std::fprintf(out, "%s bootstrap: %f, ci.p95: [%f, %f], stddev: %f\n",
+                         score_label(*m.spec).c_str(), s.bootstrap.bagging_score,
+                         s.bootstrap.ci.p95.lo, s.bootstrap.ci.p95.hi, s.bootstrap.stddev);
+    }
+    std::fflush(out);
+    return 0;
+}
+
+// Standard output goes through a temporary file: reopening /dev/stdout would
+// truncate a file the shell opened for appending.
+int write_to_stdout(VmafContext *vmaf, VmafOutputFormat fmt)
+{
+    const char *dir = std::getenv("TMPDIR");
+    std::string path = std::string(dir && *dir ? dir : "/tmp") + "/vmaf-output-XXXXXX";
+    const int fd = mkstemp(path.data());
+    if (fd < 0) {
+        error("could not create a temporary file in %s: %s", dir ? dir : "/tmp", std::strerror(errno));
+        return kExitScore;
+    }
+    close(fd);
+    int err = vmaf_write_output(vmaf, path.c_str(), fmt);
+    if (!err) {
+        std::FILE *f = std::fopen(path.c_str(), "rb");
+        char buf[1 << 16];
+        size_t n;
+        while (f && (n = std::fread(buf, 1, sizeof buf, f)) > 0)
+            if (std::fwrite(buf, 1, n, stdout) != n) err = -EIO;
+        if (!f || std::ferror(f)) err = -EIO;
+        if (f) std::fclose(f);
+        if (std::fflush(stdout)) err = -EIO;
+    }
+    std::remove(path.c_str());
+    if (err) {
+        error("could not write the output to standard output: %s", std::strerror(-err));
+        return kExitScore;
+    }
+    return 0;
+}
+
+int write_output_file(VmafContext *vmaf, const Options &o)
+{
+    if (o.output_path == "-") return write_to_stdout(vmaf, o.output_fmt);
+    if (int err = vmaf_write_output(vmaf, o.output_path.c_str(), o.output_fmt)) {
+        error("could not write %s: %s", o.output_path.c_str(), std::strerror(-err));
+        return kExitScore;
+    }
+    return 0;
+}
+
+// ---- main ------------------------------------------------------------------
+
+int run(const Options &o)
+{
+    const bool tty = isatty(fileno(stderr));
+    const bool chatty = tty && !o.quiet;
+
+    Inputs in;
+    if (int e = open_inputs(o, &in)) return e;
+
+    Models models;  // outlives the context, which may refer to the models
+
+    VmafConfiguration cfg{};
+    cfg.log_level = o.quiet ? VMAF_LOG_LEVEL_WARNING : VMAF_LOG_LEVEL_INFO;
+    cfg.n_threads = o.threads;
+    cfg.n_subsample = o.subsample;
+    cfg.cpumask = o.cpumask;
+    cfg.gpumask = o.gpumask;
+    ContextHandle ctx;
+    if (int err = vmaf_init(&ctx.v, cfg)) {
+        error("could not create a VMAF context: %s", std::strerror(-err));
+        return kExitSetup;
+    }
+    std::string why;
+    if (int e = attach_backend(ctx.v, o.backend, o.vulkan_device, &why)) {
+        error("%s", why.c_str());
+        return e;
+    }
+    if (chatty)
+        std::fprintf(stderr, "VMAF version %s, backend %s\n", vmaf_version(),
+                     backend_description().c_str());
+
+    // Pictures in flight: two per queued or running frame plus the reference
+    // history motion keeps; the pool blocks the reader when all are busy.
+    const FrameFormat &f = in.ref->format();
+    VmafPictureConfiguration pic_cfg{};
+    pic_cfg.pic_params.w = f.w;
+    pic_cfg.pic_params.h = f.h;
+    pic_cfg.pic_params.bpc = f.bpc;
+    pic_cfg.pic_params.pix_fmt = f.pix_fmt;
+    pic_cfg.pic_cnt = o.threads ? (o.threads + 1) * 2 + 1 : 4;
+    if (int err = vmaf_preallocate_pictures(ctx.v, pic_cfg)) {
+        error("could not allocate %u pictures of %s: %s", pic_cfg.pic_cnt, describe(f).c_str(),
+              std::strerror(-err));
+        return kExitSetup;
+    }
+
+    if (int e = setup_scoring(ctx.v, o, &models)) return e;
+
+    unsigned n_frames = 0;
+    if (int e = score_frames(ctx.v, in, o, chatty, &n_frames)) return e;
+
+    // Scores go to stdout unless the output file does.
+    std::FILE *score_out = o.output_path == "-" ? stderr : stdout;
+    if (int e = report_scores(ctx.v, models, n_frames, score_out)) return e;
+    if (!o.output_path.empty())
+        if (int e = write_output_file(ctx.v, o)) return e;
+    return kExitOk;
+}
+
+}  // namespace
+
+}  // namespace vmaf::cli
+
+int main(int argc, char **argv)
+{
+    using namespace vmaf::cli;
+    Options o;
+    std::string err;
+    if (parse_options(argc, argv, &o, &err)) {
+        std::fprintf(stderr, "vmaf: %s\nTry 'vmaf --help' for the options.\n", err.c_str());
+        return kExitUsage;
+    }
+    if (o.show_help) {
+        std::fputs(usage_text(argv[0]).c_str(), stdout);
+        return kExitOk;
+    }
+    if (o.show_version) {
+        std::printf("%s\n", vmaf_version());
+        return kExitOk;
+    }
+    const int rc = run(o);
+    release_backend();
+    return rc;
+}

@@ -1,0 +1,165 @@
+"""Successful runs: output formats and destinations, thread-count independence,
+frame selection, raw input, 4:2:2 input."""
+import csv
+import io
+import json
+import re
+import sys
+import xml.etree.ElementTree as ET
+
+from clitest import Failure, check, main
+
+PAIR = "coffee_320x240_crf28"
+SMALL = "astronaut_176x144_crf35"
+
+
+def frames_of(doc):
+    return [f["frameNum"] for f in doc["frames"]]
+
+
+def without_fps(doc):
+    doc = dict(doc)
+    doc.pop("fps")
+    return doc
+
+
+def default_model_and_psnr(cli):
+    doc = cli.run_json(*cli.pair(SMALL), "--feature", "psnr")
+    check(frames_of(doc) == list(range(10)), f"frames {frames_of(doc)}")
+    for f in doc["frames"]:
+        for name in ("vmaf", "psnr_y", "integer_vif_scale0", "integer_adm2", "integer_motion2"):
+            check(name in f["metrics"], f"frame {f['frameNum']} has no {name}")
+    pooled = doc["pooled_metrics"]["vmaf"]
+    check(set(pooled) == {"min", "max", "mean", "harmonic_mean"}, f"pooled vmaf: {pooled}")
+    mean = sum(f["metrics"]["vmaf"] for f in doc["frames"]) / 10
+    check(abs(pooled["mean"] - mean) < 1e-5, f"pooled mean {pooled['mean']} vs {mean}")
+
+
+def score_line(cli):
+    """'VMAF score: X' on stdout, equal to the pooled mean of the output file."""
+    doc = cli.run_json(*cli.pair(SMALL))
+    r = cli.run(*cli.pair(SMALL), "-q")
+    m = re.search(r"^VMAF score: ([0-9.]+)$", r.out, re.M)
+    check(r.rc == 0 and m is not None, "expected a 'VMAF score: X' line", r)
+    check(abs(float(m.group(1)) - doc["pooled_metrics"]["vmaf"]["mean"]) < 1e-6,
+          "printed score differs from the pooled mean", r)
+    # A second, named model gets its own line.
+    r = cli.run(*cli.pair(SMALL), "-q", "-m", "version=vmaf_v0.6.1",
+                "-m", "version=vmaf_v0.6.1neg:name=vmaf_neg")
+    check(r.rc == 0 and re.search(r"^VMAF score \(vmaf_neg\): [0-9.]+$", r.out, re.M),
+          "expected a line for the second model", r)
+
+
+def threads_match(cli):
+    args = [*cli.pair(PAIR), "--feature", "psnr"]
+    one = cli.run_json(*args, "--threads", "1", name="t1.json")
+    for n in ("0", "2", "3"):
+        other = cli.run_json(*args, "--threads", n, name=f"t{n}.json")
+        check(without_fps(other) == without_fps(one), f"--threads {n} differs from --threads 1")
+
+
+def four_two_two(cli):
+    doc = cli.run_json(*cli.pair("astronaut_320x240_422_crf33"))
+    check(len(doc["frames"]) == 10 and all("vmaf" in f["metrics"] for f in doc["frames"]),
+          "a 4:2:2 .y4m pair must score every frame")
+
+
+def stdout_output(cli):
+    r = cli.run(*cli.pair(SMALL), "--json", "-o", "-")
+    check(r.rc == 0, "-o - must succeed", r)
+    try:
+        doc = json.loads(r.out)
+    except json.JSONDecodeError as e:
+        raise Failure(f"stdout is not JSON: {e}\n{r.describe()}")
+    check(len(doc["frames"]) == 10, "stdout document has every frame", r)
+    check("VMAF score:" in r.err and "VMAF score" not in r.out,
+          "with -o -, scores are printed on stderr", r)
+
+
+def output_formats(cli):
+    base = [*cli.pair(SMALL), "-q", "--feature", "psnr"]
+    xml_path, csv_path, sub_path = (cli.scratch(n) for n in ("o.xml", "o.csv", "o.sub"))
+    check(cli.run(*base, "-o", xml_path).rc == 0, "XML is the default format")
+    root = ET.parse(xml_path).getroot()
+    check(root.tag == "VMAF" and root.get("version"), "XML root")
+    check(root.find("params").get("qualityWidth") is not None, "XML params")
+    frames = root.find("frames").findall("frame")
+    check(len(frames) == 10 and frames[3].get("frameNum") == "3" and frames[3].get("vmaf"),
+          "XML frames")
+    metrics = {m.get("name"): m for m in root.find("pooled_metrics").findall("metric")}
+    check("vmaf" in metrics and metrics["vmaf"].get("harmonic_mean"), "XML pooled metrics")
+
+    check(cli.run(*base, "--csv", "-o", csv_path).rc == 0, "CSV")
+    with open(csv_path) as f:
+        rows = list(csv.reader(f))
+    check(rows[0][0] == "Frame" and "vmaf" in rows[0] and "psnr_y" in rows[0], f"CSV header {rows[0]}")
+    check(len(rows) == 11 and all(len(r) == len(rows[0]) for r in rows), "CSV rows")
+    col = rows[0].index("vmaf")
+    xml_vmaf = [float(f.get("vmaf")) for f in frames]
+    check([float(r[col]) for r in rows[1:]] == xml_vmaf, "CSV and XML agree")
+
+    check(cli.run(*base, "--sub", "-o", sub_path).rc == 0, "SUB")
+    with open(sub_path) as f:
+        lines = f.read().splitlines()
+    check(len(lines) == 10 and lines[2].startswith("{2}{3}frame: 2|") and "|vmaf: " in lines[2],
+          f"SUB lines {lines[:2]}")
+
+
+def frame_selection(cli):
+    base = [*cli.pair(SMALL), "-n", "--feature", "psnr"]
+    full = cli.run_json(*base, name="full.json")
+    doc = cli.run_json(*base, "--frame_cnt", "3", name="cnt.json")
+    check(frames_of(doc) == [0, 1, 2], f"--frame_cnt 3 gave {frames_of(doc)}")
+    doc = cli.run_json(*base, "--frame_skip_ref", "2", "--frame_skip_dist", "2", name="skip.json")
+    check(frames_of(doc) == list(range(8)), f"skipping 2 gave {frames_of(doc)}")
+    check(doc["frames"][0]["metrics"] == full["frames"][2]["metrics"],
+          "frame 0 after skipping 2 is frame 2")
+    doc = cli.run_json(*base, "--subsample", "3", name="sub.json")
+    check(frames_of(doc) == [0, 3, 6, 9], f"--subsample 3 gave {frames_of(doc)}")
+    check(doc["frames"][1]["metrics"]["psnr_y"] == full["frames"][3]["metrics"]["psnr_y"],
+          "subsampled frames keep their scores")
+    # A shorter distorted video: the common frames are scored, with a warning.
+    r = cli.run("-r", cli.path(SMALL + "_ref.y4m"), "-d", cli.path(SMALL + "_dis.y4m"),
+                "--frame_skip_dist", "4", "-n", "--feature", "psnr", "-q")
+    check(r.rc == 0 and "ended after 6 frames" in r.err, "shorter input", r)
+
+
+def y4m_frames(path):
+    """Header fields and the raw frame payloads of a .y4m file."""
+    with open(path, "rb") as f:
+        data = f.read()
+    end = data.index(b"\n")
+    header = dict((t[:1], t[1:]) for t in data[:end].decode().split()[1:])
+    frames, pos = [], end + 1
+    w, h = int(header["W"]), int(header["H"])
+    c = header.get("C", "420")
+    bps = 2 if c.endswith(("p10", "p12", "p16")) else 1
+    chroma = {"420": (w + 1) // 2 * ((h + 1) // 2), "422": (w + 1) // 2 * h, "444": w * h}[c[:3]]
+    size = (w * h + 2 * chroma) * bps
+    while pos < len(data):
+        pos = data.index(b"\n", pos) + 1
+        frames.append(data[pos:pos + size])
+        pos += size
+    return header, frames
+
+
+def raw_input(cli):
+    """The same pixels as raw .yuv give exactly the scores of the .y4m."""
+    for pair, fmt, depth in (("rocket_320x240_10bit_crf30", "420", "10"),
+                             ("astronaut_320x240_422_crf33", "422", "8")):
+        paths = []
+        for side in ("ref", "dis"):
+            header, frames = y4m_frames(cli.path(f"{pair}_{side}.y4m"))
+            paths.append(cli.scratch(f"{pair}_{side}.yuv"))
+            with open(paths[-1], "wb") as f:
+                f.write(b"".join(frames))
+        feats = ["--feature", "psnr"]
+        y4m = cli.run_json(*cli.pair(pair), *feats, name="y4m.json")
+        raw = cli.run_json("-r", paths[0], "-d", paths[1], "-w", header["W"], "-h", header["H"],
+                           "-p", fmt, "-b", depth, *feats, name="raw.json")
+        check(without_fps(raw)["frames"] == without_fps(y4m)["frames"], f"{pair}: raw != y4m")
+
+
+if __name__ == "__main__":
+    main([default_model_and_psnr, score_line, threads_match, four_two_two, stdout_output,
+          output_formats, frame_selection, raw_input], sys.argv)
