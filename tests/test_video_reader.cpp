@@ -111,3 +111,25 @@ TEST_CASE("raw reader checks geometry and size", "[io]")
     CHECK(read_all(*r, &frames, &err) == 0);
     CHECK(frames == 2);
 }
+
+TEST_CASE("skip reads past frames and reports a truncated one", "[io]")
+{
+    // Two 4x2 mono frames (8 bytes each), the second cut short.
+    const std::string frame(8, '\x10');
+    const std::string path = temp_file("skip.y4m", "YUV4MPEG2 W4 H2 Cmono\nFRAME\n" + frame +
+                                                       "FRAME\n" + frame.substr(0, 5));
+    std::unique_ptr<VideoReader> r;
+    std::string err;
+    REQUIRE(VideoReader::open_y4m(path, &r, &err) == 0);
+    CHECK(r->skip(1, &err) == 1);
+    CHECK(r->skip(1, &err) == -EIO);
+    CHECK(err.find("truncated frame 1") != std::string::npos);
+
+    // Skipping past the end of a whole file is a clean end, not an error.
+    const std::string raw = temp_file("skip.yuv", frame + frame);
+    REQUIRE(VideoReader::open_raw(raw, 4, 2, VMAF_PIX_FMT_YUV400P, 8, &r, &err) == 0);
+    CHECK(r->skip(2, &err) == 1);
+    CHECK(r->skip(1, &err) == 0);
+    std::remove(path.c_str());
+    std::remove(raw.c_str());
+}

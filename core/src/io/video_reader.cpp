@@ -208,14 +208,19 @@ int VideoReader::read(VmafPicture *pic, std::string *err)
 
 int VideoReader::skip(unsigned n, std::string *err)
 {
-    std::vector<uint8_t> scratch;
+    // Read rather than seek: a seek past the end succeeds silently, and a frame
+    // cut short must be reported here as it would be by read().
+    std::vector<uint8_t> scratch(n ? frame_bytes_ : 0);
     for (unsigned i = 0; i < n; i++) {
         if (y4m_) {
             const int r = read_frame_header(err);
             if (r <= 0) return r;
         }
-        if (std::fseek(f_, long(frame_bytes_), SEEK_CUR) != 0)
-            return fail(err, -EIO, path_ + ": seek failed");
+        const size_t got = std::fread(scratch.data(), 1, frame_bytes_, f_);
+        if (got != frame_bytes_) {
+            if (!y4m_ && got == 0) return 0;
+            return fail(err, -EIO, path_ + ": truncated frame " + std::to_string(frames_read_));
+        }
         frames_read_++;
     }
     return 1;
