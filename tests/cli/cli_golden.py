@@ -63,8 +63,11 @@ def golden(cli):
                 ours = cli.run_json(*cli.pair(pair), *args, name=f"{pair}.{suffix}")
                 worst, bad = compare(pair, suffix, ours, theirs)
             except Failure as e:
-                failures.append(f"{pair} ({suffix}): {e}")
-                print(f"{pair} ({suffix}): FAILED")
+                # The full story once; a line per case after that.
+                failures.append(f"{pair} ({suffix}): {e}" if not failures else f"{pair} ({suffix})")
+                reason = next((l for l in str(e).splitlines() if l.startswith("vmaf:")),
+                              str(e).splitlines()[0])
+                print(f"{pair} ({suffix}): FAILED: {reason}")
                 continue
             summary = ", ".join(f"{k} {v:.2g}" for k, v in sorted(worst.items()))
             print(f"{pair} ({suffix}): {len(worst)} compared, max |diff|: {summary}")
