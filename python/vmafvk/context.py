@@ -168,8 +168,10 @@ class Context:
     backend: "cpu", "vulkan" (fail unless a Vulkan device is usable) or "auto"
     (Vulkan when usable, otherwise the CPU). ``ctx.backend`` tells which one
     was chosen. threads: frame threads (0 runs on the caller's thread).
-    subsample: score every n-th frame. device: Vulkan device index, or None
-    for the first usable one. log_level: "none", "error", "warning", "info",
+    subsample: score every n-th frame. device: Vulkan device index, a
+    case-insensitive device name substring, or None for the library's choice
+    ($VMAF_VULKAN_DEVICE, else the best usable device); see
+    vmafvk.list_vulkan_devices(). log_level: "none", "error", "warning", "info",
     "debug". library: path of libvmaf.so (overrides $VMAFVK_LIBRARY).
     """
 
@@ -201,6 +203,7 @@ class Context:
         self._names = None
         self.backend = "cpu"
         self.device_name = None
+        self.vulkan_unavailable_reason = None
         try:
             if backend != "cpu":
                 self._attach_vulkan(backend, device)
@@ -214,7 +217,7 @@ class Context:
         from . import vulkan
         try:
             self._vulkan = vulkan.attach(self._lib, self._handle, device)
-        except (VmafError, vulkan.VulkanUnavailable) as e:
+        except VmafError as e:
             if backend == "vulkan":
                 raise
             self.vulkan_unavailable_reason = str(e)

@@ -28,7 +28,6 @@ import numpy as np
 
 from ._lib import VmafError
 from .context import Context, parse_model_spec
-from .vulkan import VulkanUnavailable
 
 __all__ = ["main", "run_backend", "compare"]
 
@@ -162,7 +161,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--allow-missing-vulkan", action="store_true",
                    help="pass without a Vulkan run when the library or machine has no Vulkan")
     p.add_argument("--threads", type=int, default=0, help="frame threads of each run")
-    p.add_argument("--device", type=int, default=None, help="Vulkan device index")
+    p.add_argument("--device", default=None,
+                   help="Vulkan device: an index or a name substring (default: the library's choice)")
     return p
 
 
@@ -171,6 +171,8 @@ def main(argv=None) -> int:
     if args.places < 0 or args.places > 15:
         print("parity: --places must be between 0 and 15", file=sys.stderr)
         return 2
+    if args.device is not None and args.device.isdigit():
+        args.device = int(args.device)
     models = args.model if args.model is not None else ([] if args.feature else [DEFAULT_MODEL])
     try:
         for spec in models:
@@ -192,7 +194,7 @@ def main(argv=None) -> int:
         vulkan, vk_what = run_backend("vulkan", args.ref, args.dist, models, args.feature,
                                       args.threads, args.device)
         print(f"vulkan: {vk_what}")
-    except (VulkanUnavailable, VmafError) as e:
+    except VmafError as e:
         print(f"vulkan: unavailable ({e})")
         vulkan_ok = args.allow_missing_vulkan
     frames_ok = True
