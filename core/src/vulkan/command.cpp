@@ -1,0 +1,153 @@
+#include "vulkan/command.h"
+
+#include <cerrno>
+
+#include "util/log.h"
+#include "vulkan/context.h"
+
+namespace vmaf::vk {
+
+namespace {
+
+// Long enough for a large frame on a software rasterizer under a sanitizer; a GPU
+// that takes longer has hung.
+constexpr uint64_t kWaitTimeoutNs = 120ull * 1000 * 1000 * 1000;
+
+int check(VkResult r, const char *what)
+{
+    if (r == VK_SUCCESS) return 0;
+    log(VMAF_LOG_LEVEL_ERROR, "Vulkan: %s: %s\n", what, result_name(r));
+    return errno_from(r);
+}
+
+}  // namespace
+
+int FrameRing::create(State &st, unsigned slots, std::unique_ptr<FrameRing> *out)
+{
+    std::unique_ptr<FrameRing> ring(new FrameRing(st));
+    const auto &fn = st.fn();
+    VkSemaphoreTypeCreateInfo ti = make<VkSemaphoreTypeCreateInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO);
+    ti.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+    ti.initialValue = 0;
+    VkSemaphoreCreateInfo si = make<VkSemaphoreCreateInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO);
+    si.pNext = &ti;
+    if (int err = check(fn.vkCreateSemaphore(st.device(), &si, nullptr, &ring->timeline_), "vkCreateSemaphore"))
+        return err;
+
+    ring->slots_.resize(slots);
+    for (Slot &s : ring->slots_) {
+        VkCommandPoolCreateInfo pi = make<VkCommandPoolCreateInfo>(VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
+        pi.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
+        pi.queueFamilyIndex = st.queue_family();
+        if (int err = check(fn.vkCreateCommandPool(st.device(), &pi, nullptr, &s.pool), "vkCreateCommandPool"))
+            return err;
+        VkCommandBufferAllocateInfo ai = make<VkCommandBufferAllocateInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
+        ai.commandPool = s.pool;
+        ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+        ai.commandBufferCount = 1;
+        if (int err = check(fn.vkAllocateCommandBuffers(st.device(), &ai, &s.cmd), "vkAllocateCommandBuffers"))
+            return err;
+    }
+    *out = std::move(ring);
+    return 0;
+}
+
+FrameRing::~FrameRing()
+{
+    wait_all();
+    const auto &fn = st_.fn();
+    for (Slot &s : slots_)
+        if (s.pool) fn.vkDestroyCommandPool(st_.device(), s.pool, nullptr);  // frees its buffer
+    if (timeline_) fn.vkDestroySemaphore(st_.device(), timeline_, nullptr);
+}
+
+int FrameRing::wait_value(uint64_t value)
+{
+    if (!value) return 0;
+    VkSemaphoreWaitInfo wi = make<VkSemaphoreWaitInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO);
+    wi.semaphoreCount = 1;
+    wi.pSemaphores = &timeline_;
+    wi.pValues = &value;
+    const VkResult r = st_.fn().vkWaitSemaphores(st_.device(), &wi, kWaitTimeoutNs);
+    if (r == VK_TIMEOUT) {
+        log(VMAF_LOG_LEVEL_ERROR, "Vulkan: a frame did not finish in %llu s; the GPU is hung\n",
+            (unsigned long long)(kWaitTimeoutNs / 1000000000ull));
+        return -ETIMEDOUT;
+    }
+    return check(r, "vkWaitSemaphores");
+}
+
+int FrameRing::begin(unsigned slot, VkCommandBuffer *cmd)
+{
+    Slot &s = slots_[slot];
+    if (int err = wait_value(s.value)) return err;
+    const auto &fn = st_.fn();
+    if (int err = check(fn.vkResetCommandPool(st_.device(), s.pool, 0), "vkResetCommandPool")) return err;
+    VkCommandBufferBeginInfo bi = make<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
+    bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    if (int err = check(fn.vkBeginCommandBuffer(s.cmd, &bi), "vkBeginCommandBuffer")) return err;
+    *cmd = s.cmd;
+    return 0;
+}
+
+int FrameRing::submit(unsigned slot)
+{
+    Slot &s = slots_[slot];
+    if (int err = check(st_.fn().vkEndCommandBuffer(s.cmd), "vkEndCommandBuffer")) return err;
+    const uint64_t value = submitted_ + 1;
+    VkTimelineSemaphoreSubmitInfo ti = make<VkTimelineSemaphoreSubmitInfo>(VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
+    ti.signalSemaphoreValueCount = 1;
+    ti.pSignalSemaphoreValues = &value;
+    VkSubmitInfo si = make<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
+    si.pNext = &ti;
+    si.commandBufferCount = 1;
+    si.pCommandBuffers = &s.cmd;
+    si.signalSemaphoreCount = 1;
+    si.pSignalSemaphores = &timeline_;
+    if (int err = check(st_.submit(si), "vkQueueSubmit")) return err;
+    submitted_ = value;
+    s.value = value;
+    return 0;
+}
+
+int FrameRing::poll(unsigned slot, bool *done)
+{
+    uint64_t now = 0;
+    if (int err = check(st_.fn().vkGetSemaphoreCounterValue(st_.device(), timeline_, &now),
+                        "vkGetSemaphoreCounterValue"))
+        return err;
+    *done = now >= slots_[slot].value;
+    return 0;
+}
+
+int FrameRing::wait(unsigned slot) { return wait_value(slots_[slot].value); }
+
+int FrameRing::wait_all() { return timeline_ ? wait_value(submitted_) : 0; }
+
+int run_once(State &st, const std::function<void(VkCommandBuffer)> &record)
+{
+    std::unique_ptr<FrameRing> ring;
+    if (int err = FrameRing::create(st, 1, &ring)) return err;
+    VkCommandBuffer cmd;
+    if (int err = ring->begin(0, &cmd)) return err;
+    record(cmd);
+    if (int err = ring->submit(0)) return err;
+    return ring->wait(0);
+}
+
+void memory_barrier(const State &st, VkCommandBuffer cmd, VkPipelineStageFlags src, VkAccessFlags src_access,
+                    VkPipelineStageFlags dst, VkAccessFlags dst_access)
+{
+    VkMemoryBarrier b = make<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+    b.srcAccessMask = src_access;
+    b.dstAccessMask = dst_access;
+    st.fn().vkCmdPipelineBarrier(cmd, src, dst, 0, 1, &b, 0, nullptr, 0, nullptr);
+}
+
+void compute_barrier(const State &st, VkCommandBuffer cmd)
+{
+    memory_barrier(st, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+}
+
+}  // namespace vmaf::vk

@@ -1,0 +1,67 @@
+// Command recording and submission.
+//
+// FrameRing: one command pool and buffer per frame-in-flight slot and one
+// timeline semaphore. Submission k signals value k; a slot remembers the value
+// of its last submission, so reusing it waits for exactly that work (usually
+// long done) and nothing else: no vkQueueWaitIdle, no fences to reset.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "vulkan/vk.h"
+
+namespace vmaf::vk {
+
+class State;
+
+class FrameRing {
+public:
+    static int create(State &st, unsigned slots, std::unique_ptr<FrameRing> *out);
+    ~FrameRing();  // waits for the ring's work
+    FrameRing(const FrameRing &) = delete;
+    FrameRing &operator=(const FrameRing &) = delete;
+
+    unsigned size() const { return unsigned(slots_.size()); }
+
+    // Wait for the slot's previous submission, reset its pool and begin
+    // recording its command buffer.
+    int begin(unsigned slot, VkCommandBuffer *cmd);
+    // End the slot's command buffer and submit it.
+    int submit(unsigned slot);
+    // Whether the slot's last submission has completed (true if none is pending).
+    int poll(unsigned slot, bool *done);
+    // Block until the slot's last submission has completed.
+    int wait(unsigned slot);
+    int wait_all();
+
+private:
+    struct Slot {
+        VkCommandPool pool = VK_NULL_HANDLE;
+        VkCommandBuffer cmd = VK_NULL_HANDLE;
+        uint64_t value = 0;  // timeline value its last submission signals
+    };
+    explicit FrameRing(State &st) : st_(st) {}
+    int wait_value(uint64_t value);
+
+    State &st_;
+    VkSemaphore timeline_ = VK_NULL_HANDLE;
+    uint64_t submitted_ = 0;  // last value handed to a submission
+    std::vector<Slot> slots_;
+};
+
+// Record, submit and wait for one command buffer: set-up work and tests, never
+// the per-frame path.
+int run_once(State &st, const std::function<void(VkCommandBuffer)> &record);
+
+// A global memory barrier: everything before it in the queue at `src` stages
+// (their `src_access` writes) happens before `dst` stages access memory.
+void memory_barrier(const State &st, VkCommandBuffer cmd, VkPipelineStageFlags src,
+                    VkAccessFlags src_access, VkPipelineStageFlags dst, VkAccessFlags dst_access);
+
+// The common case between two dependent dispatches.
+void compute_barrier(const State &st, VkCommandBuffer cmd);
+
+}  // namespace vmaf::vk

@@ -1,0 +1,450 @@
+#include "vulkan/context.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+#include "util/log.h"
+#include "vulkan/memory.h"
+
+namespace vmaf::vk {
+
+namespace {
+
+constexpr const char *kValidationLayer = "VK_LAYER_KHRONOS_validation";
+
+// What every kernel may rely on. All of it is core Vulkan 1.2 and present on
+// lavapipe (CI) and on NVIDIA, AMD and Intel desktop drivers.
+struct Requirements {
+    bool ok = true;
+    std::string missing;
+    void need(bool have, const char *what)
+    {
+        if (have) return;
+        if (!missing.empty()) missing += ", ";
+        missing += what;
+        ok = false;
+    }
+};
+
+// The feature structs, chained; filled by a query or set for device creation.
+struct FeatureChain {
+    VkPhysicalDeviceFeatures2 core = make<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
+    VkPhysicalDeviceVulkan11Features v11 = make<VkPhysicalDeviceVulkan11Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES);
+    VkPhysicalDeviceVulkan12Features v12 = make<VkPhysicalDeviceVulkan12Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
+
+    FeatureChain()
+    {
+        core.pNext = &v11;
+        v11.pNext = &v12;
+    }
+    FeatureChain(const FeatureChain &) = delete;
+};
+
+// The queue family we submit to: compute without graphics when there is one
+// (it does not compete with a caller's rendering), else any with compute.
+bool pick_queue_family(const InstanceFns &ifn, VkPhysicalDevice pd, uint32_t *family)
+{
+    uint32_t n = 0;
+    ifn.GetPhysicalDeviceQueueFamilyProperties(pd, &n, nullptr);
+    std::vector<VkQueueFamilyProperties> q(n);
+    ifn.GetPhysicalDeviceQueueFamilyProperties(pd, &n, q.data());
+    int any = -1, dedicated = -1;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!(q[i].queueFlags & VK_QUEUE_COMPUTE_BIT) || !q[i].queueCount) continue;
+        if (any < 0) any = int(i);
+        if (dedicated < 0 && !(q[i].queueFlags & VK_QUEUE_GRAPHICS_BIT)) dedicated = int(i);
+    }
+    if (any < 0) return false;
+    *family = uint32_t(dedicated >= 0 ? dedicated : any);
+    return true;
+}
+
+DeviceInfo describe(const InstanceFns &ifn, VkPhysicalDevice pd)
+{
+    VkPhysicalDeviceProperties p{};
+    ifn.GetPhysicalDeviceProperties(pd, &p);
+    DeviceInfo d;
+    d.name = p.deviceName;
+    d.vendor_id = p.vendorID;
+    d.device_id = p.deviceID;
+    d.api_version = p.apiVersion;
+    d.type = p.deviceType;
+
+    Requirements r;
+    r.need(p.apiVersion >= VK_API_VERSION_1_2, "Vulkan 1.2");
+    uint32_t family;
+    r.need(pick_queue_family(ifn, pd, &family), "a compute queue");
+    if (p.apiVersion >= VK_API_VERSION_1_2) {
+        FeatureChain f;
+        ifn.GetPhysicalDeviceFeatures2(pd, &f.core);
+        r.need(f.core.features.shaderInt64, "shaderInt64");
+        r.need(f.core.features.shaderInt16, "shaderInt16");
+        r.need(f.v11.storageBuffer16BitAccess, "storageBuffer16BitAccess");
+        r.need(f.v12.storageBuffer8BitAccess, "storageBuffer8BitAccess");
+        r.need(f.v12.timelineSemaphore, "timelineSemaphore");
+    }
+    d.missing = r.missing;
+    return d;
+}
+
+int enumerate(const InstanceFns &ifn, VkInstance instance, std::vector<VkPhysicalDevice> *out)
+{
+    uint32_t n = 0;
+    VkResult r = ifn.EnumeratePhysicalDevices(instance, &n, nullptr);
+    if (r == VK_SUCCESS) {
+        out->resize(n);
+        r = ifn.EnumeratePhysicalDevices(instance, &n, out->data());
+        out->resize(n);
+    }
+    if (r != VK_SUCCESS && r != VK_INCOMPLETE) {
+        log(VMAF_LOG_LEVEL_ERROR, "Vulkan: vkEnumeratePhysicalDevices: %s\n", result_name(r));
+        return errno_from(r);
+    }
+    return 0;
+}
+
+// Best first: discrete, integrated, virtual, CPU, other.
+int type_rank(VkPhysicalDeviceType t)
+{
+    switch (t) {
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return 0;
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return 1;
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return 2;
+    case VK_PHYSICAL_DEVICE_TYPE_CPU: return 3;
+    default: return 4;
+    }
+}
+
+std::string lower(std::string s)
+{
+    for (char &c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+bool has_layer(const char *name)
+{
+    uint32_t n = 0;
+    if (vkEnumerateInstanceLayerProperties(&n, nullptr) != VK_SUCCESS) return false;
+    std::vector<VkLayerProperties> layers(n);
+    if (vkEnumerateInstanceLayerProperties(&n, layers.data()) != VK_SUCCESS) return false;
+    return std::any_of(layers.begin(), layers.end(),
+                       [&](const VkLayerProperties &l) { return !std::strcmp(l.layerName, name); });
+}
+
+bool has_instance_extension(const char *layer, const char *name)
+{
+    uint32_t n = 0;
+    if (vkEnumerateInstanceExtensionProperties(layer, &n, nullptr) != VK_SUCCESS) return false;
+    std::vector<VkExtensionProperties> ext(n);
+    if (vkEnumerateInstanceExtensionProperties(layer, &n, ext.data()) != VK_SUCCESS) return false;
+    return std::any_of(ext.begin(), ext.end(),
+                       [&](const VkExtensionProperties &e) { return !std::strcmp(e.extensionName, name); });
+}
+
+bool env_flag(const char *name)
+{
+    const char *v = std::getenv(name);
+    return v && *v && std::strcmp(v, "0") != 0;
+}
+
+// A bare instance for listing devices.
+int create_listing_instance(VkInstance *out)
+{
+    VkApplicationInfo app = make<VkApplicationInfo>(VK_STRUCTURE_TYPE_APPLICATION_INFO);
+    app.pApplicationName = "libvmaf";
+    app.pEngineName = "libvmaf-vk";
+    app.apiVersion = VK_API_VERSION_1_2;
+    VkInstanceCreateInfo ci = make<VkInstanceCreateInfo>(VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO);
+    ci.pApplicationInfo = &app;
+    const char *portability = VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME;
+    if (has_instance_extension(nullptr, portability)) {
+        ci.enabledExtensionCount = 1;
+        ci.ppEnabledExtensionNames = &portability;
+        ci.flags |= VK_INSTANCE_CREATE_ENUMERATE_PORTABILITY_BIT_KHR;
+    }
+    return errno_from(vkCreateInstance(&ci, nullptr, out));
+}
+
+}  // namespace
+
+void InstanceFns::load(VkInstance instance)
+{
+    auto get = [instance](const char *name) { return vkGetInstanceProcAddr(instance, name); };
+    DestroyInstance = reinterpret_cast<PFN_vkDestroyInstance>(get("vkDestroyInstance"));
+    EnumeratePhysicalDevices = reinterpret_cast<PFN_vkEnumeratePhysicalDevices>(get("vkEnumeratePhysicalDevices"));
+    GetPhysicalDeviceProperties =
+        reinterpret_cast<PFN_vkGetPhysicalDeviceProperties>(get("vkGetPhysicalDeviceProperties"));
+    GetPhysicalDeviceFeatures2 =
+        reinterpret_cast<PFN_vkGetPhysicalDeviceFeatures2>(get("vkGetPhysicalDeviceFeatures2"));
+    GetPhysicalDeviceQueueFamilyProperties = reinterpret_cast<PFN_vkGetPhysicalDeviceQueueFamilyProperties>(
+        get("vkGetPhysicalDeviceQueueFamilyProperties"));
+    GetPhysicalDeviceMemoryProperties =
+        reinterpret_cast<PFN_vkGetPhysicalDeviceMemoryProperties>(get("vkGetPhysicalDeviceMemoryProperties"));
+    CreateDevice = reinterpret_cast<PFN_vkCreateDevice>(get("vkCreateDevice"));
+    GetDeviceProcAddr = reinterpret_cast<PFN_vkGetDeviceProcAddr>(get("vkGetDeviceProcAddr"));
+    CreateDebugUtilsMessengerEXT =
+        reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(get("vkCreateDebugUtilsMessengerEXT"));
+    DestroyDebugUtilsMessengerEXT =
+        reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(get("vkDestroyDebugUtilsMessengerEXT"));
+}
+
+int State::list_devices(std::vector<DeviceInfo> *out)
+{
+    out->clear();
+    if (int err = load_loader()) return err;
+    VkInstance instance;
+    if (create_listing_instance(&instance)) return 0;  // a loader without drivers: no devices
+    InstanceFns ifn;
+    ifn.load(instance);
+    std::vector<VkPhysicalDevice> pds;
+    int err = enumerate(ifn, instance, &pds);
+    for (VkPhysicalDevice pd : pds) out->push_back(describe(ifn, pd));
+    ifn.DestroyInstance(instance, nullptr);
+    return err;
+}
+
+int State::create(const Config &cfg, std::unique_ptr<State> *out)
+{
+    if (int err = load_loader()) return err;
+    if (cfg.frames_in_flight < 1 || cfg.frames_in_flight > kMaxFramesInFlight) {
+        log(VMAF_LOG_LEVEL_ERROR, "Vulkan: frames in flight must be 1 to %u, not %u\n",
+            kMaxFramesInFlight, cfg.frames_in_flight);
+        return -EINVAL;
+    }
+    std::unique_ptr<State> s(new State);
+    const bool validation = cfg.validation || env_flag("VMAF_VULKAN_VALIDATION");
+    if (int err = s->create_instance(validation, cfg.validation)) return err;
+    if (int err = s->pick_device(cfg)) return err;
+    if (int err = s->create_device()) return err;
+    if (int err = s->finish(cfg.frames_in_flight)) return err;
+    *out = std::move(s);
+    return 0;
+}
+
+int State::create_instance(bool validation, bool validation_required)
+{
+    std::vector<const char *> layers, extensions;
+    if (validation) {
+        if (has_layer(kValidationLayer) &&
+            (has_instance_extension(nullptr, VK_EXT_DEBUG_UTILS_EXTENSION_NAME) ||
+             has_instance_extension(kValidationLayer, VK_EXT_DEBUG_UTILS_EXTENSION_NAME))) {
+            layers.push_back(kValidationLayer);
+            extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+        } else if (validation_required) {
+            log(VMAF_LOG_LEVEL_ERROR, "Vulkan: validation was asked for but %s (with "
+                                      "VK_EXT_debug_utils) is not installed\n", kValidationLayer);
+            return -ENOTSUP;
+        } else {
+            log(VMAF_LOG_LEVEL_WARNING, "Vulkan: VMAF_VULKAN_VALIDATION is set but %s is not "
+                                        "installed; running without it\n", kValidationLayer);
+            validation = false;
+        }
+    }
+
+    VkApplicationInfo app = make<VkApplicationInfo>(VK_STRUCTURE_TYPE_APPLICATION_INFO);
+    app.pApplicationName = "libvmaf";
+    app.pEngineName = "libvmaf-vk";
+    app.apiVersion = VK_API_VERSION_1_2;
+
+    VkInstanceCreateInfo ci = make<VkInstanceCreateInfo>(VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO);
+    ci.pApplicationInfo = &app;
+    if (has_instance_extension(nullptr, VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME)) {
+        extensions.push_back(VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME);
+        ci.flags |= VK_INSTANCE_CREATE_ENUMERATE_PORTABILITY_BIT_KHR;
+    }
+    ci.enabledLayerCount = uint32_t(layers.size());
+    ci.ppEnabledLayerNames = layers.data();
+    ci.enabledExtensionCount = uint32_t(extensions.size());
+    ci.ppEnabledExtensionNames = extensions.data();
+
+    // Chained into instance creation too, so messages from vkCreateInstance and
+    // vkDestroyInstance are counted.
+    VkDebugUtilsMessengerCreateInfoEXT mi = make<VkDebugUtilsMessengerCreateInfoEXT>(VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT);
+    mi.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
+                         VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+    mi.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                     VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                     VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+    mi.pfnUserCallback = on_message;
+    mi.pUserData = this;
+    if (validation) ci.pNext = &mi;
+
+    const VkResult r = vkCreateInstance(&ci, nullptr, &instance_);
+    if (r != VK_SUCCESS) {
+        instance_ = VK_NULL_HANDLE;
+        if (r == VK_ERROR_INCOMPATIBLE_DRIVER)
+            log(VMAF_LOG_LEVEL_ERROR, "Vulkan: no driver found (vkCreateInstance: %s)\n", result_name(r));
+        else
+            log(VMAF_LOG_LEVEL_ERROR, "Vulkan: vkCreateInstance: %s\n", result_name(r));
+        return errno_from(r);
+    }
+    ifn_.load(instance_);
+    if (validation) {
+        const VkResult m = ifn_.CreateDebugUtilsMessengerEXT(instance_, &mi, nullptr, &messenger_);
+        if (m != VK_SUCCESS) {
+            log(VMAF_LOG_LEVEL_ERROR, "Vulkan: vkCreateDebugUtilsMessengerEXT: %s\n", result_name(m));
+            return errno_from(m);
+        }
+    }
+    return 0;
+}
+
+int State::pick_device(const Config &cfg)
+{
+    std::vector<VkPhysicalDevice> pds;
+    if (int err = enumerate(ifn_, instance_, &pds)) return err;
+    if (pds.empty()) {
+        log(VMAF_LOG_LEVEL_ERROR, "Vulkan: no physical device\n");
+        return -ENODEV;
+    }
+    std::vector<DeviceInfo> infos;
+    for (VkPhysicalDevice pd : pds) infos.push_back(describe(ifn_, pd));
+
+    std::string name = cfg.device_name;
+    int index = cfg.device_index;
+    const char *env = std::getenv("VMAF_VULKAN_DEVICE");
+    if (name.empty() && index < 0 && env && *env) {
+        char *end;
+        const long v = std::strtol(env, &end, 10);
+        if (*end == '\0' && v >= 0) index = int(v);
+        else name = env;
+    }
+
+    int chosen = -1;
+    if (!name.empty()) {
+        // The first usable match; else the first match, to say what it lacks.
+        for (size_t i = 0; i < infos.size(); i++) {
+            if (lower(infos[i].name).find(lower(name)) == std::string::npos) continue;
+            if (chosen < 0 || (!infos[size_t(chosen)].usable() && infos[i].usable())) chosen = int(i);
+        }
+        if (chosen < 0) {
+            log(VMAF_LOG_LEVEL_ERROR, "Vulkan: no device name contains \"%s\"\n", name.c_str());
+            for (size_t i = 0; i < infos.size(); i++)
+                log(VMAF_LOG_LEVEL_ERROR, "Vulkan:   device %zu: %s\n", i, infos[i].name.c_str());
+            return -ENODEV;
+        }
+    } else if (index >= 0) {
+        if (size_t(index) >= infos.size()) {
+            log(VMAF_LOG_LEVEL_ERROR, "Vulkan: device %d asked for; there are %zu\n", index, infos.size());
+            return -ENODEV;
+        }
+        chosen = index;
+    } else {
+        for (size_t i = 0; i < infos.size(); i++) {
+            if (!infos[i].usable()) continue;
+            if (chosen < 0 || type_rank(infos[i].type) < type_rank(infos[size_t(chosen)].type))
+                chosen = int(i);
+        }
+        if (chosen < 0) {
+            log(VMAF_LOG_LEVEL_ERROR, "Vulkan: no device has what the kernels need\n");
+            for (size_t i = 0; i < infos.size(); i++)
+                log(VMAF_LOG_LEVEL_ERROR, "Vulkan:   device %zu: %s lacks %s\n", i, infos[i].name.c_str(),
+                    infos[i].missing.c_str());
+            return -ENODEV;
+        }
+    }
+    if (!infos[size_t(chosen)].usable()) {
+        log(VMAF_LOG_LEVEL_ERROR, "Vulkan: device %d (%s) lacks %s\n", chosen,
+            infos[size_t(chosen)].name.c_str(), infos[size_t(chosen)].missing.c_str());
+        return -ENOTSUP;
+    }
+    physical_ = pds[size_t(chosen)];
+    info_ = infos[size_t(chosen)];
+    return 0;
+}
+
+int State::create_device()
+{
+    pick_queue_family(ifn_, physical_, &queue_family_);
+    queue_index_ = 0;
+    const float priority = 1.0f;
+    VkDeviceQueueCreateInfo qi = make<VkDeviceQueueCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
+    qi.queueFamilyIndex = queue_family_;
+    qi.queueCount = 1;
+    qi.pQueuePriorities = &priority;
+
+    // Exactly the features describe() requires, nothing more.
+    FeatureChain f;
+    f.core.features.shaderInt64 = VK_TRUE;
+    f.core.features.shaderInt16 = VK_TRUE;
+    f.v11.storageBuffer16BitAccess = VK_TRUE;
+    f.v12.storageBuffer8BitAccess = VK_TRUE;
+    f.v12.timelineSemaphore = VK_TRUE;
+
+    VkDeviceCreateInfo ci = make<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
+    ci.pNext = &f.core;
+    ci.queueCreateInfoCount = 1;
+    ci.pQueueCreateInfos = &qi;
+    const VkResult r = ifn_.CreateDevice(physical_, &ci, nullptr, &device_);
+    if (r != VK_SUCCESS) {
+        device_ = VK_NULL_HANDLE;
+        log(VMAF_LOG_LEVEL_ERROR, "Vulkan: vkCreateDevice (%s): %s\n", info_.name.c_str(), result_name(r));
+        return errno_from(r);
+    }
+    return 0;
+}
+
+int State::finish(unsigned frames_in_flight)
+{
+    {
+        // volk's table loader goes through its global vkGetDeviceProcAddr; the
+        // loader's is one trampoline for every device, so set it once.
+        static std::mutex mutex;
+        std::lock_guard lock(mutex);
+        if (!vkGetDeviceProcAddr) vkGetDeviceProcAddr = ifn_.GetDeviceProcAddr;
+        volkLoadDeviceTable(&fn_, device_);
+    }
+    fn_.vkGetDeviceQueue(device_, queue_family_, queue_index_, &queue_);
+    ifn_.GetPhysicalDeviceProperties(physical_, &props_);
+    ifn_.GetPhysicalDeviceMemoryProperties(physical_, &mem_props_);
+    frames_in_flight_ = frames_in_flight;
+    allocator_ = std::make_unique<Allocator>(*this);
+    log(VMAF_LOG_LEVEL_INFO, "Vulkan: using %s (Vulkan %u.%u.%u), queue family %u%s\n", info_.name.c_str(),
+        VK_API_VERSION_MAJOR(props_.apiVersion), VK_API_VERSION_MINOR(props_.apiVersion),
+        VK_API_VERSION_PATCH(props_.apiVersion), queue_family_, validation_enabled() ? ", validation on" : "");
+    return 0;
+}
+
+State::~State()
+{
+    allocator_.reset();  // every buffer is gone by now; this frees the blocks
+    if (owned_) {
+        if (device_) {
+            fn_.vkDeviceWaitIdle(device_);
+            fn_.vkDestroyDevice(device_, nullptr);
+        }
+        if (messenger_) ifn_.DestroyDebugUtilsMessengerEXT(instance_, messenger_, nullptr);
+        if (instance_) ifn_.DestroyInstance(instance_, nullptr);
+    }
+}
+
+VkResult State::submit(const VkSubmitInfo &info, VkFence fence)
+{
+    submissions_.fetch_add(1);
+    if (queue_lock_.lock) {
+        queue_lock_.lock(queue_lock_.opaque, queue_family_, queue_index_);
+        const VkResult r = fn_.vkQueueSubmit(queue_, 1, &info, fence);
+        queue_lock_.unlock(queue_lock_.opaque, queue_family_, queue_index_);
+        return r;
+    }
+    std::lock_guard lock(queue_mutex_);
+    return fn_.vkQueueSubmit(queue_, 1, &info, fence);
+}
+
+VKAPI_ATTR VkBool32 VKAPI_CALL State::on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                                 VkDebugUtilsMessageTypeFlagsEXT,
+                                                 const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
+{
+    // Validation was asked for to find mistakes: its warnings are shown as errors.
+    auto *s = static_cast<State *>(user);
+    const bool error = severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+    (error ? s->errors_ : s->warnings_).fetch_add(1);
+    log(VMAF_LOG_LEVEL_ERROR, "Vulkan validation %s: %s\n", error ? "error" : "warning",
+        data && data->pMessage ? data->pMessage : "(no message)");
+    return VK_FALSE;
+}
+
+}  // namespace vmaf::vk

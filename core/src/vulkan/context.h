@@ -1,0 +1,145 @@
+// The Vulkan device state: an instance, a physical device, a device and the one
+// compute queue the library submits to. `VmafVulkanState` wraps one.
+//
+// Ownership is explicit so that a caller's objects can be adopted: a state either
+// created everything itself (`owned()`: destroyed with it) or borrows a caller's
+// instance, device and queue (destroyed by the caller, after the state), with the
+// caller's queue-lock callbacks serializing submissions against the caller's own.
+// Everything after the handles exist (function table, properties, allocator) is
+// set up by one path, finish(), whichever way they came.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "vulkan/vk.h"
+
+namespace vmaf::vk {
+
+class Allocator;
+
+inline constexpr unsigned kDefaultFramesInFlight = 3;
+inline constexpr unsigned kMaxFramesInFlight = 16;
+
+struct Config {
+    // Index in list_devices() order; -1 picks through VMAF_VULKAN_DEVICE (an index
+    // or a name substring), else the best usable device (discrete GPU first).
+    int device_index = -1;
+    // A case-insensitive substring of the device name; wins over device_index.
+    std::string device_name;
+    // Load VK_LAYER_KHRONOS_validation and count its messages (fails when the
+    // layer is missing). VMAF_VULKAN_VALIDATION=1 asks too, but only warns then.
+    bool validation = false;
+    unsigned frames_in_flight = kDefaultFramesInFlight;
+};
+
+struct DeviceInfo {
+    std::string name;
+    uint32_t vendor_id = 0, device_id = 0, api_version = 0;
+    VkPhysicalDeviceType type = VK_PHYSICAL_DEVICE_TYPE_OTHER;
+    // What the kernels need and the device lacks ("shaderInt64, timelineSemaphore");
+    // empty when usable.
+    std::string missing;
+    bool usable() const { return missing.empty(); }
+};
+
+// Serializes use of a queue shared with the caller: the shape of FFmpeg's
+// AVVulkanDeviceContext lock_queue/unlock_queue. Unset: the state's own mutex.
+struct QueueLock {
+    void (*lock)(void *opaque, uint32_t family, uint32_t index) = nullptr;
+    void (*unlock)(void *opaque, uint32_t family, uint32_t index) = nullptr;
+    void *opaque = nullptr;
+};
+
+// The instance-level entry points the library uses, loaded for one instance
+// (no process-wide function pointers beyond the loader's own).
+struct InstanceFns {
+    PFN_vkDestroyInstance DestroyInstance = nullptr;
+    PFN_vkEnumeratePhysicalDevices EnumeratePhysicalDevices = nullptr;
+    PFN_vkGetPhysicalDeviceProperties GetPhysicalDeviceProperties = nullptr;
+    PFN_vkGetPhysicalDeviceFeatures2 GetPhysicalDeviceFeatures2 = nullptr;
+    PFN_vkGetPhysicalDeviceQueueFamilyProperties GetPhysicalDeviceQueueFamilyProperties = nullptr;
+    PFN_vkGetPhysicalDeviceMemoryProperties GetPhysicalDeviceMemoryProperties = nullptr;
+    PFN_vkCreateDevice CreateDevice = nullptr;
+    PFN_vkGetDeviceProcAddr GetDeviceProcAddr = nullptr;
+    PFN_vkCreateDebugUtilsMessengerEXT CreateDebugUtilsMessengerEXT = nullptr;
+    PFN_vkDestroyDebugUtilsMessengerEXT DestroyDebugUtilsMessengerEXT = nullptr;
+
+    void load(VkInstance instance);
+};
+
+class State {
+public:
+    // Create an instance and device of our own, as `cfg` says.
+    static int create(const Config &cfg, std::unique_ptr<State> *out);
+    // Every physical device in the loader's order (the order indices refer to).
+    static int list_devices(std::vector<DeviceInfo> *out);
+
+    ~State();
+    State(const State &) = delete;
+    State &operator=(const State &) = delete;
+
+    VkInstance instance() const { return instance_; }
+    VkPhysicalDevice physical_device() const { return physical_; }
+    VkDevice device() const { return device_; }
+    VkQueue queue() const { return queue_; }
+    uint32_t queue_family() const { return queue_family_; }
+    bool owned() const { return owned_; }
+
+    // Device-level entry points of this device.
+    const VolkDeviceTable &fn() const { return fn_; }
+    const InstanceFns &ifn() const { return ifn_; }
+    const VkPhysicalDeviceProperties &properties() const { return props_; }
+    const VkPhysicalDeviceLimits &limits() const { return props_.limits; }
+    const VkPhysicalDeviceMemoryProperties &memory_properties() const { return mem_props_; }
+    const DeviceInfo &info() const { return info_; }
+    unsigned frames_in_flight() const { return frames_in_flight_; }
+    Allocator &allocator() { return *allocator_; }
+
+    // Submit to the compute queue under the queue lock.
+    VkResult submit(const VkSubmitInfo &info, VkFence fence = VK_NULL_HANDLE);
+
+    // Submissions so far (diagnostics and tests).
+    uint64_t submissions() const { return submissions_.load(); }
+
+    // Messages from the validation layer since creation (zero without it).
+    bool validation_enabled() const { return messenger_ != VK_NULL_HANDLE; }
+    unsigned validation_errors() const { return errors_.load(); }
+    unsigned validation_warnings() const { return warnings_.load(); }
+
+private:
+    State() = default;
+    int create_instance(bool validation, bool validation_required);
+    int pick_device(const Config &cfg);
+    int create_device();
+    int finish(unsigned frames_in_flight);
+    static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                                     VkDebugUtilsMessageTypeFlagsEXT types,
+                                                     const VkDebugUtilsMessengerCallbackDataEXT *data,
+                                                     void *user);
+
+    bool owned_ = true;
+    VkInstance instance_ = VK_NULL_HANDLE;
+    VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
+    VkPhysicalDevice physical_ = VK_NULL_HANDLE;
+    VkDevice device_ = VK_NULL_HANDLE;
+    VkQueue queue_ = VK_NULL_HANDLE;
+    uint32_t queue_family_ = 0, queue_index_ = 0;
+    InstanceFns ifn_;
+    VolkDeviceTable fn_{};
+    VkPhysicalDeviceProperties props_{};
+    VkPhysicalDeviceMemoryProperties mem_props_{};
+    DeviceInfo info_;
+    unsigned frames_in_flight_ = kDefaultFramesInFlight;
+    std::unique_ptr<Allocator> allocator_;
+    QueueLock queue_lock_;
+    std::mutex queue_mutex_;
+    std::atomic<unsigned> errors_{0}, warnings_{0};
+    std::atomic<uint64_t> submissions_{0};
+};
+
+}  // namespace vmaf::vk

@@ -1,0 +1,120 @@
+// The interface of a GPU feature: the Vulkan twin of one CPU extractor.
+//
+// A GPU feature lives in its feature folder (core/src/feature/<name>/<name>_vk.cpp),
+// defines a `const vk::FeatureInfo` and is listed once in vulkan/features.cpp. The
+// Engine (vulkan/engine.h) owns the device buffers, the per-frame command buffer,
+// the upload of both pictures and the readback of results; a feature only records
+// its kernels and turns its results into scores.
+//
+// Life of a feature inside an Engine:
+//
+//   create(opts)                         once, from FeatureInfo::create
+//   init(state, fmt, &result_bytes)      once: pipelines, scratch buffers; say how
+//                                        many bytes of results one frame produces
+//   bind(frame)                          once: FrameBuffers now exist (descriptor sets)
+//   record(rec)       per frame          record kernels into rec.cmd
+//   collect(results, index, sink)  per frame, in frame order, once that frame's
+//                                        GPU work is done: results -> scores
+//   flush(sink)                          once at the end: sequence-wide scores
+//
+// Rules the Engine guarantees, so features need no synchronization of their own
+// across frames:
+//   - The planes of the frame being recorded are in FrameBuffers::planes, visible
+//     to compute shaders, when record() runs its first command.
+//   - Frames execute on the GPU in submission order: the Engine puts a full
+//     compute/transfer barrier at the start of every frame. A temporal feature may
+//     keep state in its own device buffers from one frame to the next (e.g. the
+//     previous frame's blurred reference, ping-ponged by index parity).
+//   - Whatever record() writes to its result region of FrameBuffers::results
+//     (at rec.result_offset, result_bytes long) is handed to collect() byte for
+//     byte. The Engine adds the barriers and the copy to host memory.
+//   - collect() is called in frame order, on the thread that calls submit()/flush().
+// What features must do themselves:
+//   - barriers between their own dependent dispatches within a frame
+//     (compute_barrier() in vulkan/command.h);
+//   - write every byte of their result region they will read in collect();
+//   - never wait on the GPU; never submit.
+// Results are raw: integer sums (exact, e.g. uint64), or per-workgroup partials the
+// host reduces in collect(). Floating-point finishing (logs, ratios, model inputs)
+// happens in collect() with the same code the CPU extractor uses (<name>_tables.h),
+// so both backends print the same numbers.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <span>
+
+#include "feature/extractor.h"
+#include "vulkan/vk.h"
+
+namespace vmaf::vk {
+
+class State;
+
+// Where one picture plane lives in FrameBuffers::planes. Samples are the
+// picture's own: uint8 for 8-bit input, uint16 (little-endian) above.
+struct PlaneRegion {
+    VkDeviceSize offset = 0;  // bytes from the buffer start; a multiple of kPlaneAlign
+    uint32_t stride = 0;      // bytes from row to row; a multiple of kRowAlign
+    uint32_t w = 0, h = 0;    // samples
+};
+
+// Plane offsets suit any minStorageBufferOffsetAlignment (so a plane can be bound
+// on its own), and rows hold whole 16-byte vectors (uvec4 loads).
+inline constexpr VkDeviceSize kPlaneAlign = 256;
+inline constexpr uint32_t kRowAlign = 64;
+
+struct FrameBuffers {
+    // Device-local. Both pictures of the frame being recorded: ref[] then dist[].
+    // Bytes between a row's last sample and the next row are unspecified.
+    VkBuffer planes = VK_NULL_HANDLE;
+    VkDeviceSize planes_size = 0;
+    PlaneRegion ref[3], dist[3];
+    unsigned n_planes = 0;         // 1 for 4:0:0, else 3
+    unsigned bpc = 8;
+    unsigned bytes_per_sample = 1;
+    // Device-local. Every slot's results of every feature; a feature writes only
+    // its own region of the slot being recorded (Recording::result_offset).
+    VkBuffer results = VK_NULL_HANDLE;
+    VkDeviceSize results_size = 0;
+};
+
+// One frame being recorded.
+struct Recording {
+    VkCommandBuffer cmd;
+    unsigned slot;               // frame-in-flight slot, [0, frames in flight)
+    unsigned index;              // the frame's index
+    VkDeviceSize result_offset;  // this feature's region for this frame in FrameBuffers::results
+};
+
+class Feature {
+public:
+    virtual ~Feature() = default;
+    // Build pipelines and persistent buffers for this format; set *result_bytes
+    // to the size of one frame's results (0 when it has none). Return -ENOTSUP for
+    // a format it cannot handle.
+    virtual int init(State &st, const FrameFormat &fmt, size_t *result_bytes) = 0;
+    // The Engine's buffers exist and never change from now on.
+    virtual int bind(const FrameBuffers &frame) = 0;
+    // Record this frame's kernels.
+    virtual int record(const Recording &rec) = 0;
+    // This frame's results (result_bytes, in host memory) -> scores, under the
+    // provided names of the CPU extractor.
+    virtual int collect(std::span<const std::byte> results, unsigned index, ScoreSink &sink) = 0;
+    // After the last frame: scores of the whole sequence.
+    virtual int flush(ScoreSink &) { return 0; }
+};
+
+struct FeatureInfo {
+    const char *name;  // the ExtractorInfo name it twins ("psnr")
+    // Whether these (already validated) options can run on the GPU; the CPU
+    // extractor runs the rest.
+    bool (*supports)(const FeatureOptions &opts);
+    std::unique_ptr<Feature> (*create)(const FeatureOptions &opts);
+};
+
+// Every GPU feature (vulkan/features.cpp).
+std::span<const FeatureInfo *const> gpu_features();
+const FeatureInfo *find_gpu_feature(const char *name);
+
+}  // namespace vmaf::vk

@@ -1,0 +1,25 @@
+// The table of GPU features: one line per feature folder with a <name>_vk.cpp.
+#include <cstring>
+
+#include "vulkan/feature.h"
+
+namespace vmaf::vk {
+
+extern const FeatureInfo kPsnrFeature;
+
+namespace {
+constexpr const FeatureInfo *kFeatures[] = {
+    &kPsnrFeature,
+};
+}  // namespace
+
+std::span<const FeatureInfo *const> gpu_features() { return kFeatures; }
+
+const FeatureInfo *find_gpu_feature(const char *name)
+{
+    for (const FeatureInfo *f : kFeatures)
+        if (!std::strcmp(f->name, name)) return f;
+    return nullptr;
+}
+
+}  // namespace vmaf::vk

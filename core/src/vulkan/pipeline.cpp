@@ -1,0 +1,149 @@
+#include "vulkan/pipeline.h"
+
+#include <cerrno>
+#include <vector>
+
+#include "util/log.h"
+#include "vulkan/context.h"
+
+namespace vmaf::vk {
+
+namespace {
+
+int check(VkResult r, const char *what, const char *name)
+{
+    if (r == VK_SUCCESS) return 0;
+    log(VMAF_LOG_LEVEL_ERROR, "Vulkan: %s (%s): %s\n", what, name, result_name(r));
+    return errno_from(r);
+}
+
+}  // namespace
+
+int ComputePipeline::create(State &st, const PipelineDesc &d, std::unique_ptr<ComputePipeline> *out)
+{
+    std::unique_ptr<ComputePipeline> p(new ComputePipeline(st));
+    const auto &fn = st.fn();
+    const VkDevice dev = st.device();
+    p->name_ = d.shader->name;
+    p->buffers_ = d.buffers;
+    p->push_size_ = d.push_constant_size;
+    if (d.push_constant_size % 4 || d.push_constant_size > st.limits().maxPushConstantsSize) {
+        log(VMAF_LOG_LEVEL_ERROR, "Vulkan: %s: %u bytes of push constants\n", p->name_, d.push_constant_size);
+        return -EINVAL;
+    }
+
+    VkShaderModuleCreateInfo mi = make<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
+    mi.codeSize = d.shader->words * sizeof(uint32_t);
+    mi.pCode = d.shader->code;
+    if (int err = check(fn.vkCreateShaderModule(dev, &mi, nullptr, &p->module_), "vkCreateShaderModule", p->name_))
+        return err;
+
+    std::vector<VkDescriptorSetLayoutBinding> bindings(d.buffers);
+    for (unsigned i = 0; i < d.buffers; i++) {
+        bindings[i].binding = i;
+        bindings[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        bindings[i].descriptorCount = 1;
+        bindings[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+    }
+    VkDescriptorSetLayoutCreateInfo li = make<VkDescriptorSetLayoutCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
+    li.bindingCount = d.buffers;
+    li.pBindings = bindings.data();
+    if (int err = check(fn.vkCreateDescriptorSetLayout(dev, &li, nullptr, &p->set_layout_),
+                        "vkCreateDescriptorSetLayout", p->name_))
+        return err;
+
+    VkPushConstantRange pr{VK_SHADER_STAGE_COMPUTE_BIT, 0, d.push_constant_size};
+    VkPipelineLayoutCreateInfo pli = make<VkPipelineLayoutCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO);
+    pli.setLayoutCount = 1;
+    pli.pSetLayouts = &p->set_layout_;
+    pli.pushConstantRangeCount = d.push_constant_size ? 1 : 0;
+    pli.pPushConstantRanges = &pr;
+    if (int err = check(fn.vkCreatePipelineLayout(dev, &pli, nullptr, &p->layout_), "vkCreatePipelineLayout",
+                        p->name_))
+        return err;
+
+    std::vector<VkSpecializationMapEntry> entries;
+    std::vector<uint32_t> values;
+    for (const SpecConstant &c : d.spec) {
+        entries.push_back({c.id, uint32_t(values.size() * sizeof(uint32_t)), sizeof(uint32_t)});
+        values.push_back(c.value);
+    }
+    VkSpecializationInfo spec{uint32_t(entries.size()), entries.data(), values.size() * sizeof(uint32_t),
+                              values.data()};
+    VkComputePipelineCreateInfo ci = make<VkComputePipelineCreateInfo>(VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
+    ci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+    ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    ci.stage.module = p->module_;
+    ci.stage.pName = "main";
+    ci.stage.pSpecializationInfo = entries.empty() ? nullptr : &spec;
+    ci.layout = p->layout_;
+    if (int err = check(fn.vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &ci, nullptr, &p->pipeline_),
+                        "vkCreateComputePipelines", p->name_))
+        return err;
+
+    if (d.buffers && d.max_sets) {
+        VkDescriptorPoolSize ps{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, d.buffers * d.max_sets};
+        VkDescriptorPoolCreateInfo dpi = make<VkDescriptorPoolCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO);
+        dpi.maxSets = d.max_sets;
+        dpi.poolSizeCount = 1;
+        dpi.pPoolSizes = &ps;
+        if (int err = check(fn.vkCreateDescriptorPool(dev, &dpi, nullptr, &p->pool_), "vkCreateDescriptorPool",
+                            p->name_))
+            return err;
+    }
+    *out = std::move(p);
+    return 0;
+}
+
+ComputePipeline::~ComputePipeline()
+{
+    const auto &fn = st_.fn();
+    const VkDevice dev = st_.device();
+    if (pool_) fn.vkDestroyDescriptorPool(dev, pool_, nullptr);
+    if (pipeline_) fn.vkDestroyPipeline(dev, pipeline_, nullptr);
+    if (layout_) fn.vkDestroyPipelineLayout(dev, layout_, nullptr);
+    if (set_layout_) fn.vkDestroyDescriptorSetLayout(dev, set_layout_, nullptr);
+    if (module_) fn.vkDestroyShaderModule(dev, module_, nullptr);
+}
+
+int ComputePipeline::make_set(std::span<const BufferRange> buffers, VkDescriptorSet *out)
+{
+    if (buffers.size() != buffers_ || !pool_) {
+        log(VMAF_LOG_LEVEL_ERROR, "Vulkan: %s takes %u buffers, not %zu\n", name_, buffers_, buffers.size());
+        return -EINVAL;
+    }
+    const auto &fn = st_.fn();
+    VkDescriptorSetAllocateInfo ai = make<VkDescriptorSetAllocateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO);
+    ai.descriptorPool = pool_;
+    ai.descriptorSetCount = 1;
+    ai.pSetLayouts = &set_layout_;
+    VkDescriptorSet set;
+    if (int err = check(fn.vkAllocateDescriptorSets(st_.device(), &ai, &set), "vkAllocateDescriptorSets", name_))
+        return err;
+    std::vector<VkDescriptorBufferInfo> infos(buffers.size());
+    std::vector<VkWriteDescriptorSet> writes(buffers.size());
+    for (size_t i = 0; i < buffers.size(); i++) {
+        infos[i] = {buffers[i].buffer, buffers[i].offset, buffers[i].size};
+        writes[i] = make<VkWriteDescriptorSet>(VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET);
+        writes[i].dstSet = set;
+        writes[i].dstBinding = uint32_t(i);
+        writes[i].descriptorCount = 1;
+        writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        writes[i].pBufferInfo = &infos[i];
+    }
+    fn.vkUpdateDescriptorSets(st_.device(), uint32_t(writes.size()), writes.data(), 0, nullptr);
+    *out = set;
+    return 0;
+}
+
+void ComputePipeline::dispatch(VkCommandBuffer cmd, VkDescriptorSet set, const void *push, uint32_t gx,
+                               uint32_t gy, uint32_t gz) const
+{
+    const auto &fn = st_.fn();
+    fn.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
+    if (set) fn.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set, 0, nullptr);
+    if (push_size_) fn.vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_size_, push);
+    fn.vkCmdDispatch(cmd, gx, gy, gz);
+}
+
+}  // namespace vmaf::vk

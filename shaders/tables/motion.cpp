@@ -1,0 +1,14 @@
+// motion_tables.glsl: the integer motion blur for the Vulkan twin. The per-depth
+// vertical shift (motion::vertical_shift) reaches kernels as a specialization constant.
+#include "feature/motion/motion_tables.h"
+#include "glsl_writer.h"
+
+int main()
+{
+    using namespace vmaf;
+    glsl::Writer w("MOTION_TABLES_GLSL", "core/src/feature/motion/motion_tables.h");
+    w.constant("kMotionFilterWidth", int32_t(motion::kFilterWidth));
+    w.array("kMotionFilter", motion::kFilter);
+    w.constant("kMotionHorizontalShift", motion::kHorizontalShift);
+    return 0;
+}
