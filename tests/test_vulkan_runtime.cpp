@@ -1,0 +1,275 @@
+// The Vulkan runtime: device listing and choice, the allocator, the frame ring,
+// and a real kernel (PSNR's SSE reduction) checked against closed forms. Runs on
+// whatever device the loader offers (lavapipe in CI) with validation on.
+#include <catch2/catch.hpp>
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "libvmaf/libvmaf_vulkan.h"
+#include "spirv.h"
+#include "vulkan.h"
+#include "vulkan/command.h"
+#include "vulkan/context.h"
+#include "vulkan/memory.h"
+#include "vulkan/pipeline.h"
+
+using namespace vmaf;
+using vmaf::test::check_clean;
+using vmaf::test::validated_state;
+
+TEST_CASE("devices are listed and one is usable", "[vulkan]")
+{
+    unsigned n = 0;
+    REQUIRE(vmaf_vulkan_list_devices(nullptr, 0, &n) == 0);
+    REQUIRE(n > 0);
+    std::vector<VmafVulkanDeviceInfo> d(n);
+    unsigned again = 0;
+    REQUIRE(vmaf_vulkan_list_devices(d.data(), n, &again) == 0);
+    CHECK(again == n);
+    int usable = 0;
+    for (const auto &i : d) {
+        std::printf("device: %s (%04x:%04x) type %d Vulkan %u.%u usable %d\n", i.name, i.vendor_id, i.device_id,
+                    int(i.type), i.api_version >> 22, (i.api_version >> 12) & 0x3ff, i.usable);
+        CHECK(std::strlen(i.name) > 0);
+        usable += i.usable != 0;
+    }
+    CHECK(usable > 0);
+    CHECK(vmaf_vulkan_available() == usable);
+    CHECK(vmaf_vulkan_list_devices(nullptr, 1, &n) == -EINVAL);
+}
+
+TEST_CASE("state init: configuration checks and device choice", "[vulkan]")
+{
+    VmafVulkanConfiguration cfg{};
+    cfg.device_index = VMAF_VULKAN_DEVICE_AUTO;
+    VmafVulkanState *s = nullptr;
+    CHECK(vmaf_vulkan_state_init(nullptr, cfg) == -EINVAL);
+
+    cfg.reserved[3] = 1;
+    CHECK(vmaf_vulkan_state_init(&s, cfg) == -EINVAL);
+    CHECK(s == nullptr);
+    cfg.reserved[3] = 0;
+
+    cfg.device_index = 1000;
+    CHECK(vmaf_vulkan_state_init(&s, cfg) == -ENODEV);
+    cfg.device_index = VMAF_VULKAN_DEVICE_AUTO;
+    cfg.device_name = "no such device, surely";
+    CHECK(vmaf_vulkan_state_init(&s, cfg) == -ENODEV);
+    cfg.frames_in_flight = 17;
+    cfg.device_name = nullptr;
+    CHECK(vmaf_vulkan_state_init(&s, cfg) == -EINVAL);
+    cfg.frames_in_flight = 0;
+
+    // By name: the automatic choice's own name finds it again.
+    std::unique_ptr<vk::State> st = validated_state();
+    const std::string name = st->info().name;
+    check_clean(*st);
+    st.reset();
+    cfg.device_name = name.c_str();
+    REQUIRE(vmaf_vulkan_state_init(&s, cfg) == 0);
+    REQUIRE(s != nullptr);
+    CHECK(vmaf_vulkan_state_free(&s) == 0);
+    CHECK(s == nullptr);
+    CHECK(vmaf_vulkan_state_free(&s) == 0);
+    CHECK(vmaf_vulkan_import_state(nullptr, nullptr) == -EINVAL);
+}
+
+TEST_CASE("allocator: memory types, sub-allocation, dedicated blocks", "[vulkan]")
+{
+    auto st = validated_state();
+    vk::Allocator &a = st->allocator();
+    const auto &mp = st->memory_properties();
+    REQUIRE(a.block_count() == 0);
+    {
+        vk::Buffer dev1, dev2, up, rb;
+        REQUIRE(a.create_buffer(1000, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, vk::MemoryUse::Device, &dev1) == 0);
+        REQUIRE(a.create_buffer(5000, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, vk::MemoryUse::Device, &dev2) == 0);
+        REQUIRE(a.create_buffer(4096, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, vk::MemoryUse::Upload, &up) == 0);
+        REQUIRE(a.create_buffer(4096, VK_BUFFER_USAGE_TRANSFER_DST_BIT, vk::MemoryUse::Readback, &rb) == 0);
+        CHECK(up.data() != nullptr);
+        CHECK(rb.data() != nullptr);
+        // The ranking puts a device-local type first for work buffers and a
+        // host-visible one for staging and readback.
+        const auto dev_types = a.ranked_types(vk::MemoryUse::Device, ~0u);
+        REQUIRE(!dev_types.empty());
+        CHECK((mp.memoryTypes[dev_types[0]].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) != 0);
+        for (auto use : {vk::MemoryUse::Upload, vk::MemoryUse::Readback}) {
+            const auto t = a.ranked_types(use, ~0u);
+            REQUIRE(!t.empty());
+            CHECK((mp.memoryTypes[t[0]].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) != 0);
+        }
+        // Small buffers share blocks: at most one per memory type in use.
+        const size_t shared = a.block_count();
+        CHECK(shared <= 3);
+        {
+            vk::Buffer big;
+            const VkDeviceSize size = vk::Allocator::kBlockSize + 12345;
+            REQUIRE(a.create_buffer(size, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, vk::MemoryUse::Device, &big) == 0);
+            CHECK(big.size() == size);
+            CHECK(a.block_count() == shared + 1);
+        }
+        CHECK(a.block_count() == shared);
+        // Moving keeps one owner.
+        vk::Buffer moved = std::move(dev2);
+        CHECK(!dev2);
+        CHECK(moved.size() == 5000);
+    }
+    CHECK(a.block_count() == 0);  // every block is returned once its buffers are gone
+    check_clean(*st);
+}
+
+TEST_CASE("frame ring: slots are reused only after their work is done", "[vulkan]")
+{
+    auto st = validated_state();
+    std::unique_ptr<vk::FrameRing> ring;
+    REQUIRE(vk::FrameRing::create(*st, 3, &ring) == 0);
+    std::vector<vk::Buffer> out(3);
+    for (auto &b : out)
+        REQUIRE(st->allocator().create_buffer(256, VK_BUFFER_USAGE_TRANSFER_DST_BIT, vk::MemoryUse::Readback, &b) == 0);
+    // Ten frames through three slots; each fills its slot's buffer with its number.
+    for (uint32_t frame = 0; frame < 10; frame++) {
+        const unsigned slot = frame % 3;
+        VkCommandBuffer cmd;
+        REQUIRE(ring->begin(slot, &cmd) == 0);  // waits for frame - 3
+        if (frame >= 3) {
+            REQUIRE(out[slot].invalidate() == 0);
+            uint32_t v;
+            std::memcpy(&v, out[slot].data(), 4);
+            CHECK(v == frame - 3);
+        }
+        st->fn().vkCmdFillBuffer(cmd, out[slot].get(), 0, 256, frame);
+        vk::memory_barrier(*st, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                           VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+        REQUIRE(ring->submit(slot) == 0);
+    }
+    REQUIRE(ring->wait_all() == 0);
+    for (unsigned slot = 0; slot < 3; slot++) {
+        bool done = false;
+        REQUIRE(ring->poll(slot, &done) == 0);
+        CHECK(done);
+        REQUIRE(out[slot].invalidate() == 0);
+        uint32_t v;
+        std::memcpy(&v, out[slot].data() + 252, 4);
+        CHECK(v == 7 + (slot + 2) % 3);  // frames 7, 8, 9 ended in slots 1, 2, 0
+    }
+    ring.reset();
+    out.clear();
+    check_clean(*st);
+}
+
+namespace {
+
+// Runs shaders/psnr_sse.comp once over a reference and a distorted plane laid out
+// `stride` bytes per row, and returns the sum of its partials.
+uint64_t run_sse_kernel(vk::State &st, unsigned bytes_per_sample, uint32_t w, uint32_t h, uint32_t stride,
+                        uint32_t rows_per_group, const std::vector<uint8_t> &ref, const std::vector<uint8_t> &dist)
+{
+    const uint32_t plane = stride * h;  // a multiple of 256 in the cases below
+    REQUIRE(plane % 256 == 0);
+    const uint32_t groups = (h + rows_per_group - 1) / rows_per_group;
+    vk::Buffer planes, partials;
+    auto &a = st.allocator();
+    REQUIRE(a.create_buffer(2 * plane, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, vk::MemoryUse::Upload, &planes) == 0);
+    REQUIRE(a.create_buffer(groups * 8, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, vk::MemoryUse::Readback, &partials) ==
+            0);
+    std::memcpy(planes.data(), ref.data(), plane);
+    std::memcpy(planes.data() + plane, dist.data(), plane);
+    REQUIRE(planes.flush() == 0);
+
+    const vk::SpecConstant spec[] = {{0, 64}, {1, bytes_per_sample}};
+    vk::PipelineDesc d;
+    d.shader = &vk::spirv::psnr_sse;
+    d.buffers = 2;
+    d.push_constant_size = 7 * 4;
+    d.spec = spec;
+    std::unique_ptr<vk::ComputePipeline> pipe;
+    REQUIRE(vk::ComputePipeline::create(st, d, &pipe) == 0);
+    VkDescriptorSet set;
+    const vk::BufferRange bufs[] = {{planes.get()}, {partials.get()}};
+    REQUIRE(pipe->make_set(bufs, &set) == 0);
+    const uint32_t push[7] = {0, plane / 4, stride / 4, w, h, rows_per_group, 0};
+    REQUIRE(vk::run_once(st, [&](VkCommandBuffer cmd) {
+                pipe->dispatch(cmd, set, push, groups);
+                vk::memory_barrier(st, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                                   VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+            }) == 0);
+    REQUIRE(partials.invalidate() == 0);
+    uint64_t sum = 0;
+    for (uint32_t g = 0; g < groups; g++) {
+        uint64_t v;
+        std::memcpy(&v, partials.data() + 8 * g, 8);
+        sum += v;
+    }
+    return sum;
+}
+
+}  // namespace
+
+TEST_CASE("the PSNR SSE kernel on closed forms", "[vulkan][psnr]")
+{
+    auto st = validated_state();
+
+    SECTION("8-bit: error x mod 4 over a 1003-wide row")
+    {
+        // Per row: 250 full cycles of 0+1+4+9 plus 0+1+4 for x = 1000..1002, so
+        // 3505; 37 rows give 129685. Padding differs wildly and must not count.
+        const uint32_t w = 1003, h = 37, stride = 1024;
+        std::vector<uint8_t> ref(stride * h, 0), dist(stride * h, 0xff);
+        for (uint32_t y = 0; y < h; y++)
+            for (uint32_t x = 0; x < w; x++) dist[y * stride + x] = uint8_t(x % 4);
+        CHECK(run_sse_kernel(*st, 1, w, h, stride, 4, ref, dist) == 129685u);
+        CHECK(run_sse_kernel(*st, 1, w, h, stride, 37, ref, dist) == 129685u);
+    }
+    SECTION("16-bit: full-scale errors overflow 32 bits")
+    {
+        // 517 x 3 samples with error 65535: 1551 * 65535^2 = 6661290984975.
+        const uint32_t w = 517, h = 3, stride = 1280;
+        std::vector<uint8_t> ref(stride * h, 0), dist(stride * h, 0x5a);
+        for (uint32_t y = 0; y < h; y++)
+            for (uint32_t x = 0; x < w; x++) {
+                ref[y * stride + 2 * x] = 0xff;
+                ref[y * stride + 2 * x + 1] = 0xff;
+                dist[y * stride + 2 * x] = 0;
+                dist[y * stride + 2 * x + 1] = 0;
+            }
+        CHECK(run_sse_kernel(*st, 2, w, h, stride, 1, ref, dist) == 6661290984975ull);
+    }
+    check_clean(*st);
+}
+
+// Run by the build with VK_ICD_FILENAMES/VK_DRIVER_FILES pointing nowhere.
+TEST_CASE("without a driver every entry point fails cleanly", "[nodriver]")
+{
+    VmafVulkanConfiguration cfg{};
+    cfg.device_index = VMAF_VULKAN_DEVICE_AUTO;
+    VmafVulkanState *s = nullptr;
+    const int err = vmaf_vulkan_state_init(&s, cfg);
+    CHECK(err == -ENODEV);
+    CHECK(s == nullptr);
+    CHECK(vmaf_vulkan_available() == -ENODEV);
+    unsigned n = 99;
+    CHECK(vmaf_vulkan_list_devices(nullptr, 0, &n) == 0);
+    CHECK(n == 0);
+
+    // A context without a GPU state still scores on the CPU.
+    VmafConfiguration vcfg{};
+    VmafContext *vmaf = nullptr;
+    REQUIRE(vmaf_init(&vmaf, vcfg) == 0);
+    REQUIRE(vmaf_use_feature(vmaf, "psnr", nullptr) == 0);
+    VmafPicture a, b;
+    REQUIRE(vmaf_picture_alloc(&a, VMAF_PIX_FMT_YUV400P, 8, 16, 16) == 0);
+    REQUIRE(vmaf_picture_alloc(&b, VMAF_PIX_FMT_YUV400P, 8, 16, 16) == 0);
+    for (unsigned y = 0; y < 16; y++) {
+        std::memset(static_cast<uint8_t *>(a.data[0]) + y * a.stride[0], 10, 16);
+        std::memset(static_cast<uint8_t *>(b.data[0]) + y * b.stride[0], 13, 16);
+    }
+    REQUIRE(vmaf_read_pictures(vmaf, &a, &b, 0) == 0);
+    REQUIRE(vmaf_read_pictures(vmaf, nullptr, nullptr, 0) == 0);
+    double v = 0;
+    REQUIRE(vmaf_feature_score_at_index(vmaf, "psnr_y", &v, 0) == 0);
+    CHECK(v == Approx(10 * std::log10(255.0 * 255.0 / 9.0)).epsilon(1e-12));
+    vmaf_close(vmaf);
+}
