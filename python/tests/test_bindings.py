@@ -151,12 +151,29 @@ def test_frame_scores_and_write(lib, tmp_path):
     assert "<VMAF version=" in (tmp_path / "out.xml").read_text()
 
 
-def test_threads_give_the_same_scores(lib):
+@pytest.mark.parametrize("ctx_args", [{"threads": 2}, {"threads": 3, "picture_pool": False},
+                                      {"picture_pool": False}])
+def test_threads_and_allocation_give_the_same_scores(lib, ctx_args):
     name = "motorcycle_320x240_blur"
     one = scores_y4m(name, features=["psnr", "motion"])
-    many = scores_y4m(name, features=["psnr", "motion"], threads=2)
+    other = scores_y4m(name, features=["psnr", "motion"], **ctx_args)
     for key in one:
-        np.testing.assert_array_equal(one[key], many[key], err_msg=key)
+        np.testing.assert_array_equal(one[key], other[key], err_msg=key)
+
+
+@pytest.mark.parametrize("threads", [0, 1, 4])
+def test_long_runs_recycle_pool_pictures(lib, threads):
+    # Many more frames than pooled pictures, with motion holding references.
+    rng = np.random.default_rng(threads)
+    frames = [rng.integers(0, 256, (36, 44), dtype=np.uint8) for _ in range(4)]
+    with vmafvk.Context(threads=threads) as ctx:
+        ctx.use_feature("motion")
+        ctx.use_feature("psnr")
+        for i in range(60):
+            ctx.feed(frames[i % 4], frames[(i + 1) % 4])
+        psnr = ctx.feature("psnr_y")
+    assert psnr.shape == (60,) and not np.isnan(psnr).any()
+    np.testing.assert_array_equal(psnr[:4], psnr[4:8])
 
 
 def test_subsample_scores_every_nth_frame(lib):
@@ -244,16 +261,41 @@ def test_rejects_bad_dtypes_and_depths(lib):
         assert ctx.frame_count == 0
 
 
-def test_library_rejection_releases_pictures(lib):
-    # 4:2:0 at 8 bits is fine, but bpc=11 is not a depth the library accepts:
+def test_library_rejections_carry_errno(lib):
+    # bpc=11 passes the Python checks, but is not a depth the library accepts:
     # the error comes from C, with its errno and message.
     w = np.zeros((16, 16), np.uint16)
-    with _ctx() as ctx:
-        with pytest.raises(vmafvk.VmafError) as e:
-            ctx.feed(w, w, bpc=11)
-        assert e.value.errno_name == "EINVAL"
-        assert e.value.function == "vmaf_picture_alloc"
-        assert ctx.frame_count == 0
+    for pool in (True, False):
+        with vmafvk.Context(picture_pool=pool) as ctx:
+            ctx.use_feature("psnr")
+            with pytest.raises(vmafvk.VmafError) as e:
+                ctx.feed(w, w, bpc=11)
+            assert e.value.errno_name == "EINVAL"
+            assert e.value.function in ("vmaf_picture_alloc", "vmaf_preallocate_pictures")
+            assert ctx.frame_count == 0
+
+
+def test_rejected_frames_release_their_pictures(lib):
+    # A context without features rejects every frame in vmaf_read_pictures. Were the
+    # pictures not given back, the pool (6 pictures) would run dry and block.
+    import threading
+    outcome = []
+
+    def feed_many():
+        with vmafvk.Context() as ctx:
+            y = np.zeros((16, 16), np.uint8)
+            for _ in range(20):
+                try:
+                    ctx.feed(y, y)
+                except vmafvk.VmafError as e:
+                    outcome.append(e)
+    t = threading.Thread(target=feed_many, daemon=True)
+    t.start()
+    t.join(timeout=60)
+    assert not t.is_alive(), "feeding blocked: rejected pictures were not released"
+    assert len(outcome) == 20
+    assert outcome[0].function == "vmaf_read_pictures"
+    assert "no feature or model" in outcome[0].message
 
 
 def test_missing_files(lib, tmp_path):

@@ -81,6 +81,15 @@ class VmafPicture(ctypes.Structure):
     ]
 
 
+class _PicParams(ctypes.Structure):
+    _fields_ = [("w", ctypes.c_uint), ("h", ctypes.c_uint), ("bpc", ctypes.c_uint),
+                ("pix_fmt", ctypes.c_int)]
+
+
+class VmafPictureConfiguration(ctypes.Structure):
+    _fields_ = [("pic_params", _PicParams), ("pic_cnt", ctypes.c_uint)]
+
+
 class VmafModelConfig(ctypes.Structure):
     _fields_ = [("name", ctypes.c_char_p), ("flags", ctypes.c_uint64)]
 
@@ -129,6 +138,8 @@ _PROTOTYPES = {
     "vmaf_feature_score_pooled": (_int, [_vp, _str, _int, _dbl_p, _uint, _uint]),
     "vmaf_write_output": (_int, [_vp, _str, _int]),
     "vmaf_picture_alloc": (_int, [_pic_p, _int, _uint, _uint, _uint]),
+    "vmaf_preallocate_pictures": (_int, [_vp, VmafPictureConfiguration]),
+    "vmaf_fetch_preallocated_picture": (_int, [_vp, _pic_p]),
     "vmaf_picture_unref": (_int, [_pic_p]),
     "vmaf_feature_dictionary_set": (_int, [_pp, _str, _str]),
     "vmaf_feature_dictionary_free": (_int, [_pp]),

@@ -176,7 +176,8 @@ class Context:
     """
 
     def __init__(self, backend: str = "cpu", threads: int = 0, subsample: int = 1,
-                 device=None, log_level: str = "error", library: str | None = None):
+                 device=None, log_level: str = "error", library: str | None = None,
+                 picture_pool: bool = True):
         self._handle = None
         self._vulkan = None
         self._models = []
@@ -197,6 +198,8 @@ class Context:
         self._lib.call("vmaf_init", ctypes.byref(handle), cfg)
         self._handle = handle
         self._frames = 0
+        self._pool = bool(picture_pool)
+        self._pool_ready = False
         self._format = None        # (pix_fmt, bpc, shapes) of the first frame
         self._flushed = False
         self._scored = False
@@ -328,6 +331,29 @@ class Context:
         self._format = fmt
         return self._frames - 1
 
+    def _pool_size(self) -> int:
+        # The pool must cover the two pictures in our hands plus the two
+        # previous references the library keeps for motion: those come back
+        # only when later frames arrive, so fewer would block forever. Pictures
+        # held by queued frames come back on their own; two per frame thread
+        # let the queue fill.
+        return 6 + 2 * self.threads
+
+    def _new_picture(self, pic, pix_fmt: str, bpc: int, w: int, h: int) -> None:
+        if self._pool and not self._pool_ready:
+            cfg = _lib.VmafPictureConfiguration()
+            cfg.pic_params.w, cfg.pic_params.h = w, h
+            cfg.pic_params.bpc = bpc
+            cfg.pic_params.pix_fmt = _PIX_FMT_CODES[pix_fmt]
+            cfg.pic_cnt = self._pool_size()
+            self._lib.call("vmaf_preallocate_pictures", self._handle, cfg)
+            self._pool_ready = True
+        if self._pool:
+            self._lib.call("vmaf_fetch_preallocated_picture", self._handle, ctypes.byref(pic))
+        else:
+            self._lib.call("vmaf_picture_alloc", ctypes.byref(pic), _PIX_FMT_CODES[pix_fmt],
+                           bpc, w, h)
+
     def _submit(self, ref_planes, dist_planes, pix_fmt: str, bpc: int) -> None:
         lib = self._lib
         h, w = ref_planes[0].shape
@@ -335,7 +361,7 @@ class Context:
         allocated = []
         try:
             for pic, planes in zip(pics, (ref_planes, dist_planes)):
-                lib.call("vmaf_picture_alloc", ctypes.byref(pic), _PIX_FMT_CODES[pix_fmt], bpc, w, h)
+                self._new_picture(pic, pix_fmt, bpc, w, h)
                 allocated.append(pic)
                 _copy_into(pic, planes)
             # On success the context owns both pictures; on failure they are still ours.
