@@ -36,8 +36,11 @@ DEFAULT_MODEL = "version=vmaf_v0.6.1"
 
 def run_backend(backend: str, ref: str, dist: str, models, features, threads: int = 0,
                 device=None) -> tuple:
-    """Score the pair on one backend: ({score name: per-frame array}, description)."""
-    with Context(backend=backend, threads=threads, device=device) as ctx:
+    """Score the pair on one backend: ({score name: per-frame array}, description).
+    The Vulkan run logs at info level: the library then says on stderr which device
+    it uses and how many features its GPU engine runs (the others run on the CPU)."""
+    log_level = "info" if backend == "vulkan" else "error"
+    with Context(backend=backend, threads=threads, device=device, log_level=log_level) as ctx:
         for spec in models:
             ctx.use_model(**parse_model_spec(spec))
         for name, opts in features:
