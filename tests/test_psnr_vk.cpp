@@ -3,6 +3,7 @@
 // option, pixel format and bit depth.
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -232,4 +233,59 @@ TEST_CASE("psnr on the GPU: every pixel format and depth, odd sizes", "[psnr][vu
         }
         check_clean(*st);
     }
+}
+
+// Not run by default: `test_psnr_vk "[bench]"`. Frames per second of PSNR through
+// the engine (upload, kernels, readback, scores) next to the CPU extractor.
+TEST_CASE("psnr throughput, GPU engine and CPU extractor", "[.][bench]")
+{
+    auto st = validated_state();
+    std::mt19937 rng(7);
+    struct Size {
+        unsigned w, h, bpc, frames;
+    };
+    for (const Size s : {Size{1920, 1080, 8, 600}, Size{3840, 2160, 10, 200}}) {
+        std::vector<VmafPicture> ref(8), dist(8);  // cycled
+        for (size_t f = 0; f < ref.size(); f++) {
+            REQUIRE(picture_alloc(&ref[f], VMAF_PIX_FMT_YUV420P, s.bpc, s.w, s.h) == 0);
+            REQUIRE(picture_alloc(&dist[f], VMAF_PIX_FMT_YUV420P, s.bpc, s.w, s.h) == 0);
+            for (unsigned p = 0; p < 3; p++) {
+                const size_t bytes = size_t(ref[f].stride[p]) * ref[f].h[p];
+                auto *a = static_cast<uint8_t *>(ref[f].data[p]);
+                auto *b = static_cast<uint8_t *>(dist[f].data[p]);
+                for (size_t i = 0; i < bytes; i++) {
+                    a[i] = uint8_t(rng());
+                    b[i] = uint8_t(a[i] ^ (rng() & 7));
+                }
+                if (s.bpc > 8)  // keep samples within the depth
+                    for (size_t i = 1; i < bytes; i += 2) a[i] &= 3, b[i] &= 3;
+            }
+        }
+        const auto opts = psnr_options();
+        const FrameFormat fmt{VMAF_PIX_FMT_YUV420P, s.bpc, s.w, s.h};
+        std::unique_ptr<vk::Engine> engine;
+        REQUIRE(vk::Engine::create(st.get(), fmt, {{&kPsnrExtractor, opts}}, &engine) == 0);
+        MapSink gpu_sink;
+        const auto t0 = std::chrono::steady_clock::now();
+        for (unsigned i = 0; i < s.frames; i++) REQUIRE(engine->submit(ref[i % 8], dist[i % 8], i, gpu_sink) == 0);
+        REQUIRE(engine->flush(gpu_sink) == 0);
+        const double gpu_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+        auto cpu = kPsnrExtractor.create(opts);
+        REQUIRE(cpu->init(fmt) == 0);
+        MapSink cpu_sink;
+        const unsigned cpu_frames = s.frames / 4;
+        const auto t1 = std::chrono::steady_clock::now();
+        for (unsigned i = 0; i < cpu_frames; i++) REQUIRE(cpu->extract(ref[i % 8], dist[i % 8], i, cpu_sink) == 0);
+        const double cpu_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+        for (unsigned i = 0; i < cpu_frames; i++)
+            CHECK(gpu_sink.scores.at("psnr_y").at(i) == cpu_sink.scores.at("psnr_y").at(i));
+        std::printf("psnr %ux%u %u-bit 4:2:0 on %s: GPU engine %.1f fps (%u frames), CPU extractor %.1f fps "
+                    "(one thread)\n", s.w, s.h, s.bpc, st->info().name.c_str(), s.frames / gpu_s, s.frames,
+                    cpu_frames / cpu_s);
+        engine.reset();
+        unref_all(ref);
+        unref_all(dist);
+    }
+    check_clean(*st);
 }

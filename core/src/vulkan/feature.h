@@ -38,6 +38,22 @@
 // host reduces in collect(). Floating-point finishing (logs, ratios, model inputs)
 // happens in collect() with the same code the CPU extractor uses (<name>_tables.h),
 // so both backends print the same numbers.
+//
+// Adding a GPU feature (feature/psnr/psnr_vk.cpp is the worked example):
+//   1. shaders/<name>_<kernel>.comp, listed in shaders/meson.build's vk_shader_names;
+//      it is embedded as vk::spirv::<name>_<kernel> (spirv.h). Kernels may use
+//      what State requires of every device: Vulkan 1.2, int64/int16 arithmetic,
+//      8/16-bit storage buffers. Table constants come from <name>_tables.h, as
+//      specialization constants or a generated header (shaders/tables/<name>.cpp
+//      -> <name>_tables.glsl); never retype numbers.
+//   2. core/src/feature/<name>/<name>_vk.cpp: a Feature subclass (pipelines via
+//      vulkan/pipeline.h, scratch buffers via State::allocator()) and
+//      `extern const vk::FeatureInfo k<Name>Feature = {"<name>", supports, create};`
+//      added to the folder's meson.build under `if vulkan_enabled`.
+//   3. One line in vulkan/features.cpp.
+//   4. tests/test_<name>_vk.cpp: golden pairs through the Engine within the CPU
+//      test's tolerance, and the CPU extractor as oracle on synthetic input, with
+//      the validation layer on (tests/support/vulkan.h).
 #pragma once
 
 #include <cstddef>
