@@ -244,9 +244,6 @@ class Library:
             sys.stderr.write(text)
         return rc
 
-    def call_void(self, name: str, *args) -> None:
-        getattr(self, name)(*args)
-
     def version(self) -> str:
         return self.vmaf_version().decode()
 

@@ -556,10 +556,11 @@ class Context:
         if self._handle is not None:
             handle, self._handle = self._handle, None
             lib.call("vmaf_close", handle)
+        # A collection's main model is a separate object: both are destroyed.
         for m in self._models:
             if m._collection:
                 lib.vmaf_model_collection_destroy(m._collection)
-            elif m._handle:
+            if m._handle:
                 lib.vmaf_model_destroy(m._handle)
             m._handle = m._collection = None
         self._models = []
