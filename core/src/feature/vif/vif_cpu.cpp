@@ -18,6 +18,7 @@
 
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #define VIF_X86 1
+#include <immintrin.h>
 #else
 #define VIF_X86 0
 #endif
@@ -83,61 +84,153 @@ VIF_INLINE void pad_row(T *row, unsigned w, int half)
     }
 }
 
-// One row of vertically filtered moments: 16-bit means and 32-bit second
-// moments stored as 16-bit halves for the horizontal pass.
-struct MomentRow {
-    uint16_t *mu1, *mu2, *xx_hi, *xx_lo, *yy_hi, *yy_lo, *xy_hi, *xy_lo;
-};
+// Window sums below fold the symmetric taps: the centre tap, then one
+// multiply per mirrored pair. They run in wrapping 32-bit arithmetic; every
+// true sum fits in 32 bits, so wrapped partial products cancel exactly.
 
-VIF_INLINE void store_split(uint16_t *hi, uint16_t *lo, unsigned j, uint32_t v)
+// Vertical means of one row of both pictures: (sum + round) >> shift.
+template <int S, typename T>
+VIF_INLINE void vertical_means(const T *const (&r)[vif::kFilterWidth[S]],
+                               const T *const (&d)[vif::kFilterWidth[S]], unsigned w, unsigned shift,
+                               uint32_t *__restrict mu1, uint32_t *__restrict mu2)
 {
-    hi[j] = uint16_t(v >> 16);
-    lo[j] = uint16_t(v);
-}
-
-// Vertical pass at scale `bits` precision. 8-bit samples square into 16 bits,
-// so their moments sum exactly in 32 bits with no shift; deeper samples square
-// into 32 bits and are summed as two 16-bit halves.
-template <int W, typename T>
-VIF_INLINE void vertical_moments(const T *const (&r)[W], const T *const (&d)[W], const uint16_t *f,
-                                 unsigned w, unsigned bits, const MomentRow &out)
-{
-    const unsigned ms = vif::mean_shift(bits), ss = vif::moment_shift(bits);
-    const uint32_t mr = vif::round_of(ms), sr = vif::round_of(ss);
+    constexpr int W = vif::kFilterWidth[S], H = W / 2;
+    constexpr const uint16_t *f = vif::kFilter[S];
+    const uint32_t round = vif::round_of(shift);
 #pragma GCC ivdep
     for (unsigned j = 0; j < w; j++) {
-        uint32_t m1 = 0, m2 = 0;
-        uint32_t xh = 0, xl = 0, yh = 0, yl = 0, ch = 0, cl = 0;
-#pragma GCC unroll 17
-        for (int k = 0; k < W; k++) {
-            const uint32_t a = r[k][j], b = d[k][j], c = f[k];
-            m1 += c * a;
-            m2 += c * b;
-            if constexpr (sizeof(T) == 1) {
-                xl += c * (a * a);
-                yl += c * (b * b);
-                cl += c * (a * b);
-            } else {
-                const uint32_t aa = a * a, bb = b * b, ab = a * b;
-                xh += c * (aa >> 16);
-                xl += c * (aa & 0xffff);
-                yh += c * (bb >> 16);
-                yl += c * (bb & 0xffff);
-                ch += c * (ab >> 16);
-                cl += c * (ab & 0xffff);
+        uint32_t m1 = f[H] * uint32_t(r[H][j]), m2 = f[H] * uint32_t(d[H][j]);
+#pragma GCC unroll 8
+        for (int k = 0; k < H; k++) {
+            m1 += f[k] * (uint32_t(r[k][j]) + r[W - 1 - k][j]);
+            m2 += f[k] * (uint32_t(d[k][j]) + d[W - 1 - k][j]);
+        }
+        mu1[j] = (m1 + round) >> shift;
+        mu2[j] = (m2 + round) >> shift;
+    }
+}
+
+// One row of vertically filtered second moments, each 32-bit value stored as
+// two 16-bit halves (in 32-bit lanes) so the horizontal sums fit 32 bits.
+struct MomentRow {
+    uint32_t *xx_hi, *xx_lo, *yy_hi, *yy_lo, *xy_hi, *xy_lo;
+};
+
+VIF_INLINE void store_split(uint32_t *__restrict hi, uint32_t *__restrict lo, unsigned j, uint32_t v)
+{
+    hi[j] = v >> 16;
+    lo[j] = v & 0xffff;
+}
+
+// 8-bit samples square into 16 bits: the window sums of x^2, y^2 and x*y are
+// exact in 32 bits and need no shift.
+template <int S>
+VIF_INLINE void vertical_moments(const uint8_t *const (&r)[vif::kFilterWidth[S]],
+                                 const uint8_t *const (&d)[vif::kFilterWidth[S]], unsigned w, unsigned,
+                                 const MomentRow &out)
+{
+    constexpr int W = vif::kFilterWidth[S], H = W / 2;
+    constexpr const uint16_t *f = vif::kFilter[S];
+#pragma GCC ivdep
+    for (unsigned j = 0; j < w; j++) {
+        uint32_t a = r[H][j], b = d[H][j];
+        uint32_t xx = f[H] * (a * a), yy = f[H] * (b * b), xy = f[H] * (a * b);
+#pragma GCC unroll 8
+        for (int k = 0; k < H; k++) {
+            const uint32_t a0 = r[k][j], a1 = r[W - 1 - k][j], b0 = d[k][j], b1 = d[W - 1 - k][j];
+            xx += f[k] * (a0 * a0 + a1 * a1);
+            yy += f[k] * (b0 * b0 + b1 * b1);
+            xy += f[k] * (a0 * b0 + a1 * b1);
+        }
+        store_split(out.xx_hi, out.xx_lo, j, xx);
+        store_split(out.yy_hi, out.yy_lo, j, yy);
+        store_split(out.xy_hi, out.xy_lo, j, xy);
+    }
+}
+
+// Deeper samples square into 32 bits: sum their 16-bit halves separately,
+// then (hi * 2^16 + lo + round) >> s == (hi << (16 - s)) + ((lo + round) >> s).
+template <int S, bool Cross>
+VIF_INLINE void vertical_moments16(const uint16_t *const (&r)[vif::kFilterWidth[S]],
+                                   const uint16_t *const (&d)[vif::kFilterWidth[S]], unsigned w,
+                                   unsigned shift, uint32_t *__restrict a_hi, uint32_t *__restrict a_lo,
+                                   uint32_t *__restrict b_hi, uint32_t *__restrict b_lo)
+{
+    constexpr int W = vif::kFilterWidth[S], H = W / 2;
+    constexpr const uint16_t *f = vif::kFilter[S];
+    const uint32_t round = vif::round_of(shift);
+    // Cross: x*y into a; otherwise x^2 into a and y^2 into b.
+    auto p = [](uint32_t x, uint32_t y) { return x * y; };
+#pragma GCC ivdep
+    for (unsigned j = 0; j < w; j++) {
+        const uint32_t x = r[H][j], y = d[H][j];
+        const uint32_t pa = Cross ? p(x, y) : p(x, x), pb = p(y, y);
+        uint32_t ah = f[H] * (pa >> 16), al = f[H] * (pa & 0xffff);
+        uint32_t bh = Cross ? 0 : f[H] * (pb >> 16), bl = Cross ? 0 : f[H] * (pb & 0xffff);
+#pragma GCC unroll 8
+        for (int k = 0; k < H; k++) {
+            const uint32_t x0 = r[k][j], x1 = r[W - 1 - k][j], y0 = d[k][j], y1 = d[W - 1 - k][j];
+            const uint32_t qa0 = Cross ? p(x0, y0) : p(x0, x0), qa1 = Cross ? p(x1, y1) : p(x1, x1);
+            ah += f[k] * ((qa0 >> 16) + (qa1 >> 16));
+            al += f[k] * ((qa0 & 0xffff) + (qa1 & 0xffff));
+            if constexpr (!Cross) {
+                const uint32_t qb0 = p(y0, y0), qb1 = p(y1, y1);
+                bh += f[k] * ((qb0 >> 16) + (qb1 >> 16));
+                bl += f[k] * ((qb0 & 0xffff) + (qb1 & 0xffff));
             }
         }
-        out.mu1[j] = uint16_t((m1 + mr) >> ms);
-        out.mu2[j] = uint16_t((m2 + mr) >> ms);
-        if constexpr (sizeof(T) == 1) {
-            store_split(out.xx_hi, out.xx_lo, j, xl);
-            store_split(out.yy_hi, out.yy_lo, j, yl);
-            store_split(out.xy_hi, out.xy_lo, j, cl);
-        } else {
-            store_split(out.xx_hi, out.xx_lo, j, (xh << (16 - ss)) + ((xl + sr) >> ss));
-            store_split(out.yy_hi, out.yy_lo, j, (yh << (16 - ss)) + ((yl + sr) >> ss));
-            store_split(out.xy_hi, out.xy_lo, j, (ch << (16 - ss)) + ((cl + sr) >> ss));
+        store_split(a_hi, a_lo, j, (ah << (16 - shift)) + ((al + round) >> shift));
+        if constexpr (!Cross) store_split(b_hi, b_lo, j, (bh << (16 - shift)) + ((bl + round) >> shift));
+    }
+}
+
+template <int S>
+VIF_INLINE void vertical_moments(const uint16_t *const (&r)[vif::kFilterWidth[S]],
+                                 const uint16_t *const (&d)[vif::kFilterWidth[S]], unsigned w,
+                                 unsigned shift, const MomentRow &out)
+{
+    vertical_moments16<S, false>(r, d, w, shift, out.xx_hi, out.xx_lo, out.yy_hi, out.yy_lo);
+    vertical_moments16<S, true>(r, d, w, shift, out.xy_hi, out.xy_lo, nullptr, nullptr);
+}
+
+// Horizontal window sums of two padded rows.
+template <int S>
+VIF_INLINE void horizontal_pair(const uint32_t *a, const uint32_t *b, unsigned w, uint32_t *__restrict sa,
+                                uint32_t *__restrict sb)
+{
+    constexpr int W = vif::kFilterWidth[S], H = W / 2;
+    constexpr const uint16_t *f = vif::kFilter[S];
+#pragma GCC ivdep
+    for (unsigned j = 0; j < w; j++) {
+        uint32_t u = f[H] * a[j], v = f[H] * b[j];
+#pragma GCC unroll 8
+        for (int k = 0; k < H; k++) {
+            const ptrdiff_t lo = ptrdiff_t(j) - H + k, hi = ptrdiff_t(j) + H - k;
+            u += f[k] * (a[lo] + a[hi]);
+            v += f[k] * (b[lo] + b[hi]);
         }
+        sa[j] = u;
+        sb[j] = v;
+    }
+}
+
+// Horizontal Q16 window sum of a second moment held as 16-bit halves.
+template <int S>
+VIF_INLINE void horizontal_split(const uint32_t *hi, const uint32_t *lo, unsigned w, uint32_t *__restrict out)
+{
+    constexpr int W = vif::kFilterWidth[S], H = W / 2;
+    constexpr const uint16_t *f = vif::kFilter[S];
+    constexpr uint32_t round = vif::round_of(vif::kQ16Shift);
+#pragma GCC ivdep
+    for (unsigned j = 0; j < w; j++) {
+        uint32_t u = f[H] * hi[j], v = f[H] * lo[j];
+#pragma GCC unroll 8
+        for (int k = 0; k < H; k++) {
+            const ptrdiff_t l = ptrdiff_t(j) - H + k, r = ptrdiff_t(j) + H - k;
+            u += f[k] * (hi[l] + hi[r]);
+            v += f[k] * (lo[l] + lo[r]);
+        }
+        out[j] = u + ((v + round) >> vif::kQ16Shift);
     }
 }
 
@@ -147,36 +240,16 @@ VIF_INLINE uint32_t mul_q32(uint32_t a, uint32_t b)
     return uint32_t((uint64_t(a) * b + 0x80000000u) >> 32);
 }
 
-// Horizontal pass: the local variances and covariance of every column.
-template <int W>
-VIF_INLINE void horizontal_sigmas(const MomentRow &in, const uint16_t *f, unsigned w, int32_t *s1,
-                                  int32_t *s2, int32_t *s12)
+// Local variances and covariance from the filtered means and moments.
+VIF_INLINE void sigmas(const uint32_t *m1, const uint32_t *m2, const uint32_t *xx, const uint32_t *yy,
+                       const uint32_t *xy, unsigned w, int32_t *__restrict s1, int32_t *__restrict s2,
+                       int32_t *__restrict s12)
 {
-    constexpr int H = W / 2;
 #pragma GCC ivdep
     for (unsigned j = 0; j < w; j++) {
-        uint32_t m1 = 0, m2 = 0;
-        uint32_t xh = 0, xl = 0, yh = 0, yl = 0, ch = 0, cl = 0;
-#pragma GCC unroll 17
-        for (int k = 0; k < W; k++) {
-            const ptrdiff_t x = ptrdiff_t(j) - H + k;
-            const uint32_t c = f[k];
-            m1 += c * in.mu1[x];
-            m2 += c * in.mu2[x];
-            xh += c * in.xx_hi[x];
-            xl += c * in.xx_lo[x];
-            yh += c * in.yy_hi[x];
-            yl += c * in.yy_lo[x];
-            ch += c * in.xy_hi[x];
-            cl += c * in.xy_lo[x];
-        }
-        const uint32_t round = vif::round_of(vif::kQ16Shift);
-        const uint32_t xx = xh + ((xl + round) >> vif::kQ16Shift);
-        const uint32_t yy = yh + ((yl + round) >> vif::kQ16Shift);
-        const uint32_t xy = ch + ((cl + round) >> vif::kQ16Shift);
-        s1[j] = int32_t(xx - mul_q32(m1, m1));
-        s2[j] = std::max(int32_t(yy - mul_q32(m2, m2)), 0);
-        s12[j] = int32_t(xy - mul_q32(m1, m2));
+        s1[j] = int32_t(xx[j] - mul_q32(m1[j], m1[j]));
+        s2[j] = std::max(int32_t(yy[j] - mul_q32(m2[j], m2[j])), 0);
+        s12[j] = int32_t(xy[j] - mul_q32(m1[j], m2[j]));
     }
 }
 
@@ -218,6 +291,112 @@ VIF_INLINE void accumulate(const int32_t *s1v, const int32_t *s2v, const int32_t
     }
 }
 
+#if VIF_X86
+// The two parts of log2 in Q11 for integer-valued doubles v in [2^15, 2^52):
+// k = floor(log2 v) - 15 from the exponent, and the table index (v >> k) -
+// 32768, which is the top 15 bits of the mantissa (see log2_q11()).
+struct Log2Parts {
+    __m256i k, idx;
+};
+
+__attribute__((target("avx2"))) inline Log2Parts log2_parts(__m256d v)
+{
+    const __m256i bits = _mm256_castpd_si256(v);
+    return {_mm256_sub_epi64(_mm256_srli_epi64(bits, 52), _mm256_set1_epi64x(1023 + 15)),
+            _mm256_and_si256(_mm256_srli_epi64(bits, 52 - 15), _mm256_set1_epi64x(0x7fff))};
+}
+
+// Four 64-bit lanes' low halves as 32-bit values, stored.
+__attribute__((target("avx2"))) inline void store_lo32(uint32_t *dst, __m256i v)
+{
+    const __m256i packed = _mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(0, 2, 4, 6, 0, 0, 0, 0));
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(dst), _mm256_castsi256_si128(packed));
+}
+
+// accumulate() four pixels at a time: the same operations in the same order
+// on the same doubles (no FMA), so the sums are identical. Table look-ups
+// are deferred to a scalar pass over a chunk of indices (vector gathers are
+// slow); masked-off lanes index the table's zero padding entry.
+__attribute__((target("avx2"))) void accumulate_avx2(const int32_t *s1v, const int32_t *s2v,
+                                                     const int32_t *s12v, unsigned w, const uint16_t *table,
+                                                     double gain_limit, Sums &acc)
+{
+    constexpr unsigned kChunk = 64;
+    const __m128i nsq = _mm_set1_epi32(vif::kSigmaNsq), zero = _mm_setzero_si128();
+    const __m256d nsq_d = _mm256_set1_pd(vif::kSigmaNsq), eps = _mm256_set1_pd(vif::kGainEps);
+    const __m256d limit = _mm256_set1_pd(gain_limit), zero_d = _mm256_setzero_pd();
+    const __m256i pad_idx = _mm256_set1_epi64x(vif::kLog2Entries);
+    const __m256i seventeen = _mm256_set1_epi64x(vif::kLog2SigmaNsq / 2048);
+    __m256i num_k = _mm256_setzero_si256(), den_k = _mm256_setzero_si256();
+    __m256i num_lin = _mm256_setzero_si256();
+    int64_t den_lin = 0, num_tab = 0, den_tab = 0;
+    alignas(32) uint32_t i_den[kChunk], i_n1[kChunk], i_n2[kChunk];
+
+    unsigned j = 0;
+    while (j + 4 <= w) {
+        const unsigned n = std::min(kChunk, (w - j) & ~3u);
+        for (unsigned c = 0; c < n; c += 4, j += 4) {
+            const __m128i s1 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s1v + j));
+            const __m128i s2 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s2v + j));
+            const __m128i s12 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s12v + j));
+            const __m128i in_log = _mm_cmpgt_epi32(s1, _mm_sub_epi32(nsq, _mm_set1_epi32(1)));
+            const int log_lanes = _mm_movemask_ps(_mm_castsi128_ps(in_log));
+            den_lin += 4 - __builtin_popcount(unsigned(log_lanes));
+            num_lin = _mm256_add_epi64(num_lin, _mm256_cvtepi32_epi64(_mm_andnot_si128(in_log, s2)));
+            if (!log_lanes) {
+                store_lo32(i_den + c, pad_idx);
+                store_lo32(i_n1 + c, pad_idx);
+                store_lo32(i_n2 + c, pad_idx);
+                continue;
+            }
+            const __m128i has_num =
+                _mm_and_si128(in_log, _mm_and_si128(_mm_cmpgt_epi32(s12, zero), _mm_cmpgt_epi32(s2, zero)));
+            const __m256i log_mask = _mm256_cvtepi32_epi64(in_log), num_mask = _mm256_cvtepi32_epi64(has_num);
+            // Out-of-branch lanes take s1 = nsq and s12 = 0: finite, and a zero gain.
+            const __m256d s1d = _mm256_cvtepi32_pd(_mm_blendv_epi8(nsq, s1, in_log));
+            const __m256d s12d = _mm256_cvtepi32_pd(_mm_and_si128(has_num, s12));
+            const __m256d s2d = _mm256_cvtepi32_pd(s2);
+
+            const Log2Parts den = log2_parts(_mm256_add_pd(s1d, nsq_d));
+            den_k = _mm256_add_epi64(den_k, _mm256_and_si256(log_mask, _mm256_sub_epi64(den.k, seventeen)));
+            store_lo32(i_den + c, _mm256_blendv_epi8(pad_idx, den.idx, log_mask));
+
+            __m256d g = _mm256_div_pd(s12d, _mm256_add_pd(s1d, eps));
+            const __m256d sv = _mm256_max_pd(_mm256_sub_pd(s2d, _mm256_mul_pd(g, s12d)), zero_d);
+            const __m256d sv_sq = _mm256_cvtepi32_pd(_mm256_cvttpd_epi32(sv));
+            g = _mm256_min_pd(g, limit);
+            const __m256d numer1 = _mm256_add_pd(sv_sq, nsq_d);
+            const __m256d gain = _mm256_round_pd(_mm256_mul_pd(_mm256_mul_pd(g, g), s1d),
+                                                 _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+            const __m256d numer2 = _mm256_add_pd(gain, numer1);  // exact: integers below 2^53
+            const Log2Parts n1 = log2_parts(numer1), n2 = log2_parts(numer2);
+            num_k = _mm256_add_epi64(num_k, _mm256_and_si256(num_mask, _mm256_sub_epi64(n2.k, n1.k)));
+            store_lo32(i_n1 + c, _mm256_blendv_epi8(pad_idx, n1.idx, num_mask));
+            store_lo32(i_n2 + c, _mm256_blendv_epi8(pad_idx, n2.idx, num_mask));
+        }
+        for (unsigned c = 0; c < n; c++) {
+            den_tab += table[i_den[c]];
+            num_tab += int32_t(table[i_n2[c]]) - int32_t(table[i_n1[c]]);
+        }
+    }
+    alignas(32) int64_t lanes[3][4];
+    _mm256_store_si256(reinterpret_cast<__m256i *>(lanes[0]), num_k);
+    _mm256_store_si256(reinterpret_cast<__m256i *>(lanes[1]), den_k);
+    _mm256_store_si256(reinterpret_cast<__m256i *>(lanes[2]), num_lin);
+    int64_t nk = 0, dk = 0, nl = 0;
+    for (int i = 0; i < 4; i++) {
+        nk += lanes[0][i];
+        dk += lanes[1][i];
+        nl += lanes[2][i];
+    }
+    acc.num_log += num_tab + 2048 * nk;
+    acc.den_log += den_tab + 2048 * dk;
+    acc.num_lin += nl;
+    acc.den_lin += den_lin;
+    accumulate(s1v + j, s2v + j, s12v + j, w - j, table, gain_limit, acc);
+}
+#endif
+
 struct ScaleScore {
     float num, den;
 };
@@ -230,97 +409,97 @@ VIF_INLINE ScaleScore finish(const Sums &s)
     return {float(num), float(den)};
 }
 
-// Per-instance row scratch, padded by kMaxFilterHalf on both sides.
+// Per-instance row scratch. Vertical results are padded by kMaxFilterHalf
+// on both sides for the horizontal mirror.
 struct RowScratch {
     static constexpr int kPad = vif::kMaxFilterHalf;
-    std::vector<uint16_t> moments;  // 8 padded rows
-    std::vector<int32_t> sigmas;    // 3 rows
-    std::vector<uint16_t> conv;     // 2 padded rows for the halving filter
-    size_t padded = 0, width = 0;
+    enum PaddedRow { kMu1, kMu2, kXxHi, kXxLo, kYyHi, kYyLo, kXyHi, kXyLo, kPaddedRows };
+    enum Row { kSumMu1, kSumMu2, kSumXx, kSumYy, kSumXy, kRows };
+    std::vector<uint32_t> padded, rows;
+    std::vector<int32_t> sig;
+    size_t padded_w = 0, width = 0;
 
     void init(unsigned w)
     {
         width = w;
-        padded = w + 2 * kPad;
-        moments.assign(8 * padded, 0);
-        sigmas.assign(3 * size_t(w), 0);
-        conv.assign(2 * padded, 0);
+        padded_w = w + 2 * kPad;
+        padded.assign(kPaddedRows * padded_w, 0);
+        rows.assign(kRows * size_t(w), 0);
+        sig.assign(3 * size_t(w), 0);
     }
-    MomentRow moment_row()
-    {
-        uint16_t *p = moments.data() + kPad;
-        return {p, p + padded, p + 2 * padded, p + 3 * padded,
-                p + 4 * padded, p + 5 * padded, p + 6 * padded, p + 7 * padded};
-    }
-    int32_t *sigma(int i) { return sigmas.data() + size_t(i) * width; }
-    uint16_t *conv_row(int i) { return conv.data() + kPad + size_t(i) * padded; }
+    uint32_t *pad(int i) { return padded.data() + kPad + size_t(i) * padded_w; }
+    uint32_t *row(int i) { return rows.data() + size_t(i) * width; }
+    int32_t *sigma(int i) { return sig.data() + size_t(i) * width; }
+    MomentRow moment_row() { return {pad(kXxHi), pad(kXxLo), pad(kYyHi), pad(kYyLo), pad(kXyHi), pad(kXyLo)}; }
 };
 
-struct Tables {
+using AccumulateFn = void (*)(const int32_t *, const int32_t *, const int32_t *, unsigned, const uint16_t *,
+                               double, Sums &);
+
+// What a scale's statistic needs besides the pictures.
+struct StatParams {
     const uint16_t *log2;
     double gain_limit;
+    AccumulateFn accumulate;
 };
 
-template <int W, typename T>
-VIF_INLINE ScaleScore statistic(const Plane<T> &ref, const Plane<T> &dis, unsigned bits, int scale,
-                                RowScratch &rs, const Tables &t)
+template <int S, typename T>
+VIF_INLINE ScaleScore statistic(const Plane<T> &ref, const Plane<T> &dis, unsigned bits, RowScratch &rs,
+                                const StatParams &t)
 {
-    const uint16_t *f = vif::kFilter[scale];
-    const MomentRow m = rs.moment_row();
+    constexpr int W = vif::kFilterWidth[S];
+    using R = RowScratch;
+    const unsigned w = ref.w;
     int32_t *s1 = rs.sigma(0), *s2 = rs.sigma(1), *s12 = rs.sigma(2);
     Sums sums;
     for (int i = 0; i < int(ref.h); i++) {
         const T *r[W], *d[W];
         window_rows<W>(ref, i, r);
         window_rows<W>(dis, i, d);
-        vertical_moments<W, T>(r, d, f, ref.w, bits, m);
-        for (uint16_t *row : {m.mu1, m.mu2, m.xx_hi, m.xx_lo, m.yy_hi, m.yy_lo, m.xy_hi, m.xy_lo})
-            pad_row(row, ref.w, W / 2);
-        horizontal_sigmas<W>(m, f, ref.w, s1, s2, s12);
-        accumulate(s1, s2, s12, ref.w, t.log2, t.gain_limit, sums);
+        vertical_means<S, T>(r, d, w, vif::mean_shift(bits), rs.pad(R::kMu1), rs.pad(R::kMu2));
+        vertical_moments<S>(r, d, w, vif::moment_shift(bits), rs.moment_row());
+        for (int k = 0; k < R::kPaddedRows; k++) pad_row(rs.pad(k), w, W / 2);
+        horizontal_pair<S>(rs.pad(R::kMu1), rs.pad(R::kMu2), w, rs.row(R::kSumMu1), rs.row(R::kSumMu2));
+        horizontal_split<S>(rs.pad(R::kXxHi), rs.pad(R::kXxLo), w, rs.row(R::kSumXx));
+        horizontal_split<S>(rs.pad(R::kYyHi), rs.pad(R::kYyLo), w, rs.row(R::kSumYy));
+        horizontal_split<S>(rs.pad(R::kXyHi), rs.pad(R::kXyLo), w, rs.row(R::kSumXy));
+        sigmas(rs.row(R::kSumMu1), rs.row(R::kSumMu2), rs.row(R::kSumXx), rs.row(R::kSumYy),
+               rs.row(R::kSumXy), w, s1, s2, s12);
+        t.accumulate(s1, s2, s12, w, t.log2, t.gain_limit, sums);
     }
     return finish(sums);
 }
 
-// Blur with the next scale's window and keep every other row and column.
-template <int W, typename T>
-VIF_INLINE void halve(const Plane<T> &ref, const Plane<T> &dis, unsigned bits, int next_scale,
-                      RowScratch &rs, uint16_t *out_ref, uint16_t *out_dis, ptrdiff_t out_stride)
+// Blur with scale S's window and keep every other row and column.
+template <int S, typename T>
+VIF_INLINE void halve(const Plane<T> &ref, const Plane<T> &dis, unsigned bits, RowScratch &rs,
+                      uint16_t *out_ref, uint16_t *out_dis, ptrdiff_t out_stride)
 {
-    constexpr int H = W / 2;
-    const uint16_t *f = vif::kFilter[next_scale];
-    const unsigned vs = bits;
-    const uint32_t vr = vif::round_of(vs), hr = vif::round_of(vif::kQ16Shift);
-    uint16_t *cr = rs.conv_row(0), *cd = rs.conv_row(1);
+    constexpr int W = vif::kFilterWidth[S], H = W / 2;
+    constexpr const uint16_t *f = vif::kFilter[S];
+    constexpr uint32_t round = vif::round_of(vif::kQ16Shift);
+    uint32_t *cr = rs.pad(RowScratch::kMu1), *cd = rs.pad(RowScratch::kMu2);
     const unsigned w = ref.w, ow = ref.w / 2, oh = ref.h / 2;
     for (unsigned i = 0; i < oh; i++) {
         const T *r[W], *d[W];
         window_rows<W>(ref, int(2 * i), r);
         window_rows<W>(dis, int(2 * i), d);
-#pragma GCC ivdep
-        for (unsigned j = 0; j < w; j++) {
-            uint32_t ar = 0, ad = 0;
-#pragma GCC unroll 17
-            for (int k = 0; k < W; k++) {
-                ar += uint32_t(f[k]) * r[k][j];
-                ad += uint32_t(f[k]) * d[k][j];
-            }
-            cr[j] = uint16_t((ar + vr) >> vs);
-            cd[j] = uint16_t((ad + vr) >> vs);
-        }
+        vertical_means<S, T>(r, d, w, bits, cr, cd);
         pad_row(cr, w, H);
         pad_row(cd, w, H);
-        uint16_t *orow = out_ref + ptrdiff_t(i) * out_stride, *drow = out_dis + ptrdiff_t(i) * out_stride;
+        uint16_t *__restrict orow = out_ref + ptrdiff_t(i) * out_stride;
+        uint16_t *__restrict drow = out_dis + ptrdiff_t(i) * out_stride;
 #pragma GCC ivdep
         for (unsigned j = 0; j < ow; j++) {
-            uint32_t ar = 0, ad = 0;
-#pragma GCC unroll 17
-            for (int k = 0; k < W; k++) {
-                ar += uint32_t(f[k]) * cr[ptrdiff_t(2 * j) - H + k];
-                ad += uint32_t(f[k]) * cd[ptrdiff_t(2 * j) - H + k];
+            const ptrdiff_t c = 2 * ptrdiff_t(j);
+            uint32_t ar = f[H] * cr[c], ad = f[H] * cd[c];
+#pragma GCC unroll 8
+            for (int k = 0; k < H; k++) {
+                ar += f[k] * (cr[c - H + k] + cr[c + H - k]);
+                ad += f[k] * (cd[c - H + k] + cd[c + H - k]);
             }
-            orow[j] = uint16_t((ar + hr) >> vif::kQ16Shift);
-            drow[j] = uint16_t((ad + hr) >> vif::kQ16Shift);
+            orow[j] = uint16_t((ar + round) >> vif::kQ16Shift);
+            drow[j] = uint16_t((ad + round) >> vif::kQ16Shift);
         }
     }
 }
@@ -333,32 +512,38 @@ struct ScalePlanes {
 };
 
 VIF_INLINE ScaleScore statistic_any(const ScalePlanes &p, unsigned bits, int scale, RowScratch &rs,
-                                    const Tables &t)
+                                    const StatParams &t)
 {
-    if (p.is8) return statistic<17, uint8_t>(p.ref8, p.dis8, bits, scale, rs, t);
-    switch (vif::kFilterWidth[scale]) {
-    case 17: return statistic<17, uint16_t>(p.ref16, p.dis16, bits, scale, rs, t);
-    case 9: return statistic<9, uint16_t>(p.ref16, p.dis16, bits, scale, rs, t);
-    case 5: return statistic<5, uint16_t>(p.ref16, p.dis16, bits, scale, rs, t);
-    default: return statistic<3, uint16_t>(p.ref16, p.dis16, bits, scale, rs, t);
+    if (p.is8) return statistic<0, uint8_t>(p.ref8, p.dis8, bits, rs, t);
+    switch (scale) {
+    case 0: return statistic<0, uint16_t>(p.ref16, p.dis16, bits, rs, t);
+    case 1: return statistic<1, uint16_t>(p.ref16, p.dis16, bits, rs, t);
+    case 2: return statistic<2, uint16_t>(p.ref16, p.dis16, bits, rs, t);
+    default: return statistic<3, uint16_t>(p.ref16, p.dis16, bits, rs, t);
     }
 }
 
 VIF_INLINE void halve_any(const ScalePlanes &p, unsigned bits, int next_scale, RowScratch &rs,
                           uint16_t *out_ref, uint16_t *out_dis, ptrdiff_t out_stride)
 {
-    if (p.is8) return halve<9, uint8_t>(p.ref8, p.dis8, bits, next_scale, rs, out_ref, out_dis, out_stride);
-    switch (vif::kFilterWidth[next_scale]) {
-    case 9: return halve<9, uint16_t>(p.ref16, p.dis16, bits, next_scale, rs, out_ref, out_dis, out_stride);
-    case 5: return halve<5, uint16_t>(p.ref16, p.dis16, bits, next_scale, rs, out_ref, out_dis, out_stride);
-    default: return halve<3, uint16_t>(p.ref16, p.dis16, bits, next_scale, rs, out_ref, out_dis, out_stride);
+    if (p.is8) return halve<1, uint8_t>(p.ref8, p.dis8, bits, rs, out_ref, out_dis, out_stride);
+    switch (next_scale) {
+    case 1: return halve<1, uint16_t>(p.ref16, p.dis16, bits, rs, out_ref, out_dis, out_stride);
+    case 2: return halve<2, uint16_t>(p.ref16, p.dis16, bits, rs, out_ref, out_dis, out_stride);
+    default: return halve<3, uint16_t>(p.ref16, p.dis16, bits, rs, out_ref, out_dis, out_stride);
     }
 }
 
 // The same kernels compiled twice: for the baseline ISA and, on x86, for AVX2
 // (integer-only widening; no FMA, so the double arithmetic is unchanged).
+void accumulate_generic(const int32_t *s1, const int32_t *s2, const int32_t *s12, unsigned w,
+                        const uint16_t *table, double gain_limit, Sums &acc)
+{
+    accumulate(s1, s2, s12, w, table, gain_limit, acc);
+}
+
 ScaleScore statistic_generic(const ScalePlanes &p, unsigned bits, int scale, RowScratch &rs,
-                             const Tables &t)
+                             const StatParams &t)
 {
     return statistic_any(p, bits, scale, rs, t);
 }
@@ -371,7 +556,7 @@ void halve_generic(const ScalePlanes &p, unsigned bits, int next_scale, RowScrat
 
 #if VIF_X86
 __attribute__((target("avx2"))) ScaleScore statistic_avx2(const ScalePlanes &p, unsigned bits, int scale,
-                                                          RowScratch &rs, const Tables &t)
+                                                          RowScratch &rs, const StatParams &t)
 {
     return statistic_any(p, bits, scale, rs, t);
 }
@@ -385,17 +570,19 @@ __attribute__((target("avx2"))) void halve_avx2(const ScalePlanes &p, unsigned b
 #endif
 
 struct KernelSet {
-    ScaleScore (*statistic)(const ScalePlanes &, unsigned, int, RowScratch &, const Tables &);
+    ScaleScore (*statistic)(const ScalePlanes &, unsigned, int, RowScratch &, const StatParams &);
     void (*halve)(const ScalePlanes &, unsigned, int, RowScratch &, uint16_t *, uint16_t *, ptrdiff_t);
+    AccumulateFn accumulate;
 };
 
 KernelSet pick_kernels(vif::Kernels which)
 {
 #if VIF_X86
-    if (which == vif::Kernels::Best && __builtin_cpu_supports("avx2")) return {statistic_avx2, halve_avx2};
+    if (which == vif::Kernels::Best && __builtin_cpu_supports("avx2"))
+        return {statistic_avx2, halve_avx2, accumulate_avx2};
 #endif
     (void)which;
-    return {statistic_generic, halve_generic};
+    return {statistic_generic, halve_generic, accumulate_generic};
 }
 
 const uint16_t *log2_table()
@@ -419,7 +606,7 @@ public:
         stride_ = fmt.w / 2;
         for (auto &img : images_) img.assign(size_t(stride_) * (fmt.h / 2), 0);
         kernels_ = pick_kernels(which_);
-        tables_ = {log2_table(), gain_limit_};
+        params_ = {log2_table(), gain_limit_, kernels_.accumulate};
         return 0;
     }
 
@@ -444,7 +631,7 @@ public:
                 p.dis16 = {d, stride_, w, h};
             }
             if (scale == 0 && skip_scale0_) continue;
-            score[scale] = kernels_.statistic(p, bits, scale, rows_, tables_);
+            score[scale] = kernels_.statistic(p, bits, scale, rows_, params_);
         }
         return write_scores(score, index, out);
     }
@@ -500,7 +687,7 @@ private:
     std::vector<uint16_t> images_[4];
     ptrdiff_t stride_ = 0;
     KernelSet kernels_{};
-    Tables tables_{};
+    StatParams params_{};
 };
 
 std::unique_ptr<Extractor> create(const FeatureOptions &o)

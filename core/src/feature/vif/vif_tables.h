@@ -67,7 +67,9 @@ inline uint16_t log2_entry(uint32_t m)
     return static_cast<uint16_t>(std::lround(static_cast<double>(l) * 2048.0));
 }
 
-using Log2Table = std::array<uint16_t, kLog2Entries>;
+// One zero entry past the end, so that 32-bit vector gathers of the last
+// 16-bit entry stay inside the array.
+using Log2Table = std::array<uint16_t, kLog2Entries + 1>;
 
 inline Log2Table make_log2_table()
 {
