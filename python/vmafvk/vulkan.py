@@ -10,6 +10,7 @@ from __future__ import annotations
 import ctypes
 import errno
 import os
+import sys
 
 from . import _lib
 from ._lib import VmafError
@@ -79,8 +80,14 @@ def vulkan_support(lib=None) -> tuple:
     if not _bound(lib):
         absent = next(n for n in _PROTOTYPES if not lib.has(n))
         return False, f"{lib.path} has no Vulkan API (it does not export {absent})"
-    rc = lib.vmaf_vulkan_available()
-    if rc == -errno.ENOSYS:
+    if getattr(lib, "_vulkan_built", None) is None:
+        # Built without Vulkan is a property of the file: ask once, and keep the
+        # library's log line about it out of the way (the reason is returned).
+        rc, text = lib._capture.run(lib.vmaf_vulkan_available)
+        lib._vulkan_built = rc != -errno.ENOSYS
+        if lib._vulkan_built and text:
+            sys.stderr.write(text)
+    if not lib._vulkan_built:
         return False, f"{lib.path} was built without Vulkan"
     return True, ""
 
