@@ -7,4 +7,15 @@ namespace vmaf {
 
 extern const ExtractorInfo kAdmExtractor;
 
+namespace adm {
+
+// Which build of the CPU kernels an instance runs: the fastest the processor
+// supports (what kAdmExtractor creates) or the portable one. Both give
+// identical scores; tests compare them and benchmarks time them.
+enum class Kernels { Best, Portable };
+
+std::unique_ptr<Extractor> create_cpu(const FeatureOptions &opts, Kernels which);
+
+}  // namespace adm
+
 }  // namespace vmaf

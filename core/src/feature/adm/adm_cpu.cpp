@@ -1,10 +1,489 @@
-// Placeholder until the CPU adm lands: registering it fails cleanly.
+// Integer ADM on the CPU (libvmaf's "adm" extractor, integer_adm.c).
+//
+// Per scale: one db2 wavelet level of both luma planes; decoupling of the
+// distorted detail bands into a part restored from the reference (r) and an
+// additive impairment (a); a CSF-weighted masking threshold from a 3x3
+// neighbourhood of the masker; and the cube-root of summed cubes of the
+// masked signal. DLM (adm2) masks r with a and divides by the reference's
+// own energy; AIM masks a with r.
+//
+// The fixed-point formats, rounding constants and float conversions follow
+// libvmaf exactly (adm_tables.h, adm_kernels.h), so the scores are bit for
+// bit those of libvmaf's C code.
 #include "feature/adm/adm.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "feature/adm/adm_csf.h"
+#include "feature/adm/adm_kernels.h"
+#include "feature/adm/adm_tables.h"
+
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define ADM_X86 1
+#else
+#define ADM_X86 0
+#endif
 
 namespace vmaf {
 
-static std::unique_ptr<Extractor> create(const FeatureOptions &) { return nullptr; }
+namespace {
 
-const ExtractorInfo kAdmExtractor = {"adm", {}, {}, 0, create};
+using namespace adm;
+
+constexpr OptionSpec kOptions[] = {
+    {"debug", nullptr, OptType::Bool, 0, 0, 1, false,
+     "also write integer_adm and the numerator and denominator of every scale"},
+    {"adm_csf_scale", "scf", OptType::Double, 1.0, 0.0, 50.0, true,
+     "Barten CSF gain of the horizontal and vertical bands"},
+    {"adm_csf_diag_scale", "scfd", OptType::Double, 1.0, 0.0, 50.0, true, "Barten CSF gain of the diagonal band"},
+    {"adm_dlm_weight", "dlmw", OptType::Double, 0.5, 0.0, 1.0, true,
+     "weight of DLM against AIM in adm3 (1 is DLM only)"},
+    {"adm_enhn_gain_limit", "egl", OptType::Double, kDefaultEnhnGainLimit, 1.0, kDefaultEnhnGainLimit, true,
+     "cap on the enhancement gain; 1.0 disables enhancement"},
+    {"adm_norm_view_dist", "nvd", OptType::Double, kDefaultNormViewDist, 0.75, 24.0, true,
+     "viewing distance divided by the display height"},
+    {"adm_ref_display_height", "rdh", OptType::Int, double(kDefaultRefDisplayHeight), 1, 4320, true,
+     "display height in pixels"},
+    {"adm_csf_mode", "csf", OptType::Int, 0, 0, 3, true,
+     "CSF: 0 Watson, 1 Barten, 2 Barten/Watson blend, 3 blend (L1 fit)"},
+    {"adm_noise_weight", "nw", OptType::Double, kDefaultNoiseWeight, 0.0, 1500.0, true,
+     "noise floor added to every numerator and denominator term"},
+    {"adm_skip_aim", nullptr, OptType::Bool, 0, 0, 1, false, "skip AIM (integer_aim is then 0)"},
+    {"adm_skip_scale0", "ssz", OptType::Bool, 0, 0, 1, true, "skip scale 0: its score is written as 0"},
+    {"adm_min_val", "min", OptType::Double, 0.0, 0.0, 1.0, true, "lower bound of adm3"},
+};
+
+constexpr const char *kAdm2 = "VMAF_integer_feature_adm2_score";
+constexpr const char *kAim = "VMAF_integer_feature_aim_score";
+constexpr const char *kAdm3 = "VMAF_integer_feature_adm3_score";
+constexpr const char *kScaleNames[kScales] = {
+    "VMAF_integer_feature_adm_scale0_score", "VMAF_integer_feature_adm_scale1_score",
+    "VMAF_integer_feature_adm_scale2_score", "VMAF_integer_feature_adm_scale3_score"};
+constexpr const char *kNumNames[kScales] = {"integer_adm_num_scale0", "integer_adm_num_scale1",
+                                            "integer_adm_num_scale2", "integer_adm_num_scale3"};
+constexpr const char *kDenNames[kScales] = {"integer_adm_den_scale0", "integer_adm_den_scale1",
+                                            "integer_adm_den_scale2", "integer_adm_den_scale3"};
+constexpr const char *kProvided[] = {
+    kAdm2, kAim, kAdm3, kScaleNames[0], kScaleNames[1], kScaleNames[2], kScaleNames[3],
+    "integer_adm", "integer_adm_num", "integer_adm_den",
+    kNumNames[0], kDenNames[0], kNumNames[1], kDenNames[1],
+    kNumNames[2], kDenNames[2], kNumNames[3], kDenNames[3],
+};
+
+// 2^30 / x for x in [-32768, 32768], indexed by x + 32768 (x = 0 unused).
+const int32_t *reciprocal_table()
+{
+    static const std::vector<int32_t> table = [] {
+        std::vector<int32_t> t(2 * kReciprocalRange + 1, 0);
+        for (int32_t i = 1; i <= kReciprocalRange; i++) {
+            const int32_t r = int32_t((int64_t(1) << kReciprocalShift) / i);
+            t[kReciprocalRange + i] = r;
+            t[kReciprocalRange - i] = -r;
+        }
+        return t;
+    }();
+    return table.data();
+}
+
+// Storage of one plane and a view of it.
+template <typename T>
+struct PlaneBuf {
+    std::vector<T> mem;
+    Plane<T> view;
+    void alloc(int w, int h)
+    {
+        const ptrdiff_t stride = (ptrdiff_t(w) + 15) & ~ptrdiff_t(15);
+        mem.assign(size_t(stride) * size_t(h), T(0));
+        view = {mem.data(), stride};
+    }
+};
+
+template <typename T>
+struct BandsBuf {
+    PlaneBuf<T> planes[4];
+    Bands<T> view;
+    void alloc(int w, int h)
+    {
+        for (auto &p : planes) p.alloc(w, h);
+        view = {planes[0].view, {planes[1].view, planes[2].view, planes[3].view}};
+    }
+};
+
+// Decoupled bands of one scale: r (restored) and a (additive), h/v/d each.
+template <typename T>
+struct DecoupledBuf {
+    PlaneBuf<T> r_mem[kOrientations], a_mem[kOrientations];
+    Plane<T> r[kOrientations], a[kOrientations];
+    void alloc(int w, int h)
+    {
+        for (int o = 0; o < kOrientations; o++) {
+            r_mem[o].alloc(w, h);
+            a_mem[o].alloc(w, h);
+            r[o] = r_mem[o].view;
+            a[o] = a_mem[o].view;
+        }
+    }
+};
+
+struct Scratch {
+    int w[kScales + 1] = {}, h[kScales + 1] = {};  // [0] picture, [s + 1] bands of scale s
+    BandsBuf<int16_t> ref0, dis0;                   // scale 0
+    BandsBuf<int32_t> ref[kScales], dis[kScales];   // scales 1..3 (index 0 unused)
+    DecoupledBuf<int16_t> dec0;
+    DecoupledBuf<int32_t> dec;                      // sized for scale 1, reused
+    PlaneBuf<int32_t> mask_n, mask_c;               // masker sums, sized for scale 0
+    // Intermediate rows of the transform in libvmaf's layout (see
+    // adm_kernels.h): [lo | hi] at scale 0, [lo_ref | hi_ref | lo_dis | hi_dis]
+    // at scales 1..3, plus the two entries its right edge may read past them.
+    std::vector<int16_t> rows0;
+    std::vector<int32_t> rows;
+    std::vector<int32_t> col, thr;
+
+    void alloc(int pic_w, int pic_h)
+    {
+        w[0] = pic_w;
+        h[0] = pic_h;
+        for (int s = 0; s < kScales; s++) {
+            w[s + 1] = (w[s] + 1) / 2;
+            h[s + 1] = (h[s] + 1) / 2;
+        }
+        ref0.alloc(w[1], h[1]);
+        dis0.alloc(w[1], h[1]);
+        for (int s = 1; s < kScales; s++) {
+            ref[s].alloc(w[s + 1], h[s + 1]);
+            dis[s].alloc(w[s + 1], h[s + 1]);
+        }
+        dec0.alloc(w[1], h[1]);
+        dec.alloc(w[2], h[2]);
+        mask_n.alloc(w[1], h[1]);
+        mask_c.alloc(w[1], h[1]);
+        rows0.assign(2 * size_t(pic_w) + 2, 0);
+        rows.assign(4 * size_t(w[1]) + 2, 0);
+        col.assign(size_t(w[1]) + 2, 0);
+        thr.assign(size_t(w[1]), 0);
+    }
+};
+
+struct Params {
+    double gain_limit;
+    double noise_weight;
+    bool skip_scale0, skip_aim;
+    Weights weights;
+    const int32_t *recip;
+};
+
+struct ScaleSums {
+    float num = 0.0f, den = 0.0f, aim = 0.0f;
+};
+
+inline uint32_t ceil_log2(double v) { return uint32_t(std::ceil(std::log2(v))); }
+
+inline float cube_root(double v) { return std::pow(float(v), 1.0f / 3.0f); }
+
+// The noise floor added to every orientation's term.
+inline float noise_floor(const Rect &rc, double noise_weight)
+{
+    return std::pow(float(rc.height() * rc.width() * noise_weight), 1.0f / 3.0f);
+}
+
+// Sum of the reference's cubed detail coefficients, CSF-weighted afterwards
+// (w^3 sum x^3 == sum (w x)^3), as the cube root plus noise floor.
+template <typename T>
+ADM_INLINE float reference_energy(const Bands<T> &ref, int w, int h, int scale, const Params &p)
+{
+    const Rect rc = score_rect(w, h);
+    const ScaleWeights &sw = p.weights[scale];
+    uint64_t acc[kOrientations] = {};
+    double to_real;
+    if constexpr (sizeof(T) == 2) {
+        // Rows are pre-shifted only when the area could overflow 64 bits.
+        const int shift = std::max(int(std::ceil(std::log2(double(rc.height() * rc.width())) - kDen0AreaBias)), 0);
+        const uint64_t round = uint64_t(round_of(shift));
+        for (int i = rc.top; i < rc.bottom; i++)
+            for (int o = 0; o < kOrientations; o++)
+                acc[o] += (kernels::energy_row16(ref.det[o].row(i), rc.left, rc.right) + round) >> shift;
+        to_real = std::pow(2.0, kDen0Exponent - shift);
+    } else {
+        const int sq = kDenSquareShift[scale - 1];
+        const uint32_t cube = ceil_log2(rc.width()), rows = ceil_log2(rc.height());
+        const uint64_t sq_round = uint64_t(1) << sq, cube_round = uint64_t(round_of(int(cube)));
+        const uint64_t row_round = uint64_t(round_of(int(rows)));
+        for (int i = rc.top; i < rc.bottom; i++)
+            for (int o = 0; o < kOrientations; o++)
+                acc[o] += (kernels::energy_row32(ref.det[o].row(i), rc.left, rc.right, sq, sq_round, int(cube),
+                                                 cube_round) +
+                           row_round) >>
+                          rows;
+        to_real = std::pow(2.0, double(uint32_t(kDenExponent[scale - 1] - rows - cube)));
+    }
+    const float floor = noise_floor(rc, p.noise_weight);
+    float den = 0.0f;
+    for (int o = 0; o < kOrientations; o++) {
+        const double csf = double(acc[o] / to_real) * std::pow(double(sw.real[o]), 3.0);
+        den = o == 0 ? cube_root(csf) + floor : den + (cube_root(csf) + floor);
+    }
+    return den;
+}
+
+// Masked distortion of `signal` under the masker sums left in n/c by
+// kernels::masker: per orientation the cube root of the summed cubes plus
+// the noise floor.
+template <typename T>
+ADM_INLINE float masked_distortion(const Plane<T> (&signal)[kOrientations], const Plane<int32_t> &n,
+                                   const Plane<int32_t> &c, int w, int h, int scale, const ScaleWeights &sw,
+                                   double noise_weight, Scratch &s)
+{
+    const Rect rc = score_rect(w, h);
+    const uint32_t rows = ceil_log2(h);
+    const int64_t row_round = round_of(int(rows));
+    int64_t acc[kOrientations] = {};
+    int32_t *thr = s.thr.data();
+    if constexpr (sizeof(T) == 2) {
+        kernels::Cube16 cube[kOrientations];
+        for (int o = 0; o < kOrientations; o++) {
+            const int shift = int(uint32_t(std::ceil(std::log2(w) - kCm0CubeShiftBias[o])));
+            cube[o] = {kCm0ThresholdShift[o], kCm0SquareShift[o], shift, round_of(kCm0SquareShift[o]),
+                       round_of(shift)};
+        }
+        for (int i = rc.top; i < rc.bottom; i++) {
+            kernels::thresholds_row(n, c, i, w, h, rc, s.col.data(), thr);
+            for (int o = 0; o < kOrientations; o++)
+                acc[o] += (kernels::masked_row_sum(signal[o].row(i), thr, sw.fixed[o], cube[o], rc.left, rc.right) +
+                           row_round) >>
+                          rows;
+        }
+        float num = 0.0f;
+        const float floor = noise_floor(rc, noise_weight);
+        for (int o = 0; o < kOrientations; o++) {
+            const uint32_t e = uint32_t(kCm0Exponent[o]) - uint32_t(cube[o].cube) - rows;
+            const float f = float(double(acc[o]) / std::pow(2.0, double(e)));
+            num = o == 0 ? std::pow(f, 1.0f / 3.0f) + floor : num + (std::pow(f, 1.0f / 3.0f) + floor);
+        }
+        return num;
+    } else {
+        const uint32_t shift = ceil_log2(w);
+        const kernels::Cube32 cube{int(shift), round_of(int(shift))};
+        for (int i = rc.top; i < rc.bottom; i++) {
+            kernels::thresholds_row(n, c, i, w, h, rc, s.col.data(), thr);
+            for (int o = 0; o < kOrientations; o++)
+                acc[o] += (kernels::masked_row_sum(signal[o].row(i), thr, sw.fixed[o], cube, rc.left, rc.right) +
+                           row_round) >>
+                          rows;
+        }
+        const float to_real = float(std::pow(2.0, double(uint32_t(kCmExponent[scale - 1]) - shift - rows)));
+        float num = 0.0f;
+        const float floor = noise_floor(rc, noise_weight);
+        for (int o = 0; o < kOrientations; o++) {
+            const float f = float(acc[o]) / to_real;
+            num = o == 0 ? std::pow(f, 1.0f / 3.0f) + floor : num + (std::pow(f, 1.0f / 3.0f) + floor);
+        }
+        return num;
+    }
+}
+
+// Everything after the transform at one scale.
+template <typename T>
+ADM_INLINE ScaleSums score_scale(const Bands<T> &ref, const Bands<T> &dis, DecoupledBuf<T> &dec, int scale,
+                                 const Params &p, Scratch &s)
+{
+    const int w = s.w[scale + 1], h = s.h[scale + 1];
+    const Rect wr = work_rect(w, h);
+    const ScaleWeights &sw = p.weights[scale];
+    ScaleSums out;
+    kernels::decouple(ref, dis, wr, p.gain_limit, p.recip, dec.r, dec.a);
+    out.den = reference_energy(ref, w, h, scale, p);
+    // DLM: the restored part, masked by the additive one.
+    kernels::masker(dec.a, sw.fixed, wr, s.mask_n.view, s.mask_c.view);
+    out.num = masked_distortion(dec.r, s.mask_n.view, s.mask_c.view, w, h, scale, sw, p.noise_weight, s);
+    if (!p.skip_aim) {
+        // AIM: the additive part, masked by the restored one, without noise floor.
+        kernels::masker(dec.r, sw.fixed, wr, s.mask_n.view, s.mask_c.view);
+        out.aim = masked_distortion(dec.a, s.mask_n.view, s.mask_c.view, w, h, scale, sw, 0.0, s);
+    }
+    return out;
+}
+
+template <typename Pixel>
+ADM_INLINE void compute_frame(const Pixel *ref, ptrdiff_t ref_stride, const Pixel *dis, ptrdiff_t dis_stride,
+                              unsigned bpc, const Params &p, Scratch &s, ScaleSums (&out)[kScales])
+{
+    const int w = s.w[0], h = s.h[0];
+    kernels::dwt0(ref, ref_stride, w, h, bpc, s.rows0.data(), s.ref0.view);
+    kernels::dwt0(dis, dis_stride, w, h, bpc, s.rows0.data(), s.dis0.view);
+    if (p.skip_scale0)
+        out[0] = {0.0f, 1e-10f, 0.0f};  // libvmaf's placeholder denominator
+    else
+        out[0] = score_scale(s.ref0.view, s.dis0.view, s.dec0, 0, p, s);
+
+    for (int scale = 1; scale < kScales; scale++) {
+        if (scale == 1)
+            kernels::dwt(s.ref0.view.a, s.dis0.view.a, s.w[1], s.h[1], 1, s.rows.data(), s.ref[1].view,
+                         s.dis[1].view);
+        else
+            kernels::dwt(s.ref[scale - 1].view.a, s.dis[scale - 1].view.a, s.w[scale], s.h[scale], scale,
+                         s.rows.data(), s.ref[scale].view, s.dis[scale].view);
+        out[scale] = score_scale(s.ref[scale].view, s.dis[scale].view, s.dec, scale, p, s);
+    }
+}
+
+// The whole computation compiled for the baseline ISA and, on x86, for AVX2.
+using FrameFn8 = void (*)(const uint8_t *, ptrdiff_t, const uint8_t *, ptrdiff_t, unsigned, const Params &,
+                          Scratch &, ScaleSums (&)[kScales]);
+using FrameFn16 = void (*)(const uint16_t *, ptrdiff_t, const uint16_t *, ptrdiff_t, unsigned, const Params &,
+                           Scratch &, ScaleSums (&)[kScales]);
+
+void frame8_generic(const uint8_t *r, ptrdiff_t rs, const uint8_t *d, ptrdiff_t ds, unsigned bpc, const Params &p,
+                    Scratch &s, ScaleSums (&out)[kScales])
+{
+    compute_frame(r, rs, d, ds, bpc, p, s, out);
+}
+
+void frame16_generic(const uint16_t *r, ptrdiff_t rs, const uint16_t *d, ptrdiff_t ds, unsigned bpc, const Params &p,
+                     Scratch &s, ScaleSums (&out)[kScales])
+{
+    compute_frame(r, rs, d, ds, bpc, p, s, out);
+}
+
+#if ADM_X86
+__attribute__((target("avx2"))) void frame8_avx2(const uint8_t *r, ptrdiff_t rs, const uint8_t *d, ptrdiff_t ds,
+                                                 unsigned bpc, const Params &p, Scratch &s,
+                                                 ScaleSums (&out)[kScales])
+{
+    compute_frame(r, rs, d, ds, bpc, p, s, out);
+}
+
+__attribute__((target("avx2"))) void frame16_avx2(const uint16_t *r, ptrdiff_t rs, const uint16_t *d, ptrdiff_t ds,
+                                                  unsigned bpc, const Params &p, Scratch &s,
+                                                  ScaleSums (&out)[kScales])
+{
+    compute_frame(r, rs, d, ds, bpc, p, s, out);
+}
+#endif
+
+class AdmCpu final : public Extractor {
+public:
+    AdmCpu(const FeatureOptions &o, adm::Kernels which)
+        : which_(which), debug_(o.flag("debug")), dlm_weight_(o.number("adm_dlm_weight")),
+          min_val_(o.number("adm_min_val"))
+    {
+        setup_.mode = CsfMode(int(o.number("adm_csf_mode")));
+        setup_.norm_view_dist = o.number("adm_norm_view_dist");
+        setup_.ref_display_height = int(o.number("adm_ref_display_height"));
+        setup_.csf_scale = o.number("adm_csf_scale");
+        setup_.csf_diag_scale = o.number("adm_csf_diag_scale");
+        params_.gain_limit = o.number("adm_enhn_gain_limit");
+        params_.noise_weight = o.number("adm_noise_weight");
+        params_.skip_scale0 = o.flag("adm_skip_scale0");
+        params_.skip_aim = o.flag("adm_skip_aim");
+    }
+
+    int init(const FrameFormat &fmt) override
+    {
+        if (fmt.w < kMinSide || fmt.h < kMinSide) return -EINVAL;
+        if (fmt.bpc < 8 || fmt.bpc > 16) return -EINVAL;
+        // The 16-bit scale-0 pipeline cannot represent frequencies below those
+        // of 1080 lines at 3 heights (libvmaf refuses them too).
+        if (setup_.norm_view_dist * setup_.ref_display_height < kDefaultNormViewDist * kDefaultRefDisplayHeight)
+            return -EINVAL;
+        if (int err = make_weights(setup_, &params_.weights)) return err;
+        params_.recip = reciprocal_table();
+        fmt_ = fmt;
+        scratch_.alloc(int(fmt.w), int(fmt.h));
+        pick_kernels();
+        return 0;
+    }
+
+    int extract(const VmafPicture &ref, const VmafPicture &dist, unsigned index, ScoreSink &out) override
+    {
+        if (ref.w[0] != fmt_.w || ref.h[0] != fmt_.h || dist.w[0] != fmt_.w || dist.h[0] != fmt_.h ||
+            ref.bpc != fmt_.bpc || dist.bpc != fmt_.bpc)
+            return -EINVAL;
+        ScaleSums s[kScales];
+        if (fmt_.bpc == 8)
+            frame8_(static_cast<const uint8_t *>(ref.data[0]), ref.stride[0],
+                    static_cast<const uint8_t *>(dist.data[0]), dist.stride[0], fmt_.bpc, params_, scratch_, s);
+        else
+            frame16_(static_cast<const uint16_t *>(ref.data[0]), ref.stride[0] / 2,
+                     static_cast<const uint16_t *>(dist.data[0]), dist.stride[0] / 2, fmt_.bpc, params_, scratch_,
+                     s);
+        return write_scores(s, index, out);
+    }
+
+private:
+    void pick_kernels()
+    {
+        frame8_ = frame8_generic;
+        frame16_ = frame16_generic;
+#if ADM_X86
+        if (which_ == adm::Kernels::Best && __builtin_cpu_supports("avx2")) {
+            frame8_ = frame8_avx2;
+            frame16_ = frame16_avx2;
+        }
+#endif
+    }
+
+    int write_scores(const ScaleSums (&s)[kScales], unsigned index, ScoreSink &out) const
+    {
+        double num = 0.0, den = 0.0, aim_num = 0.0;
+        for (const ScaleSums &x : s) {
+            num += x.num;
+            den += x.den;
+            aim_num += x.aim;
+        }
+        // Sums this small are noise: libvmaf zeroes them (limit scaled by area).
+        const double limit = 1e-10 * double(int(fmt_.w) * int(fmt_.h)) / (1920.0 * 1080.0);
+        num = num < limit ? 0.0 : num;
+        den = den < limit ? 0.0 : den;
+        // libvmaf leaves AIM unset when the denominator vanishes; 0 here.
+        const double adm2 = den == 0.0 ? 1.0 : num / den;
+        const double aim = den == 0.0 ? 0.0 : aim_num / den;
+        const double adm3 = std::max(adm2 * dlm_weight_ + (1.0 - aim) * (1.0 - dlm_weight_), min_val_);
+
+        int err = 0;
+        err |= out.append(kAdm2, index, adm2);
+        err |= out.append(kAim, index, aim);
+        err |= out.append(kAdm3, index, adm3);
+        for (int i = 0; i < kScales; i++) err |= out.append(kScaleNames[i], index, double(s[i].num) / s[i].den);
+        if (!debug_) return err;
+
+        err |= out.append("integer_adm", index, adm2);
+        err |= out.append("integer_adm_num", index, num);
+        err |= out.append("integer_adm_den", index, den);
+        for (int i = 0; i < kScales; i++) {
+            err |= out.append(kNumNames[i], index, s[i].num);
+            err |= out.append(kDenNames[i], index, s[i].den);
+        }
+        return err;
+    }
+
+    adm::Kernels which_;
+    bool debug_;
+    double dlm_weight_, min_val_;
+    ViewSetup setup_;
+    Params params_{};
+    FrameFormat fmt_{};
+    Scratch scratch_;
+    FrameFn8 frame8_ = nullptr;
+    FrameFn16 frame16_ = nullptr;
+};
+
+std::unique_ptr<Extractor> create(const FeatureOptions &o)
+{
+    return std::make_unique<AdmCpu>(o, adm::Kernels::Best);
+}
+
+}  // namespace
+
+std::unique_ptr<Extractor> adm::create_cpu(const FeatureOptions &opts, Kernels which)
+{
+    return std::make_unique<AdmCpu>(opts, which);
+}
+
+const ExtractorInfo kAdmExtractor = {"adm", kProvided, kOptions, 0, create};
 
 }  // namespace vmaf
