@@ -49,7 +49,8 @@ inline constexpr int32_t kSigmaNsq = 2 << 16;
 inline constexpr int32_t kLog2SigmaNsq = 17 * 2048;
 // Added to the reference variance before the gain division.
 inline constexpr double kGainEps = 65536 * 1.0e-10;
-// Non-log terms: sigma2 / (255^2 * 65536), computed as two divisions.
+// Below the noise floor a pixel's numerator is 1 - 4 sigma2 / 255^2 (8-bit
+// units), i.e. sigma2_q16 / 16384 / 65025, computed as these two divisions.
 inline constexpr double kLinDiv1 = 16384.0;
 inline constexpr double kLinDiv2 = 65025.0;
 
