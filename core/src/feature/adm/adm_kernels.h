@@ -304,7 +304,7 @@ ADM_INLINE bool within_one_degree(T oh, T ov, T th, T tv)
     const P oo = P(oh) * oh + P(ov) * ov;
     const P tt = P(th) * th + P(tv) * tv;
     const double fdot = float(dot);
-    return fdot >= 0.0 && fdot * fdot >= double(kCos1DegSq) * double(float(oo)) * double(float(tt));
+    return (fdot >= 0.0) & (fdot * fdot >= double(kCos1DegSq) * double(float(oo)) * double(float(tt)));
 }
 
 // Splits one distorted coefficient t into the part explained by the
@@ -338,26 +338,73 @@ ADM_INLINE void decouple_one(T o, T t, bool enhance, bool nearest, double gain_l
 // the rectangle and finishes the remainder with the C code.
 inline constexpr int kDecoupleBlock = 16;
 
+// Round half to even under the default rounding mode, as a vector
+// float-to-int conversion does (|x| < 2^51).
+ADM_INLINE double round_half_even(double x)
+{
+    constexpr double magic = 0x1.8p52;
+    return (x + magic) - magic;
+}
+
+// decouple_one() for 16-bit bands without branches, for the vectorizer.
+// o == 0 needs no special ratio: r is then 0 for any k, and enhancement
+// requires o != 0. rst * limit is clamped to t after rounding, which gives
+// the same result as rounding the clamped product (t is an integer).
+template <bool Nearest>
+ADM_INLINE void decouple16_one(int32_t o, int32_t t, bool enhance, double gain_limit, const int32_t *recip,
+                               int16_t *r, int16_t *a)
+{
+    const int64_t x = int64_t(recip[o + kReciprocalRange]) * t + (1 << (kRatioShift - 1));
+    const int32_t k = int32_t(std::clamp<int64_t>(x >> kRatioShift, 0, kRatioOne));
+    const int32_t rst = (k * o + (1 << (kRatioShift - 1))) >> kRatioShift;
+    const double g = double(rst) * gain_limit;
+    const int32_t e = Nearest ? int32_t(round_half_even(g)) : int32_t(g);
+    const int32_t enhanced = o > 0 ? std::min(e, t) : std::max(e, t);
+    const int32_t out = (enhance & (k > 0) & (o != 0)) ? enhanced : rst;
+    *r = int16_t(out);
+    *a = int16_t(t - out);
+}
+
+template <bool Nearest>
+ADM_INLINE void decouple16_span(const int16_t *__restrict oh, const int16_t *__restrict ov,
+                                const int16_t *__restrict od, const int16_t *__restrict th,
+                                const int16_t *__restrict tv, const int16_t *__restrict td, int16_t *__restrict rh,
+                                int16_t *__restrict rv, int16_t *__restrict rd, int16_t *__restrict ah,
+                                int16_t *__restrict av, int16_t *__restrict ad, int x0, int x1, double gain_limit,
+                                const int32_t *__restrict recip)
+{
+    for (int j = x0; j < x1; j++) {
+        const bool enhance = within_one_degree<int32_t>(oh[j], ov[j], th[j], tv[j]);
+        decouple16_one<Nearest>(oh[j], th[j], enhance, gain_limit, recip, &rh[j], &ah[j]);
+        decouple16_one<Nearest>(ov[j], tv[j], enhance, gain_limit, recip, &rv[j], &av[j]);
+        decouple16_one<Nearest>(od[j], td[j], enhance, gain_limit, recip, &rd[j], &ad[j]);
+    }
+}
+
 template <typename T>
 ADM_INLINE void decouple(const Bands<T> &ref, const Bands<T> &dis, const Rect &rc, double gain_limit,
                          const int32_t *recip, const Plane<T> (&r)[kOrientations],
                          const Plane<T> (&a)[kOrientations])
 {
-    using P = std::conditional_t<sizeof(T) == 2, int32_t, int64_t>;
     const int blocks_end = rc.right - rc.width() % kDecoupleBlock;
     for (int i = rc.top; i < rc.bottom; i++) {
-        const T *__restrict oh = ref.det[0].row(i), *__restrict ov = ref.det[1].row(i);
-        const T *__restrict od = ref.det[2].row(i);
-        const T *__restrict th = dis.det[0].row(i), *__restrict tv = dis.det[1].row(i);
-        const T *__restrict td = dis.det[2].row(i);
-        T *__restrict rh = r[0].row(i), *__restrict rv = r[1].row(i), *__restrict rd = r[2].row(i);
-        T *__restrict ah = a[0].row(i), *__restrict av = a[1].row(i), *__restrict ad = a[2].row(i);
-        for (int j = rc.left; j < rc.right; j++) {
-            const bool enhance = within_one_degree<P>(oh[j], ov[j], th[j], tv[j]);
-            const bool nearest = j < blocks_end;
-            decouple_one(oh[j], th[j], enhance, nearest, gain_limit, recip, &rh[j], &ah[j]);
-            decouple_one(ov[j], tv[j], enhance, nearest, gain_limit, recip, &rv[j], &av[j]);
-            decouple_one(od[j], td[j], enhance, nearest, gain_limit, recip, &rd[j], &ad[j]);
+        const T *oh = ref.det[0].row(i), *ov = ref.det[1].row(i), *od = ref.det[2].row(i);
+        const T *th = dis.det[0].row(i), *tv = dis.det[1].row(i), *td = dis.det[2].row(i);
+        T *rh = r[0].row(i), *rv = r[1].row(i), *rd = r[2].row(i);
+        T *ah = a[0].row(i), *av = a[1].row(i), *ad = a[2].row(i);
+        if constexpr (sizeof(T) == 2) {
+            decouple16_span<true>(oh, ov, od, th, tv, td, rh, rv, rd, ah, av, ad, rc.left, blocks_end, gain_limit,
+                                  recip);
+            decouple16_span<false>(oh, ov, od, th, tv, td, rh, rv, rd, ah, av, ad, blocks_end, rc.right,
+                                   gain_limit, recip);
+        } else {
+            for (int j = rc.left; j < rc.right; j++) {
+                const bool enhance = within_one_degree<int64_t>(oh[j], ov[j], th[j], tv[j]);
+                const bool nearest = j < blocks_end;
+                decouple_one(oh[j], th[j], enhance, nearest, gain_limit, recip, &rh[j], &ah[j]);
+                decouple_one(ov[j], tv[j], enhance, nearest, gain_limit, recip, &rv[j], &av[j]);
+                decouple_one(od[j], td[j], enhance, nearest, gain_limit, recip, &rd[j], &ad[j]);
+            }
         }
     }
 }
