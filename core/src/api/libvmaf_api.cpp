@@ -3,12 +3,15 @@
 #include <exception>
 #include <memory>
 #include <new>
+#include <span>
+#include <vector>
 
 #include "api/dictionary.h"
 #include "api/export.h"
 #include "context/context.h"
 #include "feature/registry.h"
 #include "libvmaf/version.h"
+#include "model/pooling.h"
 #include "util/log.h"
 
 namespace {
@@ -98,27 +101,16 @@ VMAF_EXPORT int vmaf_feature_score_pooled(VmafContext *vmaf, const char *feature
 {
     if (!vmaf || !feature_name || !score || index_low > index_high) return -EINVAL;
     if (pool_method <= VMAF_POOL_METHOD_UNKNOWN || pool_method >= VMAF_POOL_METHOD_NB) return -EINVAL;
-    unsigned n = 0;
-    double min = 0, max = 0, sum = 0, inv_sum = 0;
-    for (unsigned i = index_low; i <= index_high; i++) {
-        if (vmaf->ctx.is_subsampled_out(i)) continue;
-        double s;
-        if (int err = vmaf->ctx.collector().get(feature_name, i, &s)) return err;
-        if (n == 0 || s < min) min = s;
-        if (n == 0 || s > max) max = s;
-        sum += s;
-        inv_sum += 1.0 / (s + 1.0);
-        n++;
-    }
-    if (!n) return -EINVAL;
-    switch (pool_method) {
-    case VMAF_POOL_METHOD_MIN: *score = min; break;
-    case VMAF_POOL_METHOD_MAX: *score = max; break;
-    case VMAF_POOL_METHOD_MEAN: *score = sum / n; break;
-    case VMAF_POOL_METHOD_HARMONIC_MEAN: *score = n / inv_sum - 1.0; break;
-    default: return -EINVAL;
-    }
-    return 0;
+    return guarded([&] {
+        std::vector<double> scores;
+        for (unsigned i = index_low; i <= index_high; i++) {
+            if (vmaf->ctx.is_subsampled_out(i)) continue;
+            double s;
+            if (int err = vmaf->ctx.collector().get(feature_name, i, &s)) return err;
+            scores.push_back(s);
+        }
+        return vmaf::pool(std::span<const double>(scores), pool_method, score);
+    });
 }
 
 VMAF_EXPORT int vmaf_preallocate_pictures(VmafContext *vmaf, VmafPictureConfiguration cfg)
