@@ -1,24 +1,59 @@
 #include "backend.h"
 
+#if VMAF_CLI_HAVE_VULKAN
+#include <cerrno>
+#include <cstring>
+
+#include "libvmaf/libvmaf_vulkan.h"
+#endif
+
 namespace vmaf::cli {
 
 namespace {
 
 std::string g_description = "cpu";
 
-// The Vulkan half of attach_backend. Builds with Vulkan create a device state
-// (the device given by index, or the first suitable one), import it into the
-// context, and set g_description; until that is wired, and in builds without
-// Vulkan, this reports why Vulkan cannot be used.
+#if VMAF_CLI_HAVE_VULKAN
+VmafVulkanState *g_state = nullptr;
+
+std::string device_name(int index)
+{
+    VmafVulkanDeviceInfo info[16];
+    unsigned n = 0;
+    if (vmaf_vulkan_list_devices(info, 16, &n) != 0) return "?";
+    if (index >= 0 && unsigned(index) < n && unsigned(index) < 16) return info[index].name;
+    for (unsigned i = 0; i < n && i < 16; i++)
+        if (info[i].usable) return info[i].name;  // the automatic choice prefers usable ones
+    return "?";
+}
+
+// Create a device state (device `index`, or the library's automatic choice)
+// and import it into the context.
+int attach_vulkan(VmafContext *vmaf, int index, std::string *why)
+{
+    VmafVulkanConfiguration cfg{};
+    cfg.device_index = index >= 0 ? index : VMAF_VULKAN_DEVICE_AUTO;
+    if (int err = vmaf_vulkan_state_init(&g_state, cfg)) {
+        *why = err == -ENODEV ? "no usable Vulkan device (no loader, no driver, or no device "
+                                "with what the kernels need)"
+                              : std::string("could not create a Vulkan device: ") + std::strerror(-err);
+        return kExitSetup;
+    }
+    if (int err = vmaf_vulkan_import_state(vmaf, g_state)) {
+        vmaf_vulkan_state_free(&g_state);
+        *why = std::string("could not use the Vulkan device: ") + std::strerror(-err);
+        return kExitSetup;
+    }
+    g_description = "vulkan (" + device_name(index) + ")";
+    return 0;
+}
+#else
 int attach_vulkan(VmafContext *, int, std::string *why)
 {
-#if VMAF_CLI_HAVE_VULKAN
-    *why = "the vmaf tool does not drive the Vulkan backend yet";
-#else
     *why = "this vmaf was built without Vulkan (reconfigure with -Dvulkan=enabled)";
-#endif
     return kExitSetup;
 }
+#endif
 
 }  // namespace
 
@@ -32,7 +67,12 @@ int attach_backend(VmafContext *vmaf, Backend backend, int vulkan_device, std::s
     return kExitSetup;
 }
 
-void release_backend() {}
+void release_backend()
+{
+#if VMAF_CLI_HAVE_VULKAN
+    if (g_state) vmaf_vulkan_state_free(&g_state);
+#endif
+}
 
 const std::string &backend_description()
 {
