@@ -1,6 +1,7 @@
 #include "context/context.h"
 
 #include <cerrno>
+#include <cmath>
 
 #include "feature/registry.h"
 #include "picture/picture.h"
@@ -210,8 +211,10 @@ int Context::read_pictures(VmafPicture *ref, VmafPicture *dist, unsigned index)
         log(VMAF_LOG_LEVEL_ERROR, "vmaf_read_pictures: no feature or model registered\n");
         return -EINVAL;
     }
-    if (!started_)
+    if (!started_) {
+        t_start_ = std::chrono::steady_clock::now();
         if (int err = start(*ref)) return err;
+    }
     pic_cnt_++;
 
     RefHistory history{prev_ref_.ref ? &prev_ref_ : nullptr,
@@ -280,7 +283,15 @@ int Context::flush()
             if (int err = f->main->flush(*f->sink)) return err;
     }
     flushed_ = true;
+    t_flush_ = std::chrono::steady_clock::now();
     return 0;
+}
+
+double Context::frames_per_second() const
+{
+    if (!flushed_ || !started_) return std::nan("");
+    const double s = std::chrono::duration<double>(t_flush_ - t_start_).count();
+    return s > 0 ? pic_cnt_ / s : std::nan("");
 }
 
 int Context::import_vulkan_state(vk::State *state)

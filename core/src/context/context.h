@@ -2,6 +2,7 @@
 // caller's thread, and the Vulkan engine when one is imported), the collector.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -55,6 +56,12 @@ public:
     bool flushed() const { return flushed_; }
     // Frames handed in so far (libvmaf's pic_cnt).
     unsigned picture_count() const { return pic_cnt_; }
+    // Luma size of the pictures, once the first one was read (else 0x0).
+    unsigned width() const { return fmt_ ? fmt_->w : 0; }
+    unsigned height() const { return fmt_ ? fmt_->h : 0; }
+    // Frames per second from the first picture to the flush (wall clock); NaN
+    // before the flush.
+    double frames_per_second() const;
     bool is_subsampled_out(unsigned index) const
     {
         return cfg_.n_subsample > 1 && index % cfg_.n_subsample;
@@ -84,6 +91,7 @@ private:
     std::mutex error_mutex_;
     int async_error_ = 0;
     unsigned pic_cnt_ = 0;
+    std::chrono::steady_clock::time_point t_start_{}, t_flush_{};
     bool started_ = false;
     bool flushed_ = false;
 };

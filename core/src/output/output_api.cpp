@@ -17,8 +17,9 @@ vmaf::OutputInfo context_output_info(VmafContext *vmaf)
     const vmaf::Context &ctx = vmaf->ctx;
     vmaf::OutputInfo info;
     info.version = vmaf_version();
-    // The context does not time its frames or expose the picture size yet.
-    info.fps = std::nan("");
+    info.fps = ctx.frames_per_second();
+    info.width = ctx.width();
+    info.height = ctx.height();
     info.subsample = ctx.config().n_subsample;
     const unsigned pic_cnt = ctx.picture_count();
     // Pool over every frame handed in; vmaf_feature_score_pooled skips the
