@@ -567,6 +567,23 @@ __attribute__((target("avx2"))) void halve_avx2(const ScalePlanes &p, unsigned b
 {
     halve_any(p, bits, next_scale, rs, out_ref, out_dis, out_stride);
 }
+
+// The filter passes again with 512-bit vectors (all-integer: identical results).
+#define VIF_AVX512 "avx512f,avx512bw,avx512vl,prefer-vector-width=512"
+__attribute__((target(VIF_AVX512))) ScaleScore statistic_avx512(const ScalePlanes &p, unsigned bits,
+                                                                int scale, RowScratch &rs,
+                                                                const StatParams &t)
+{
+    return statistic_any(p, bits, scale, rs, t);
+}
+
+__attribute__((target(VIF_AVX512))) void halve_avx512(const ScalePlanes &p, unsigned bits, int next_scale,
+                                                      RowScratch &rs, uint16_t *out_ref,
+                                                      uint16_t *out_dis, ptrdiff_t out_stride)
+{
+    halve_any(p, bits, next_scale, rs, out_ref, out_dis, out_stride);
+}
+#undef VIF_AVX512
 #endif
 
 struct KernelSet {
@@ -578,6 +595,9 @@ struct KernelSet {
 KernelSet pick_kernels(vif::Kernels which)
 {
 #if VIF_X86
+    if (which == vif::Kernels::Best && __builtin_cpu_supports("avx512f") &&
+        __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl"))
+        return {statistic_avx512, halve_avx512, accumulate_avx2};
     if (which == vif::Kernels::Best && __builtin_cpu_supports("avx2"))
         return {statistic_avx2, halve_avx2, accumulate_avx2};
 #endif
