@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "feature/vif/vif_score.h"
 #include "feature/vif/vif_tables.h"
 
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
@@ -37,18 +38,11 @@ constexpr OptionSpec kOptions[] = {
      "skip scale 0: its score is written as 0"},
 };
 
-constexpr const char *kScaleNames[vif::kScales] = {
-    "VMAF_integer_feature_vif_scale0_score", "VMAF_integer_feature_vif_scale1_score",
-    "VMAF_integer_feature_vif_scale2_score", "VMAF_integer_feature_vif_scale3_score"};
-constexpr const char *kNumNames[vif::kScales] = {"integer_vif_num_scale0", "integer_vif_num_scale1",
-                                                 "integer_vif_num_scale2", "integer_vif_num_scale3"};
-constexpr const char *kDenNames[vif::kScales] = {"integer_vif_den_scale0", "integer_vif_den_scale1",
-                                                 "integer_vif_den_scale2", "integer_vif_den_scale3"};
 constexpr const char *kProvided[] = {
-    kScaleNames[0], kScaleNames[1], kScaleNames[2], kScaleNames[3],
+    vif::kScaleNames[0], vif::kScaleNames[1], vif::kScaleNames[2], vif::kScaleNames[3],
     "integer_vif", "integer_vif_num", "integer_vif_den",
-    kNumNames[0], kDenNames[0], kNumNames[1], kDenNames[1],
-    kNumNames[2], kDenNames[2], kNumNames[3], kDenNames[3],
+    vif::kNumNames[0], vif::kDenNames[0], vif::kNumNames[1], vif::kDenNames[1],
+    vif::kNumNames[2], vif::kDenNames[2], vif::kNumNames[3], vif::kDenNames[3],
 };
 
 #define VIF_INLINE inline __attribute__((always_inline))
@@ -253,10 +247,7 @@ VIF_INLINE void sigmas(const uint32_t *m1, const uint32_t *m2, const uint32_t *x
     }
 }
 
-// Integer sums of one scale; the score needs them in this exact form.
-struct Sums {
-    int64_t num_log = 0, den_log = 0, num_lin = 0, den_lin = 0;
-};
+using vif::Sums;
 
 // log2(v) in Q11 from the table: the top 16 significant bits index it.
 VIF_INLINE int32_t log2_q11(const uint16_t *table, uint64_t v)
@@ -397,17 +388,7 @@ __attribute__((target("avx2"))) void accumulate_avx2(const int32_t *s1v, const i
 }
 #endif
 
-struct ScaleScore {
-    float num, den;
-};
-
-VIF_INLINE ScaleScore finish(const Sums &s)
-{
-    const double num = s.num_log / 2048.0 +
-                       (double(s.den_lin) - (double(s.num_lin) / vif::kLinDiv1) / vif::kLinDiv2);
-    const double den = s.den_log / 2048.0 + double(s.den_lin);
-    return {float(num), float(den)};
-}
+using vif::ScaleScore;
 
 // Per-instance row scratch. Vertical results are padded by kMaxFilterHalf
 // on both sides for the horizontal mirror.
@@ -467,7 +448,7 @@ VIF_INLINE ScaleScore statistic(const Plane<T> &ref, const Plane<T> &dis, unsign
                rs.row(R::kSumXy), w, s1, s2, s12);
         t.accumulate(s1, s2, s12, w, t.log2, t.gain_limit, sums);
     }
-    return finish(sums);
+    return vif::finish(sums);
 }
 
 // Blur with scale S's window and keep every other row and column.
@@ -614,8 +595,7 @@ const uint16_t *log2_table()
 class VifCpu final : public Extractor {
 public:
     VifCpu(const FeatureOptions &o, vif::Kernels which)
-        : which_(which), debug_(o.flag("debug")), skip_scale0_(o.flag("vif_skip_scale0")),
-          gain_limit_(o.number("vif_enhn_gain_limit")) {}
+        : which_(which), settings_(vif::Settings::from(o)) {}
 
     int init(const FrameFormat &fmt) override
     {
@@ -626,7 +606,7 @@ public:
         stride_ = fmt.w / 2;
         for (auto &img : images_) img.assign(size_t(stride_) * (fmt.h / 2), 0);
         kernels_ = pick_kernels(which_);
-        params_ = {log2_table(), gain_limit_, kernels_.accumulate};
+        params_ = {log2_table(), settings_.gain_limit, kernels_.accumulate};
         return 0;
     }
 
@@ -650,10 +630,10 @@ public:
                 p.ref16 = {r, stride_, w, h};
                 p.dis16 = {d, stride_, w, h};
             }
-            if (scale == 0 && skip_scale0_) continue;
+            if (scale == 0 && settings_.skip_scale0) continue;
             score[scale] = kernels_.statistic(p, bits, scale, rows_, params_);
         }
-        return write_scores(score, index, out);
+        return vif::write_scores(score, settings_, index, out);
     }
 
 private:
@@ -671,35 +651,8 @@ private:
         return p;
     }
 
-    int write_scores(const ScaleScore (&s)[vif::kScales], unsigned index, ScoreSink &out) const
-    {
-        int err = 0;
-        for (int i = 0; i < vif::kScales; i++) {
-            // libvmaf divides in float, then widens.
-            const float v = (i == 0 && skip_scale0_) ? 0.0f : s[i].num / s[i].den;
-            err |= out.append(kScaleNames[i], index, v);
-        }
-        if (!debug_) return err;
-
-        double num = 0.0, den = 0.0;
-        for (int i = skip_scale0_ ? 1 : 0; i < vif::kScales; i++) {
-            num += double(s[i].num);
-            den += double(s[i].den);
-        }
-        err |= out.append("integer_vif", index, den == 0.0 ? 1.0 : num / den);
-        err |= out.append("integer_vif_num", index, num);
-        err |= out.append("integer_vif_den", index, den);
-        for (int i = 0; i < vif::kScales; i++) {
-            const bool skipped = i == 0 && skip_scale0_;
-            err |= out.append(kNumNames[i], index, skipped ? 0.0 : double(s[i].num));
-            err |= out.append(kDenNames[i], index, skipped ? -1.0 : double(s[i].den));
-        }
-        return err;
-    }
-
     vif::Kernels which_;
-    bool debug_, skip_scale0_;
-    double gain_limit_;
+    vif::Settings settings_;
     FrameFormat fmt_{};
     RowScratch rows_;
     // Scales 1 and 3 use images_[0..1], scale 2 images_[2..3] (ref, dis),
