@@ -11,6 +11,13 @@
  *     ... vmaf_read_pictures(), vmaf_close(vmaf) ...
  *     vmaf_vulkan_state_free(&vk);
  *
+ * Beyond that: adopt a caller's instance and device (vmaf_vulkan_state_init_external),
+ * hand in pictures that already live in GPU-visible memory (DEVICE picture pools),
+ * or score frames that are already on the GPU: VkImages (vmaf_vulkan_import_image),
+ * opaque-fd or DMA-BUF memory (vmaf_vulkan_import_external) and VA-API surfaces
+ * (vmaf_vulkan_import_va_surface), with vmaf_vulkan_read_imported_pictures().
+ * docs/api/vulkan.md walks through each with examples.
+ *
  * The library does not link the Vulkan loader: it opens libvulkan.so.1 at run time,
  * so a program using it runs (on the CPU) where there is no Vulkan.
  *
@@ -28,6 +35,15 @@
 #include <stdint.h>
 
 #include "libvmaf/libvmaf.h"
+
+/* The Vulkan types of the interoperation API below, when the headers exist. */
+#ifndef VK_VERSION_1_0
+#  if defined(__has_include)
+#    if __has_include(<vulkan/vulkan_core.h>)
+#      include <vulkan/vulkan_core.h>
+#    endif
+#  endif
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -118,6 +134,312 @@ int vmaf_vulkan_list_devices(VmafVulkanDeviceInfo *devices, unsigned capacity, u
  *         (or no loader or driver), -ENOSYS when built without Vulkan.
  */
 int vmaf_vulkan_available(void);
+
+/* ------------------------------------------------------------------------------
+ * Pictures in GPU-visible memory.
+ *
+ * vmaf_read_pictures() normally copies each host picture into a staging buffer
+ * before the GPU copies it to its work buffers. Pictures fetched from a DEVICE pool
+ * are already in host-visible device memory: the frame's command buffer copies
+ * them on the GPU and the host copies nothing. Any picture (host or device) also
+ * works with the CPU features.
+ *
+ *     VmafVulkanPictureConfiguration pc = {
+ *         .pic_params = { .w = 1920, .h = 1080, .bpc = 8, .pix_fmt = VMAF_PIX_FMT_YUV420P },
+ *         .pic_cnt = 8,
+ *         .pic_prealloc_method = VMAF_VULKAN_PICTURE_PREALLOCATION_METHOD_DEVICE,
+ *     };
+ *     vmaf_vulkan_preallocate_pictures(vmaf, pc);     (after vmaf_vulkan_import_state)
+ *     vmaf_vulkan_picture_fetch(vmaf, &ref);  ... fill ref.data[] ...
+ *     vmaf_vulkan_picture_fetch(vmaf, &dist); ... fill dist.data[] ...
+ *     vmaf_read_pictures(vmaf, &ref, &dist, index);   (takes both references)
+ * ------------------------------------------------------------------------------ */
+
+enum VmafVulkanPicturePreallocationMethod {
+    /** No pool: vmaf_vulkan_picture_fetch() allocates a new host picture. */
+    VMAF_VULKAN_PICTURE_PREALLOCATION_METHOD_NONE = 0,
+    /** A pool of host pictures (like vmaf_preallocate_pictures()). */
+    VMAF_VULKAN_PICTURE_PREALLOCATION_METHOD_HOST,
+    /** A pool of pictures in host-visible device buffers (device-local where the
+     *  device has such memory, e.g. resizable BAR), copied on the GPU. */
+    VMAF_VULKAN_PICTURE_PREALLOCATION_METHOD_DEVICE,
+};
+
+typedef struct VmafVulkanPictureConfiguration {
+    struct {
+        unsigned w, h;
+        unsigned bpc;
+        enum VmafPixelFormat pix_fmt;
+    } pic_params;
+    /** Pictures in the pool (HOST and DEVICE); 0 means 2 * frames in flight + 2.
+     *  Ignored for NONE. */
+    unsigned pic_cnt;
+    enum VmafVulkanPicturePreallocationMethod pic_prealloc_method;
+} VmafVulkanPictureConfiguration;
+
+/**
+ * Preallocate this context's pictures. Call once, after vmaf_vulkan_import_state()
+ * (DEVICE pictures live on that state's device) and before the first picture.
+ *
+ * Pictures of one context must all have the same backing: a frame whose two
+ * pictures differ, or whose backing differs from the first frame's, is refused
+ * with -EINVAL. DEVICE pictures are tagged in VmafPicture.priv (library-owned).
+ *
+ * @return 0, -EINVAL on bad arguments or without an imported state (DEVICE),
+ *         -EBUSY when called twice, -ENOMEM when the memory is not there.
+ */
+int vmaf_vulkan_preallocate_pictures(VmafContext *vmaf, VmafVulkanPictureConfiguration cfg);
+
+/**
+ * Take a picture from the pool (or allocate one, for NONE), waiting until one is
+ * free: a picture returns to the pool when its last reference is dropped, for
+ * DEVICE pictures once the GPU has copied it. While waiting, finished GPU frames
+ * are collected, so a pool deeper than the frames in flight never deadlocks.
+ *
+ * @return 0, or -EINVAL when vmaf_vulkan_preallocate_pictures() was not called.
+ */
+int vmaf_vulkan_picture_fetch(VmafContext *vmaf, VmafPicture *pic);
+
+/**
+ * Wait until the GPU has finished every frame handed to this context so far and
+ * write their scores to the context, so vmaf_score_at_index() and friends see
+ * them. Imported images and external memory of those frames may be reused or
+ * destroyed once this returns. Returns 0 at once when nothing is in flight.
+ *
+ * @return 0, or < 0 (a negative errno code) when a frame failed.
+ */
+int vmaf_vulkan_wait_compute(VmafContext *vmaf);
+
+/** vmaf_vulkan_import_*() selector: which picture of the frame this is. */
+enum VmafVulkanImportSide {
+    VMAF_VULKAN_IMPORT_REFERENCE = 0,
+    VMAF_VULKAN_IMPORT_DISTORTED = 1,
+};
+
+/**
+ * The frame `index` has been imported on both sides (vmaf_vulkan_import_image(),
+ * vmaf_vulkan_import_external(), vmaf_vulkan_import_va_surface(), in any mix):
+ * record and submit its GPU work. Asynchronous: returns once the work is queued;
+ * when `max_outstanding_frames` (or frames_in_flight) frames are already queued it
+ * first waits for the oldest. Scores land in the context like those of
+ * vmaf_read_pictures(): flush with vmaf_read_pictures(vmaf, NULL, NULL, 0), then
+ * vmaf_score_at_index(), vmaf_score_pooled(), vmaf_write_output() as usual.
+ *
+ * The picture geometry is fixed by the first import; every feature of the context
+ * must run on the GPU (imported pictures never reach host memory): otherwise the
+ * first import fails with -ENOTSUP and says which feature is on the CPU. A
+ * context that imports never takes host pictures, and the reverse (-EINVAL).
+ *
+ * @return 0; -EINVAL when a side is missing or `index` is not the imported one;
+ *         a Vulkan failure as a negative errno.
+ */
+int vmaf_vulkan_read_imported_pictures(VmafContext *vmaf, unsigned index);
+
+/**
+ * Import one picture of frame `index` from a VA-API surface: the surface is
+ * synchronized (vaSyncSurface), exported read-only as DRM PRIME 2 DMA-BUFs
+ * (vaExportSurfaceHandle) and imported like vmaf_vulkan_import_external(); the
+ * exported file descriptors are closed here. NV12, P010 (msb-aligned 10-bit) and
+ * I420-style three-plane surfaces are understood.
+ *
+ * @param va_display a VADisplay.
+ * @param va_surface a VASurfaceID.
+ *
+ * @return 0; -ENOSYS when the library was built without libva (meson option
+ *         vaapi); -ENOTSUP when the device cannot import DMA-BUFs; -EINVAL or
+ *         -EIO when the surface cannot be exported.
+ */
+int vmaf_vulkan_import_va_surface(VmafContext *vmaf, enum VmafVulkanImportSide side,
+                                  void *va_display, unsigned va_surface, unsigned index);
+
+/* ------------------------------------------------------------------------------
+ * Interoperation with a caller's Vulkan objects. These declarations are there
+ * when the Vulkan headers are: included before this header (vulkan.h, volk.h) or
+ * found on the include path (vulkan_core.h is then included above).
+ * ------------------------------------------------------------------------------ */
+#ifdef VK_VERSION_1_0
+
+/**
+ * A caller's instance, device and queue, adopted by vmaf_vulkan_state_init_external()
+ * (FFmpeg's AVVulkanDeviceContext maps field by field). The caller keeps ownership
+ * and destroys them after vmaf_vulkan_state_free().
+ *
+ * The device must be Vulkan 1.2 (api_version) with these features enabled:
+ * timelineSemaphore, storageBuffer8BitAccess, storageBuffer16BitAccess,
+ * shaderInt16, shaderInt64. External memory imports additionally need, among
+ * enabled_extensions: VK_KHR_external_memory_fd (opaque fds and DMA-BUFs),
+ * VK_EXT_external_memory_dma_buf (DMA-BUFs) and VK_EXT_image_drm_format_modifier
+ * (DMA-BUFs that are not linear).
+ */
+typedef struct VmafVulkanExternalHandles {
+    VkInstance instance;
+    VkPhysicalDevice physical_device;
+    VkDevice device;
+    /** The caller's loader entry point; NULL: the system loader's (libvulkan.so.1). */
+    PFN_vkGetInstanceProcAddr get_instance_proc_addr;
+    /** The queue we submit to: its family must support compute (and so transfer). */
+    uint32_t queue_family_index;
+    uint32_t queue_index;
+    /** Called around every vkQueueSubmit of ours, when the queue is shared with
+     *  other threads (FFmpeg's lock_queue/unlock_queue, opaque = the
+     *  AVHWDeviceContext). Both NULL: the library serializes its own submissions
+     *  only. Set both or neither. */
+    void (*lock_queue)(void *opaque, uint32_t queue_family, uint32_t queue_index);
+    void (*unlock_queue)(void *opaque, uint32_t queue_family, uint32_t queue_index);
+    void *lock_opaque;
+    /** The features the device was created with (VkPhysicalDeviceFeatures2 with
+     *  its pNext chain: Vulkan11/12 feature structs or the individual ones).
+     *  NULL: the library checks the physical device supports what it needs and
+     *  trusts that it was enabled. */
+    const VkPhysicalDeviceFeatures2 *enabled_features;
+    /** The device extensions the caller enabled. */
+    const char *const *enabled_extensions;
+    unsigned n_enabled_extensions;
+    /** The API version the device is used at: min(the instance's
+     *  VkApplicationInfo.apiVersion, the device's apiVersion). At least 1.2. */
+    uint32_t api_version;
+    /** Frames queued on the GPU before the oldest is waited for; 0 means 3, at most
+     *  16. Also bounds vmaf_vulkan_read_imported_pictures(). */
+    unsigned max_outstanding_frames;
+    /** Must be zero. */
+    uint64_t reserved[8];
+} VmafVulkanExternalHandles;
+
+/**
+ * Create a state on a caller's device: no instance or device is created, nothing
+ * the caller owns is destroyed. Every queue submission of the library goes through
+ * lock_queue/unlock_queue. The library never waits on the whole queue or device.
+ *
+ * @return 0; -EINVAL on bad arguments; -ENOTSUP when the device lacks what the
+ *         kernels need (the log says what); -ENODEV when no entry point resolves.
+ */
+int vmaf_vulkan_state_init_external(VmafVulkanState **state, VmafVulkanExternalHandles handles);
+
+/** Images of one picture: one multi-plane image or one image per plane. */
+#define VMAF_VULKAN_MAX_IMAGES 3
+
+/**
+ * One picture in VkImages of the state's device, shaped like FFmpeg's AVVkFrame:
+ * img[i], layout[i], sem[i], sem_value[i] and queue_family[i] are the frame's own
+ * per-image arrays (and format[i] is av_vkfmt_from_pixfmt()'s).
+ *
+ * Accepted layouts (width x height luma samples, chroma as pix_fmt says):
+ *  - one multi-plane image, img[0]: 2-plane formats for 4:2:0/4:2:2 with
+ *    interleaved chroma (VK_FORMAT_G8_B8R8_2PLANE_420_UNORM = NV12,
+ *    VK_FORMAT_G10X6_B10X6R10X6_2PLANE_420_UNORM_3PACK16 = P010,
+ *    ..._G16_B16R16_2PLANE_...), 3-plane formats (VK_FORMAT_G8_B8_R8_3PLANE_420_UNORM,
+ *    ..._G10X6_B10X6_R10X6_3PLANE_..., ..._G16_B16_R16_3PLANE_..., 420/422/444);
+ *  - one image per plane: R8/R16 (also R10X6/R12X4) for each plane, or for
+ *    2-plane pictures R8/R16 luma and R8G8/R16G16 interleaved chroma in img[1];
+ *  - 4:0:0: one R8/R16 image.
+ * 8-bit formats need bpc 8; 16-bit containers hold bpc (10, 12 or 16) bits: in the
+ * low bits (FFmpeg's yuv420p10 in R16 images), or in the high bits for the X6/X4
+ * formats and when msb_aligned is set (P010 in R16/R16G16 images).
+ *
+ * Images need VK_IMAGE_USAGE_TRANSFER_SRC_BIT; their contents are read by a copy
+ * on the state's queue, in submission order.
+ */
+typedef struct VmafVulkanImage {
+    /** The images; the first VK_NULL_HANDLE ends the list. */
+    VkImage img[VMAF_VULKAN_MAX_IMAGES];
+    VkFormat format[VMAF_VULKAN_MAX_IMAGES];
+    /** Layout of each image when the frame's work starts; not UNDEFINED. */
+    VkImageLayout layout[VMAF_VULKAN_MAX_IMAGES];
+    /** Layout each image is left in; VK_IMAGE_LAYOUT_UNDEFINED (0): layout[i]
+     *  again. (FFmpeg: store it back in AVVkFrame.layout[i].) */
+    VkImageLayout final_layout[VMAF_VULKAN_MAX_IMAGES];
+    /** For VK_SHARING_MODE_EXCLUSIVE images owned by another queue family: that
+     *  family, which must have released the image to ours (the acquire half is
+     *  ours; the image stays with our family). VK_QUEUE_FAMILY_IGNORED for
+     *  concurrent images or images already on our family. */
+    uint32_t queue_family[VMAF_VULKAN_MAX_IMAGES];
+    /** Timeline semaphore of each image (required). Our work waits until it
+     *  reaches sem_value[i] and sets it to signal_value[i] (> sem_value[i]) when
+     *  done reading (FFmpeg: sem_value[i] + 1, then store it back). */
+    VkSemaphore sem[VMAF_VULKAN_MAX_IMAGES];
+    uint64_t sem_value[VMAF_VULKAN_MAX_IMAGES];
+    uint64_t signal_value[VMAF_VULKAN_MAX_IMAGES];
+    unsigned width, height, bpc;
+    enum VmafPixelFormat pix_fmt;
+    /** Nonzero: 16-bit samples carry their bpc bits in the high bits. */
+    int msb_aligned;
+    /** Must be zero. */
+    uint64_t reserved[4];
+} VmafVulkanImage;
+
+/**
+ * Import one picture of frame `index` from VkImages. Nothing is submitted until
+ * vmaf_vulkan_read_imported_pictures(index); the images must stay valid until the
+ * semaphores reach signal_value (or vmaf_vulkan_wait_compute() returns).
+ *
+ * @return 0; -EINVAL for a bad description, a geometry other than the first
+ *         import's, a side imported twice or an index other than the pending one;
+ *         -ENOTSUP for a format the device cannot copy from, or (first import)
+ *         a feature that is not on the GPU.
+ */
+int vmaf_vulkan_import_image(VmafContext *vmaf, enum VmafVulkanImportSide side,
+                             const VmafVulkanImage *image, unsigned index);
+
+enum VmafVulkanExternalMemoryType {
+    /** An fd of VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT memory exported by a
+     *  Vulkan device on the same physical device (same driver and device UUID),
+     *  holding linear planes. Needs VK_KHR_external_memory_fd. */
+    VMAF_VULKAN_EXTERNAL_MEMORY_OPAQUE_FD = 1,
+    /** DMA-BUFs (VA-API, V4L2, DRM). Linear ones are read as buffers; tiled ones
+     *  (drm_format_modifier) are imported as images. Needs
+     *  VK_KHR_external_memory_fd, VK_EXT_external_memory_dma_buf and for tiled
+     *  ones VK_EXT_image_drm_format_modifier. */
+    VMAF_VULKAN_EXTERNAL_MEMORY_DMA_BUF = 2,
+};
+
+/** DRM_FORMAT_MOD_LINEAR. */
+#define VMAF_VULKAN_DRM_FORMAT_MOD_LINEAR 0ull
+
+/**
+ * One picture in external memory: up to three memory objects (fds) and up to three
+ * planes in them (VA-API's VADRMPRIMESurfaceDescriptor and FFmpeg's
+ * AVDRMFrameDescriptor map onto it). n_planes == 2 means interleaved chroma in
+ * plane 1 (NV12, P010); 3 means one plane per component; 1 is 4:0:0.
+ */
+typedef struct VmafVulkanExternalPicture {
+    enum VmafVulkanExternalMemoryType type;
+    unsigned n_objects;
+    struct {
+        /** The library imports a dup() of it: the caller keeps (and closes) its own. */
+        int fd;
+        /** Bytes of the object; 0: its size as lseek(SEEK_END) reports (DMA-BUF). */
+        uint64_t size;
+    } objects[VMAF_VULKAN_MAX_IMAGES];
+    unsigned n_planes;
+    struct {
+        unsigned object;  /**< index into objects[] */
+        uint64_t offset;  /**< bytes from the object's start; a multiple of 4 */
+        uint64_t pitch;   /**< bytes from row to row; a multiple of 4 */
+    } planes[VMAF_VULKAN_MAX_IMAGES];
+    /** DMA-BUF layout; VMAF_VULKAN_DRM_FORMAT_MOD_LINEAR for opaque fds. */
+    uint64_t drm_format_modifier;
+    unsigned width, height, bpc;
+    enum VmafPixelFormat pix_fmt;
+    /** Nonzero: 16-bit samples carry their bpc bits in the high bits (P010). */
+    int msb_aligned;
+    /** Must be zero. */
+    uint64_t reserved[4];
+} VmafVulkanExternalPicture;
+
+/**
+ * Import one picture of frame `index` from external memory. The memory's contents
+ * must be complete (e.g. after vaSyncSurface) and stay unchanged until
+ * vmaf_vulkan_wait_compute() returns; the library's imports are released when the
+ * frame's work is done.
+ *
+ * @return 0; -ENOTSUP (with a log line naming the extension) when the device lacks
+ *         the needed extension or cannot import this handle; -EINVAL for a bad
+ *         description (see vmaf_vulkan_import_image() for the other cases).
+ */
+int vmaf_vulkan_import_external(VmafContext *vmaf, enum VmafVulkanImportSide side,
+                                const VmafVulkanExternalPicture *picture, unsigned index);
+
+#endif /* VK_VERSION_1_0 */
 
 #ifdef __cplusplus
 }

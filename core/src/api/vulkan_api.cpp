@@ -61,3 +61,40 @@ VMAF_EXPORT int vmaf_vulkan_available(void)
 {
     return vmaf::vk::available();
 }
+
+// The zero-copy entry points: declared, implemented in the commits that follow.
+namespace {
+int not_yet(const char *what)
+{
+    vmaf::log(VMAF_LOG_LEVEL_ERROR, "%s: not implemented yet\n", what);
+    return -ENOSYS;
+}
+}  // namespace
+
+VMAF_EXPORT int vmaf_vulkan_state_init_external(VmafVulkanState **, VmafVulkanExternalHandles)
+{
+    return not_yet("vmaf_vulkan_state_init_external");
+}
+VMAF_EXPORT int vmaf_vulkan_preallocate_pictures(VmafContext *, VmafVulkanPictureConfiguration)
+{
+    return not_yet("vmaf_vulkan_preallocate_pictures");
+}
+VMAF_EXPORT int vmaf_vulkan_picture_fetch(VmafContext *, VmafPicture *) { return not_yet("vmaf_vulkan_picture_fetch"); }
+VMAF_EXPORT int vmaf_vulkan_wait_compute(VmafContext *) { return not_yet("vmaf_vulkan_wait_compute"); }
+VMAF_EXPORT int vmaf_vulkan_read_imported_pictures(VmafContext *, unsigned)
+{
+    return not_yet("vmaf_vulkan_read_imported_pictures");
+}
+VMAF_EXPORT int vmaf_vulkan_import_image(VmafContext *, VmafVulkanImportSide, const VmafVulkanImage *, unsigned)
+{
+    return not_yet("vmaf_vulkan_import_image");
+}
+VMAF_EXPORT int vmaf_vulkan_import_external(VmafContext *, VmafVulkanImportSide, const VmafVulkanExternalPicture *,
+                                            unsigned)
+{
+    return not_yet("vmaf_vulkan_import_external");
+}
+VMAF_EXPORT int vmaf_vulkan_import_va_surface(VmafContext *, VmafVulkanImportSide, void *, unsigned, unsigned)
+{
+    return not_yet("vmaf_vulkan_import_va_surface");
+}
