@@ -2,6 +2,7 @@
 // Compiles every generated table header, so a malformed one fails the build even
 // before a kernel includes it. Add each new <feature>_tables.glsl here.
 #include "motion_tables.glsl"
+#include "vif_tables.glsl"
 
 layout(local_size_x = 1) in;
 layout(std430, binding = 0) writeonly buffer Out { int v[]; } o;

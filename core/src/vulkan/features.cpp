@@ -6,10 +6,12 @@
 namespace vmaf::vk {
 
 extern const FeatureInfo kPsnrFeature;
+extern const FeatureInfo kVifFeature;
 
 namespace {
 constexpr const FeatureInfo *kFeatures[] = {
     &kPsnrFeature,
+    &kVifFeature,
 };
 }  // namespace
 

@@ -49,12 +49,29 @@ inline constexpr int32_t kSigmaNsq = 2 << 16;
 inline constexpr int32_t kLog2SigmaNsq = 17 * 2048;
 // Added to the reference variance before the gain division.
 inline constexpr double kGainEps = 65536 * 1.0e-10;
+
+// The gain's divisor as an exact integer mantissa, for integer arithmetic (the
+// Vulkan twin): a reference variance s1 >= kSigmaNsq is an int32 in [2^b,
+// 2^(b+1)) with b in [kGainEpsFirstBit, kGainEpsLastBit], and the double
+// s1 + kGainEps is (s1 * 2^(52-b) + gain_eps_ulps(b)) * 2^(b-52): kGainEps is
+// below one unit of s1, so only its rounding to the ulp of that binade (ties
+// to even, and s1 * 2^(52-b) is even) is added.
+inline constexpr int kGainEpsFirstBit = 17, kGainEpsLastBit = 30;
+
+inline uint32_t gain_eps_ulps(int b)
+{
+    return static_cast<uint32_t>(std::nearbyint(std::ldexp(kGainEps, 52 - b)));
+}
+
 // Below the noise floor a pixel's numerator is 1 - 4 sigma2 / 255^2 (8-bit
 // units), i.e. sigma2_q16 / 16384 / 65025, computed as these two divisions.
 inline constexpr double kLinDiv1 = 16384.0;
 inline constexpr double kLinDiv2 = 65025.0;
 
 inline constexpr double kDefaultEnhnGainLimit = 100.0;
+
+// log2 values are Q11: kLog2One is 1.0.
+inline constexpr int kLog2One = 2048;
 
 // log2 in Q11 of a 16-bit mantissa m in [32768, 65536): table entry m - 32768.
 // The value is round(float(log2(m)) * 2048): libvmaf rounds log2 to float

@@ -1,0 +1,228 @@
+// Integer VIF on the GPU: the twin of vif_cpu.cpp.
+//
+// One dispatch per scale (shaders/vif_scale0..3.comp, vif_scale.glsl): each
+// workgroup filters a 64x16 tile of its scale, turns every pixel into the
+// CPU's integer terms and writes the tile's integer sums; the same dispatch
+// halves the tile into the next scale's 16-bit planes, which live in a scratch
+// buffer of this feature. collect() adds the workgroups' sums into the CPU's
+// vif::Sums and finishes with vif_score.h, so both backends print the same
+// numbers. Options: all of the CPU's (the gain limit reaches the kernel as an
+// exact mantissa and exponent).
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "feature/vif/vif_score.h"
+#include "feature/vif/vif_tables.h"
+#include "picture/picture.h"
+#include "spirv.h"
+#include "vulkan/command.h"
+#include "vulkan/context.h"
+#include "vulkan/feature.h"
+#include "vulkan/memory.h"
+#include "vulkan/pipeline.h"
+
+namespace vmaf::vk {
+
+namespace {
+
+// vif_scale.glsl's tile, and the integers one workgroup writes.
+constexpr uint32_t kTileW = 64, kTileH = 16;
+constexpr uint32_t kParts = 5;
+enum Part { kDenLin, kLinLo, kLinHi, kNumLog, kDenLog };
+// Shared memory of the largest (scale 0) kernel: the packed sample tile, four
+// planes of vertical sums and a few counters.
+constexpr uint32_t kSharedBytes = (kTileH + 2 * 8) * (kTileW + 2 * 8) * 4 + 4 * kTileH * (kTileW + 2 * 8) * 4 + 24;
+
+const spirv::Shader *const kShaders[vif::kScales] = {&spirv::vif_scale0, &spirv::vif_scale1, &spirv::vif_scale2,
+                                                     &spirv::vif_scale3};
+
+// The kernel's push constants.
+struct Push {
+    uint32_t in_ref, in_dist, in_stride;
+    uint32_t width, height;
+    uint32_t out_ref, out_dist, out_stride;
+    uint32_t partial_index;
+    uint32_t stats;
+    uint32_t limit_lo, limit_hi;
+    int32_t limit_exp;
+};
+
+// A positive double as m * 2^e with m in [2^52, 2^53): exact.
+void split_double(double v, uint32_t *lo, uint32_t *hi, int32_t *exp)
+{
+    int e = 0;
+    const double f = std::frexp(v, &e);  // v = f * 2^e, f in [0.5, 1)
+    const uint64_t m = uint64_t(std::ldexp(f, 53));
+    *lo = uint32_t(m);
+    *hi = uint32_t(m >> 32);
+    *exp = e - 53;
+}
+
+struct ScaleJob {
+    Push push{};
+    uint32_t groups_x = 0, groups_y = 0;
+    uint32_t first_part = 0;  // index of its first uint in the feature's results
+};
+
+class VifVk final : public Feature {
+public:
+    explicit VifVk(const FeatureOptions &o) : settings_(vif::Settings::from(o)) {}
+
+    int init(State &st, const FrameFormat &fmt, size_t *result_bytes) override
+    {
+        if (fmt.w < vif::kMinSide || fmt.h < vif::kMinSide) return -EINVAL;
+        if (fmt.bpc < 8 || fmt.bpc > 16) return -EINVAL;
+        if (st.limits().maxComputeSharedMemorySize < kSharedBytes) return -ENOTSUP;
+        st_ = &st;
+        fmt_ = fmt;
+
+        // Scale sizes, and scales 1-3 (reference, then distorted) in one buffer.
+        uint32_t w = fmt.w, h = fmt.h, at = 0, part = 0;
+        for (int s = 0; s < vif::kScales; s++) {
+            ScaleJob &j = jobs_[s];
+            if (s > 0) {
+                w /= 2;
+                h /= 2;
+                j.push.in_stride = w;
+                j.push.in_ref = at;
+                j.push.in_dist = at + w * h;
+                at += 2 * w * h;
+                ScaleJob &prev = jobs_[s - 1];
+                prev.push.out_ref = j.push.in_ref;
+                prev.push.out_dist = j.push.in_dist;
+                prev.push.out_stride = w;
+            }
+            j.push.width = w;
+            j.push.height = h;
+            j.push.stats = s == 0 && settings_.skip_scale0 ? 0 : 1;
+            split_double(settings_.gain_limit, &j.push.limit_lo, &j.push.limit_hi, &j.push.limit_exp);
+            j.groups_x = (w + kTileW - 1) / kTileW;
+            j.groups_y = (h + kTileH - 1) / kTileH;
+            if (j.groups_y > st.limits().maxComputeWorkGroupCount[1]) return -ENOTSUP;
+            j.first_part = part;
+            part += j.groups_x * j.groups_y * kParts;
+        }
+        *result_bytes = size_t(part) * sizeof(uint32_t);
+
+        for (int s = 0; s < vif::kScales; s++) {
+            const unsigned bits = vif::input_bits(s, fmt.bpc);
+            const SpecConstant spec[] = {{0, s == 0 ? bytes_per_sample(fmt.bpc) : 2u},
+                                         {1, vif::mean_shift(bits)},
+                                         {2, vif::moment_shift(bits)}};
+            PipelineDesc d;
+            d.shader = kShaders[s];
+            d.buffers = 4;
+            d.push_constant_size = sizeof(Push);
+            d.spec = spec;
+            if (int err = ComputePipeline::create(st, d, &pipelines_[s])) return err;
+        }
+
+        Allocator &a = st.allocator();
+        constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+        if (int err = a.create_buffer(VkDeviceSize(at) * sizeof(uint16_t), kStorage, MemoryUse::Device, &scales_))
+            return err;
+        return upload_log2_table(st);
+    }
+
+    int bind(const FrameBuffers &fb) override
+    {
+        if (fb.ref[0].w != fmt_.w || fb.ref[0].h != fmt_.h) return -EINVAL;
+        const uint32_t bytes = fb.bytes_per_sample;
+        Push &p0 = jobs_[0].push;
+        p0.in_ref = uint32_t(fb.ref[0].offset / bytes);
+        p0.in_dist = uint32_t(fb.dist[0].offset / bytes);
+        p0.in_stride = fb.ref[0].stride / bytes;
+        const BufferRange buffers[] = {{fb.planes, 0, fb.planes_size},
+                                       {scales_.get(), 0, scales_.size()},
+                                       {log2_.get(), 0, log2_.size()},
+                                       {fb.results, 0, fb.results_size}};
+        for (int s = 0; s < vif::kScales; s++)
+            if (int err = pipelines_[s]->make_set(buffers, &sets_[s])) return err;
+        return 0;
+    }
+
+    int record(const Recording &rec) override
+    {
+        for (int s = 0; s < vif::kScales; s++) {
+            if (s > 0) compute_barrier(*st_, rec.cmd);  // scale s was written by the dispatch before
+            Push push = jobs_[s].push;
+            push.partial_index = uint32_t(rec.result_offset / sizeof(uint32_t)) + jobs_[s].first_part;
+            pipelines_[s]->dispatch(rec.cmd, sets_[s], &push, jobs_[s].groups_x, jobs_[s].groups_y);
+        }
+        return 0;
+    }
+
+    int collect(std::span<const std::byte> results, unsigned index, ScoreSink &sink) override
+    {
+        vif::ScaleScore score[vif::kScales] = {};
+        for (int s = 0; s < vif::kScales; s++) {
+            if (s == 0 && settings_.skip_scale0) continue;
+            const ScaleJob &j = jobs_[s];
+            const size_t n = size_t(j.groups_x) * j.groups_y * kParts;
+            parts_.resize(n);
+            std::memcpy(parts_.data(), results.data() + size_t(j.first_part) * sizeof(uint32_t),
+                        n * sizeof(uint32_t));
+            uint64_t sum[kParts] = {};
+            for (size_t i = 0; i < n; i += kParts)
+                for (uint32_t k = 0; k < kParts; k++) sum[k] += parts_[i + k];
+            vif::Sums sums;
+            sums.den_lin = int64_t(sum[kDenLin]);
+            sums.num_lin = int64_t((sum[kLinHi] << 16) + sum[kLinLo]);
+            sums.num_log = int64_t(sum[kNumLog]);
+            sums.den_log = int64_t(sum[kDenLog]);
+            score[s] = vif::finish(sums);
+        }
+        return vif::write_scores(score, settings_, index, sink);
+    }
+
+private:
+    // The Q11 log2 table, built by the CPU's own function, into device memory.
+    int upload_log2_table(State &st)
+    {
+        const vif::Log2Table table = vif::make_log2_table();
+        std::vector<uint16_t> words(table.begin(), table.end());
+        words.resize((words.size() + 1) / 2 * 2);  // whole 32-bit words
+        const VkDeviceSize size = words.size() * sizeof(uint16_t);
+        if (int err = st.allocator().create_buffer(
+                size, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUse::Device, &log2_))
+            return err;
+        return run_once(st, [&](VkCommandBuffer cmd) {
+            constexpr VkDeviceSize kMaxUpdate = 65536;  // vkCmdUpdateBuffer's limit
+            const auto *bytes = reinterpret_cast<const std::byte *>(words.data());
+            for (VkDeviceSize at = 0; at < size; at += kMaxUpdate)
+                st.fn().vkCmdUpdateBuffer(cmd, log2_.get(), at, std::min(kMaxUpdate, size - at), bytes + at);
+            memory_barrier(st, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+        });
+    }
+
+    vif::Settings settings_;
+    State *st_ = nullptr;
+    FrameFormat fmt_{};
+    std::array<ScaleJob, vif::kScales> jobs_{};
+    std::array<std::unique_ptr<ComputePipeline>, vif::kScales> pipelines_;
+    std::array<VkDescriptorSet, vif::kScales> sets_{};
+    Buffer scales_, log2_;
+    std::vector<uint32_t> parts_;
+};
+
+bool supports(const FeatureOptions &)
+{
+    return true;  // every option: they shape the host's finishing or a push constant
+}
+
+std::unique_ptr<Feature> create(const FeatureOptions &o)
+{
+    return std::make_unique<VifVk>(o);
+}
+
+}  // namespace
+
+extern const FeatureInfo kVifFeature;
+const FeatureInfo kVifFeature = {"vif", supports, create};
+
+}  // namespace vmaf::vk

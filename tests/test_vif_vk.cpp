@@ -1,0 +1,467 @@
+// The integer VIF GPU twin: every output bit-identical to the CPU extractor on
+// every golden pair (through the Engine and through the C API with a Vulkan
+// state imported, where VMAF itself is then compared), within 1e-4 of
+// libvmaf's JSON, and identical on synthetic input of every depth, format and
+// awkward size. The kernel's integer restatement of the double-precision gain
+// step (shaders/vif_gain.glsl) is also compiled here as C++ and checked
+// against the doubles themselves on millions of inputs.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "context/context.h"
+#include "feature/vif/vif.h"
+#include "feature/vif/vif_score.h"
+#include "feature/vif/vif_tables.h"
+#include "golden.h"
+#include "libvmaf/libvmaf.h"
+#include "libvmaf/libvmaf_vulkan.h"
+#include "libvmaf/model.h"
+#include "picture/picture.h"
+#include "vulkan.h"
+#include "vulkan/engine.h"
+
+// The GLSL gain arithmetic as C++: it is written in the subset both languages
+// share; GLSL's uint and findMSB() are all it needs from here.
+namespace glsl_gain {
+using uint = uint32_t;
+inline int findMSB(uint v) { return v ? 31 - __builtin_clz(v) : -1; }
+constexpr int kVifSigmaNsq = vmaf::vif::kSigmaNsq;
+#include "../shaders/vif_gain.glsl"
+}  // namespace glsl_gain
+
+using namespace vmaf;
+using namespace vmaf::test;
+
+namespace {
+
+FeatureOptions vif_options(const Dict &d = {})
+{
+    FeatureOptions o;
+    std::string err;
+    REQUIRE(FeatureOptions::parse(kVifExtractor.options, d, &o, &err) == 0);
+    return o;
+}
+
+FrameFormat format_of(const VmafPicture &p) { return {p.pix_fmt, p.bpc, p.w[0], p.h[0]}; }
+
+MapSink run_gpu(vk::State &st, const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dist,
+                const FeatureOptions &opts)
+{
+    REQUIRE(vk::Engine::supports(kVifExtractor, opts));
+    std::unique_ptr<vk::Engine> engine;
+    REQUIRE(vk::Engine::create(&st, format_of(ref[0]), {{&kVifExtractor, opts}}, &engine) == 0);
+    MapSink sink;
+    for (size_t i = 0; i < ref.size(); i++) REQUIRE(engine->submit(ref[i], dist[i], unsigned(i), sink) == 0);
+    REQUIRE(engine->flush(sink) == 0);
+    return sink;
+}
+
+MapSink run_cpu(const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dist,
+                const FeatureOptions &opts)
+{
+    auto ex = kVifExtractor.create(opts);
+    REQUIRE(ex->init(format_of(ref[0])) == 0);
+    MapSink sink;
+    for (size_t i = 0; i < ref.size(); i++) REQUIRE(ex->extract(ref[i], dist[i], unsigned(i), sink) == 0);
+    REQUIRE(ex->flush(sink) == 0);
+    return sink;
+}
+
+// Every output of `cpu` is in `gpu` with the same value; returns max |diff|
+// per output (all zero when the check passes).
+std::map<std::string, double> compare(const MapSink &gpu, const MapSink &cpu)
+{
+    std::map<std::string, double> diffs;
+    REQUIRE(gpu.scores.size() == cpu.scores.size());
+    for (const auto &[name, series] : cpu.scores) {
+        INFO(name);
+        REQUIRE(gpu.scores.count(name));
+        REQUIRE(gpu.scores.at(name).size() == series.size());
+        double &m = diffs[name];
+        for (const auto &[i, v] : series) {
+            const double g = gpu.scores.at(name).at(i);
+            CHECK(g == v);
+            m = std::max(m, std::fabs(g - v));
+        }
+    }
+    return diffs;
+}
+
+double max_of(const std::map<std::string, double> &m)
+{
+    double r = 0;
+    for (const auto &[n, v] : m) r = std::max(r, v);
+    return r;
+}
+
+// A luma-only or chroma-carrying picture filled by gen(plane, x, y).
+template <typename Gen>
+VmafPicture make_picture(VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h, Gen gen)
+{
+    VmafPicture p;
+    REQUIRE(picture_alloc(&p, fmt, bpc, w, h) == 0);
+    for (unsigned pl = 0; pl < plane_count(fmt); pl++)
+        for (unsigned y = 0; y < p.h[pl]; y++) {
+            auto *row = static_cast<uint8_t *>(p.data[pl]) + size_t(y) * p.stride[pl];
+            for (unsigned x = 0; x < p.w[pl]; x++) {
+                const unsigned v = gen(pl, x, y);
+                if (bpc == 8) row[x] = uint8_t(v);
+                else reinterpret_cast<uint16_t *>(row)[x] = uint16_t(v);
+            }
+        }
+    return p;
+}
+
+// Frames of smooth texture (so many pixels are above the noise floor) plus
+// noise; the distorted one is blurred, noisier, brightened or contrast-boosted
+// (gains above 1) depending on the frame.
+void synthetic(VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h, unsigned frames, uint32_t seed,
+               std::vector<VmafPicture> *ref, std::vector<VmafPicture> *dist)
+{
+    std::mt19937 rng(seed);
+    const int maxv = int((1u << bpc) - 1);
+    const double scale = double(maxv) / 255.0;
+    for (unsigned f = 0; f < frames; f++) {
+        std::vector<int> base(size_t(w) * h);
+        const double fx = 0.05 + 0.3 * (rng() % 100) / 100.0, fy = 0.04 + 0.3 * (rng() % 100) / 100.0;
+        for (unsigned y = 0; y < h; y++)
+            for (unsigned x = 0; x < w; x++) {
+                const double v = 128 + 60 * std::sin(fx * x + f) * std::cos(fy * y) + int(rng() % 41) - 20;
+                base[size_t(y) * w + x] = std::clamp(int(v * scale), 0, maxv);
+            }
+        const unsigned kind = f % 4;
+        auto distort = [&](unsigned x, unsigned y) {
+            const int v = base[size_t(y) * w + x];
+            switch (kind) {
+            case 0: return v + int(rng() % 9) - 4;
+            case 1: {  // horizontal blur
+                const int l = base[size_t(y) * w + (x ? x - 1 : x)], r = base[size_t(y) * w + (x + 1 < w ? x + 1 : x)];
+                return (l + 2 * v + r) / 4;
+            }
+            case 2: return (v - maxv / 2) * 3 / 2 + maxv / 2;  // more contrast: gains above 1
+            default: return v + int(rng() % 61) - 30;
+            }
+        };
+        ref->push_back(make_picture(fmt, bpc, w, h, [&](unsigned pl, unsigned x, unsigned y) {
+            return pl ? unsigned(rng() % (maxv + 1)) : unsigned(base[size_t(y) * w + x]);
+        }));
+        dist->push_back(make_picture(fmt, bpc, w, h, [&](unsigned pl, unsigned x, unsigned y) {
+            return pl ? unsigned(rng() % (maxv + 1)) : unsigned(std::clamp(distort(x, y), 0, maxv));
+        }));
+    }
+}
+
+// The CPU's gain step, in doubles (vif_cpu.cpp's accumulate()).
+struct GainTerms {
+    uint32_t numer1;
+    int64_t numer2;
+};
+
+GainTerms gain_in_doubles(int32_t s1, int32_t s2, int32_t s12, double limit)
+{
+    double g = s12 / (s1 + vif::kGainEps);
+    const double sv = s2 - g * s12;
+    const uint32_t sv_sq = sv > 0.0 ? uint32_t(int32_t(sv)) : 0u;
+    g = std::min(g, limit);
+    const uint32_t numer1 = sv_sq + uint32_t(vif::kSigmaNsq);
+    return {numer1, int64_t(g * g * s1) + numer1};
+}
+
+glsl_gain::VifDouble split(double v)
+{
+    int e = 0;
+    const double f = std::frexp(v, &e);
+    return glsl_gain::VifDouble(uint64_t(std::ldexp(f, 53)), e - 53);
+}
+
+glsl_gain::VifDouble divisor(int32_t s1)
+{
+    const int b = glsl_gain::findMSB(uint32_t(s1));
+    return glsl_gain::VifDouble((uint64_t(s1) << (52 - b)) + vif::gain_eps_ulps(b), b - 52);
+}
+
+}  // namespace
+
+TEST_CASE("vif's gain divisor in integers is the double s1 + eps", "[vif][vulkan][gain]")
+{
+    std::mt19937 rng(5);
+    for (int b = vif::kGainEpsFirstBit; b <= vif::kGainEpsLastBit; b++) {
+        const uint32_t lo = std::max(1u << b, uint32_t(vif::kSigmaNsq)), hi = uint32_t((uint64_t(2) << b) - 1);
+        std::vector<uint32_t> s1s = {lo, lo + 1, hi - 1, hi};
+        for (int i = 0; i < 1000; i++) s1s.push_back(lo + rng() % (hi - lo + 1));
+        for (uint32_t s1 : s1s) {
+            INFO("s1 " << s1);
+            const glsl_gain::VifDouble d = divisor(int32_t(s1));
+            CHECK(std::ldexp(double(d.m), d.e) == double(int32_t(s1)) + vif::kGainEps);
+            CHECK(d.m >> 52 == 1);
+        }
+    }
+}
+
+TEST_CASE("vif's integer gain step equals the CPU's doubles", "[vif][vulkan][gain]")
+{
+    std::mt19937_64 rng(42);
+    const double limits[] = {vif::kDefaultEnhnGainLimit, 1.0, 1.5, 37.3};
+    auto bits = [&](int n) { return int32_t(rng() >> (64 - n)); };
+    long mismatches = 0, round_ups = 0, capped = 0;
+    constexpr long kInputs = 4'000'000;
+    for (long i = 0; i < kInputs; i++) {
+        const int32_t s1 = std::max(bits(1 + int(rng() % 31)), vif::kSigmaNsq);
+        int32_t s2 = std::max(bits(1 + int(rng() % 31)), 1);
+        int32_t s12;
+        const int mode = int(rng() % 4);
+        if (mode == 0) {
+            s12 = std::max(bits(1 + int(rng() % 31)), 1);
+        } else {  // realistic: |σ12| up to a bit over sqrt(σ1² σ2²)
+            const double c = std::sqrt(double(s1) * s2) * std::uniform_real_distribution<double>(0, 1.2)(rng);
+            s12 = std::max(int32_t(std::min(c, 2147483647.0)), 1);
+        }
+        const double g = s12 / (s1 + vif::kGainEps), p = g * s12;
+        if (mode == 2 && p < 2147483000.0) {  // σ2² next to g σ12: sv near zero
+            s2 = std::max(int32_t(p) + int32_t(rng() % 3) - 1, 1);
+        } else if (mode == 3 && p < 1e9) {
+            // s2 - p rounds up to the next integer when p's fraction is tiny;
+            // these are rare, so count them to see they were reached.
+            const int64_t whole = int64_t(p);
+            s2 = int32_t(std::min<int64_t>(whole + 1 + int64_t(rng() % uint64_t(2147483647 - whole)), 2147483647));
+            if (p != double(whole) && double(s2) - p == double(s2 - whole)) round_ups++;
+        }
+        const double limit = limits[rng() % 4];
+        capped += g > limit;
+        const GainTerms want = gain_in_doubles(s1, s2, s12, limit);
+        const glsl_gain::VifGain got = glsl_gain::vif_gain(uint32_t(s1), uint32_t(s2), uint32_t(s12), divisor(s1),
+                                                           split(limit));
+        if (got.numer1 != want.numer1 || int64_t(got.numer2) != want.numer2) {
+            if (mismatches++ < 10)
+                UNSCOPED_INFO("s1 " << s1 << " s2 " << s2 << " s12 " << s12 << " limit " << limit << ": "
+                                    << got.numer1 << " " << got.numer2 << " want " << want.numer1 << " "
+                                    << want.numer2);
+        }
+    }
+    std::printf("vif gain step: %ld inputs, %ld mismatches, %ld round-ups to an integer, %ld capped gains\n",
+                kInputs, mismatches, round_ups, capped);
+    CHECK(mismatches == 0);
+    CHECK(round_ups > 0);
+    CHECK(capped > 0);
+}
+
+TEST_CASE("vif on the GPU: every golden pair through the Engine", "[vif][vulkan][golden]")
+{
+    auto st = validated_state();
+    for (const auto &pair : golden_pairs()) {
+        auto ref = load_y4m(data_dir() + "/" + pair + "_ref.y4m");
+        auto dist = load_y4m(data_dir() + "/" + pair + "_dis.y4m");
+        struct Run {
+            Dict opts;
+            const char *json;
+            const char *suffix;
+        };
+        for (const Run &run : {Run{{{"debug", "true"}}, ".libvmaf.json", ""},
+                               Run{{{"debug", "true"}, {"vif_enhn_gain_limit", "1"}},
+                                   ".libvmaf.vmaf_v0.6.1neg.json", "_egl_1"}}) {
+            INFO(pair << " " << run.json);
+            const auto opts = vif_options(run.opts);
+            const MapSink gpu = run_gpu(*st, ref, dist, opts);
+            const auto diffs = compare(gpu, run_cpu(ref, dist, opts));
+            // Against libvmaf's JSON.
+            const auto expected = load_expected(data_dir() + "/" + pair + run.json);
+            REQUIRE(expected.frames.size() == ref.size());
+            double golden[vif::kScales] = {};
+            for (int s = 0; s < vif::kScales; s++) {
+                const std::string name = "integer_vif_scale" + std::to_string(s) + run.suffix;
+                for (size_t i = 0; i < ref.size(); i++) {
+                    const double d = std::fabs(gpu.scores.at(vif::kScaleNames[s]).at(unsigned(i)) -
+                                               expected.frames[i].at(name));
+                    golden[s] = std::max(golden[s], d);
+                }
+                CHECK(golden[s] <= 1e-4);
+            }
+            std::printf("%-28s egl %-3s vs CPU: scale0..3 %g %g %g %g, debug outputs %g | vs libvmaf: %.3g "
+                        "%.3g %.3g %.3g\n",
+                        pair.c_str(), *run.suffix ? "1" : "100", diffs.at(vif::kScaleNames[0]),
+                        diffs.at(vif::kScaleNames[1]), diffs.at(vif::kScaleNames[2]), diffs.at(vif::kScaleNames[3]),
+                        max_of(diffs), golden[0], golden[1], golden[2], golden[3]);
+        }
+        unref_all(ref);
+        unref_all(dist);
+    }
+    check_clean(*st);
+}
+
+namespace {
+
+// One golden pair through the C API with model `version`: every output of the
+// model's features and VMAF, per frame. With `st`, the context runs on it.
+std::map<std::string, std::vector<double>> score_through_api(const std::string &pair, const char *version,
+                                                             vk::State *st)
+{
+    VmafConfiguration cfg{};
+    cfg.log_level = VMAF_LOG_LEVEL_ERROR;
+    VmafContext *vmaf = nullptr;
+    REQUIRE(vmaf_init(&vmaf, cfg) == 0);
+    if (st) REQUIRE(context_import_vulkan_state(vmaf, st) == 0);
+    VmafModelConfig mcfg{};
+    mcfg.name = "vmaf";
+    VmafModel *model = nullptr;
+    REQUIRE(vmaf_model_load(&model, &mcfg, version) == 0);
+    REQUIRE(vmaf_use_features_from_model(vmaf, model) == 0);
+    auto ref = load_y4m(data_dir() + "/" + pair + "_ref.y4m");
+    auto dist = load_y4m(data_dir() + "/" + pair + "_dis.y4m");
+    const auto expected = load_expected(data_dir() + "/" + pair + ".libvmaf." +
+                                        (std::string(version) == "vmaf_v0.6.1" ? "" : std::string(version) + ".") +
+                                        "json");
+    const uint64_t before = st ? st->submissions() : 0;
+    for (size_t i = 0; i < ref.size(); i++) REQUIRE(vmaf_read_pictures(vmaf, &ref[i], &dist[i], unsigned(i)) == 0);
+    REQUIRE(vmaf_read_pictures(vmaf, nullptr, nullptr, 0) == 0);
+    // VIF ran on the GPU: one submission per frame, and one when the engine
+    // started (the log2 table's upload).
+    if (st) CHECK(st->submissions() - before == ref.size() + 1);
+    std::map<std::string, std::vector<double>> out;
+    for (size_t i = 0; i < ref.size(); i++) {
+        double v = 0;
+        REQUIRE(vmaf_score_at_index(vmaf, model, &v, unsigned(i)) == 0);
+        out["vmaf"].push_back(v);
+        for (const auto &[name, want] : expected.frames[i]) {
+            if (name == "vmaf" || (name.find("vif") == std::string::npos && name.find("adm") == std::string::npos &&
+                                   name.find("motion") == std::string::npos))
+                continue;
+            if (vmaf_feature_score_at_index(vmaf, name.c_str(), &v, unsigned(i)) == 0) out[name].push_back(v);
+        }
+    }
+    REQUIRE(vmaf_close(vmaf) == 0);
+    vmaf_model_destroy(model);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("vif on the GPU through the C API: features and VMAF equal the CPU path and libvmaf",
+          "[vif][vulkan][golden]")
+{
+    auto st = validated_state();
+    for (const auto &pair : golden_pairs()) {
+        for (const char *version : {"vmaf_v0.6.1", "vmaf_v0.6.1neg"}) {
+            INFO(pair << " " << version);
+            const auto gpu = score_through_api(pair, version, st.get());
+            const auto cpu = score_through_api(pair, version, nullptr);
+            const auto expected = load_expected(data_dir() + "/" + pair + ".libvmaf." +
+                                                (std::string(version) == "vmaf_v0.6.1" ? "" : std::string(version) + ".") +
+                                                "json");
+            REQUIRE(gpu.size() == cpu.size());
+            double vs_cpu = 0, vs_libvmaf = 0, vmaf_vs_cpu = 0, vmaf_vs_libvmaf = 0;
+            unsigned vif_outputs = 0;
+            for (const auto &[name, values] : cpu) {
+                INFO(name);
+                REQUIRE(gpu.count(name));
+                REQUIRE(gpu.at(name).size() == values.size());
+                vif_outputs += name.find("vif") != std::string::npos;
+                for (size_t i = 0; i < values.size(); i++) {
+                    const double dc = std::fabs(gpu.at(name)[i] - values[i]);
+                    const double dl = std::fabs(gpu.at(name)[i] - expected.frames[i].at(name));
+                    CHECK(dc == 0.0);
+                    CHECK(dl <= 1e-4);
+                    (name == "vmaf" ? vmaf_vs_cpu : vs_cpu) = std::max(name == "vmaf" ? vmaf_vs_cpu : vs_cpu, dc);
+                    (name == "vmaf" ? vmaf_vs_libvmaf : vs_libvmaf) =
+                        std::max(name == "vmaf" ? vmaf_vs_libvmaf : vs_libvmaf, dl);
+                }
+            }
+            CHECK(vif_outputs == 4);
+            std::printf("%-28s %-15s C API, VIF on the GPU: features vs CPU %g, vs libvmaf %.3g; VMAF vs CPU %g, "
+                        "vs libvmaf %.3g\n",
+                        pair.c_str(), version, vs_cpu, vs_libvmaf, vmaf_vs_cpu, vmaf_vs_libvmaf);
+        }
+    }
+    check_clean(*st);
+}
+
+TEST_CASE("vif on the GPU through the public Vulkan API", "[vif][vulkan]")
+{
+    VmafVulkanConfiguration vcfg{};
+    vcfg.device_index = VMAF_VULKAN_DEVICE_AUTO;
+    const char *off = std::getenv("VMAF_TEST_VULKAN_NO_VALIDATION");
+    vcfg.enable_validation = !(off && *off == '1');
+    VmafVulkanState *vk = nullptr;
+    REQUIRE(vmaf_vulkan_state_init(&vk, vcfg) == 0);
+    VmafConfiguration cfg{};
+    cfg.log_level = VMAF_LOG_LEVEL_ERROR;
+    VmafContext *vmaf = nullptr;
+    REQUIRE(vmaf_init(&vmaf, cfg) == 0);
+    REQUIRE(vmaf_vulkan_import_state(vmaf, vk) == 0);
+    REQUIRE(vmaf_use_feature(vmaf, "vif", nullptr) == 0);
+    const std::string pair = "rocket_320x240_10bit_crf30";
+    auto ref = load_y4m(data_dir() + "/" + pair + "_ref.y4m");
+    auto dist = load_y4m(data_dir() + "/" + pair + "_dis.y4m");
+    const auto expected = load_expected(data_dir() + "/" + pair + ".libvmaf.json");
+    const auto cpu = run_cpu(ref, dist, vif_options());
+    for (size_t i = 0; i < ref.size(); i++)  // the context takes our references
+        REQUIRE(vmaf_read_pictures(vmaf, &ref[i], &dist[i], unsigned(i)) == 0);
+    REQUIRE(vmaf_read_pictures(vmaf, nullptr, nullptr, 0) == 0);
+    for (int s = 0; s < vif::kScales; s++) {
+        const std::string name = "integer_vif_scale" + std::to_string(s);
+        for (size_t i = 0; i < expected.frames.size(); i++) {
+            double v = -1;
+            REQUIRE(vmaf_feature_score_at_index(vmaf, name.c_str(), &v, unsigned(i)) == 0);
+            CHECK(v == cpu.scores.at(vif::kScaleNames[s]).at(unsigned(i)));
+            CHECK(std::fabs(v - expected.frames[i].at(name)) <= 1e-4);
+        }
+    }
+    REQUIRE(vmaf_close(vmaf) == 0);
+    REQUIRE(vmaf_vulkan_state_free(&vk) == 0);
+}
+
+TEST_CASE("vif on the GPU: depths, formats, odd and minimum sizes, options", "[vif][vulkan]")
+{
+    struct Case {
+        VmafPixelFormat fmt;
+        unsigned bpc, w, h;
+    };
+    const Case cases[] = {
+        {VMAF_PIX_FMT_YUV420P, 8, 37, 23},   {VMAF_PIX_FMT_YUV420P, 10, 37, 23},
+        {VMAF_PIX_FMT_YUV400P, 8, 16, 16},   {VMAF_PIX_FMT_YUV420P, 10, 16, 16},
+        {VMAF_PIX_FMT_YUV444P, 12, 17, 19},  {VMAF_PIX_FMT_YUV422P, 8, 131, 67},
+        {VMAF_PIX_FMT_YUV422P, 10, 130, 35}, {VMAF_PIX_FMT_YUV444P, 8, 200, 130},
+        {VMAF_PIX_FMT_YUV444P, 16, 97, 41},  {VMAF_PIX_FMT_YUV420P, 8, 1925, 18},
+    };
+    const std::vector<Dict> option_sets = {
+        {{"debug", "true"}},
+        {{"debug", "true"}, {"vif_enhn_gain_limit", "1"}},
+        {{"debug", "true"}, {"vif_enhn_gain_limit", "1.37"}, {"vif_skip_scale0", "true"}},
+    };
+    for (unsigned frames_in_flight : {1u, 3u}) {
+        auto st = validated_state(frames_in_flight);
+        for (const Case &c : cases) {
+            std::vector<VmafPicture> ref, dist;
+            synthetic(c.fmt, c.bpc, c.w, c.h, 5, c.w * 131 + c.h + c.bpc, &ref, &dist);
+            for (const Dict &d : option_sets) {
+                INFO("fmt " << c.fmt << " " << c.bpc << "-bit " << c.w << "x" << c.h << " option set "
+                            << (&d - option_sets.data()) << " in flight " << frames_in_flight);
+                const auto opts = vif_options(d);
+                const auto diffs = compare(run_gpu(*st, ref, dist, opts), run_cpu(ref, dist, opts));
+                if (frames_in_flight == 3)
+                    std::printf("synthetic %ux%u %2u-bit fmt %d option set %zu: max |diff| vs CPU over %zu outputs "
+                                "%g\n", c.w, c.h, c.bpc, int(c.fmt), size_t(&d - option_sets.data()), diffs.size(),
+                                max_of(diffs));
+            }
+            unref_all(ref);
+            unref_all(dist);
+        }
+        check_clean(*st);
+    }
+}
+
+TEST_CASE("vif on the GPU refuses pictures the CPU refuses", "[vif][vulkan]")
+{
+    auto st = validated_state();
+    std::unique_ptr<vk::Engine> engine;
+    const FrameFormat small{VMAF_PIX_FMT_YUV420P, 8, 15, 40};
+    CHECK(vk::Engine::create(st.get(), small, {{&kVifExtractor, vif_options()}}, &engine) != 0);
+    CHECK(kVifExtractor.create(vif_options())->init(small) != 0);
+    check_clean(*st);
+}
