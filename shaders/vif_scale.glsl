@@ -211,8 +211,25 @@ VifDouble gain_divisor(uint s1)
     return VifDouble((uint64_t(s1) << (52 - b)) + uint64_t(kVifGainEpsUlps[b - kVifGainEpsFirstBit]), b - 52);
 }
 
-// Sliding sums of four adjacent outputs from kNV vectors of one vertical-sum row.
+// The horizontal pass reads kNV vectors of a vertical-sum row: the windows of
+// a thread's four adjacent pixels.
 const int kNV = (2 * kHA + kPixelsPerThread) / 4;
+
+// Horizontal window sums of the low and high 16-bit halves of the values
+// around output o (tile column x0 + o + kHA). Mirrored taps are folded: one
+// multiply per pair, the add on the other integer pipe. Partial sums may wrap;
+// the true sums fit 32 bits, so the results are exact.
+uvec2 window_halves(uint v[kNV * 4], int o)
+{
+    const int c = o + kHA;
+    uint lo = tap(kH) * (v[c] & 0xffffu), hi = tap(kH) * (v[c] >> 16);
+    [[unroll]] for (int k = 0; k < kH; k++) {
+        const uint a = v[c - kH + k], b = v[c + kH - k];
+        lo += tap(k) * ((a & 0xffffu) + (b & 0xffffu));
+        hi += tap(k) * ((a >> 16) + (b >> 16));
+    }
+    return uvec2(lo, hi);
+}
 
 void main()
 {
@@ -278,14 +295,9 @@ void main()
             v[4 * n] = q.x, v[4 * n + 1] = q.y, v[4 * n + 2] = q.z, v[4 * n + 3] = q.w;
         }
         [[unroll]] for (int o = 0; o < kPixelsPerThread; o++) {
-            uint a = 0u, b = 0u;
-            [[unroll]] for (int k = 0; k < kW; k++) {
-                const uint m = v[o + kHA - kH + k];
-                a += tap(k) * (m & 0xffffu);
-                b += tap(k) * (m >> 16);
-            }
-            mu1[o] = a;
-            mu2[o] = b;
+            const uvec2 m = window_halves(v, o);
+            mu1[o] = m.x;
+            mu2[o] = m.y;
         }
         // Second moments: Q16 with rounding, summed as 16-bit halves so that
         // every sum fits 32 bits (see vif_cpu.cpp).
@@ -296,13 +308,8 @@ void main()
                 v[4 * n] = t.x, v[4 * n + 1] = t.y, v[4 * n + 2] = t.z, v[4 * n + 3] = t.w;
             }
             [[unroll]] for (int o = 0; o < kPixelsPerThread; o++) {
-                uint hi = 0u, lo = 0u;
-                [[unroll]] for (int k = 0; k < kW; k++) {
-                    const uint m = v[o + kHA - kH + k];
-                    hi += tap(k) * (m >> 16);
-                    lo += tap(k) * (m & 0xffffu);
-                }
-                mom[q][o] = hi + ((lo + rounding(kVifQ16Shift)) >> kVifQ16Shift);
+                const uvec2 m = window_halves(v, o);
+                mom[q][o] = m.y + ((m.x + rounding(kVifQ16Shift)) >> kVifQ16Shift);
             }
         }
     }
