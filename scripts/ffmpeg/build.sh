@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# Builds FFmpeg 8.1.2 with the libvmaf-vk patch series (ffmpeg-patches/) against
+# libvmaf-vk installed in a prefix, and prints the path of the ffmpeg program on
+# stdout (what it does goes to stderr).
+#
+#   scripts/ffmpeg/build.sh PREFIX      # libvmaf-vk installed with --prefix=PREFIX
+#   scripts/ffmpeg/build.sh             # libvmaf found through PKG_CONFIG_PATH
+#
+# Steps, each skipped when its result is already in the cache (see lib.sh):
+#  1. Debian's ffmpeg 8.1.2 source from sid through a private apt configuration
+#     (the system's apt sources and lists are left alone); the orig tarball's
+#     sha256 must match the pin.
+#  2. sid's libvulkan-dev unpacked into the cache for its headers (FFmpeg 8.1 needs
+#     newer ones than bookworm's); the Vulkan loader used at run time is the
+#     system's.
+#  3. The tarball as a git tree, the series applied with git am.
+#  4. A minimal configure: Vulkan, the h264/hevc Vulkan hwaccels, y4m, Matroska and
+#     MP4 demuxers, hwupload/hwdownload/format/scale, libvmaf and libvmaf_vulkan.
+#  5. make. The build is keyed by the tarball hash, the series hash, libvmaf's
+#     installed headers and version, the Vulkan headers and the configure line: the
+#     same key twice does nothing; a new key rebuilds what changed.
+#
+# Env: LIBVMAF_VK_FFMPEG_CACHE (cache directory), JOBS (make -j, default: cores),
+# LIBVMAF_VK_FFMPEG_TARBALL (a local copy of the orig tarball, hash-checked).
+set -euo pipefail
+export ffmpeg_script_name=ffmpeg-build
+# shellcheck source=scripts/ffmpeg/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+usage() { sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+prefix=
+while [ $# -gt 0 ]; do
+  case $1 in
+    -h|--help) usage ;;
+    -*) say "unknown option $1"; usage ;;
+    *) [ -z "$prefix" ] || usage; prefix=$1 ;;
+  esac
+  shift
+done
+jobs=${JOBS:-$(nproc)}
+
+for tool in apt-get dpkg-deb git make gcc pkg-config flock sha256sum xz; do
+  command -v "$tool" >/dev/null || die "$tool is not installed"
+done
+
+# libvmaf: from the prefix when given, else whatever pkg-config finds.
+if [ -n "$prefix" ]; then
+  [ -d "$prefix" ] || die "libvmaf prefix $prefix does not exist"
+  prefix=$(cd "$prefix" && pwd)
+  pcdir=$(dirname "$(find "$prefix/lib" "$prefix/lib64" "$prefix/share" -name libvmaf.pc 2>/dev/null | head -n 1)")
+  [ -f "$pcdir/libvmaf.pc" ] || die "no libvmaf.pc under $prefix (install libvmaf-vk with: meson setup B --prefix=$prefix && ninja -C B install)"
+  export PKG_CONFIG_PATH=$pcdir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+fi
+pkg-config --exists libvmaf ||
+  die "pkg-config cannot find libvmaf$(pkg-config --print-errors --exists libvmaf 2>&1 | sed 's/^/: /' | head -n 1) (give the install prefix as an argument)"
+vmaf_libdir=$(pkg-config --variable=libdir libvmaf)
+vmaf_incdir=$(pkg-config --variable=includedir libvmaf)
+vmaf_version=$(pkg-config --modversion libvmaf)
+[ -f "$vmaf_incdir/libvmaf/libvmaf.h" ] || die "libvmaf.pc points at $vmaf_incdir, which has no libvmaf/libvmaf.h"
+
+ffmpeg_lock_cache
+tarball=$(ffmpeg_fetch_source)
+vulkan_pcdir=$(ffmpeg_fetch_vulkan_headers)
+vulkan_version=$(PKG_CONFIG_PATH=$vulkan_pcdir pkg-config --modversion vulkan)
+src=$(ffmpeg_prepare_tree "$tarball")
+
+# shellcheck disable=SC2054 # commas separate configure's component lists
+configure_args=(
+  --prefix="$ffmpeg_cache/install"
+  --extra-version=libvmaf-vk
+  --disable-everything --disable-autodetect --enable-pthreads
+  --disable-doc --disable-debug --disable-ffplay --disable-ffprobe
+  --enable-vulkan --enable-libvmaf
+  --enable-protocol=file,pipe
+  --enable-demuxer=yuv4mpegpipe,matroska,mov,rawvideo
+  --enable-decoder=rawvideo,h264,hevc,wrapped_avframe
+  --enable-parser=h264,hevc
+  --enable-hwaccel=h264_vulkan,hevc_vulkan
+  --enable-encoder=rawvideo,wrapped_avframe
+  --enable-muxer=null,rawvideo,yuv4mpegpipe
+  --enable-filter=buffer,buffersink,format,hwupload,hwdownload,scale,null,nullsink,split,testsrc2,libvmaf,libvmaf_vulkan
+  --enable-indev=lavfi
+  --extra-ldflags="-Wl,-rpath,$vmaf_libdir"
+)
+# nasm is optional: without it FFmpeg's x86 assembly is left out (slower decoding).
+command -v nasm >/dev/null || configure_args+=(--disable-x86asm)
+
+key=$(
+  {
+    echo "orig $ffmpeg_orig_sha256"
+    echo "series $(ffmpeg_series_hash)"
+    echo "vulkan-headers $vulkan_version"
+    echo "libvmaf $vmaf_version $vmaf_libdir"
+    (cd "$vmaf_incdir" && find libvmaf -name '*.h' | LC_ALL=C sort | xargs sha256sum)
+    printf '%s\n' "${configure_args[@]}"
+  } | sha256sum | cut -d' ' -f1
+)
+build=$ffmpeg_cache/build
+if [ -x "$build/ffmpeg" ] && [ "$(cat "$build/.libvmaf-vk-key" 2>/dev/null)" = "$key" ]; then
+  say "cached build is up to date (key ${key:0:16})"
+  echo "$build/ffmpeg"
+  exit 0
+fi
+
+mkdir -p "$build"
+rm -f "$build/.libvmaf-vk-key"
+start=$(date +%s)
+say "configure (libvmaf $vmaf_version from $vmaf_libdir, Vulkan headers $vulkan_version)"
+(cd "$build" && PKG_CONFIG_PATH=$vulkan_pcdir:$PKG_CONFIG_PATH "$src/configure" "${configure_args[@]}") \
+  >"$build/configure.out" 2>&1 ||
+  die "configure failed: $(tail -n 3 "$build/configure.out" | tr '\n' ' ') (full log: $build/ffbuild/config.log)"
+configured=$(date +%s)
+say "make -j$jobs (log: $build/make.log)"
+make -C "$build" -j"$jobs" ffmpeg >"$build/make.log" 2>&1 ||
+  die "make failed: $(grep -m 3 -E 'error|Error' "$build/make.log" | tr '\n' ' ') (full log: $build/make.log)"
+built=$(date +%s)
+
+# configure quietly drops a filter whose dependency check failed: say which.
+for f in libvmaf libvmaf_vulkan; do
+  up=$(echo "$f" | tr '[:lower:]' '[:upper:]')
+  if grep -q "^#define CONFIG_${up}_FILTER 1" "$build/config_components.h"; then
+    say "filter $f: built"
+  else
+    say "filter $f: NOT built ($(grep -q libvmaf_vulkan.h "$src/configure" || echo 'the series does not add it; '))see $build/ffbuild/config.log"
+  fi
+done
+say "configure $((configured - start)) s, make $((built - configured)) s"
+echo "$key" >"$build/.libvmaf-vk-key"
+echo "$build/ffmpeg"

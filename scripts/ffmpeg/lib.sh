@@ -1,0 +1,223 @@
+# shellcheck shell=bash
+# Shared by scripts/ffmpeg/*.sh (sourced, not run): the pinned FFmpeg source, the
+# cache layout, the private apt configuration and the patched source tree.
+#
+# The cache lives outside the repository:
+#   ${LIBVMAF_VK_FFMPEG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/libvmaf-vk/ffmpeg}
+#     apt/        private apt state (lists for sid, downloaded archives)
+#     dl/         the orig tarball and the libvulkan-dev package
+#     vulkan-headers/<version>/usr   Vulkan headers extracted from that package
+#     base/       the tarball as a git repository (one commit, tagged)
+#     src/        a clone of base/ with the series applied: what is built
+#     build/      out-of-tree build; build/ffmpeg is the program
+#     lock        serialises runs that share the cache
+
+ffmpeg_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+ffmpeg_series_dir=$ffmpeg_root/ffmpeg-patches
+ffmpeg_cache=${LIBVMAF_VK_FFMPEG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/libvmaf-vk/ffmpeg}
+
+# The base: Debian's source package (suite sid) and the upstream tarball it
+# carries. series.txt records the same tarball name and hash; check-series.sh
+# checks that they agree.
+ffmpeg_deb_version=7:8.1.2-2
+ffmpeg_version=8.1.2
+ffmpeg_orig=ffmpeg_${ffmpeg_version}.orig.tar.xz
+ffmpeg_orig_sha256=464beb5e7bf0c311e68b45ae2f04e9cc2af88851abb4082231742a74d97b524c
+
+# FFmpeg 8.1 needs Vulkan headers >= 1.3.277; bookworm has 1.3.239. sid's headers
+# are unpacked into the cache (never installed); the loader stays the system's.
+# When sid no longer has this version, its current one is taken (with a warning).
+vulkan_headers_version=${LIBVMAF_VK_VULKAN_HEADERS_VERSION:-1.4.363.0-1}
+
+# Patches are committed as the project, with a fixed date, so that the series
+# regenerates byte for byte from the same tree.
+ffmpeg_git_ident=(-c user.name="libvmaf-vk developers" -c user.email="libvmaf-vk@users.noreply.invalid")
+ffmpeg_base_tag=debian-orig-$ffmpeg_version
+# No background "git gc --auto" in the cache's repositories: it would outlive the
+# script and hold the cache lock.
+export GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=gc.auto GIT_CONFIG_VALUE_0=0 \
+  GIT_CONFIG_KEY_1=maintenance.auto GIT_CONFIG_VALUE_1=false
+
+say() { echo "${ffmpeg_script_name:-ffmpeg}: $*" >&2; }
+die() { say "error: $*"; exit 1; }
+
+# Holds an exclusive lock on the cache for the rest of the calling script.
+ffmpeg_lock_cache() {
+  mkdir -p "$ffmpeg_cache" || die "cannot create the cache directory $ffmpeg_cache"
+  exec 9>"$ffmpeg_cache/lock"
+  if ! flock -n 9; then
+    say "waiting for another run that uses $ffmpeg_cache"
+    flock 9
+  fi
+}
+
+# Runs apt-get/apt-cache against sid's sources only, with state kept in the cache:
+# the system's sources and package lists are not read or changed.
+ffmpeg_apt() {
+  local tool=$1; shift
+  local dir=$ffmpeg_cache/apt
+  if [ ! -s "$dir/sid.sources" ]; then
+    local uri
+    uri=$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
+    [ -n "$uri" ] || uri=http://deb.debian.org/debian
+    mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
+    printf 'Types: deb deb-src\nURIs: %s\nSuites: sid\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+      "$uri" >"$dir/sid.sources"
+  fi
+  local opts=(
+    -o "Dir::Etc::SourceList=$dir/sid.sources" -o Dir::Etc::SourceParts=/nonexistent
+    -o "Dir::State::Lists=$dir/lists" -o "Dir::Cache=$dir/cache"
+    -o Debug::NoLocking=1 -o APT::Get::List-Cleanup=0
+  )
+  # apt drops to the _apt user for downloads, which cannot write to a private
+  # directory under root's home.
+  [ "$(id -u)" -ne 0 ] || opts+=(-o APT::Sandbox::User=root)
+  "$tool" "${opts[@]}" "$@"
+}
+
+# Package lists younger than an hour are reused (the callers run in subshells,
+# so a file, not a variable, remembers the update).
+ffmpeg_apt_update_once() {
+  local stamp=$ffmpeg_cache/apt/updated
+  if [ -n "$(find "$stamp" -mmin -60 2>/dev/null)" ]; then
+    return 0
+  fi
+  say "reading sid's package lists (private apt configuration)"
+  mkdir -p "$ffmpeg_cache/apt"
+  ffmpeg_apt apt-get -qq update >/dev/null 2>"$ffmpeg_cache/apt/update.log" ||
+    die "apt-get update for sid failed (network? see $ffmpeg_cache/apt/update.log)"
+  touch "$stamp"
+}
+
+sha256_of() { sha256sum "$1" | cut -d' ' -f1; }
+
+# Puts the pinned orig tarball in dl/ and checks its hash. LIBVMAF_VK_FFMPEG_TARBALL
+# may name a local copy (for machines without network); it is hash-checked too.
+ffmpeg_fetch_source() {
+  local dl=$ffmpeg_cache/dl tarball=$ffmpeg_cache/dl/$ffmpeg_orig
+  mkdir -p "$dl"
+  if [ ! -s "$tarball" ] && [ -n "${LIBVMAF_VK_FFMPEG_TARBALL:-}" ]; then
+    cp "$LIBVMAF_VK_FFMPEG_TARBALL" "$tarball.part" && mv "$tarball.part" "$tarball"
+  fi
+  if [ ! -s "$tarball" ]; then
+    ffmpeg_apt_update_once
+    say "apt-get source --download-only ffmpeg=$ffmpeg_deb_version"
+    (cd "$dl" && ffmpeg_apt apt-get -qq source --download-only "ffmpeg=$ffmpeg_deb_version" \
+      >"$dl/source.log" 2>&1) ||
+      die "could not download Debian's ffmpeg $ffmpeg_deb_version source from sid (see $dl/source.log); set LIBVMAF_VK_FFMPEG_TARBALL to a local $ffmpeg_orig"
+  fi
+  local got
+  got=$(sha256_of "$tarball")
+  if [ "$got" != "$ffmpeg_orig_sha256" ]; then
+    mv "$tarball" "$tarball.bad"
+    die "$ffmpeg_orig has sha256 $got, expected $ffmpeg_orig_sha256 (moved aside to $tarball.bad)"
+  fi
+  echo "$tarball"
+}
+
+# Unpacks sid's libvulkan-dev into the cache and prints the directory holding its
+# vulkan.pc (relocated to the unpacked headers, libdir left at the system's).
+ffmpeg_fetch_vulkan_headers() {
+  local dl=$ffmpeg_cache/dl version=$vulkan_headers_version deb
+  deb=$(ls "$dl"/libvulkan-dev_"${version#*:}"_*.deb 2>/dev/null | head -n 1 || true)
+  if [ -z "$deb" ]; then
+    ffmpeg_apt_update_once
+    mkdir -p "$dl"
+    if ! (cd "$dl" && ffmpeg_apt apt-get -qq download "libvulkan-dev=$version" >"$dl/vulkan.log" 2>&1); then
+      version=$(ffmpeg_apt apt-cache policy libvulkan-dev 2>/dev/null | awk '/Candidate:/ {print $2}')
+      [ -n "$version" ] && [ "$version" != "(none)" ] ||
+        die "sid has no libvulkan-dev (see $dl/vulkan.log)"
+      say "warning: libvulkan-dev $vulkan_headers_version is gone from sid; using $version"
+      (cd "$dl" && ffmpeg_apt apt-get -qq download "libvulkan-dev=$version" >"$dl/vulkan.log" 2>&1) ||
+        die "could not download libvulkan-dev $version from sid (see $dl/vulkan.log)"
+    fi
+    deb=$(ls "$dl"/libvulkan-dev_"${version#*:}"_*.deb | head -n 1)
+  fi
+  version=$(dpkg-deb -f "$deb" Version)
+  local dest=$ffmpeg_cache/vulkan-headers/$version
+  if [ ! -f "$dest/.done" ]; then
+    rm -rf "$dest" && mkdir -p "$dest"
+    dpkg-deb -x "$deb" "$dest" || die "could not unpack $deb"
+    local pc
+    pc=$(find "$dest/usr/lib" -name vulkan.pc | head -n 1)
+    [ -n "$pc" ] || die "$deb has no vulkan.pc"
+    local libdir
+    libdir=$(pkg-config --variable=libdir vulkan 2>/dev/null || echo "/usr/lib/$(gcc -print-multiarch)")
+    sed -i -e "s#^prefix=.*#prefix=$dest/usr#" -e "s#^libdir=.*#libdir=$libdir#" "$pc"
+    touch "$dest/.done"
+  fi
+  dirname "$(find "$dest/usr/lib" -name vulkan.pc | head -n 1)"
+}
+
+# Patch files named by series.txt, in order, as absolute paths.
+ffmpeg_series_files() {
+  local f
+  [ -f "$ffmpeg_series_dir/series.txt" ] || die "missing $ffmpeg_series_dir/series.txt"
+  grep -v -e '^#' -e '^[[:space:]]*$' "$ffmpeg_series_dir/series.txt" | while read -r f; do
+    echo "$ffmpeg_series_dir/$f"
+  done
+}
+
+# One hash over series.txt and every patch it names.
+ffmpeg_series_hash() {
+  { cat "$ffmpeg_series_dir/series.txt"; ffmpeg_series_files | xargs -r cat; } | sha256sum | cut -d' ' -f1
+}
+
+# Makes DIR a git repository whose first commit (tagged $ffmpeg_base_tag) is the
+# tarball exactly as released.
+ffmpeg_make_base_tree() {
+  local tarball=$1 dir=$2
+  rm -rf "$dir" "$dir.tmp"
+  mkdir -p "$dir.tmp"
+  tar -xf "$tarball" -C "$dir.tmp" --strip-components=1 || die "could not unpack $tarball"
+  (
+    cd "$dir.tmp"
+    git init -q -b main
+    # -f: the tarball holds files FFmpeg's own .gitignore lists; keep them all.
+    git add -A -f
+    GIT_AUTHOR_DATE="2000-01-01T00:00:00Z" GIT_COMMITTER_DATE="2000-01-01T00:00:00Z" \
+      git "${ffmpeg_git_ident[@]}" commit -q --no-verify -m "FFmpeg $ffmpeg_version ($ffmpeg_orig, sha256 $ffmpeg_orig_sha256)"
+    git tag "$ffmpeg_base_tag"
+  ) || die "could not make a git tree of $tarball"
+  mv "$dir.tmp" "$dir"
+}
+
+# The pristine tree (base/, the tarball as one tagged commit), made once.
+ffmpeg_base_tree() {
+  local tarball=$1 dir=$ffmpeg_cache/base
+  if ! git -C "$dir" rev-parse -q --verify "refs/tags/$ffmpeg_base_tag" >/dev/null 2>&1; then
+    say "unpacking $ffmpeg_orig into a git tree"
+    ffmpeg_make_base_tree "$tarball" "$dir"
+  fi
+  echo "$dir"
+}
+
+# Brings the build's source tree (src/, a clone of base/ sharing its objects) to
+# base + series (git am), touching only the files that differ, so that an
+# unchanged tree keeps its timestamps and make rebuilds little. Prints its path.
+ffmpeg_prepare_tree() {
+  local tarball=$1 dir=$ffmpeg_cache/src base want have
+  base=$(ffmpeg_base_tree "$tarball")
+  want=$(ffmpeg_series_hash)
+  if ! git -C "$dir" rev-parse -q --verify "refs/tags/$ffmpeg_base_tag" >/dev/null 2>&1; then
+    rm -rf "$dir"
+    git clone -q --shared "$base" "$dir" || die "could not clone $base"
+  fi
+  have=$(cat "$dir/.git/libvmaf-vk-series" 2>/dev/null || true)
+  if [ "$have" = "$want" ] && git -C "$dir" diff --quiet HEAD; then
+    echo "$dir"
+    return
+  fi
+  say "applying the series ($(ffmpeg_series_files | wc -l) patches)"
+  git -C "$dir" am --abort >/dev/null 2>&1 || true
+  git -C "$dir" checkout -q -f -B libvmaf-vk "$ffmpeg_base_tag" || die "could not reset $dir"
+  git -C "$dir" clean -q -f -d
+  local p
+  while read -r p; do
+    [ -f "$p" ] || die "series.txt names $(basename "$p"), which is not in ffmpeg-patches/"
+    git -C "$dir" "${ffmpeg_git_ident[@]}" am -q --committer-date-is-author-date "$p" >/dev/null 2>&1 ||
+      { git -C "$dir" am --abort >/dev/null 2>&1; die "$(basename "$p") does not apply to FFmpeg $ffmpeg_version"; }
+  done < <(ffmpeg_series_files)
+  echo "$want" >"$dir/.git/libvmaf-vk-series"
+  echo "$dir"
+}
