@@ -1,5 +1,7 @@
 #include "golden.h"
 
+#include <cstdlib>
+
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -17,7 +19,9 @@ namespace vmaf::test {
 
 std::string data_dir()
 {
-    return VMAF_TEST_DATA_DIR;
+    // The environment wins, so built tests can run from another checkout.
+    const char *env = std::getenv("VMAF_TEST_DATA_DIR");
+    return env && *env ? env : VMAF_TEST_DATA_DIR;
 }
 
 std::vector<std::string> golden_pairs()
