@@ -383,7 +383,8 @@ int vmaf_vulkan_import_image(VmafContext *vmaf, enum VmafVulkanImportSide side,
 enum VmafVulkanExternalMemoryType {
     /** An fd of VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT memory exported by a
      *  Vulkan device on the same physical device (same driver and device UUID),
-     *  holding linear planes. Needs VK_KHR_external_memory_fd. */
+     *  holding linear planes; not a dedicated allocation. Needs
+     *  VK_KHR_external_memory_fd. */
     VMAF_VULKAN_EXTERNAL_MEMORY_OPAQUE_FD = 1,
     /** DMA-BUFs (VA-API, V4L2, DRM). Linear ones are read as buffers; tiled ones
      *  (drm_format_modifier) are imported as images. Needs
@@ -407,8 +408,12 @@ typedef struct VmafVulkanExternalPicture {
     struct {
         /** The library imports a dup() of it: the caller keeps (and closes) its own. */
         int fd;
-        /** Bytes of the object; 0: its size as lseek(SEEK_END) reports (DMA-BUF). */
+        /** Bytes of the object; 0: its size as lseek(SEEK_END) reports (DMA-BUF).
+         *  For opaque fds: the exported allocation's allocationSize. */
         uint64_t size;
+        /** For opaque fds: the exported allocation's memoryTypeIndex (Vulkan
+         *  requires the import to repeat it). Ignored for DMA-BUFs. */
+        uint32_t memory_type_index;
     } objects[VMAF_VULKAN_MAX_IMAGES];
     unsigned n_planes;
     struct {

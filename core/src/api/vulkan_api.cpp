@@ -62,39 +62,83 @@ VMAF_EXPORT int vmaf_vulkan_available(void)
     return vmaf::vk::available();
 }
 
-// The zero-copy entry points: declared, implemented in the commits that follow.
 namespace {
-int not_yet(const char *what)
+
+bool side_ok(VmafVulkanImportSide side)
 {
-    vmaf::log(VMAF_LOG_LEVEL_ERROR, "%s: not implemented yet\n", what);
-    return -ENOSYS;
+    if (side == VMAF_VULKAN_IMPORT_REFERENCE || side == VMAF_VULKAN_IMPORT_DISTORTED) return true;
+    vmaf::log(VMAF_LOG_LEVEL_ERROR, "Vulkan import: side must be VMAF_VULKAN_IMPORT_REFERENCE or _DISTORTED\n");
+    return false;
 }
+
 }  // namespace
 
-VMAF_EXPORT int vmaf_vulkan_state_init_external(VmafVulkanState **, VmafVulkanExternalHandles)
+VMAF_EXPORT int vmaf_vulkan_preallocate_pictures(VmafContext *vmaf, VmafVulkanPictureConfiguration cfg)
 {
-    return not_yet("vmaf_vulkan_state_init_external");
+    if (!vmaf) return -EINVAL;
+    return vmaf::vk::context_preallocate(vmaf, cfg);
 }
-VMAF_EXPORT int vmaf_vulkan_preallocate_pictures(VmafContext *, VmafVulkanPictureConfiguration)
+
+VMAF_EXPORT int vmaf_vulkan_picture_fetch(VmafContext *vmaf, VmafPicture *pic)
 {
-    return not_yet("vmaf_vulkan_preallocate_pictures");
+    if (!vmaf || !pic) return -EINVAL;
+    return vmaf::vk::context_fetch(vmaf, pic);
 }
-VMAF_EXPORT int vmaf_vulkan_picture_fetch(VmafContext *, VmafPicture *) { return not_yet("vmaf_vulkan_picture_fetch"); }
-VMAF_EXPORT int vmaf_vulkan_wait_compute(VmafContext *) { return not_yet("vmaf_vulkan_wait_compute"); }
-VMAF_EXPORT int vmaf_vulkan_read_imported_pictures(VmafContext *, unsigned)
+
+VMAF_EXPORT int vmaf_vulkan_wait_compute(VmafContext *vmaf)
 {
-    return not_yet("vmaf_vulkan_read_imported_pictures");
+    if (!vmaf) return -EINVAL;
+    return vmaf::vk::context_wait_compute(vmaf);
 }
-VMAF_EXPORT int vmaf_vulkan_import_image(VmafContext *, VmafVulkanImportSide, const VmafVulkanImage *, unsigned)
+
+VMAF_EXPORT int vmaf_vulkan_read_imported_pictures(VmafContext *vmaf, unsigned index)
 {
-    return not_yet("vmaf_vulkan_import_image");
+    if (!vmaf) return -EINVAL;
+    return vmaf::vk::context_read_imported(vmaf, index);
 }
-VMAF_EXPORT int vmaf_vulkan_import_external(VmafContext *, VmafVulkanImportSide, const VmafVulkanExternalPicture *,
-                                            unsigned)
+
+VMAF_EXPORT int vmaf_vulkan_import_va_surface(VmafContext *vmaf, VmafVulkanImportSide side, void *va_display,
+                                              unsigned va_surface, unsigned index)
 {
-    return not_yet("vmaf_vulkan_import_external");
+    if (!vmaf || !side_ok(side)) return -EINVAL;
+    return vmaf::vk::context_import_va_surface(vmaf, unsigned(side), va_display, va_surface, index);
 }
-VMAF_EXPORT int vmaf_vulkan_import_va_surface(VmafContext *, VmafVulkanImportSide, void *, unsigned, unsigned)
+
+#ifdef VK_VERSION_1_0
+
+VMAF_EXPORT int vmaf_vulkan_state_init_external(VmafVulkanState **state, VmafVulkanExternalHandles handles)
 {
-    return not_yet("vmaf_vulkan_import_va_surface");
+    if (!state) return -EINVAL;
+    *state = nullptr;
+    for (uint64_t r : handles.reserved) {
+        if (r) {
+            vmaf::log(VMAF_LOG_LEVEL_ERROR, "vmaf_vulkan_state_init_external: reserved fields must be zero\n");
+            return -EINVAL;
+        }
+    }
+    if (handles.n_enabled_extensions && !handles.enabled_extensions) return -EINVAL;
+    vmaf::vk::State *s = nullptr;
+    if (int err = vmaf::vk::state_adopt(handles, &s)) return err;
+    *state = new (std::nothrow) VmafVulkanState{s};
+    if (!*state) {
+        vmaf::vk::state_destroy(s);
+        return -ENOMEM;
+    }
+    return 0;
 }
+
+VMAF_EXPORT int vmaf_vulkan_import_image(VmafContext *vmaf, VmafVulkanImportSide side, const VmafVulkanImage *image,
+                                         unsigned index)
+{
+    if (!vmaf || !image || !side_ok(side)) return -EINVAL;
+    return vmaf::vk::context_import_image(vmaf, unsigned(side), *image, index);
+}
+
+VMAF_EXPORT int vmaf_vulkan_import_external(VmafContext *vmaf, VmafVulkanImportSide side,
+                                            const VmafVulkanExternalPicture *picture, unsigned index)
+{
+    if (!vmaf || !picture || !side_ok(side)) return -EINVAL;
+    return vmaf::vk::context_import_external(vmaf, unsigned(side), *picture, index);
+}
+
+#endif

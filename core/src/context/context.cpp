@@ -8,6 +8,8 @@
 #include "util/log.h"
 
 #if VMAF_HAVE_VULKAN
+#include "vulkan/context_io.h"
+#include "vulkan/device_picture.h"
 #include "vulkan/engine.h"
 #endif
 
@@ -19,6 +21,15 @@ void vk::EngineDeleter::operator()(vk::Engine *e) const
     delete e;
 #else
     (void)e;
+#endif
+}
+
+void vk::ContextIoDeleter::operator()(vk::ContextIo *io) const
+{
+#if VMAF_HAVE_VULKAN
+    delete io;
+#else
+    (void)io;
 #endif
 }
 
@@ -75,6 +86,7 @@ Context::~Context()
 #endif
     if (prev_ref_.ref) vmaf_picture_unref(&prev_ref_);
     if (prev_prev_ref_.ref) vmaf_picture_unref(&prev_prev_ref_);
+    vk_io_.reset();  // device picture pools, imports never read: after every user
 }
 
 int Context::use_feature(const ExtractorInfo *info, const Dict &opts)
@@ -111,9 +123,9 @@ void Context::record_error(int err)
     if (!async_error_) async_error_ = err;
 }
 
-int Context::start(const VmafPicture &ref)
+int Context::start(const FrameFormat &fmt)
 {
-    fmt_ = FrameFormat{ref.pix_fmt, ref.bpc, ref.w[0], ref.h[0]};
+    fmt_ = fmt;
     for (auto &f : features_) {
         if (int err = f->main->init(*fmt_)) {
             log(VMAF_LOG_LEVEL_ERROR, "feature %s cannot run on %ux%u %u-bit pictures\n",
@@ -211,9 +223,10 @@ int Context::read_pictures(VmafPicture *ref, VmafPicture *dist, unsigned index)
         log(VMAF_LOG_LEVEL_ERROR, "vmaf_read_pictures: no feature or model registered\n");
         return -EINVAL;
     }
+    if (int err = check_backing(*ref, *dist, index)) return err;
     if (!started_) {
         t_start_ = std::chrono::steady_clock::now();
-        if (int err = start(*ref)) return err;
+        if (int err = start(FrameFormat{ref->pix_fmt, ref->bpc, ref->w[0], ref->h[0]})) return err;
     }
     pic_cnt_++;
 
@@ -266,9 +279,39 @@ int Context::read_pictures(VmafPicture *ref, VmafPicture *dist, unsigned index)
     return 0;
 }
 
+// Host and device pictures never mix, and a context that imports takes no pictures.
+int Context::check_backing(const VmafPicture &ref, const VmafPicture &dist, unsigned index)
+{
+#if VMAF_HAVE_VULKAN
+    const bool ref_device = vk::device_picture(ref) != nullptr;
+    const bool dist_device = vk::device_picture(dist) != nullptr;
+#else
+    (void)ref;
+    (void)dist;
+    const bool ref_device = false, dist_device = false;
+#endif
+    static constexpr const char *kNames[] = {"unknown", "host", "device", "imported"};
+    const Backing b = ref_device ? Backing::Device : Backing::Host;
+    if (ref_device != dist_device) {
+        log(VMAF_LOG_LEVEL_ERROR, "picture %u: one picture is a Vulkan device picture, the other a host picture\n",
+            index);
+        return -EINVAL;
+    }
+    if (backing_ != Backing::Unknown && backing_ != b) {
+        log(VMAF_LOG_LEVEL_ERROR, "picture %u: %s pictures after %s ones; a context takes one kind\n", index,
+            kNames[int(b)], kNames[int(backing_)]);
+        return -EINVAL;
+    }
+    backing_ = b;
+    return 0;
+}
+
 int Context::flush()
 {
     if (flushed_) return -EINVAL;
+#if VMAF_HAVE_VULKAN
+    if (vk_io_) vk_io_->drop_unread();
+#endif
     if (pool_) pool_->wait();
 #if VMAF_HAVE_VULKAN
     if (vk_engine_)

@@ -20,9 +20,14 @@ namespace vmaf {
 namespace vk {
 class State;
 class Engine;
+struct ImportedPicture;
+struct ContextIo;
 // Defined where the engine is complete (it is absent from builds without Vulkan).
 struct EngineDeleter {
     void operator()(Engine *e) const;
+};
+struct ContextIoDeleter {
+    void operator()(ContextIo *io) const;
 };
 }  // namespace vk
 
@@ -51,6 +56,19 @@ public:
     int preallocate_pictures(const VmafPictureConfiguration &cfg);
     int fetch_preallocated_picture(VmafPicture *pic);
 
+    // The Vulkan zero-copy paths (<libvmaf/libvmaf_vulkan.h>), defined in
+    // vulkan/context_io.cpp: picture pools in device memory, imported frames.
+    int vulkan_preallocate_pictures(VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h, unsigned count,
+                                    int method);
+    int vulkan_fetch_picture(VmafPicture *pic);
+    // Hand in one side (0 reference, 1 distorted) of frame `index`.
+    int vulkan_import(unsigned side, std::unique_ptr<vk::ImportedPicture> pic, unsigned index);
+    int vulkan_read_imported(unsigned index);
+    int vulkan_wait_compute();
+    vk::State *vulkan_state() const { return vk_state_; }
+    // The GPU engine once started (bench and tests: GPU timing), else null.
+    const vk::Engine *vulkan_engine() const { return vk_engine_.get(); }
+
     FeatureCollector &collector() { return collector_; }
     const VmafConfiguration &config() const { return cfg_; }
     bool flushed() const { return flushed_; }
@@ -68,7 +86,11 @@ public:
     }
 
 private:
-    int start(const VmafPicture &ref);
+    // Where this context's pictures live, fixed by the first frame.
+    enum class Backing { Unknown, Host, Device, Imported };
+
+    int start(const FrameFormat &fmt);
+    int check_backing(const VmafPicture &ref, const VmafPicture &dist, unsigned index);
     // Run the non-temporal CPU features on one frame, on a worker's own
     // instances, or on the main instances when `instances` is null.
     int extract_frame(std::vector<std::unique_ptr<Extractor>> *instances,
@@ -88,6 +110,8 @@ private:
     std::unique_ptr<ScoreSink> gpu_sink_;
     vk::State *vk_state_ = nullptr;
     std::unique_ptr<vk::Engine, vk::EngineDeleter> vk_engine_;
+    std::unique_ptr<vk::ContextIo, vk::ContextIoDeleter> vk_io_;
+    Backing backing_ = Backing::Unknown;
     std::mutex error_mutex_;
     int async_error_ = 0;
     unsigned pic_cnt_ = 0;

@@ -13,4 +13,16 @@ void state_destroy(State *state);
 int list_devices(VmafVulkanDeviceInfo *devices, unsigned capacity, unsigned *count);
 int available();
 
+// The zero-copy paths of a context (arguments already checked for null).
+int context_preallocate(VmafContext *ctx, const VmafVulkanPictureConfiguration &cfg);
+int context_fetch(VmafContext *ctx, VmafPicture *pic);
+int context_read_imported(VmafContext *ctx, unsigned index);
+int context_wait_compute(VmafContext *ctx);
+int context_import_va_surface(VmafContext *ctx, unsigned side, void *display, unsigned surface, unsigned index);
+#ifdef VK_VERSION_1_0
+int state_adopt(const VmafVulkanExternalHandles &handles, State **out);
+int context_import_image(VmafContext *ctx, unsigned side, const VmafVulkanImage &img, unsigned index);
+int context_import_external(VmafContext *ctx, unsigned side, const VmafVulkanExternalPicture &pic, unsigned index);
+#endif
+
 }  // namespace vmaf::vk

@@ -1,6 +1,7 @@
 #include "vulkan/command.h"
 
 #include <cerrno>
+#include <vector>
 
 #include "util/log.h"
 #include "vulkan/context.h"
@@ -90,20 +91,37 @@ int FrameRing::begin(unsigned slot, VkCommandBuffer *cmd)
     return 0;
 }
 
-int FrameRing::submit(unsigned slot)
+int FrameRing::submit(unsigned slot, std::span<const SemaphoreOp> waits, std::span<const SemaphoreOp> signals)
 {
     Slot &s = slots_[slot];
     if (int err = check(st_.fn().vkEndCommandBuffer(s.cmd), "vkEndCommandBuffer")) return err;
     const uint64_t value = submitted_ + 1;
+    std::vector<VkSemaphore> wait_sems, signal_sems{timeline_};
+    std::vector<uint64_t> wait_values, signal_values{value};
+    std::vector<VkPipelineStageFlags> wait_stages;
+    for (const SemaphoreOp &w : waits) {
+        wait_sems.push_back(w.semaphore);
+        wait_values.push_back(w.value);
+        wait_stages.push_back(w.stage);
+    }
+    for (const SemaphoreOp &g : signals) {
+        signal_sems.push_back(g.semaphore);
+        signal_values.push_back(g.value);
+    }
     VkTimelineSemaphoreSubmitInfo ti = make<VkTimelineSemaphoreSubmitInfo>(VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
-    ti.signalSemaphoreValueCount = 1;
-    ti.pSignalSemaphoreValues = &value;
+    ti.waitSemaphoreValueCount = uint32_t(wait_values.size());
+    ti.pWaitSemaphoreValues = wait_values.data();
+    ti.signalSemaphoreValueCount = uint32_t(signal_values.size());
+    ti.pSignalSemaphoreValues = signal_values.data();
     VkSubmitInfo si = make<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
     si.pNext = &ti;
+    si.waitSemaphoreCount = uint32_t(wait_sems.size());
+    si.pWaitSemaphores = wait_sems.data();
+    si.pWaitDstStageMask = wait_stages.data();
     si.commandBufferCount = 1;
     si.pCommandBuffers = &s.cmd;
-    si.signalSemaphoreCount = 1;
-    si.pSignalSemaphores = &timeline_;
+    si.signalSemaphoreCount = uint32_t(signal_sems.size());
+    si.pSignalSemaphores = signal_sems.data();
     if (int err = check(st_.submit(si), "vkQueueSubmit")) return err;
     submitted_ = value;
     s.value = value;

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "vulkan/vk.h"
@@ -16,6 +17,13 @@
 namespace vmaf::vk {
 
 class State;
+
+// A timeline semaphore value to wait for (before `stage`) or to signal.
+struct SemaphoreOp {
+    VkSemaphore semaphore;
+    uint64_t value;
+    VkPipelineStageFlags stage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+};
 
 class FrameRing {
 public:
@@ -29,8 +37,9 @@ public:
     // Wait for the slot's previous submission, reset its pool and begin
     // recording its command buffer.
     int begin(unsigned slot, VkCommandBuffer *cmd);
-    // End the slot's command buffer and submit it.
-    int submit(unsigned slot);
+    // End the slot's command buffer and submit it, after `waits` and signalling
+    // `signals` besides the ring's own semaphore (timeline semaphores).
+    int submit(unsigned slot, std::span<const SemaphoreOp> waits = {}, std::span<const SemaphoreOp> signals = {});
     // Whether the slot's last submission has completed (true if none is pending).
     int poll(unsigned slot, bool *done);
     // Block until the slot's last submission has completed.

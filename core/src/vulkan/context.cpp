@@ -170,9 +170,10 @@ int create_listing_instance(VkInstance *out)
 
 }  // namespace
 
-void InstanceFns::load(VkInstance instance)
+void InstanceFns::load(VkInstance instance, PFN_vkGetInstanceProcAddr gipa)
 {
-    auto get = [instance](const char *name) { return vkGetInstanceProcAddr(instance, name); };
+    if (!gipa) gipa = vkGetInstanceProcAddr;
+    auto get = [instance, gipa](const char *name) { return gipa(instance, name); };
     DestroyInstance = reinterpret_cast<PFN_vkDestroyInstance>(get("vkDestroyInstance"));
     EnumeratePhysicalDevices = reinterpret_cast<PFN_vkEnumeratePhysicalDevices>(get("vkEnumeratePhysicalDevices"));
     GetPhysicalDeviceProperties =
@@ -189,6 +190,12 @@ void InstanceFns::load(VkInstance instance)
         reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(get("vkCreateDebugUtilsMessengerEXT"));
     DestroyDebugUtilsMessengerEXT =
         reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(get("vkDestroyDebugUtilsMessengerEXT"));
+    EnumerateDeviceExtensionProperties =
+        reinterpret_cast<PFN_vkEnumerateDeviceExtensionProperties>(get("vkEnumerateDeviceExtensionProperties"));
+    GetPhysicalDeviceFormatProperties =
+        reinterpret_cast<PFN_vkGetPhysicalDeviceFormatProperties>(get("vkGetPhysicalDeviceFormatProperties"));
+    GetPhysicalDeviceExternalBufferProperties = reinterpret_cast<PFN_vkGetPhysicalDeviceExternalBufferProperties>(
+        get("vkGetPhysicalDeviceExternalBufferProperties"));
 }
 
 int State::list_devices(std::vector<DeviceInfo> *out)
@@ -222,6 +229,109 @@ int State::create(const Config &cfg, std::unique_ptr<State> *out)
     if (int err = s->finish(cfg.frames_in_flight)) return err;
     *out = std::move(s);
     return 0;
+}
+
+namespace {
+
+// What a caller says it enabled: the Features2 chain it created the device with.
+struct EnabledFeatures {
+    bool int64 = false, int16 = false, storage16 = false, storage8 = false, timeline = false;
+
+    explicit EnabledFeatures(const VkPhysicalDeviceFeatures2 &f)
+    {
+        int64 = f.features.shaderInt64;
+        int16 = f.features.shaderInt16;
+        for (auto *b = static_cast<const VkBaseInStructure *>(f.pNext); b; b = b->pNext) {
+            switch (b->sType) {
+            case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES:
+                storage16 |= reinterpret_cast<const VkPhysicalDeviceVulkan11Features *>(b)->storageBuffer16BitAccess;
+                break;
+            case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES: {
+                auto *v = reinterpret_cast<const VkPhysicalDeviceVulkan12Features *>(b);
+                storage8 |= v->storageBuffer8BitAccess;
+                timeline |= v->timelineSemaphore;
+                break;
+            }
+            case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES:
+                storage16 |= reinterpret_cast<const VkPhysicalDevice16BitStorageFeatures *>(b)->storageBuffer16BitAccess;
+                break;
+            case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES:
+                storage8 |= reinterpret_cast<const VkPhysicalDevice8BitStorageFeatures *>(b)->storageBuffer8BitAccess;
+                break;
+            case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES:
+                timeline |= reinterpret_cast<const VkPhysicalDeviceTimelineSemaphoreFeatures *>(b)->timelineSemaphore;
+                break;
+            default: break;
+            }
+        }
+    }
+};
+
+}  // namespace
+
+int State::adopt(const ExternalDevice &ext, std::unique_ptr<State> *out)
+{
+    if (!ext.instance || !ext.physical || !ext.device) {
+        log(VMAF_LOG_LEVEL_ERROR, "Vulkan: an adopted device needs its instance, physical device and device\n");
+        return -EINVAL;
+    }
+    if (!ext.lock.lock != !ext.lock.unlock) {
+        log(VMAF_LOG_LEVEL_ERROR, "Vulkan: set both queue lock callbacks or neither\n");
+        return -EINVAL;
+    }
+    if (ext.frames_in_flight < 1 || ext.frames_in_flight > kMaxFramesInFlight) {
+        log(VMAF_LOG_LEVEL_ERROR, "Vulkan: frames in flight must be 1 to %u, not %u\n", kMaxFramesInFlight,
+            ext.frames_in_flight);
+        return -EINVAL;
+    }
+    if (!ext.get_instance_proc_addr)
+        if (int err = load_loader()) return err;
+    std::unique_ptr<State> s(new State);
+    s->owned_ = false;
+    s->instance_ = ext.instance;
+    s->physical_ = ext.physical;
+    s->device_ = ext.device;
+    s->queue_family_ = ext.queue_family;
+    s->queue_index_ = ext.queue_index;
+    s->queue_lock_ = ext.lock;
+    s->extensions_ = ext.extensions;
+    s->ifn_.load(ext.instance, ext.get_instance_proc_addr);
+    if (!s->ifn_.GetPhysicalDeviceProperties || !s->ifn_.GetDeviceProcAddr) {
+        log(VMAF_LOG_LEVEL_ERROR, "Vulkan: the instance's entry points do not resolve\n");
+        return -ENODEV;
+    }
+    if (int err = s->check_adopted(ext)) return err;
+    if (int err = s->finish(ext.frames_in_flight)) return err;
+    *out = std::move(s);
+    return 0;
+}
+
+int State::check_adopted(const ExternalDevice &ext)
+{
+    info_ = describe(ifn_, physical_);
+    Requirements r;
+    r.need(ext.api_version >= VK_API_VERSION_1_2 && info_.api_version >= VK_API_VERSION_1_2,
+           "Vulkan 1.2 (api_version)");
+    uint32_t n = 0;
+    ifn_.GetPhysicalDeviceQueueFamilyProperties(physical_, &n, nullptr);
+    std::vector<VkQueueFamilyProperties> q(n);
+    ifn_.GetPhysicalDeviceQueueFamilyProperties(physical_, &n, q.data());
+    const bool family_ok = queue_family_ < n && queue_index_ < q[queue_family_].queueCount;
+    r.need(family_ok, "the queue family and index given");
+    if (family_ok) r.need(q[queue_family_].queueFlags & VK_QUEUE_COMPUTE_BIT, "compute on the queue given");
+    if (ext.enabled_features) {
+        const EnabledFeatures f(*ext.enabled_features);
+        r.need(f.int64, "shaderInt64 enabled");
+        r.need(f.int16, "shaderInt16 enabled");
+        r.need(f.storage16, "storageBuffer16BitAccess enabled");
+        r.need(f.storage8, "storageBuffer8BitAccess enabled");
+        r.need(f.timeline, "timelineSemaphore enabled");
+    } else if (!info_.usable()) {
+        r.need(false, info_.missing.c_str());
+    }
+    if (r.ok) return 0;
+    log(VMAF_LOG_LEVEL_ERROR, "Vulkan: the caller's device (%s) lacks %s\n", info_.name.c_str(), r.missing.c_str());
+    return -ENOTSUP;
 }
 
 int State::create_instance(bool validation, bool validation_required)
@@ -374,37 +484,70 @@ int State::create_device()
     f.v12.storageBuffer8BitAccess = VK_TRUE;
     f.v12.timelineSemaphore = VK_TRUE;
 
+    // The import extensions the device has (vulkan/import.h says what needs them).
+    std::vector<const char *> enable;
+    {
+        uint32_t n = 0;
+        ifn_.EnumerateDeviceExtensionProperties(physical_, nullptr, &n, nullptr);
+        std::vector<VkExtensionProperties> have(n);
+        ifn_.EnumerateDeviceExtensionProperties(physical_, nullptr, &n, have.data());
+        have.resize(n);
+        for (const char *want : kOptionalExtensions)
+            for (const VkExtensionProperties &e : have)
+                if (!std::strcmp(e.extensionName, want)) enable.push_back(want);
+    }
+
     VkDeviceCreateInfo ci = make<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
     ci.pNext = &f.core;
     ci.queueCreateInfoCount = 1;
     ci.pQueueCreateInfos = &qi;
+    ci.enabledExtensionCount = uint32_t(enable.size());
+    ci.ppEnabledExtensionNames = enable.data();
     const VkResult r = ifn_.CreateDevice(physical_, &ci, nullptr, &device_);
     if (r != VK_SUCCESS) {
         device_ = VK_NULL_HANDLE;
         log(VMAF_LOG_LEVEL_ERROR, "Vulkan: vkCreateDevice (%s): %s\n", info_.name.c_str(), result_name(r));
         return errno_from(r);
     }
+    extensions_.assign(enable.begin(), enable.end());
     return 0;
 }
 
 int State::finish(unsigned frames_in_flight)
 {
     {
-        // volk's table loader goes through its global vkGetDeviceProcAddr; the
-        // loader's is one trampoline for every device, so set it once.
+        // volk's table loader goes through its global vkGetDeviceProcAddr. An
+        // adopted device may come from another loader (the caller's
+        // get_instance_proc_addr), so the global points at this instance's entry
+        // point while the table loads.
         static std::mutex mutex;
         std::lock_guard lock(mutex);
-        if (!vkGetDeviceProcAddr) vkGetDeviceProcAddr = ifn_.GetDeviceProcAddr;
+        const PFN_vkGetDeviceProcAddr saved = vkGetDeviceProcAddr;
+        vkGetDeviceProcAddr = ifn_.GetDeviceProcAddr;
         volkLoadDeviceTable(&fn_, device_);
+        vkGetDeviceProcAddr = saved;
+    }
+    if (!fn_.vkGetDeviceQueue || !fn_.vkQueueSubmit) {
+        log(VMAF_LOG_LEVEL_ERROR, "Vulkan: the device's entry points do not resolve\n");
+        return -ENODEV;
+    }
+    {
+        uint32_t n = 0;
+        ifn_.GetPhysicalDeviceQueueFamilyProperties(physical_, &n, nullptr);
+        std::vector<VkQueueFamilyProperties> q(n);
+        ifn_.GetPhysicalDeviceQueueFamilyProperties(physical_, &n, q.data());
+        timestamp_bits_ = queue_family_ < n ? q[queue_family_].timestampValidBits : 0;
+        if (const char *t = std::getenv("VMAF_VULKAN_TIMESTAMPS"); t && !std::strcmp(t, "0")) timestamp_bits_ = 0;
     }
     fn_.vkGetDeviceQueue(device_, queue_family_, queue_index_, &queue_);
     ifn_.GetPhysicalDeviceProperties(physical_, &props_);
     ifn_.GetPhysicalDeviceMemoryProperties(physical_, &mem_props_);
     frames_in_flight_ = frames_in_flight;
     allocator_ = std::make_unique<Allocator>(*this);
-    log(VMAF_LOG_LEVEL_INFO, "Vulkan: using %s (Vulkan %u.%u.%u), queue family %u%s\n", info_.name.c_str(),
+    log(VMAF_LOG_LEVEL_INFO, "Vulkan: using %s (Vulkan %u.%u.%u), queue family %u%s%s\n", info_.name.c_str(),
         VK_API_VERSION_MAJOR(props_.apiVersion), VK_API_VERSION_MINOR(props_.apiVersion),
-        VK_API_VERSION_PATCH(props_.apiVersion), queue_family_, validation_enabled() ? ", validation on" : "");
+        VK_API_VERSION_PATCH(props_.apiVersion), queue_family_, owned_ ? "" : " (the caller's device)",
+        validation_enabled() ? ", validation on" : "");
     return 0;
 }
 
@@ -419,6 +562,11 @@ State::~State()
         if (messenger_) ifn_.DestroyDebugUtilsMessengerEXT(instance_, messenger_, nullptr);
         if (instance_) ifn_.DestroyInstance(instance_, nullptr);
     }
+}
+
+bool State::has_extension(std::string_view name) const
+{
+    return std::find(extensions_.begin(), extensions_.end(), name) != extensions_.end();
 }
 
 VkResult State::submit(const VkSubmitInfo &info, VkFence fence)

@@ -14,6 +14,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "vulkan/vk.h"
@@ -68,14 +69,45 @@ struct InstanceFns {
     PFN_vkGetDeviceProcAddr GetDeviceProcAddr = nullptr;
     PFN_vkCreateDebugUtilsMessengerEXT CreateDebugUtilsMessengerEXT = nullptr;
     PFN_vkDestroyDebugUtilsMessengerEXT DestroyDebugUtilsMessengerEXT = nullptr;
+    PFN_vkEnumerateDeviceExtensionProperties EnumerateDeviceExtensionProperties = nullptr;
+    PFN_vkGetPhysicalDeviceFormatProperties GetPhysicalDeviceFormatProperties = nullptr;
+    PFN_vkGetPhysicalDeviceExternalBufferProperties GetPhysicalDeviceExternalBufferProperties = nullptr;
 
-    void load(VkInstance instance);
+    // Through `gipa`, or the loader's vkGetInstanceProcAddr when it is null.
+    void load(VkInstance instance, PFN_vkGetInstanceProcAddr gipa = nullptr);
+};
+
+// A caller's instance, device and queue (vmaf_vulkan_state_init_external). The
+// caller keeps ownership; `enabled_features` (a Features2 chain) may be null.
+struct ExternalDevice {
+    VkInstance instance = VK_NULL_HANDLE;
+    VkPhysicalDevice physical = VK_NULL_HANDLE;
+    VkDevice device = VK_NULL_HANDLE;
+    PFN_vkGetInstanceProcAddr get_instance_proc_addr = nullptr;
+    uint32_t queue_family = 0, queue_index = 0;
+    QueueLock lock;
+    const VkPhysicalDeviceFeatures2 *enabled_features = nullptr;
+    std::vector<std::string> extensions;
+    uint32_t api_version = 0;
+    unsigned frames_in_flight = kDefaultFramesInFlight;
+};
+
+// Device extensions the library enables on a device of its own when the device has
+// them, and uses when an adopted device has them enabled (external memory imports).
+inline constexpr const char *kOptionalExtensions[] = {
+    VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME,
+    VK_EXT_EXTERNAL_MEMORY_DMA_BUF_EXTENSION_NAME,
+    VK_EXT_IMAGE_DRM_FORMAT_MODIFIER_EXTENSION_NAME,
+    VK_EXT_QUEUE_FAMILY_FOREIGN_EXTENSION_NAME,
 };
 
 class State {
 public:
     // Create an instance and device of our own, as `cfg` says.
     static int create(const Config &cfg, std::unique_ptr<State> *out);
+    // Use a caller's device: nothing is created but the state's own objects, and
+    // nothing of the caller's is destroyed.
+    static int adopt(const ExternalDevice &ext, std::unique_ptr<State> *out);
     // Every physical device in the loader's order (the order indices refer to).
     static int list_devices(std::vector<DeviceInfo> *out);
 
@@ -97,6 +129,13 @@ public:
     const VkPhysicalDeviceLimits &limits() const { return props_.limits; }
     const VkPhysicalDeviceMemoryProperties &memory_properties() const { return mem_props_; }
     const DeviceInfo &info() const { return info_; }
+    // Whether this device extension is enabled (by us, or by the caller who
+    // created the device).
+    bool has_extension(std::string_view name) const;
+    // Whether the queue writes timestamps, and the nanoseconds per tick.
+    bool timestamps() const { return timestamp_bits_ != 0; }
+    uint32_t timestamp_bits() const { return timestamp_bits_; }
+    double timestamp_period_ns() const { return double(props_.limits.timestampPeriod); }
     unsigned frames_in_flight() const { return frames_in_flight_; }
     Allocator &allocator() { return *allocator_; }
 
@@ -116,6 +155,7 @@ private:
     int create_instance(bool validation, bool validation_required);
     int pick_device(const Config &cfg);
     int create_device();
+    int check_adopted(const ExternalDevice &ext);
     int finish(unsigned frames_in_flight);
     static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                                      VkDebugUtilsMessageTypeFlagsEXT types,
@@ -134,6 +174,8 @@ private:
     VkPhysicalDeviceProperties props_{};
     VkPhysicalDeviceMemoryProperties mem_props_{};
     DeviceInfo info_;
+    std::vector<std::string> extensions_;
+    uint32_t timestamp_bits_ = 0;
     unsigned frames_in_flight_ = kDefaultFramesInFlight;
     std::unique_ptr<Allocator> allocator_;
     QueueLock queue_lock_;

@@ -3,9 +3,12 @@
 #include <cerrno>
 #include <cstring>
 
+#include "context/context.h"
 #include "util/log.h"
 #include "vulkan/api.h"
 #include "vulkan/context.h"
+#include "vulkan/import.h"
+#include "vulkan/vaapi.h"
 
 namespace vmaf::vk {
 
@@ -22,7 +25,83 @@ int state_create(const VmafVulkanConfiguration &c, State **out)
     return 0;
 }
 
+int state_adopt(const VmafVulkanExternalHandles &h, State **out)
+{
+    ExternalDevice ext;
+    ext.instance = h.instance;
+    ext.physical = h.physical_device;
+    ext.device = h.device;
+    ext.get_instance_proc_addr = h.get_instance_proc_addr;
+    ext.queue_family = h.queue_family_index;
+    ext.queue_index = h.queue_index;
+    ext.lock = {h.lock_queue, h.unlock_queue, h.lock_opaque};
+    ext.enabled_features = h.enabled_features;
+    for (unsigned i = 0; i < h.n_enabled_extensions; i++)
+        if (h.enabled_extensions[i]) ext.extensions.emplace_back(h.enabled_extensions[i]);
+    ext.api_version = h.api_version;
+    ext.frames_in_flight = h.max_outstanding_frames ? h.max_outstanding_frames : kDefaultFramesInFlight;
+    std::unique_ptr<State> s;
+    if (int err = State::adopt(ext, &s)) return err;
+    *out = s.release();
+    return 0;
+}
+
 void state_destroy(State *state) { delete state; }
+
+namespace {
+
+State *state_of(VmafContext *ctx, const char *what)
+{
+    State *st = ctx->ctx.vulkan_state();
+    if (!st) log(VMAF_LOG_LEVEL_ERROR, "%s: the context has no Vulkan state (vmaf_vulkan_import_state)\n", what);
+    return st;
+}
+
+}  // namespace
+
+int context_preallocate(VmafContext *ctx, const VmafVulkanPictureConfiguration &c)
+{
+    return ctx->ctx.vulkan_preallocate_pictures(c.pic_params.pix_fmt, c.pic_params.bpc, c.pic_params.w,
+                                                c.pic_params.h, c.pic_cnt, int(c.pic_prealloc_method));
+}
+
+int context_fetch(VmafContext *ctx, VmafPicture *pic) { return ctx->ctx.vulkan_fetch_picture(pic); }
+
+int context_read_imported(VmafContext *ctx, unsigned index) { return ctx->ctx.vulkan_read_imported(index); }
+
+int context_wait_compute(VmafContext *ctx) { return ctx->ctx.vulkan_wait_compute(); }
+
+int context_import_image(VmafContext *ctx, unsigned side, const VmafVulkanImage &img, unsigned index)
+{
+    State *st = state_of(ctx, "vmaf_vulkan_import_image");
+    if (!st) return -EINVAL;
+    auto pic = std::make_unique<ImportedPicture>();
+    if (int err = import_image(*st, img, pic.get())) return err;
+    return ctx->ctx.vulkan_import(side, std::move(pic), index);
+}
+
+int context_import_external(VmafContext *ctx, unsigned side, const VmafVulkanExternalPicture &ext, unsigned index)
+{
+    State *st = state_of(ctx, "vmaf_vulkan_import_external");
+    if (!st) return -EINVAL;
+    auto pic = std::make_unique<ImportedPicture>();
+    if (int err = import_external(*st, ext, pic.get())) return err;
+    return ctx->ctx.vulkan_import(side, std::move(pic), index);
+}
+
+int context_import_va_surface(VmafContext *ctx, unsigned side, void *display, unsigned surface, unsigned index)
+{
+    constexpr const char *what = "vmaf_vulkan_import_va_surface";
+    if (!vaapi_built()) {
+        log(VMAF_LOG_LEVEL_ERROR, "%s: this libvmaf was built without VA-API (meson option vaapi)\n", what);
+        return -ENOSYS;
+    }
+    State *st = state_of(ctx, what);
+    if (!st) return -EINVAL;
+    VaExport exported;
+    if (int err = export_va_surface(display, surface, &exported)) return err;
+    return context_import_external(ctx, side, exported.picture, index);  // closes the fds after
+}
 
 int list_devices(VmafVulkanDeviceInfo *devices, unsigned capacity, unsigned *count)
 {

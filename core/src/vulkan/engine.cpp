@@ -7,8 +7,12 @@
 #include "context/context.h"
 #include "picture/picture.h"
 #include "util/log.h"
+#include "spirv.h"
 #include "vulkan/command.h"
 #include "vulkan/context.h"
+#include "vulkan/device_picture.h"
+#include "vulkan/import.h"
+#include "vulkan/pipeline.h"
 
 namespace vmaf::vk {
 
@@ -22,6 +26,12 @@ bool valid_format(const FrameFormat &f)
                         f.pix_fmt == VMAF_PIX_FMT_YUV444P || f.pix_fmt == VMAF_PIX_FMT_YUV400P;
     const bool bpc_ok = f.bpc == 8 || f.bpc == 10 || f.bpc == 12 || f.bpc == 16;
     return fmt_ok && bpc_ok && f.w && f.h;
+}
+
+// Layouts an image can be copied from as it is.
+bool is_copy_layout(VkImageLayout l)
+{
+    return l == VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL || l == VK_IMAGE_LAYOUT_GENERAL;
 }
 
 }  // namespace
@@ -55,12 +65,26 @@ int Engine::create(State *state, const FrameFormat &fmt, FeatureList features,
     return 0;
 }
 
+Engine::Engine(State &st) : st_(st) {}
+
 Engine::~Engine()
 {
-    // The GPU must be done with everything before features and buffers go.
+    // The GPU must be done with everything before features, buffers and the
+    // pictures and imports of frames in flight go.
     if (ring_) ring_->wait_all();
     ring_.reset();
+    for (Slot &s : slots_) release_slot(s);
     features_.clear();
+    unpack_.reset();
+    if (timestamps_) st_.fn().vkDestroyQueryPool(st_.device(), timestamps_, nullptr);
+}
+
+void Engine::release_slot(Slot &s)
+{
+    for (VmafPicture &p : s.pictures) vmaf_picture_unref(&p);
+    s.pictures.clear();
+    s.imported[0].reset();
+    s.imported[1].reset();
 }
 
 void Engine::layout_planes(const FrameFormat &fmt)
@@ -140,14 +164,69 @@ int Engine::init(const FrameFormat &fmt, const FeatureList &list)
     for (Entry &e : features_)
         if (int err = e.feature->bind(frame_)) return err;
     if (int err = FrameRing::create(st_, n, &ring_)) return err;
+    if (int err = init_timestamps()) return err;
 
     log(VMAF_LOG_LEVEL_INFO, "Vulkan engine: %zu feature(s) on %s, %u frames in flight\n", features_.size(),
         st_.info().name.c_str(), n);
     return 0;
 }
 
+int Engine::init_timestamps()
+{
+    if (!st_.timestamps()) return 0;
+    VkQueryPoolCreateInfo qi = make<VkQueryPoolCreateInfo>(VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO);
+    qi.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    qi.queryCount = 2 * unsigned(slots_.size());
+    const VkResult r = st_.fn().vkCreateQueryPool(st_.device(), &qi, nullptr, &timestamps_);
+    if (r != VK_SUCCESS) {
+        timestamps_ = VK_NULL_HANDLE;
+        log(VMAF_LOG_LEVEL_WARNING, "Vulkan engine: no timestamps (vkCreateQueryPool: %s)\n", result_name(r));
+    }
+    return 0;
+}
+
+// The raw copies of stored planes, per picture and plane: room for two samples
+// per pixel (interleaved chroma) in rows of whole vectors.
+int Engine::init_unpack()
+{
+    if (unpack_) return 0;
+    VkDeviceSize at = 0;
+    for (unsigned k = 0; k < 2; k++) {
+        for (unsigned p = 0; p < frame_.n_planes; p++) {
+            const PlaneRegion &r = frame_.ref[p];
+            raw_region_[k][p].offset = at;
+            raw_region_[k][p].stride = uint32_t(align_up(VkDeviceSize(r.w) * 2 * frame_.bytes_per_sample, kRowAlign));
+            at = align_up(at + VkDeviceSize(raw_region_[k][p].stride) * r.h, kPlaneAlign);
+        }
+    }
+    if (int err = st_.allocator().create_buffer(at, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                                MemoryUse::Device, &raw_))
+        return err;
+    PipelineDesc d;
+    d.shader = &spirv::import_unpack;
+    d.buffers = 2;
+    d.push_constant_size = 10 * sizeof(uint32_t);
+    if (int err = ComputePipeline::create(st_, d, &unpack_)) return err;
+    const BufferRange buffers[] = {{raw_.get(), 0, raw_.size()}, {planes_.get(), 0, frame_.planes_size}};
+    return unpack_->make_set(buffers, &unpack_set_);
+}
+
+int Engine::check_imported(const ImportedPicture &pic) const
+{
+    if (pic.fmt.pix_fmt == fmt_.pix_fmt && pic.fmt.bpc == fmt_.bpc && pic.fmt.w == fmt_.w && pic.fmt.h == fmt_.h)
+        return 0;
+    log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: an imported %ux%u %u-bit picture (pix_fmt %d) does not match the "
+                              "%ux%u %u-bit pix_fmt %d of the first import\n", pic.fmt.w, pic.fmt.h, pic.fmt.bpc,
+        pic.fmt.pix_fmt, fmt_.w, fmt_.h, fmt_.bpc, fmt_.pix_fmt);
+    return -EINVAL;
+}
+
 int Engine::check_picture(const VmafPicture &pic) const
 {
+    if (const DevicePicture *d = device_picture(pic); d && d->state != &st_) {
+        log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: a device picture from another Vulkan state\n");
+        return -EINVAL;
+    }
     bool ok = pic.pix_fmt == fmt_.pix_fmt && pic.bpc == fmt_.bpc;
     for (unsigned p = 0; ok && p < frame_.n_planes; p++)
         ok = pic.data[p] && pic.w[p] == frame_.ref[p].w && pic.h[p] == frame_.ref[p].h &&
@@ -179,11 +258,16 @@ void Engine::upload(const VmafPicture &ref, const VmafPicture &dist, unsigned sl
     }
 }
 
-int Engine::record_and_submit(unsigned slot, unsigned index)
+int Engine::record_and_submit(unsigned slot, unsigned index, const Loader &load, std::span<const SemaphoreOp> waits,
+                              std::span<const SemaphoreOp> signals)
 {
     const auto &fn = st_.fn();
     VkCommandBuffer cmd;
     if (int err = ring_->begin(slot, &cmd)) return err;
+    if (timestamps_) {
+        fn.vkCmdResetQueryPool(cmd, timestamps_, 2 * slot, 2);
+        fn.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, timestamps_, 2 * slot);
+    }
 
     // Frames run in submission order: everything earlier frames did is complete
     // and visible before this one overwrites the shared planes.
@@ -191,9 +275,9 @@ int Engine::record_and_submit(unsigned slot, unsigned index)
     memory_barrier(st_, cmd, kWork, VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, kWork,
                    VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
                        VK_ACCESS_TRANSFER_WRITE_BIT);
-    const VkBufferCopy up{0, 0, frame_.planes_size};
-    fn.vkCmdCopyBuffer(cmd, slots_[slot].staging.get(), planes_.get(), 1, &up);
-    memory_barrier(st_, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+    if (int err = load(cmd)) return err;
+    // The loads (copies, and unpack kernels for imports) are visible to the features.
+    memory_barrier(st_, cmd, kWork, VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT,
                    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
 
     const VkDeviceSize results_at = slot_results_size_ * slot;
@@ -211,14 +295,191 @@ int Engine::record_and_submit(unsigned slot, unsigned index)
     fn.vkCmdCopyBuffer(cmd, results_.get(), slots_[slot].readback.get(), 1, &down);
     memory_barrier(st_, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                    VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-    return ring_->submit(slot);
+    if (timestamps_) fn.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps_, 2 * slot + 1);
+    return ring_->submit(slot, waits, signals);
+}
+
+void Engine::record_device_copies(VkCommandBuffer cmd, const VmafPicture *const pics[2])
+{
+    const PlaneRegion *regions[2] = {frame_.ref, frame_.dist};
+    for (unsigned k = 0; k < 2; k++) {
+        const DevicePicture &d = *device_picture(*pics[k]);
+        for (unsigned p = 0; p < frame_.n_planes; p++) {
+            const PlaneRegion &r = regions[k][p];
+            const VkDeviceSize row = VkDeviceSize(r.w) * frame_.bytes_per_sample;
+            const VkDeviceSize src_stride = VkDeviceSize(pics[k]->stride[p]);
+            std::vector<VkBufferCopy> copies;
+            if (src_stride == r.stride) {
+                copies.push_back({d.plane_offset[p], r.offset, VkDeviceSize(r.stride) * (r.h - 1) + row});
+            } else {
+                for (unsigned y = 0; y < r.h; y++)
+                    copies.push_back({d.plane_offset[p] + y * src_stride, r.offset + VkDeviceSize(y) * r.stride, row});
+            }
+            st_.fn().vkCmdCopyBuffer(cmd, d.buffer, planes_.get(), uint32_t(copies.size()), copies.data());
+        }
+    }
+}
+
+// Before the copies: acquire images and external memory from their owners and
+// bring images to a layout copies read from. After: the images' final layouts.
+void Engine::record_image_barriers(VkCommandBuffer cmd, ImportedPicture *const pics[2], bool before)
+{
+    const auto &fn = st_.fn();
+    const uint32_t ours = st_.queue_family();
+    std::vector<VkImageMemoryBarrier> acquire, transition;
+    std::vector<VkBufferMemoryBarrier> buffers;
+    auto image_barrier = [&](VkImage image, VkImageLayout from, VkImageLayout to, uint32_t src_family) {
+        VkImageMemoryBarrier b = make<VkImageMemoryBarrier>(VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER);
+        b.srcAccessMask = 0;  // the semaphore wait made the producer's writes visible
+        b.dstAccessMask = before ? VK_ACCESS_TRANSFER_READ_BIT : 0;
+        b.oldLayout = from;
+        b.newLayout = to;
+        b.srcQueueFamilyIndex = src_family;
+        b.dstQueueFamilyIndex = src_family == VK_QUEUE_FAMILY_IGNORED ? VK_QUEUE_FAMILY_IGNORED : ours;
+        b.image = image;
+        b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+        return b;
+    };
+    std::vector<VkImage> seen;  // an image both pictures read is transitioned once
+    for (unsigned k = 0; k < 2; k++) {
+        for (const ImageUse &u : pics[k]->images) {
+            if (std::find(seen.begin(), seen.end(), u.image) != seen.end()) continue;
+            seen.push_back(u.image);
+            const VkImageLayout copy = is_copy_layout(u.layout) ? u.layout : VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+            if (before) {
+                // The acquire half of an ownership transfer keeps the layout the
+                // owner released it in; the transition follows on our queue.
+                if (u.family != VK_QUEUE_FAMILY_IGNORED) acquire.push_back(image_barrier(u.image, u.layout, u.layout, u.family));
+                if (copy != u.layout) transition.push_back(image_barrier(u.image, u.layout, copy, VK_QUEUE_FAMILY_IGNORED));
+            } else if (copy != u.final_layout) {
+                transition.push_back(image_barrier(u.image, copy, u.final_layout, VK_QUEUE_FAMILY_IGNORED));
+            }
+        }
+        if (!before) continue;
+        // External memory: acquired from outside Vulkan (or another device).
+        const uint32_t outside = st_.has_extension(VK_EXT_QUEUE_FAMILY_FOREIGN_EXTENSION_NAME)
+                                     ? VK_QUEUE_FAMILY_FOREIGN_EXT : VK_QUEUE_FAMILY_EXTERNAL;
+        for (VkImage image : pics[k]->external_images) {
+            VkImageMemoryBarrier b = image_barrier(image, VK_IMAGE_LAYOUT_UNDEFINED,
+                                                   VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, outside);
+            transition.push_back(b);
+        }
+        for (VkBuffer buffer : pics[k]->external_buffers) {
+            VkBufferMemoryBarrier b = make<VkBufferMemoryBarrier>(VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER);
+            b.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+            b.srcQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
+            b.dstQueueFamilyIndex = ours;
+            b.buffer = buffer;
+            b.size = VK_WHOLE_SIZE;
+            buffers.push_back(b);
+        }
+    }
+    // Before: after the semaphore waits, which block the transfer stage.
+    const VkPipelineStageFlags src = VK_PIPELINE_STAGE_TRANSFER_BIT;
+    const VkPipelineStageFlags dst = before ? VK_PIPELINE_STAGE_TRANSFER_BIT : VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT;
+    if (!acquire.empty())
+        fn.vkCmdPipelineBarrier(cmd, src, dst, 0, 0, nullptr, 0, nullptr, uint32_t(acquire.size()), acquire.data());
+    if (!transition.empty() || !buffers.empty())
+        fn.vkCmdPipelineBarrier(cmd, src, dst, 0, 0, nullptr, uint32_t(buffers.size()), buffers.data(),
+                                uint32_t(transition.size()), transition.data());
+}
+
+int Engine::record_imported(VkCommandBuffer cmd, ImportedPicture *const pics[2])
+{
+    const auto &fn = st_.fn();
+    const PlaneRegion *regions[2] = {frame_.ref, frame_.dist};
+    record_image_barriers(cmd, pics, true);
+
+    // Copies: straight into the planes where the stored plane already is one
+    // (one component, nothing to shift), else into the raw buffer to unpack.
+    struct Unpack {
+        unsigned k, p, source_plane;
+        const PlaneSource *src;
+    };
+    std::vector<Unpack> unpacks;
+    for (unsigned k = 0; k < 2; k++) {
+        const ImportedPicture &pic = *pics[k];
+        for (unsigned p = 0; p < frame_.n_planes; p++) {
+            const unsigned si = pic.source[p];
+            // The first plane that reads a source copies it.
+            unsigned first = p;
+            for (unsigned q = 0; q < p; q++)
+                if (pic.source[q] == si) first = q;
+            const PlaneSource &src = pic.sources[si];
+            const bool direct = src.components == 1 && pic.shift == 0;
+            if (!direct) unpacks.push_back({k, p, first, &src});
+            if (first != p) continue;
+            const PlaneRegion &r = regions[k][p];
+            const VkBuffer dst = direct ? planes_.get() : raw_.get();
+            const VkDeviceSize dst_offset = direct ? r.offset : raw_region_[k][p].offset;
+            const uint32_t dst_stride = direct ? r.stride : raw_region_[k][p].stride;
+            const uint32_t texel = src.components * src.bytes;
+            if (src.image) {
+                VkBufferImageCopy c{};
+                c.bufferOffset = dst_offset;
+                c.bufferRowLength = dst_stride / texel;
+                c.imageSubresource = {VkImageAspectFlags(src.aspect), 0, 0, 1};
+                c.imageExtent = {r.w, r.h, 1};
+                const ImageUse *use = nullptr;
+                for (const ImageUse &u : pic.images)
+                    if (u.image == src.image) use = &u;
+                const VkImageLayout layout = use && is_copy_layout(use->layout) ? use->layout
+                                                                                 : VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+                fn.vkCmdCopyImageToBuffer(cmd, src.image, layout, dst, 1, &c);
+            } else {
+                const VkDeviceSize row = VkDeviceSize(r.w) * texel;
+                std::vector<VkBufferCopy> copies;
+                if (src.pitch == dst_stride) {
+                    copies.push_back({src.offset, dst_offset, src.pitch * (r.h - 1) + row});
+                } else {
+                    for (unsigned y = 0; y < r.h; y++)
+                        copies.push_back({src.offset + y * src.pitch, dst_offset + VkDeviceSize(y) * dst_stride, row});
+                }
+                fn.vkCmdCopyBuffer(cmd, src.buffer, dst, uint32_t(copies.size()), copies.data());
+            }
+        }
+    }
+    record_image_barriers(cmd, pics, false);
+    if (unpacks.empty()) return 0;
+
+    memory_barrier(st_, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+    for (const Unpack &u : unpacks) {
+        const PlaneRegion &r = regions[u.k][u.p];
+        const RawRegion &raw = raw_region_[u.k][u.source_plane];
+        const uint32_t push[10] = {uint32_t(raw.offset), raw.stride, uint32_t(r.offset / 4), r.stride / 4, r.w, r.h,
+                                   u.src->components, pics[u.k]->component[u.p], u.src->bytes, pics[u.k]->shift};
+        const uint32_t per_word = 4 / u.src->bytes;
+        const uint32_t words = (r.w + per_word - 1) / per_word;
+        unpack_->dispatch(cmd, unpack_set_, push, (words + 63) / 64, (r.h + 3) / 4);
+    }
+    return 0;
+}
+
+void Engine::read_timestamps(unsigned slot)
+{
+    if (!timestamps_) return;
+    uint64_t t[2] = {0, 0};
+    const VkResult r = st_.fn().vkGetQueryPoolResults(st_.device(), timestamps_, 2 * slot, 2, sizeof(t), t,
+                                                      sizeof(uint64_t), VK_QUERY_RESULT_64_BIT);
+    if (r != VK_SUCCESS) return;
+    const uint32_t bits = st_.timestamp_bits();
+    const uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+    const double ms = double((t[1] - t[0]) & mask) * st_.timestamp_period_ns() * 1e-6;
+    timing_.min_ms = timing_.frames ? std::min(timing_.min_ms, ms) : ms;
+    timing_.max_ms = timing_.frames ? std::max(timing_.max_ms, ms) : ms;
+    timing_.total_ms += ms;
+    timing_.frames++;
 }
 
 int Engine::collect_oldest(ScoreSink &sink)
 {
     const Pending f = pending_.front();
     if (int err = ring_->wait(f.slot)) return err;
-    const Buffer &rb = slots_[f.slot].readback;
+    Slot &s = slots_[f.slot];
+    release_slot(s);  // the GPU is done with its pictures and imports
+    read_timestamps(f.slot);
+    const Buffer &rb = s.readback;
     if (int err = rb.invalidate()) return err;
     pending_.pop_front();
     for (Entry &e : features_) {
@@ -249,22 +510,128 @@ int Engine::fail(int err)
     return err;
 }
 
+// Collect what is done and free the slot the next frame goes to.
+int Engine::begin_frame(ScoreSink &sink, unsigned *slot)
+{
+    if (int err = collect_done(sink)) return fail(err);
+    // The ring is used in order, so the slot to fill is the oldest one in flight.
+    if (pending_.size() == slots_.size())
+        if (int err = collect_oldest(sink)) return fail(err);
+    *slot = next_slot_;
+    return 0;
+}
+
 int Engine::submit(const VmafPicture &ref, const VmafPicture &dist, unsigned index, ScoreSink &sink)
 {
     if (error_) return error_;
     if (flushed_) return -EINVAL;
     if (int err = check_picture(ref)) return err;
     if (int err = check_picture(dist)) return err;
-    if (int err = collect_done(sink)) return fail(err);
-    // The ring is used in order, so the slot to fill is the oldest one in flight.
-    if (pending_.size() == slots_.size())
-        if (int err = collect_oldest(sink)) return fail(err);
-    const unsigned slot = next_slot_;
-    upload(ref, dist, slot);
-    if (int err = slots_[slot].staging.flush()) return fail(err);
-    if (int err = record_and_submit(slot, index)) return fail(err);
+    const bool on_device = device_picture(ref) != nullptr;
+    if (on_device != (device_picture(dist) != nullptr)) {
+        log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: one picture of frame %u is a device picture, the other is not\n",
+            index);
+        return -EINVAL;
+    }
+    unsigned slot;
+    if (int err = begin_frame(sink, &slot)) return err;
+    Slot &s = slots_[slot];
+    Loader load;
+    if (on_device) {
+        // Referenced until the GPU has copied them.
+        s.pictures.resize(2);
+        picture_ref(&s.pictures[0], &ref);
+        picture_ref(&s.pictures[1], &dist);
+        const VmafPicture *pics[2] = {&ref, &dist};
+        load = [this, pics](VkCommandBuffer cmd) {
+            record_device_copies(cmd, pics);
+            return 0;
+        };
+    } else {
+        upload(ref, dist, slot);
+        if (int err = s.staging.flush()) return fail(err);
+        load = [this, slot](VkCommandBuffer cmd) {
+            const VkBufferCopy up{0, 0, frame_.planes_size};
+            st_.fn().vkCmdCopyBuffer(cmd, slots_[slot].staging.get(), planes_.get(), 1, &up);
+            return 0;
+        };
+    }
+    if (int err = record_and_submit(slot, index, load, {}, {})) {
+        release_slot(s);
+        return fail(err);
+    }
     pending_.push_back({slot, index});
     next_slot_ = (slot + 1) % unsigned(slots_.size());
+    return 0;
+}
+
+namespace {
+
+// One wait and one signal per semaphore: the largest values asked for.
+void add_op(std::vector<SemaphoreOp> *ops, VkSemaphore sem, uint64_t value, VkPipelineStageFlags stage)
+{
+    for (SemaphoreOp &o : *ops) {
+        if (o.semaphore != sem) continue;
+        o.value = std::max(o.value, value);
+        return;
+    }
+    ops->push_back({sem, value, stage});
+}
+
+}  // namespace
+
+int Engine::submit_imported(std::unique_ptr<ImportedPicture> ref, std::unique_ptr<ImportedPicture> dist,
+                            unsigned index, ScoreSink &sink)
+{
+    if (error_) return error_;
+    if (flushed_ || !ref || !dist) return -EINVAL;
+    if (int err = check_imported(*ref)) return err;
+    if (int err = check_imported(*dist)) return err;
+    // An image both pictures read must be left in one layout.
+    for (const ImageUse &a : ref->images) {
+        for (const ImageUse &b : dist->images) {
+            if (a.image == b.image && (a.layout != b.layout || a.final_layout != b.final_layout)) {
+                log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: frame %u reads one image with two layouts\n", index);
+                return -EINVAL;
+            }
+        }
+    }
+    if (int err = init_unpack()) return fail(err);
+
+    std::vector<SemaphoreOp> waits, signals;
+    for (const ImportedPicture *pic : {ref.get(), dist.get()}) {
+        for (const ImageUse &u : pic->images) {
+            add_op(&waits, u.semaphore, u.wait, VK_PIPELINE_STAGE_TRANSFER_BIT);
+            add_op(&signals, u.semaphore, u.signal, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
+        }
+    }
+    unsigned slot;
+    if (int err = begin_frame(sink, &slot)) return err;
+    ImportedPicture *pics[2] = {ref.get(), dist.get()};
+    const Loader load = [this, pics](VkCommandBuffer cmd) { return record_imported(cmd, pics); };
+    if (int err = record_and_submit(slot, index, load, waits, signals)) return fail(err);
+    slots_[slot].imported[0] = std::move(ref);
+    slots_[slot].imported[1] = std::move(dist);
+    pending_.push_back({slot, index});
+    next_slot_ = (slot + 1) % unsigned(slots_.size());
+    return 0;
+}
+
+int Engine::collect_one(ScoreSink &sink, bool *collected)
+{
+    *collected = false;
+    if (error_) return error_;
+    if (pending_.empty()) return 0;
+    if (int err = collect_oldest(sink)) return fail(err);
+    *collected = true;
+    return 0;
+}
+
+int Engine::wait_idle(ScoreSink &sink)
+{
+    if (error_) return error_;
+    while (!pending_.empty())
+        if (int err = collect_oldest(sink)) return fail(err);
     return 0;
 }
 
@@ -272,8 +639,7 @@ int Engine::flush(ScoreSink &sink)
 {
     if (error_) return error_;
     if (flushed_) return 0;
-    while (!pending_.empty())
-        if (int err = collect_oldest(sink)) return fail(err);
+    if (int err = wait_idle(sink)) return err;
     flushed_ = true;
     for (Entry &e : features_)
         if (int err = e.feature->flush(sink)) return fail(err);

@@ -1,15 +1,22 @@
 // The frame engine: runs the GPU features of a context on one Vulkan device.
 //
-// Per frame: both pictures are copied once into a staging buffer of the frame's
-// slot, one command buffer uploads them to the device planes, records every
-// feature's kernels and copies the results back to the slot's readback buffer,
-// and one submission signals the ring's timeline semaphore. Up to
-// State::frames_in_flight() frames are in flight; a frame's results are handed to
-// the features (and so to the sink) once its work is done, found on later
-// submits or at the latest on flush. Nothing waits on the queue as a whole.
+// Per frame, one command buffer brings both pictures into the device planes
+// (FrameBuffers::planes), records every feature's kernels and copies the results
+// back to the slot's readback buffer; one submission signals the ring's timeline
+// semaphore. How the pictures get into the planes depends on where they are:
+//   - host pictures: copied once into the slot's staging buffer, then by the GPU;
+//   - device pictures (device_picture.h): copied by the GPU from their buffers;
+//   - imported pictures (import.h): copied by the GPU from the caller's images or
+//     external memory, after the caller's semaphores, unpacked by a small kernel
+//     where the stored layout is not the planes' (interleaved chroma, msb-aligned
+//     samples); the submission also signals the caller's semaphores.
+// Up to State::frames_in_flight() frames are in flight; a frame's results are
+// handed to the features (and so to the sink) once its work is done, found on
+// later submits or at the latest on flush. Nothing waits on the queue as a whole.
 #pragma once
 
 #include <deque>
+#include <functional>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -22,7 +29,16 @@
 namespace vmaf::vk {
 
 class State;
+class ComputePipeline;
+struct ImportedPicture;
 struct EngineDeleter;  // context/context.h
+
+// GPU time of the frames collected so far, from timestamps around each frame's
+// command buffer (zero frames where the queue has no timestamps).
+struct GpuTiming {
+    uint64_t frames = 0;
+    double total_ms = 0, min_ms = 0, max_ms = 0;
+};
 
 class Engine {
 public:
@@ -39,14 +55,27 @@ public:
     Engine &operator=(const Engine &) = delete;
 
     // Asynchronous. Scores of earlier frames whose work is done are written to
-    // `sink` on the way. The pictures may be released as soon as this returns.
+    // `sink` on the way. Host pictures may be released as soon as this returns;
+    // device pictures (both or neither) are referenced until their frame is done.
     int submit(const VmafPicture &ref, const VmafPicture &dist, unsigned index, ScoreSink &sink);
+    // The same for imported pictures, which the engine keeps (and with them any
+    // objects made for the import) until the frame is done.
+    int submit_imported(std::unique_ptr<ImportedPicture> ref, std::unique_ptr<ImportedPicture> dist,
+                        unsigned index, ScoreSink &sink);
+    // Wait for every frame in flight and write their scores.
+    int wait_idle(ScoreSink &sink);
+    // Collect the oldest frame in flight, waiting for it; *collected is false
+    // when there is none.
+    int collect_one(ScoreSink &sink, bool *collected);
     // Wait for every frame in flight, write their scores, then the features'
     // sequence scores. Later calls do nothing.
     int flush(ScoreSink &sink);
 
+    const FrameFormat &format() const { return fmt_; }
     const FrameBuffers &frame_buffers() const { return frame_; }
     unsigned frames_in_flight() const { return unsigned(slots_.size()); }
+    size_t pending() const { return pending_.size(); }
+    GpuTiming gpu_timing() const { return timing_; }
 
 private:
     struct Entry {
@@ -58,17 +87,36 @@ private:
     struct Slot {
         Buffer staging;   // both pictures, laid out like FrameBuffers::planes
         Buffer readback;  // this slot's results, back in host memory
+        // What the frame in this slot reads until it is done.
+        std::vector<VmafPicture> pictures;
+        std::unique_ptr<ImportedPicture> imported[2];
     };
     struct Pending {
         unsigned slot, index;
     };
+    // Where the raw copy of one stored plane goes before it is unpacked.
+    struct RawRegion {
+        VkDeviceSize offset = 0;
+        uint32_t stride = 0;
+    };
+    using Loader = std::function<int(VkCommandBuffer)>;
 
-    explicit Engine(State &st) : st_(st) {}
+    explicit Engine(State &st);  // out of line: members of incomplete types
     int init(const FrameFormat &fmt, const FeatureList &features);
     void layout_planes(const FrameFormat &fmt);
     int check_picture(const VmafPicture &pic) const;
+    int check_imported(const ImportedPicture &pic) const;
+    int init_unpack();
+    int init_timestamps();
     void upload(const VmafPicture &ref, const VmafPicture &dist, unsigned slot);
-    int record_and_submit(unsigned slot, unsigned index);
+    int begin_frame(ScoreSink &sink, unsigned *slot);
+    int record_and_submit(unsigned slot, unsigned index, const Loader &load, std::span<const SemaphoreOp> waits,
+                          std::span<const SemaphoreOp> signals);
+    void record_device_copies(VkCommandBuffer cmd, const VmafPicture *const pics[2]);
+    int record_imported(VkCommandBuffer cmd, ImportedPicture *const pics[2]);
+    void record_image_barriers(VkCommandBuffer cmd, ImportedPicture *const pics[2], bool before);
+    void release_slot(Slot &s);
+    void read_timestamps(unsigned slot);
     int collect_oldest(ScoreSink &sink);
     int collect_done(ScoreSink &sink);
     int fail(int err);
@@ -85,6 +133,16 @@ private:
     unsigned next_slot_ = 0;
     int error_ = 0;  // sticky: after a failure every call returns it
     bool flushed_ = false;
+
+    // Imports: raw plane copies and the kernel that unpacks them (made on the
+    // first imported frame).
+    Buffer raw_;
+    RawRegion raw_region_[2][3];
+    std::unique_ptr<ComputePipeline> unpack_;
+    VkDescriptorSet unpack_set_ = VK_NULL_HANDLE;
+
+    VkQueryPool timestamps_ = VK_NULL_HANDLE;
+    GpuTiming timing_;
 };
 
 }  // namespace vmaf::vk

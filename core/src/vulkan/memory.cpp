@@ -37,6 +37,11 @@ int score(MemoryUse use, VkMemoryPropertyFlags f)
         // is ideal; cached works; device-local host-visible spends the BAR.
         if (!(f & kHostVisible)) return -1;
         return ((f & kCoherent) ? 4 : 0) + ((f & kDeviceLocal) ? 0 : 2) + ((f & kCached) ? 0 : 1);
+    case MemoryUse::Shared:
+        // Written by the CPU once per frame, read by one GPU copy: device-local
+        // host-visible memory makes that copy local; system memory works too.
+        if (!(f & kHostVisible)) return -1;
+        return ((f & kDeviceLocal) ? 4 : 0) + ((f & kCoherent) ? 2 : 0) + ((f & kCached) ? 0 : 1);
     case MemoryUse::Readback:
         // Read by the CPU: cached matters most (uncached reads are very slow).
         if (!(f & kHostVisible)) return -1;
@@ -186,7 +191,8 @@ int Allocator::new_block(uint32_t type, VkDeviceSize size, size_t *index)
     return 0;
 }
 
-int Allocator::create_buffer(VkDeviceSize size, VkBufferUsageFlags usage, MemoryUse use, Buffer *out)
+int Allocator::create_buffer(VkDeviceSize size, VkBufferUsageFlags usage, MemoryUse use, Buffer *out,
+                             VkDeviceSize min_align)
 {
     const auto &fn = st_.fn();
     const VkDevice dev = st_.device();
@@ -211,7 +217,7 @@ int Allocator::create_buffer(VkDeviceSize size, VkBufferUsageFlags usage, Memory
         const VkMemoryPropertyFlags f = st_.memory_properties().memoryTypes[type].propertyFlags;
         // Non-coherent pieces start and end on atoms, so flushing one never
         // touches a neighbour.
-        VkDeviceSize align = req.alignment, piece = req.size;
+        VkDeviceSize align = std::max(req.alignment, min_align), piece = req.size;
         if ((f & kHostVisible) && !(f & kCoherent)) {
             align = std::max(align, st_.limits().nonCoherentAtomSize);
             piece = align_up(piece, st_.limits().nonCoherentAtomSize);

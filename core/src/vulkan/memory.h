@@ -24,6 +24,8 @@ enum class MemoryUse {
     Device,    // device-local work buffers, never mapped
     Upload,    // host writes, device reads once (staging): host-visible, coherent preferred
     Readback,  // device writes, host reads: host-visible, cached preferred
+    Shared,    // host writes, the GPU copies from it (device picture pools):
+               // host-visible, device-local preferred (resizable BAR, unified memory)
 };
 
 // A buffer bound to a piece of a block. Move-only; frees itself.
@@ -71,8 +73,10 @@ public:
     Allocator(const Allocator &) = delete;
     Allocator &operator=(const Allocator &) = delete;
 
-    // A buffer of `size` bytes for `usage`, in memory suited to `use`.
-    int create_buffer(VkDeviceSize size, VkBufferUsageFlags usage, MemoryUse use, Buffer *out);
+    // A buffer of `size` bytes for `usage`, in memory suited to `use`, starting at
+    // a multiple of `align` bytes (at least what the buffer requires).
+    int create_buffer(VkDeviceSize size, VkBufferUsageFlags usage, MemoryUse use, Buffer *out,
+                      VkDeviceSize align = 1);
 
     // Memory types acceptable for `use` among `type_bits`, best first.
     std::vector<uint32_t> ranked_types(MemoryUse use, uint32_t type_bits) const;
