@@ -85,14 +85,24 @@ configure_args=(
 # nasm is optional: without it FFmpeg's x86 assembly is left out (slower decoding).
 command -v nasm >/dev/null || configure_args+=(--disable-x86asm)
 
+# What configure's result depends on, and what the whole build depends on.
+libvmaf_inputs=$(
+  echo "libvmaf $vmaf_version $vmaf_libdir"
+  (cd "$vmaf_incdir" && find libvmaf -name '*.h' | LC_ALL=C sort | xargs sha256sum)
+)
+configure_key=$(
+  {
+    sha256sum <"$src/configure"
+    echo "vulkan-headers $vulkan_version"
+    echo "$libvmaf_inputs"
+    printf '%s\n' "${configure_args[@]}"
+  } | sha256sum | cut -d' ' -f1
+)
 key=$(
   {
     echo "orig $ffmpeg_orig_sha256"
     echo "series $(ffmpeg_series_hash)"
-    echo "vulkan-headers $vulkan_version"
-    echo "libvmaf $vmaf_version $vmaf_libdir"
-    (cd "$vmaf_incdir" && find libvmaf -name '*.h' | LC_ALL=C sort | xargs sha256sum)
-    printf '%s\n' "${configure_args[@]}"
+    echo "configure $configure_key"
   } | sha256sum | cut -d' ' -f1
 )
 build=$ffmpeg_cache/build
@@ -105,10 +115,16 @@ fi
 mkdir -p "$build"
 rm -f "$build/.libvmaf-vk-key"
 start=$(date +%s)
-say "configure (libvmaf $vmaf_version from $vmaf_libdir, Vulkan headers $vulkan_version)"
-(cd "$build" && PKG_CONFIG_PATH=$vulkan_pcdir:$PKG_CONFIG_PATH "$src/configure" "${configure_args[@]}") \
-  >"$build/configure.out" 2>&1 ||
-  die "configure failed: $(tail -n 3 "$build/configure.out" | tr '\n' ' ') (full log: $build/ffbuild/config.log)"
+if [ -f "$build/ffbuild/config.mak" ] && [ "$(cat "$build/.configure-key" 2>/dev/null)" = "$configure_key" ]; then
+  say "configure: unchanged, skipped"
+else
+  rm -f "$build/.configure-key"
+  say "configure (libvmaf $vmaf_version from $vmaf_libdir, Vulkan headers $vulkan_version)"
+  (cd "$build" && PKG_CONFIG_PATH=$vulkan_pcdir:$PKG_CONFIG_PATH "$src/configure" "${configure_args[@]}") \
+    >"$build/configure.out" 2>&1 ||
+    die "configure failed: $(tail -n 3 "$build/configure.out" | tr '\n' ' ') (full log: $build/ffbuild/config.log)"
+  echo "$configure_key" >"$build/.configure-key"
+fi
 configured=$(date +%s)
 say "make -j$jobs (log: $build/make.log)"
 make -C "$build" -j"$jobs" ffmpeg >"$build/make.log" 2>&1 ||
@@ -121,7 +137,7 @@ for f in libvmaf libvmaf_vulkan; do
   if grep -q "^#define CONFIG_${up}_FILTER 1" "$build/config_components.h"; then
     say "filter $f: built"
   else
-    say "filter $f: NOT built ($(grep -q libvmaf_vulkan.h "$src/configure" || echo 'the series does not add it; '))see $build/ffbuild/config.log"
+    say "filter $f: NOT built: configure's check failed (see $build/ffbuild/config.log)"
   fi
 done
 say "configure $((configured - start)) s, make $((built - configured)) s"

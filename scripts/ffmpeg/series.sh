@@ -77,8 +77,8 @@ cmd_export() {
   header=$(grep '^#' "$ffmpeg_series_dir/series.txt" 2>/dev/null || true)
   [ -n "$header" ] || die "series.txt has lost its header lines"
   rm -f "$ffmpeg_series_dir"/*.patch
-  # Stable output: no commit ids, no version signature.
-  git -C "$tree" format-patch -q --zero-commit --no-signature --no-cover-letter \
+  # Stable output: no commit ids, no "n/N" numbers, no version signature.
+  git -C "$tree" format-patch -q --zero-commit --no-signature --no-numbered --no-cover-letter \
     -o "$ffmpeg_series_dir" "$ffmpeg_base_tag..HEAD"
   {
     echo "$header"

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# CI test of the FFmpeg integration: builds FFmpeg 8.1.2 with ffmpeg-patches/
+# against the library in BUILD_DIR, then scores every golden pair three ways:
+#   vulkan  the libvmaf_vulkan filter on Vulkan frames (format=...,hwupload)
+#   cpu     FFmpeg's stock libvmaf filter, unchanged, on our library
+#   cli     our vmaf tool
+# Each run's per-frame VMAF and features must agree with the others and with
+# Netflix libvmaf's JSON (tests/data/NAME.libvmaf.json) within 1e-4, and the
+# Khronos validation layer, on for every Vulkan run, must report nothing.
+#
+#   bash scripts/ffmpeg/test.sh            # library built in build/ (scripts/setup.sh)
+#
+# Env: BUILD_DIR (library build directory, default build), LIBVMAF_VK_PREFIX (use
+# a library already installed there instead of installing BUILD_DIR),
+# FFMPEG_VULKAN_DEVICE (FFmpeg's Vulkan device: index or name part, default 0),
+# LIBVMAF_VK_FFMPEG_CACHE (see lib.sh), JOBS, TOLERANCE (default 1e-4),
+# KEEP_OUTPUT=1 (keep the run's logs and JSON).
+set -euo pipefail
+export ffmpeg_script_name=ffmpeg-test
+# shellcheck source=scripts/ffmpeg/lib.sh
+. "$(dirname "$0")/lib.sh"
+cd "$ffmpeg_root"
+
+build_dir=${BUILD_DIR:-build}
+data=tests/data
+tolerance=${TOLERANCE:-1e-4}
+device=${FFMPEG_VULKAN_DEVICE:-0}
+python=/usr/bin/python3
+[ -x "$python" ] || python=python3
+t0=$(date +%s)
+
+cli=$build_dir/core/tools/vmaf
+[ -x "$cli" ] || die "$cli is not built (run scripts/setup.sh or scripts/test.sh first)"
+
+# The library, installed into a prefix: FFmpeg builds against an installation,
+# as a user's would. A DESTDIR install of BUILD_DIR into the cache, with its
+# libvmaf.pc pointed at where it landed.
+if [ -n "${LIBVMAF_VK_PREFIX:-}" ]; then
+  prefix=$LIBVMAF_VK_PREFIX
+else
+  build_prefix=$("$python" -c '
+import json, sys
+opts = json.load(sys.stdin)
+print(next(o["value"] for o in opts if o["name"] == "prefix"))' < <(meson introspect "$build_dir" --buildoptions)) ||
+    die "cannot read the install prefix of $build_dir"
+  stage=$ffmpeg_cache/libvmaf-install
+  rm -rf "$stage"
+  meson install -C "$build_dir" --no-rebuild --destdir "$stage" >"$ffmpeg_cache/libvmaf-install.log" 2>&1 ||
+    die "meson install of $build_dir failed (see $ffmpeg_cache/libvmaf-install.log)"
+  prefix=$stage$build_prefix
+  pc=$(find "$prefix" -name libvmaf.pc | head -n 1)
+  [ -n "$pc" ] || die "the installation of $build_dir has no libvmaf.pc"
+  sed -i "s#^prefix=.*#prefix=$prefix#" "$pc"
+fi
+
+ffmpeg=$(bash scripts/ffmpeg/build.sh "$prefix")
+t_build=$(date +%s)
+filters=$("$ffmpeg" -hide_banner -filters 2>/dev/null)
+for f in libvmaf libvmaf_vulkan; do
+  grep -qw "$f" <<<"$filters" || die "$ffmpeg was built without the $f filter (see the build's messages above)"
+done
+
+out=$(mktemp -d "${TMPDIR:-/tmp}/ffmpeg-test.XXXXXX")
+if [ -n "${KEEP_OUTPUT:-}" ]; then
+  say "outputs in $out"
+else
+  trap 'rm -rf "$out"' EXIT
+fi
+
+# The validation layer, for every Vulkan instance (FFmpeg's, which the library
+# shares). Old loaders read VK_INSTANCE_LAYERS, newer ones VK_LOADER_LAYERS_ENABLE.
+export VK_LOADER_LAYERS_ENABLE='*validation'
+export VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation
+export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/tmp}
+
+# The y4m header's colour space tag as FFmpeg's pixel format name.
+y4m_format() {
+  local c
+  c=$(head -c 200 "$1" | head -n 1 | tr ' ' '\n' | sed -n 's/^C//p')
+  case $c in
+    420jpeg|420paldv|420mpeg2|420|'') echo yuv420p ;;
+    420p10) echo yuv420p10le ;;
+    422) echo yuv422p ;;
+    422p10) echo yuv422p10le ;;
+    444) echo yuv444p ;;
+    444p10) echo yuv444p10le ;;
+    *) die "$1: y4m colour space C$c is not one the Vulkan filter takes" ;;
+  esac
+}
+
+# Fails when the layer said anything of severity error or warning.
+check_validation() {
+  if grep -E -m 5 'Validation (Error|Warning)|VUID-' "$1"; then
+    die "validation layer messages in the $2 run (full log: $1; set KEEP_OUTPUT=1 to keep it)"
+  fi
+}
+
+# One Vulkan run with the loader's layer log shows the layer really is there.
+VK_LOADER_DEBUG=layer "$ffmpeg" -hide_banner -nostdin -init_hw_device "vulkan=vk:$device" \
+  -f lavfi -i testsrc2=s=64x64:d=0.04 -vf format=yuv420p,hwupload -filter_hw_device vk -f null - >"$out/layer-check.log" 2>&1 || true
+grep -q 'VK_LAYER_KHRONOS_validation' "$out/layer-check.log" ||
+  die "the Khronos validation layer did not load (install vulkan-validationlayers); log: $out/layer-check.log"
+
+n=0
+failed=0
+for golden in "$data"/*.libvmaf.json; do
+  case $golden in *.libvmaf.*.json) continue ;; esac
+  pair=$(basename "$golden" .libvmaf.json)
+  ref=$data/${pair}_ref.y4m dis=$data/${pair}_dis.y4m
+  fmt=$(y4m_format "$ref")
+  common=(-hide_banner -nostdin -nostats -loglevel info)
+
+  "$ffmpeg" "${common[@]}" -init_hw_device "vulkan=vk:$device" -filter_hw_device vk -i "$dis" -i "$ref" \
+    -lavfi "[0:v]format=$fmt,hwupload[dis];[1:v]format=$fmt,hwupload[ref];[dis][ref]libvmaf_vulkan=feature=name=psnr:log_fmt=json:log_path=$out/$pair.vulkan.json" \
+    -f null - >"$out/$pair.vulkan.log" 2>&1 ||
+    die "libvmaf_vulkan failed on $pair: $(grep -m 3 -i -E 'error|fail' "$out/$pair.vulkan.log" | tr '\n' ' ')"
+  check_validation "$out/$pair.vulkan.log" "libvmaf_vulkan $pair"
+  grep -q '^\[.*libvmaf_vulkan.*\] VMAF score: ' "$out/$pair.vulkan.log" ||
+    die "libvmaf_vulkan printed no VMAF score for $pair"
+
+  "$ffmpeg" "${common[@]}" -i "$dis" -i "$ref" \
+    -lavfi "[0:v][1:v]libvmaf=feature=name=psnr:log_fmt=json:log_path=$out/$pair.cpu.json" \
+    -f null - >"$out/$pair.cpu.log" 2>&1 ||
+    die "the libvmaf filter failed on $pair: $(grep -m 3 -i -E 'error|fail' "$out/$pair.cpu.log" | tr '\n' ' ')"
+
+  "$cli" -q -r "$ref" -d "$dis" --feature psnr --json -o "$out/$pair.cli.json" >"$out/$pair.cli.log" 2>&1 ||
+    die "the vmaf tool failed on $pair: $(head -n 3 "$out/$pair.cli.log" | tr '\n' ' ')"
+
+  "$python" scripts/ffmpeg/compare.py --label "$pair" --golden "$golden" --tolerance "$tolerance" \
+    "vulkan=$out/$pair.vulkan.json" "cpu=$out/$pair.cpu.json" "cli=$out/$pair.cli.json" || failed=$((failed + 1))
+  n=$((n + 1))
+done
+[ "$n" -gt 0 ] || die "no golden pairs in $data"
+t_end=$(date +%s)
+say "build $((t_build - t0)) s, $n pairs $((t_end - t_build)) s"
+[ "$failed" -eq 0 ] || die "$failed of $n pairs differ by more than $tolerance (lines with FAIL above)"
+echo "ffmpeg: $n pairs pass (libvmaf_vulkan, libvmaf filter and vmaf tool agree with libvmaf within $tolerance)"
