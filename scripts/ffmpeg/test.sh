@@ -4,9 +4,11 @@
 #   vulkan  the libvmaf_vulkan filter on Vulkan frames (format=...,hwupload)
 #   cpu     FFmpeg's stock libvmaf filter, unchanged, on our library
 #   cli     our vmaf tool
+# One 8-bit and one 10-bit pair also go through libvmaf_vulkan as nv12 and p010.
 # Each run's per-frame VMAF and features must agree with the others and with
 # Netflix libvmaf's JSON (tests/data/NAME.libvmaf.json) within 1e-4, and the
-# Khronos validation layer, on for every Vulkan run, must report nothing.
+# Khronos validation layer (with synchronization validation), on for every
+# Vulkan run, must report nothing.
 #
 #   bash scripts/ffmpeg/test.sh            # library built in build/ (scripts/setup.sh)
 #
@@ -68,9 +70,18 @@ else
 fi
 
 # The validation layer, for every Vulkan instance (FFmpeg's, which the library
-# shares). Old loaders read VK_INSTANCE_LAYERS, newer ones VK_LOADER_LAYERS_ENABLE.
+# shares), with synchronization validation: errors and warnings are logged to
+# stdout and fail the test. Old loaders read VK_INSTANCE_LAYERS, newer ones
+# VK_LOADER_LAYERS_ENABLE.
 export VK_LOADER_LAYERS_ENABLE='*validation'
 export VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation
+cat >"$out/vk_layer_settings.txt" <<'EOF2'
+khronos_validation.report_flags = error,warn
+khronos_validation.debug_action = VK_DBG_LAYER_ACTION_LOG_MSG
+khronos_validation.log_filename = stdout
+khronos_validation.enables = VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT
+EOF2
+export VK_LAYER_SETTINGS_PATH=$out
 export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/tmp}
 
 # The y4m header's colour space tag as FFmpeg's pixel format name.
@@ -88,6 +99,8 @@ y4m_format() {
   esac
 }
 
+declare -A seen_alt=()
+
 # Fails when the layer said anything of severity error or warning.
 check_validation() {
   if grep -E -m 5 'Validation (Error|Warning)|VUID-' "$1"; then
@@ -101,6 +114,20 @@ VK_LOADER_DEBUG=layer "$ffmpeg" -hide_banner -nostdin -init_hw_device "vulkan=vk
 grep -q 'VK_LAYER_KHRONOS_validation' "$out/layer-check.log" ||
   die "the Khronos validation layer did not load (install vulkan-validationlayers); log: $out/layer-check.log"
 
+common=(-hide_banner -nostdin -nostats -loglevel info)
+
+# libvmaf_vulkan on one pair, uploaded as sw_format FMT; log as $out/$pair.TAG.*
+run_vulkan() {
+  local pair=$1 fmt=$2 tag=$3 ref=$data/${1}_ref.y4m dis=$data/${1}_dis.y4m
+  "$ffmpeg" "${common[@]}" -init_hw_device "vulkan=vk:$device" -filter_hw_device vk -i "$dis" -i "$ref" \
+    -lavfi "[0:v]format=$fmt,hwupload[dis];[1:v]format=$fmt,hwupload[ref];[dis][ref]libvmaf_vulkan=feature=name=psnr:log_fmt=json:log_path=$out/$pair.$tag.json" \
+    -f null - >"$out/$pair.$tag.log" 2>&1 ||
+    die "libvmaf_vulkan failed on $pair ($fmt): $(grep -m 4 -i -E 'error|fail' "$out/$pair.$tag.log" | tr '\n' ' ')"
+  check_validation "$out/$pair.$tag.log" "libvmaf_vulkan $pair ($fmt)"
+  grep -q '^\[.*libvmaf_vulkan.*\] VMAF score: ' "$out/$pair.$tag.log" ||
+    die "libvmaf_vulkan printed no VMAF score for $pair ($fmt)"
+}
+
 n=0
 failed=0
 for golden in "$data"/*.libvmaf.json; do
@@ -108,15 +135,8 @@ for golden in "$data"/*.libvmaf.json; do
   pair=$(basename "$golden" .libvmaf.json)
   ref=$data/${pair}_ref.y4m dis=$data/${pair}_dis.y4m
   fmt=$(y4m_format "$ref")
-  common=(-hide_banner -nostdin -nostats -loglevel info)
 
-  "$ffmpeg" "${common[@]}" -init_hw_device "vulkan=vk:$device" -filter_hw_device vk -i "$dis" -i "$ref" \
-    -lavfi "[0:v]format=$fmt,hwupload[dis];[1:v]format=$fmt,hwupload[ref];[dis][ref]libvmaf_vulkan=feature=name=psnr:log_fmt=json:log_path=$out/$pair.vulkan.json" \
-    -f null - >"$out/$pair.vulkan.log" 2>&1 ||
-    die "libvmaf_vulkan failed on $pair: $(grep -m 3 -i -E 'error|fail' "$out/$pair.vulkan.log" | tr '\n' ' ')"
-  check_validation "$out/$pair.vulkan.log" "libvmaf_vulkan $pair"
-  grep -q '^\[.*libvmaf_vulkan.*\] VMAF score: ' "$out/$pair.vulkan.log" ||
-    die "libvmaf_vulkan printed no VMAF score for $pair"
+  run_vulkan "$pair" "$fmt" vulkan
 
   "$ffmpeg" "${common[@]}" -i "$dis" -i "$ref" \
     -lavfi "[0:v][1:v]libvmaf=feature=name=psnr:log_fmt=json:log_path=$out/$pair.cpu.json" \
@@ -126,8 +146,21 @@ for golden in "$data"/*.libvmaf.json; do
   "$cli" -q -r "$ref" -d "$dis" --feature psnr --json -o "$out/$pair.cli.json" >"$out/$pair.cli.log" 2>&1 ||
     die "the vmaf tool failed on $pair: $(head -n 3 "$out/$pair.cli.log" | tr '\n' ' ')"
 
-  "$python" scripts/ffmpeg/compare.py --label "$pair" --golden "$golden" --tolerance "$tolerance" \
-    "vulkan=$out/$pair.vulkan.json" "cpu=$out/$pair.cpu.json" "cli=$out/$pair.cli.json" || failed=$((failed + 1))
+  runs=("vulkan=$out/$pair.vulkan.json" "cpu=$out/$pair.cpu.json" "cli=$out/$pair.cli.json")
+  # The interleaved-chroma formats, converted losslessly from the pair's own.
+  case $fmt in
+    yuv420p) alt=nv12 ;;
+    yuv420p10le) alt=p010le ;;
+    *) alt= ;;
+  esac
+  if [ -n "$alt" ] && [ -z "${seen_alt[$alt]:-}" ]; then
+    seen_alt[$alt]=1
+    run_vulkan "$pair" "$alt" "$alt"
+    runs+=("vulkan-$alt=$out/$pair.$alt.json")
+  fi
+
+  "$python" scripts/ffmpeg/compare.py --label "$pair" --golden "$golden" --tolerance "$tolerance" "${runs[@]}" ||
+    failed=$((failed + 1))
   n=$((n + 1))
 done
 [ "$n" -gt 0 ] || die "no golden pairs in $data"
