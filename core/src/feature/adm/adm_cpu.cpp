@@ -21,6 +21,7 @@
 
 #include "feature/adm/adm_csf.h"
 #include "feature/adm/adm_kernels.h"
+#include "feature/adm/adm_score.h"
 #include "feature/adm/adm_tables.h"
 
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
@@ -58,18 +59,8 @@ constexpr OptionSpec kOptions[] = {
     {"adm_min_val", "min", OptType::Double, 0.0, 0.0, 1.0, true, "lower bound of adm3"},
 };
 
-constexpr const char *kAdm2 = "VMAF_integer_feature_adm2_score";
-constexpr const char *kAim = "VMAF_integer_feature_aim_score";
-constexpr const char *kAdm3 = "VMAF_integer_feature_adm3_score";
-constexpr const char *kScaleNames[kScales] = {
-    "VMAF_integer_feature_adm_scale0_score", "VMAF_integer_feature_adm_scale1_score",
-    "VMAF_integer_feature_adm_scale2_score", "VMAF_integer_feature_adm_scale3_score"};
-constexpr const char *kNumNames[kScales] = {"integer_adm_num_scale0", "integer_adm_num_scale1",
-                                            "integer_adm_num_scale2", "integer_adm_num_scale3"};
-constexpr const char *kDenNames[kScales] = {"integer_adm_den_scale0", "integer_adm_den_scale1",
-                                            "integer_adm_den_scale2", "integer_adm_den_scale3"};
 constexpr const char *kProvided[] = {
-    kAdm2, kAim, kAdm3, kScaleNames[0], kScaleNames[1], kScaleNames[2], kScaleNames[3],
+    kAdm2Name, kAimName, kAdm3Name, kScaleNames[0], kScaleNames[1], kScaleNames[2], kScaleNames[3],
     "integer_adm", "integer_adm_num", "integer_adm_den",
     kNumNames[0], kDenNames[0], kNumNames[1], kDenNames[1],
     kNumNames[2], kDenNames[2], kNumNames[3], kDenNames[3],
@@ -171,85 +162,50 @@ struct Scratch {
 
 struct Params {
     double gain_limit;
-    double noise_weight;
     bool skip_scale0, skip_aim;
     Weights weights;
+    SumShifts shifts[kScales];
     const int32_t *recip;
 };
 
-struct ScaleSums {
-    float num = 0.0f, den = 0.0f, aim = 0.0f;
-};
-
-inline uint32_t ceil_log2(double v) { return uint32_t(std::ceil(std::log2(v))); }
-
-inline float cube_root(double v) { return std::pow(float(v), 1.0f / 3.0f); }
-
-// The noise floor added to every orientation's term.
-inline float noise_floor(const Rect &rc, double noise_weight)
-{
-    return std::pow(float(rc.height() * rc.width() * noise_weight), 1.0f / 3.0f);
-}
-
-// Sum of the reference's cubed detail coefficients, CSF-weighted afterwards
-// (w^3 sum x^3 == sum (w x)^3), as the cube root plus noise floor.
+// The reference's cubed detail coefficients, summed per row in libvmaf's
+// per-scale formats (the CSF weight is applied by finish_den()).
 template <typename T>
-ADM_INLINE float reference_energy(const Bands<T> &ref, int w, int h, int scale, const Params &p)
+ADM_INLINE void reference_energy(const Bands<T> &ref, int scale, const SumShifts &sh, uint64_t (&acc)[kOrientations])
 {
-    const Rect rc = score_rect(w, h);
-    const ScaleWeights &sw = p.weights[scale];
-    uint64_t acc[kOrientations] = {};
-    double to_real;
-    if constexpr (sizeof(T) == 2) {
-        // Rows are pre-shifted only when the area could overflow 64 bits.
-        const int shift = std::max(int(std::ceil(std::log2(double(rc.height() * rc.width())) - kDen0AreaBias)), 0);
-        const uint64_t round = uint64_t(round_of(shift));
-        for (int i = rc.top; i < rc.bottom; i++)
-            for (int o = 0; o < kOrientations; o++)
-                acc[o] += (kernels::energy_row16(ref.det[o].row(i), rc.left, rc.right) + round) >> shift;
-        to_real = std::pow(2.0, kDen0Exponent - shift);
-    } else {
-        const int sq = kDenSquareShift[scale - 1];
-        const uint32_t cube = ceil_log2(rc.width()), rows = ceil_log2(rc.height());
-        const uint64_t sq_round = uint64_t(1) << sq, cube_round = uint64_t(round_of(int(cube)));
-        const uint64_t row_round = uint64_t(round_of(int(rows)));
-        for (int i = rc.top; i < rc.bottom; i++)
-            for (int o = 0; o < kOrientations; o++)
-                acc[o] += (kernels::energy_row32(ref.det[o].row(i), rc.left, rc.right, sq, sq_round, int(cube),
-                                                 cube_round) +
-                           row_round) >>
-                          rows;
-        to_real = std::pow(2.0, double(uint32_t(kDenExponent[scale - 1] - rows - cube)));
+    const Rect &rc = sh.score;
+    const uint64_t row_round = uint64_t(round_of(sh.den_row));
+    for (int i = rc.top; i < rc.bottom; i++) {
+        for (int o = 0; o < kOrientations; o++) {
+            uint64_t row;
+            if constexpr (sizeof(T) == 2) {
+                row = kernels::energy_row16(ref.det[o].row(i), rc.left, rc.right);
+            } else {
+                const int sq = kDenSquareShift[scale - 1];
+                row = kernels::energy_row32(ref.det[o].row(i), rc.left, rc.right, sq, uint64_t(1) << sq,
+                                            sh.den_cube, uint64_t(round_of(sh.den_cube)));
+            }
+            acc[o] += (row + row_round) >> sh.den_row;
+        }
     }
-    const float floor = noise_floor(rc, p.noise_weight);
-    float den = 0.0f;
-    for (int o = 0; o < kOrientations; o++) {
-        const double csf = double(acc[o] / to_real) * std::pow(double(sw.real[o]), 3.0);
-        den = o == 0 ? cube_root(csf) + floor : den + (cube_root(csf) + floor);
-    }
-    return den;
 }
 
 // Masked distortion of `signal` under the masker sums left in n/c by
-// kernels::masker: per orientation the cube root of the summed cubes plus
-// the noise floor.
+// kernels::masker: per orientation the summed cubes, rows shifted.
 template <typename T>
-ADM_INLINE float masked_distortion(const Plane<T> (&signal)[kOrientations], const Plane<int32_t> &n,
-                                   const Plane<int32_t> &c, int w, int h, int scale, const ScaleWeights &sw,
-                                   double noise_weight, Scratch &s)
+ADM_INLINE void masked_distortion(const Plane<T> (&signal)[kOrientations], const Plane<int32_t> &n,
+                                  const Plane<int32_t> &c, int w, int h, const ScaleWeights &sw, const SumShifts &sh,
+                                  Scratch &s, int64_t (&acc)[kOrientations])
 {
-    const Rect rc = score_rect(w, h);
-    const uint32_t rows = ceil_log2(h);
-    const int64_t row_round = round_of(int(rows));
-    int64_t acc[kOrientations] = {};
+    const Rect &rc = sh.score;
+    const int rows = sh.num_row;
+    const int64_t row_round = round_of(rows);
     int32_t *thr = s.thr.data();
     if constexpr (sizeof(T) == 2) {
         kernels::Cube16 cube[kOrientations];
-        for (int o = 0; o < kOrientations; o++) {
-            const int shift = int(uint32_t(std::ceil(std::log2(w) - kCm0CubeShiftBias[o])));
-            cube[o] = {kCm0ThresholdShift[o], kCm0SquareShift[o], shift, round_of(kCm0SquareShift[o]),
-                       round_of(shift)};
-        }
+        for (int o = 0; o < kOrientations; o++)
+            cube[o] = {kCm0ThresholdShift[o], kCm0SquareShift[o], sh.num_cube[o], round_of(kCm0SquareShift[o]),
+                       round_of(sh.num_cube[o])};
         for (int i = rc.top; i < rc.bottom; i++) {
             kernels::thresholds_row(n, c, i, w, h, rc, s.col.data(), thr);
             for (int o = 0; o < kOrientations; o++)
@@ -257,17 +213,8 @@ ADM_INLINE float masked_distortion(const Plane<T> (&signal)[kOrientations], cons
                            row_round) >>
                           rows;
         }
-        float num = 0.0f;
-        const float floor = noise_floor(rc, noise_weight);
-        for (int o = 0; o < kOrientations; o++) {
-            const uint32_t e = uint32_t(kCm0Exponent[o]) - uint32_t(cube[o].cube) - rows;
-            const float f = float(double(acc[o]) / std::pow(2.0, double(e)));
-            num = o == 0 ? std::pow(f, 1.0f / 3.0f) + floor : num + (std::pow(f, 1.0f / 3.0f) + floor);
-        }
-        return num;
     } else {
-        const uint32_t shift = ceil_log2(w);
-        const kernels::Cube32 cube{int(shift), round_of(int(shift))};
+        const kernels::Cube32 cube{sh.num_cube[0], round_of(sh.num_cube[0])};
         for (int i = rc.top; i < rc.bottom; i++) {
             kernels::thresholds_row(n, c, i, w, h, rc, s.col.data(), thr);
             for (int o = 0; o < kOrientations; o++)
@@ -275,37 +222,29 @@ ADM_INLINE float masked_distortion(const Plane<T> (&signal)[kOrientations], cons
                            row_round) >>
                           rows;
         }
-        const float to_real = float(std::pow(2.0, double(uint32_t(kCmExponent[scale - 1]) - shift - rows)));
-        float num = 0.0f;
-        const float floor = noise_floor(rc, noise_weight);
-        for (int o = 0; o < kOrientations; o++) {
-            const float f = float(acc[o]) / to_real;
-            num = o == 0 ? std::pow(f, 1.0f / 3.0f) + floor : num + (std::pow(f, 1.0f / 3.0f) + floor);
-        }
-        return num;
     }
 }
 
-// Everything after the transform at one scale.
+// Everything after the transform at one scale: its integer sums (left zero
+// where AIM is skipped).
 template <typename T>
-ADM_INLINE ScaleSums score_scale(const Bands<T> &ref, const Bands<T> &dis, DecoupledBuf<T> &dec, int scale,
-                                 const Params &p, Scratch &s)
+ADM_INLINE void sum_scale(const Bands<T> &ref, const Bands<T> &dis, DecoupledBuf<T> &dec, int scale,
+                          const Params &p, Scratch &s, ScaleSums *out)
 {
     const int w = s.w[scale + 1], h = s.h[scale + 1];
     const Rect wr = work_rect(w, h);
     const ScaleWeights &sw = p.weights[scale];
-    ScaleSums out;
+    const SumShifts &sh = p.shifts[scale];
     kernels::decouple(ref, dis, wr, p.gain_limit, p.recip, dec.r, dec.a);
-    out.den = reference_energy(ref, w, h, scale, p);
+    reference_energy(ref, scale, sh, out->den);
     // DLM: the restored part, masked by the additive one.
     kernels::masker(dec.a, sw.fixed, wr, s.mask_n.view, s.mask_c.view);
-    out.num = masked_distortion(dec.r, s.mask_n.view, s.mask_c.view, w, h, scale, sw, p.noise_weight, s);
+    masked_distortion(dec.r, s.mask_n.view, s.mask_c.view, w, h, sw, sh, s, out->num);
     if (!p.skip_aim) {
-        // AIM: the additive part, masked by the restored one, without noise floor.
+        // AIM: the additive part, masked by the restored one.
         kernels::masker(dec.r, sw.fixed, wr, s.mask_n.view, s.mask_c.view);
-        out.aim = masked_distortion(dec.a, s.mask_n.view, s.mask_c.view, w, h, scale, sw, 0.0, s);
+        masked_distortion(dec.a, s.mask_n.view, s.mask_c.view, w, h, sw, sh, s, out->aim);
     }
-    return out;
 }
 
 template <typename Pixel>
@@ -315,10 +254,7 @@ ADM_INLINE void compute_frame(const Pixel *ref, ptrdiff_t ref_stride, const Pixe
     const int w = s.w[0], h = s.h[0];
     kernels::dwt0(ref, ref_stride, w, h, bpc, s.rows0.data(), s.ref0.view);
     kernels::dwt0(dis, dis_stride, w, h, bpc, s.rows0.data(), s.dis0.view);
-    if (p.skip_scale0)
-        out[0] = {0.0f, 1e-10f, 0.0f};  // libvmaf's placeholder denominator
-    else
-        out[0] = score_scale(s.ref0.view, s.dis0.view, s.dec0, 0, p, s);
+    if (!p.skip_scale0) sum_scale(s.ref0.view, s.dis0.view, s.dec0, 0, p, s, &out[0]);
 
     for (int scale = 1; scale < kScales; scale++) {
         if (scale == 1)
@@ -327,7 +263,7 @@ ADM_INLINE void compute_frame(const Pixel *ref, ptrdiff_t ref_stride, const Pixe
         else
             kernels::dwt(s.ref[scale - 1].view.a, s.dis[scale - 1].view.a, s.w[scale], s.h[scale], scale,
                          s.rows.data(), s.ref[scale].view, s.dis[scale].view);
-        out[scale] = score_scale(s.ref[scale].view, s.dis[scale].view, s.dec, scale, p, s);
+        sum_scale(s.ref[scale].view, s.dis[scale].view, s.dec, scale, p, s, &out[scale]);
     }
 }
 
@@ -385,19 +321,11 @@ __attribute__((target(ADM_AVX512))) void frame16_avx512(const uint16_t *r, ptrdi
 
 class AdmCpu final : public Extractor {
 public:
-    AdmCpu(const FeatureOptions &o, adm::Kernels which)
-        : which_(which), debug_(o.flag("debug")), dlm_weight_(o.number("adm_dlm_weight")),
-          min_val_(o.number("adm_min_val"))
+    AdmCpu(const FeatureOptions &o, adm::Kernels which) : which_(which), settings_(Settings::from(o))
     {
-        setup_.mode = CsfMode(int(o.number("adm_csf_mode")));
-        setup_.norm_view_dist = o.number("adm_norm_view_dist");
-        setup_.ref_display_height = int(o.number("adm_ref_display_height"));
-        setup_.csf_scale = o.number("adm_csf_scale");
-        setup_.csf_diag_scale = o.number("adm_csf_diag_scale");
-        params_.gain_limit = o.number("adm_enhn_gain_limit");
-        params_.noise_weight = o.number("adm_noise_weight");
-        params_.skip_scale0 = o.flag("adm_skip_scale0");
-        params_.skip_aim = o.flag("adm_skip_aim");
+        params_.gain_limit = settings_.gain_limit;
+        params_.skip_scale0 = settings_.skip_scale0;
+        params_.skip_aim = settings_.skip_aim;
     }
 
     int init(const FrameFormat &fmt) override
@@ -406,12 +334,14 @@ public:
         if (fmt.bpc < 8 || fmt.bpc > 16) return -EINVAL;
         // The 16-bit scale-0 pipeline cannot represent frequencies below those
         // of 1080 lines at 3 heights (libvmaf refuses them too).
-        if (setup_.norm_view_dist * setup_.ref_display_height < kDefaultNormViewDist * kDefaultRefDisplayHeight)
+        const ViewSetup &view = settings_.view;
+        if (view.norm_view_dist * view.ref_display_height < kDefaultNormViewDist * kDefaultRefDisplayHeight)
             return -EINVAL;
-        if (int err = make_weights(setup_, &params_.weights)) return err;
+        if (int err = make_weights(view, &params_.weights)) return err;
         params_.recip = reciprocal_table();
         fmt_ = fmt;
         scratch_.alloc(int(fmt.w), int(fmt.h));
+        for (int i = 0; i < kScales; i++) params_.shifts[i] = sum_shifts(scratch_.w[i + 1], scratch_.h[i + 1], i);
         pick_kernels();
         return 0;
     }
@@ -429,7 +359,10 @@ public:
             frame16_(static_cast<const uint16_t *>(ref.data[0]), ref.stride[0] / 2,
                      static_cast<const uint16_t *>(dist.data[0]), dist.stride[0] / 2, fmt_.bpc, params_, scratch_,
                      s);
-        return write_scores(s, index, out);
+        ScaleScore score[kScales];
+        for (int i = 0; i < kScales; i++)
+            score[i] = finish_scale(s[i], params_.shifts[i], i, params_.weights[i], settings_);
+        return write_scores(score, settings_, fmt_.w, fmt_.h, index, out);
     }
 
 private:
@@ -450,44 +383,8 @@ private:
 #endif
     }
 
-    int write_scores(const ScaleSums (&s)[kScales], unsigned index, ScoreSink &out) const
-    {
-        double num = 0.0, den = 0.0, aim_num = 0.0;
-        for (const ScaleSums &x : s) {
-            num += x.num;
-            den += x.den;
-            aim_num += x.aim;
-        }
-        // Sums this small are noise: libvmaf zeroes them (limit scaled by area).
-        const double limit = 1e-10 * double(int(fmt_.w) * int(fmt_.h)) / (1920.0 * 1080.0);
-        num = num < limit ? 0.0 : num;
-        den = den < limit ? 0.0 : den;
-        // libvmaf leaves AIM unset when the denominator vanishes; 0 here.
-        const double adm2 = den == 0.0 ? 1.0 : num / den;
-        const double aim = den == 0.0 ? 0.0 : aim_num / den;
-        const double adm3 = std::max(adm2 * dlm_weight_ + (1.0 - aim) * (1.0 - dlm_weight_), min_val_);
-
-        int err = 0;
-        err |= out.append(kAdm2, index, adm2);
-        err |= out.append(kAim, index, aim);
-        err |= out.append(kAdm3, index, adm3);
-        for (int i = 0; i < kScales; i++) err |= out.append(kScaleNames[i], index, double(s[i].num) / s[i].den);
-        if (!debug_) return err;
-
-        err |= out.append("integer_adm", index, adm2);
-        err |= out.append("integer_adm_num", index, num);
-        err |= out.append("integer_adm_den", index, den);
-        for (int i = 0; i < kScales; i++) {
-            err |= out.append(kNumNames[i], index, s[i].num);
-            err |= out.append(kDenNames[i], index, s[i].den);
-        }
-        return err;
-    }
-
     adm::Kernels which_;
-    bool debug_;
-    double dlm_weight_, min_val_;
-    ViewSetup setup_;
+    Settings settings_;
     Params params_{};
     FrameFormat fmt_{};
     Scratch scratch_;
