@@ -80,7 +80,6 @@ configure_args=(
   --enable-muxer=null,rawvideo,yuv4mpegpipe
   --enable-filter=buffer,buffersink,format,hwupload,hwdownload,scale,null,nullsink,split,testsrc2,libvmaf,libvmaf_vulkan
   --enable-indev=lavfi
-  --extra-ldflags="-Wl,-rpath,$vmaf_libdir"
 )
 # nasm is optional: without it FFmpeg's x86 assembly is left out (slower decoding).
 command -v nasm >/dev/null || configure_args+=(--disable-x86asm)
@@ -126,8 +125,12 @@ else
   echo "$configure_key" >"$build/.configure-key"
 fi
 configured=$(date +%s)
+# The program finds libvmaf through its run path, given to the linker by
+# LD_RUN_PATH rather than on the configure line (which config.h records: a new
+# prefix would rebuild everything). Relinking is cheap, so it is always done.
+rm -f "$build/ffmpeg" "$build/ffmpeg_g"
 say "make -j$jobs (log: $build/make.log)"
-make -C "$build" -j"$jobs" ffmpeg >"$build/make.log" 2>&1 ||
+LD_RUN_PATH=$vmaf_libdir make -C "$build" -j"$jobs" ffmpeg >"$build/make.log" 2>&1 ||
   die "make failed: $(grep -m 3 -E 'error|Error' "$build/make.log" | tr '\n' ' ') (full log: $build/make.log)"
 built=$(date +%s)
 
