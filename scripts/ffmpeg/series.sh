@@ -63,6 +63,9 @@ cmd_checkout() {
   base=$(base_tree)
   git clone -q "$base" "$dest"
   git -C "$dest" checkout -q -B libvmaf-vk "$ffmpeg_base_tag"
+  # Commits made there are the project's, as the exported patches say.
+  git -C "$dest" config user.name "libvmaf-vk developers"
+  git -C "$dest" config user.email "libvmaf-vk@users.noreply.invalid"
   while read -r p; do
     git -C "$dest" "${ffmpeg_git_ident[@]}" am -q --committer-date-is-author-date "$p" ||
       die "$(basename "$p") does not apply"
