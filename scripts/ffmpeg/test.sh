@@ -47,6 +47,7 @@ print(next(o["value"] for o in opts if o["name"] == "prefix"))' < <(meson intros
     die "cannot read the install prefix of $build_dir"
   stage=$ffmpeg_cache/libvmaf-install
   rm -rf "$stage"
+  mkdir -p "$ffmpeg_cache"
   meson install -C "$build_dir" --no-rebuild --destdir "$stage" >"$ffmpeg_cache/libvmaf-install.log" 2>&1 ||
     die "meson install of $build_dir failed (see $ffmpeg_cache/libvmaf-install.log)"
   prefix=$stage$build_prefix
