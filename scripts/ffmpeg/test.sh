@@ -16,7 +16,8 @@
 # a library already installed there instead of installing BUILD_DIR),
 # FFMPEG_VULKAN_DEVICE (FFmpeg's Vulkan device: index or name part, default 0),
 # LIBVMAF_VK_FFMPEG_CACHE (see lib.sh), JOBS, TOLERANCE (default 1e-4),
-# KEEP_OUTPUT=1 (keep the run's logs and JSON).
+# FFMPEG_TEST_TIMEOUT (seconds per run, default 300), KEEP_OUTPUT=1 (keep the
+# logs and JSON after a pass too; a failure always keeps them).
 set -euo pipefail
 export ffmpeg_script_name=ffmpeg-test
 # shellcheck source=scripts/ffmpeg/lib.sh
@@ -64,11 +65,17 @@ for f in libvmaf libvmaf_vulkan; do
 done
 
 out=$(mktemp -d "${TMPDIR:-/tmp}/ffmpeg-test.XXXXXX")
-if [ -n "${KEEP_OUTPUT:-}" ]; then
-  say "outputs in $out"
-else
-  trap 'rm -rf "$out"' EXIT
-fi
+# Logs and JSON are removed after a pass and kept after a failure (or always,
+# with KEEP_OUTPUT=1).
+finish() {
+  local rc=$?
+  if [ "$rc" -eq 0 ] && [ -z "${KEEP_OUTPUT:-}" ]; then
+    rm -rf "$out"
+  else
+    say "logs and scores kept in $out"
+  fi
+}
+trap finish EXIT
 
 # The validation layer, for every Vulkan instance (FFmpeg's, which the library
 # shares), with synchronization validation: errors and warnings are logged to
@@ -105,22 +112,33 @@ declare -A seen_alt=()
 # Fails when the layer said anything of severity error or warning.
 check_validation() {
   if grep -E -m 5 'Validation (Error|Warning)|VUID-' "$1"; then
-    die "validation layer messages in the $2 run (full log: $1; set KEEP_OUTPUT=1 to keep it)"
+    die "validation layer messages in the $2 run (full log: $1)"
   fi
 }
 
+common=(-hide_banner -nostdin -nostats -loglevel info)
+run_limit=${FFMPEG_TEST_TIMEOUT:-300}
+
+# Runs a command under a time limit, so that a hang fails and says so.
+limited() {
+  local rc=0
+  timeout --kill-after=10 "$run_limit" "$@" || rc=$?
+  if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+    say "timed out after $run_limit s: $*"
+  fi
+  return "$rc"
+}
+
 # One Vulkan run with the loader's layer log shows the layer really is there.
-VK_LOADER_DEBUG=layer "$ffmpeg" -hide_banner -nostdin -init_hw_device "vulkan=vk:$device" \
+VK_LOADER_DEBUG=layer limited "$ffmpeg" -hide_banner -nostdin -init_hw_device "vulkan=vk:$device" \
   -f lavfi -i testsrc2=s=64x64:d=0.04 -vf format=yuv420p,hwupload -filter_hw_device vk -f null - >"$out/layer-check.log" 2>&1 || true
 grep -q 'VK_LAYER_KHRONOS_validation' "$out/layer-check.log" ||
   die "the Khronos validation layer did not load (install vulkan-validationlayers); log: $out/layer-check.log"
 
-common=(-hide_banner -nostdin -nostats -loglevel info)
-
 # libvmaf_vulkan on one pair, uploaded as sw_format FMT; log as $out/$pair.TAG.*
 run_vulkan() {
   local pair=$1 fmt=$2 tag=$3 ref=$data/${1}_ref.y4m dis=$data/${1}_dis.y4m
-  "$ffmpeg" "${common[@]}" -init_hw_device "vulkan=vk:$device" -filter_hw_device vk -i "$dis" -i "$ref" \
+  limited "$ffmpeg" "${common[@]}" -init_hw_device "vulkan=vk:$device" -filter_hw_device vk -i "$dis" -i "$ref" \
     -lavfi "[0:v]format=$fmt,hwupload[dis];[1:v]format=$fmt,hwupload[ref];[dis][ref]libvmaf_vulkan=feature=name=psnr:log_fmt=json:log_path=$out/$pair.$tag.json" \
     -f null - >"$out/$pair.$tag.log" 2>&1 ||
     die "libvmaf_vulkan failed on $pair ($fmt): $(grep -m 4 -i -E 'error|fail' "$out/$pair.$tag.log" | tr '\n' ' ')"
@@ -139,12 +157,12 @@ for golden in "$data"/*.libvmaf.json; do
 
   run_vulkan "$pair" "$fmt" vulkan
 
-  "$ffmpeg" "${common[@]}" -i "$dis" -i "$ref" \
+  limited "$ffmpeg" "${common[@]}" -i "$dis" -i "$ref" \
     -lavfi "[0:v][1:v]libvmaf=feature=name=psnr:log_fmt=json:log_path=$out/$pair.cpu.json" \
     -f null - >"$out/$pair.cpu.log" 2>&1 ||
     die "the libvmaf filter failed on $pair: $(grep -m 3 -i -E 'error|fail' "$out/$pair.cpu.log" | tr '\n' ' ')"
 
-  "$cli" -q -r "$ref" -d "$dis" --feature psnr --json -o "$out/$pair.cli.json" >"$out/$pair.cli.log" 2>&1 ||
+  limited "$cli" -q -r "$ref" -d "$dis" --feature psnr --json -o "$out/$pair.cli.json" >"$out/$pair.cli.log" 2>&1 ||
     die "the vmaf tool failed on $pair: $(head -n 3 "$out/$pair.cli.log" | tr '\n' ' ')"
 
   runs=("vulkan=$out/$pair.vulkan.json" "cpu=$out/$pair.cpu.json" "cli=$out/$pair.cli.json")
