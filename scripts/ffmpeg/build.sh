@@ -47,8 +47,11 @@ done
 if [ -n "$prefix" ]; then
   [ -d "$prefix" ] || die "libvmaf prefix $prefix does not exist"
   prefix=$(cd "$prefix" && pwd)
-  pcdir=$(dirname "$(find "$prefix/lib" "$prefix/lib64" "$prefix/share" -name libvmaf.pc 2>/dev/null | head -n 1)")
-  [ -f "$pcdir/libvmaf.pc" ] || die "no libvmaf.pc under $prefix (install libvmaf-vk with: meson setup B --prefix=$prefix && ninja -C B install)"
+  pcdir=
+  for d in "$prefix"/lib/*/pkgconfig "$prefix"/lib/pkgconfig "$prefix"/lib64/pkgconfig "$prefix"/share/pkgconfig; do
+    if [ -f "$d/libvmaf.pc" ]; then pcdir=$d; break; fi
+  done
+  [ -n "$pcdir" ] || die "no libvmaf.pc under $prefix (install libvmaf-vk with: meson setup B --prefix=$prefix && ninja -C B install)"
   export PKG_CONFIG_PATH=$pcdir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
 fi
 pkg-config --exists libvmaf ||

@@ -12,6 +12,9 @@
 #     build/      out-of-tree build; build/ffmpeg is the program
 #     lock        serialises runs that share the cache
 
+# The helpers below run in command substitutions: let set -e reach into them.
+shopt -s inherit_errexit
+
 ffmpeg_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 ffmpeg_series_dir=$ffmpeg_root/ffmpeg-patches
 ffmpeg_cache=${LIBVMAF_VK_FFMPEG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/libvmaf-vk/ffmpeg}
@@ -124,7 +127,7 @@ ffmpeg_fetch_vulkan_headers() {
     ffmpeg_apt_update_once
     mkdir -p "$dl"
     if ! (cd "$dl" && ffmpeg_apt apt-get -qq download "libvulkan-dev=$version" >"$dl/vulkan.log" 2>&1); then
-      version=$(ffmpeg_apt apt-cache policy libvulkan-dev 2>/dev/null | awk '/Candidate:/ {print $2}')
+      version=$(ffmpeg_apt apt-cache policy libvulkan-dev 2>/dev/null | awk '/Candidate:/ {print $2}' || true)
       [ -n "$version" ] && [ "$version" != "(none)" ] ||
         die "sid has no libvulkan-dev (see $dl/vulkan.log)"
       say "warning: libvulkan-dev $vulkan_headers_version is gone from sid; using $version"

@@ -17,7 +17,11 @@ export ffmpeg_script_name=ffmpeg-series
 
 usage() { sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
-base_tree() { ffmpeg_base_tree "$(ffmpeg_fetch_source)"; }
+base_tree() {
+  local tarball
+  tarball=$(ffmpeg_fetch_source)
+  ffmpeg_base_tree "$tarball"
+}
 
 # series.txt names exactly the .patch files there are, and its base lines match
 # the pin in lib.sh.

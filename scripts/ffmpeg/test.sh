@@ -59,7 +59,7 @@ fi
 
 ffmpeg=$(bash scripts/ffmpeg/build.sh "$prefix")
 t_build=$(date +%s)
-filters=$("$ffmpeg" -hide_banner -filters 2>/dev/null)
+filters=$("$ffmpeg" -hide_banner -filters 2>&1) || die "$ffmpeg does not run: $(head -n 3 <<<"$filters")"
 for f in libvmaf libvmaf_vulkan; do
   grep -qw "$f" <<<"$filters" || die "$ffmpeg was built without the $f filter (see the build's messages above)"
 done
