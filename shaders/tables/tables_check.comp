@@ -1,6 +1,7 @@
 #version 450
 // Compiles every generated table header, so a malformed one fails the build even
 // before a kernel includes it. Add each new <feature>_tables.glsl here.
+#include "adm_tables.glsl"
 #include "motion_tables.glsl"
 #include "vif_tables.glsl"
 

@@ -5,11 +5,13 @@
 
 namespace vmaf::vk {
 
+extern const FeatureInfo kAdmFeature;
 extern const FeatureInfo kPsnrFeature;
 extern const FeatureInfo kVifFeature;
 
 namespace {
 constexpr const FeatureInfo *kFeatures[] = {
+    &kAdmFeature,
     &kPsnrFeature,
     &kVifFeature,
 };

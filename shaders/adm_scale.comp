@@ -1,0 +1,3 @@
+#version 450
+// Integer ADM, scales 1..3 (32-bit bands): see adm_scale.glsl.
+#include "adm_scale.glsl"

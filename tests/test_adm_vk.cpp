@@ -1,0 +1,587 @@
+// The integer ADM GPU twin: every output bit-identical to the CPU extractor on
+// every golden pair (through the Engine, and through the C API with a Vulkan
+// state imported, where VMAF itself is then compared), within 1e-4 of
+// libvmaf's JSON, and identical on synthetic input of every depth, format,
+// awkward size (the right-edge reads of adm_kernels.h included) and option.
+// The kernel's integer restatement of the decoupling's float and double steps
+// (shaders/adm_exact.glsl) is also compiled here as C++ and checked against the
+// CPU's own code on millions of inputs.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "context/context.h"
+#include "feature/adm/adm.h"
+#include "feature/adm/adm_kernels.h"
+#include "feature/adm/adm_score.h"
+#include "feature/adm/adm_tables.h"
+#include "golden.h"
+#include "libvmaf/libvmaf.h"
+#include "libvmaf/libvmaf_vulkan.h"
+#include "libvmaf/model.h"
+#include "picture/picture.h"
+#include "vulkan.h"
+#include "vulkan/engine.h"
+
+// The GLSL integer arithmetic as C++: it is written in the subset both
+// languages share; GLSL's uint and findMSB() are all it needs from here.
+namespace glsl_exact {
+using uint = uint32_t;
+inline int findMSB(uint v) { return v ? 31 - __builtin_clz(v) : -1; }
+#include "../shaders/adm_exact.glsl"
+}  // namespace glsl_exact
+
+using namespace vmaf;
+using namespace vmaf::test;
+
+namespace {
+
+FeatureOptions adm_options(const Dict &d = {})
+{
+    FeatureOptions o;
+    std::string err;
+    REQUIRE(FeatureOptions::parse(kAdmExtractor.options, d, &o, &err) == 0);
+    return o;
+}
+
+FrameFormat format_of(const VmafPicture &p) { return {p.pix_fmt, p.bpc, p.w[0], p.h[0]}; }
+
+MapSink run_gpu(vk::State &st, const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dist,
+                const FeatureOptions &opts)
+{
+    REQUIRE(vk::Engine::supports(kAdmExtractor, opts));
+    std::unique_ptr<vk::Engine> engine;
+    REQUIRE(vk::Engine::create(&st, format_of(ref[0]), {{&kAdmExtractor, opts}}, &engine) == 0);
+    MapSink sink;
+    for (size_t i = 0; i < ref.size(); i++) REQUIRE(engine->submit(ref[i], dist[i], unsigned(i), sink) == 0);
+    REQUIRE(engine->flush(sink) == 0);
+    return sink;
+}
+
+MapSink run_cpu(const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dist,
+                const FeatureOptions &opts)
+{
+    auto ex = kAdmExtractor.create(opts);
+    REQUIRE(ex->init(format_of(ref[0])) == 0);
+    MapSink sink;
+    for (size_t i = 0; i < ref.size(); i++) REQUIRE(ex->extract(ref[i], dist[i], unsigned(i), sink) == 0);
+    REQUIRE(ex->flush(sink) == 0);
+    return sink;
+}
+
+// Every output of `cpu` is in `gpu` with the same value, or both are NaN
+// (Barten weights above 1 wrap in their Q32 fixed point, as libvmaf's do, and
+// the masked cubes then add up to negative sums whose cube roots are NaN, on
+// both backends alike); returns max |diff| per output (all zero when the
+// check passes).
+std::map<std::string, double> compare(const MapSink &gpu, const MapSink &cpu)
+{
+    std::map<std::string, double> diffs;
+    REQUIRE(gpu.scores.size() == cpu.scores.size());
+    for (const auto &[name, series] : cpu.scores) {
+        INFO(name);
+        REQUIRE(gpu.scores.count(name));
+        REQUIRE(gpu.scores.at(name).size() == series.size());
+        double &m = diffs[name];
+        for (const auto &[i, v] : series) {
+            const double g = gpu.scores.at(name).at(i);
+            if (std::isnan(g) && std::isnan(v)) continue;
+            CHECK(g == v);
+            m = std::max(m, std::fabs(g - v));
+        }
+    }
+    return diffs;
+}
+
+double max_of(const std::map<std::string, double> &m)
+{
+    double r = 0;
+    for (const auto &[n, v] : m) r = std::max(r, v);
+    return r;
+}
+
+// The main outputs: provided name and libvmaf's output name.
+struct Output {
+    const char *provided, *name;
+};
+constexpr Output kOutputs[] = {
+    {adm::kAdm2Name, "integer_adm2"},
+    {adm::kScaleNames[0], "integer_adm_scale0"},
+    {adm::kScaleNames[1], "integer_adm_scale1"},
+    {adm::kScaleNames[2], "integer_adm_scale2"},
+    {adm::kScaleNames[3], "integer_adm_scale3"},
+    {adm::kAimName, "integer_aim"},
+    {adm::kAdm3Name, "integer_adm3"},
+};
+
+bool is_main_output(const std::string &name)
+{
+    for (const Output &o : kOutputs)
+        if (name == o.provided) return true;
+    return false;
+}
+
+// A luma-only or chroma-carrying picture filled by gen(plane, x, y).
+template <typename Gen>
+VmafPicture make_picture(VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h, Gen gen)
+{
+    VmafPicture p;
+    REQUIRE(picture_alloc(&p, fmt, bpc, w, h) == 0);
+    for (unsigned pl = 0; pl < plane_count(fmt); pl++)
+        for (unsigned y = 0; y < p.h[pl]; y++) {
+            auto *row = static_cast<uint8_t *>(p.data[pl]) + size_t(y) * p.stride[pl];
+            for (unsigned x = 0; x < p.w[pl]; x++) {
+                const unsigned v = gen(pl, x, y);
+                if (bpc == 8) row[x] = uint8_t(v);
+                else reinterpret_cast<uint16_t *>(row)[x] = uint16_t(v);
+            }
+        }
+    return p;
+}
+
+// Frames of texture plus noise; the distorted one is noisier, blurred,
+// contrast-boosted (enhancement), or its texture shifted (orientation
+// changes), depending on the frame. Extreme frames (full-range noise) reach
+// the widest band values.
+void synthetic(VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h, unsigned frames, uint32_t seed,
+               std::vector<VmafPicture> *ref, std::vector<VmafPicture> *dist)
+{
+    std::mt19937 rng(seed);
+    const int maxv = int((1u << bpc) - 1);
+    const double scale = double(maxv) / 255.0;
+    for (unsigned f = 0; f < frames; f++) {
+        const unsigned kind = f % 5;
+        std::vector<int> base(size_t(w) * h);
+        const double fx = 0.05 + 0.5 * (rng() % 100) / 100.0, fy = 0.04 + 0.5 * (rng() % 100) / 100.0;
+        for (unsigned y = 0; y < h; y++)
+            for (unsigned x = 0; x < w; x++) {
+                double v = 128 + 60 * std::sin(fx * x + f) * std::cos(fy * y) + int(rng() % 41) - 20;
+                if (kind == 4) v = rng() % 256;
+                base[size_t(y) * w + x] = std::clamp(int(v * scale), 0, maxv);
+            }
+        auto at = [&](int x, int y) {
+            x = std::clamp(x, 0, int(w) - 1);
+            y = std::clamp(y, 0, int(h) - 1);
+            return base[size_t(y) * w + x];
+        };
+        auto distort = [&](unsigned x, unsigned y) {
+            const int v = at(int(x), int(y));
+            switch (kind) {
+            case 0: return v + int((rng() % 9) * scale) - int(4 * scale);
+            case 1: return (at(int(x) - 1, int(y)) + 2 * v + at(int(x) + 1, int(y))) / 4;
+            case 2: return (v - maxv / 2) * 3 / 2 + maxv / 2;  // more contrast: gains above 1
+            case 3: return (at(int(x) + 1, int(y) + 1) + v) / 2;
+            default: return maxv - v;
+            }
+        };
+        ref->push_back(make_picture(fmt, bpc, w, h, [&](unsigned pl, unsigned x, unsigned y) {
+            return pl ? unsigned(rng() % (maxv + 1)) : unsigned(base[size_t(y) * w + x]);
+        }));
+        dist->push_back(make_picture(fmt, bpc, w, h, [&](unsigned pl, unsigned x, unsigned y) {
+            return pl ? unsigned(rng() % (maxv + 1)) : unsigned(std::clamp(distort(x, y), 0, maxv));
+        }));
+    }
+}
+
+glsl_exact::AdmFloat cos1_float()
+{
+    int e = 0;
+    const float f = std::frexp(adm::kCos1DegSq, &e);
+    return glsl_exact::AdmFloat(uint64_t(std::ldexp(f, 24)), e - 24);
+}
+
+}  // namespace
+
+TEST_CASE("adm's one-degree test in integers is the CPU's float and double test", "[adm][vulkan][exact]")
+{
+    const glsl_exact::AdmFloat cos1 = cos1_float();
+    std::mt19937_64 rng(7);
+    long mismatches = 0, inside = 0, tight = 0;
+    constexpr long kInputs = 3'000'000;
+    long skipped = 0;
+    auto check = [&](int64_t oh, int64_t ov, int64_t th, int64_t tv, bool narrow) {
+        bool want, got;
+        if (narrow) {
+            // Where the CPU's 32-bit sums would overflow (undefined in C++; the
+            // kernel wraps them) there is nothing to compare with.
+            const int64_t wide[] = {oh * th + ov * tv, oh * oh + ov * ov, th * th + tv * tv};
+            for (int64_t v : wide)
+                if (v != int64_t(int32_t(v))) {
+                    skipped++;
+                    return;
+                }
+            want = adm::kernels::within_one_degree<int32_t>(int16_t(oh), int16_t(ov), int16_t(th), int16_t(tv));
+            // The kernel's 32-bit products (they wrap where the CPU's do).
+            const int32_t dot = int32_t(uint32_t(oh * th) + uint32_t(ov * tv));
+            const int32_t oo = int32_t(uint32_t(oh * oh) + uint32_t(ov * ov));
+            const int32_t tt = int32_t(uint32_t(th * th) + uint32_t(tv * tv));
+            got = glsl_exact::adm_within_one_degree(dot, oo, tt, cos1);
+        } else {
+            want = adm::kernels::within_one_degree<int64_t>(int32_t(oh), int32_t(ov), int32_t(th), int32_t(tv));
+            const int64_t dot = int64_t(oh) * th + int64_t(ov) * tv;
+            const int64_t oo = int64_t(oh) * oh + int64_t(ov) * ov, tt = int64_t(th) * th + int64_t(tv) * tv;
+            got = glsl_exact::adm_within_one_degree(dot, oo, tt, cos1);
+        }
+        inside += want;
+        if (want != got && mismatches++ < 10)
+            UNSCOPED_INFO(oh << " " << ov << " " << th << " " << tv << (narrow ? " (16-bit)" : " (32-bit)")
+                             << ": want " << want);
+    };
+    for (long i = 0; i < kInputs; i++) {
+        const bool narrow = i % 2 == 0;
+        const int bits = narrow ? 16 : 1 + int(rng() % 30);  // 32-bit sums of squares stay below 2^63
+        auto draw = [&] { return int64_t(rng() >> (64 - bits)) - (int64_t(1) << (bits - 1)); };
+        int64_t oh = draw(), ov = draw(), th, tv;
+        const int mode = int(rng() % 4);
+        if (mode == 0) {
+            th = draw(), tv = draw();
+        } else {
+            // t close to o turned by about one degree and scaled: the test's edge.
+            const double angle = (std::acos(-1.0) / 180.0) * (1.0 + (double(rng() % 2001) - 1000.0) * 1e-6);
+            const double s = 0.25 + double(rng() % 1000) / 500.0, sign = rng() % 2 ? 1.0 : -1.0;
+            const double c = std::cos(angle), d = sign * std::sin(angle);
+            const double lim = narrow ? 32767.0 : 2147483647.0;  // the band type's range
+            th = int64_t(std::clamp(std::round(s * (c * double(oh) - d * double(ov))), -lim, lim));
+            tv = int64_t(std::clamp(std::round(s * (d * double(oh) + c * double(ov))), -lim, lim));
+            tight++;
+        }
+        if (mode == 3) ov = 0, tv = int64_t(rng() % 3) - 1;  // degenerate and wrapping corners
+        check(oh, ov, th, tv, narrow);
+    }
+    // The 16-bit extremes.
+    const int16_t ext[] = {-32768, -32767, -1, 0, 1, 32767};
+    for (int16_t a : ext)
+        for (int16_t b : ext)
+            for (int16_t c : ext)
+                for (int16_t d : ext) check(int32_t(a), int32_t(b), int32_t(c), int32_t(d), true);
+    std::printf("adm one-degree test: %ld inputs (%ld near the edge), %ld within, %ld overflowing skipped, %ld "
+                "mismatches\n", kInputs, tight, inside, skipped, mismatches);
+    CHECK(mismatches == 0);
+}
+
+TEST_CASE("adm's enhanced restored value in integers is the CPU's double product", "[adm][vulkan][exact]")
+{
+    std::mt19937_64 rng(11);
+    std::vector<double> limits = {1.0, 1.37, 1.5, 2.5, 99.99999, 1.0 + 0x1p-52, 100.0 - 0x1p-46, 3.0 / 7.0 + 1.0};
+    for (int i = 0; i < 40; i++) limits.push_back(1.0 + std::uniform_real_distribution<double>(0.0, 99.0)(rng));
+    long mismatches = 0, ties = 0;
+    for (double limit : limits) {
+        int e = 0;
+        const double f = std::frexp(limit, &e);
+        const uint64_t m = uint64_t(std::ldexp(f, 53));
+        for (int i = 0; i < 40000; i++) {
+            const bool narrow = i % 2 == 0;
+            int64_t r;
+            if (narrow) r = int64_t(int16_t(rng()));
+            else r = int64_t(int32_t(rng() >> (32 + rng() % 32)));
+            if (i % 7 == 0) r = int64_t(rng() % 64) - 32;
+            const double g = double(r) * limit;
+            const int64_t want_nearest =
+                narrow ? int64_t(int32_t(adm::kernels::round_half_even(g))) : int64_t(std::nearbyint(g));
+            const int64_t want_trunc = narrow ? int64_t(int32_t(g)) : int64_t(g);
+            ties += std::fabs(g - std::trunc(g)) == 0.5;
+            const uint64_t mag = r < 0 ? uint64_t(-r) : uint64_t(r);
+            const int64_t sign = r < 0 ? -1 : 1;
+            const int64_t got_nearest = sign * int64_t(glsl_exact::adm_enhanced_magnitude(mag, true, m, e - 53));
+            const int64_t got_trunc = sign * int64_t(glsl_exact::adm_enhanced_magnitude(mag, false, m, e - 53));
+            if ((got_nearest != want_nearest || got_trunc != want_trunc) && mismatches++ < 10)
+                UNSCOPED_INFO("r " << r << " limit " << limit << ": " << got_nearest << " " << got_trunc
+                                   << " want " << want_nearest << " " << want_trunc);
+        }
+    }
+    std::printf("adm enhancement: %zu limits, %ld exact ties, %ld mismatches\n", limits.size(), ties, mismatches);
+    CHECK(mismatches == 0);
+    CHECK(ties > 0);
+}
+
+TEST_CASE("adm on the GPU: every golden pair through the Engine", "[adm][vulkan][golden]")
+{
+    auto st = validated_state();
+    for (const auto &pair : golden_pairs()) {
+        auto ref = load_y4m(data_dir() + "/" + pair + "_ref.y4m");
+        auto dist = load_y4m(data_dir() + "/" + pair + "_dis.y4m");
+        struct Run {
+            Dict opts;
+            const char *json;
+            const char *suffix;
+        };
+        for (const Run &run : {Run{{{"debug", "true"}}, ".libvmaf.json", ""},
+                               Run{{{"debug", "true"}, {"adm_enhn_gain_limit", "1"}},
+                                   ".libvmaf.vmaf_v0.6.1neg.json", "_egl_1"}}) {
+            INFO(pair << " " << run.json);
+            const auto opts = adm_options(run.opts);
+            const MapSink gpu = run_gpu(*st, ref, dist, opts);
+            const auto diffs = compare(gpu, run_cpu(ref, dist, opts));
+            CHECK(diffs.size() == 18);  // 7 outputs and 11 debug outputs
+            // Against libvmaf's JSON.
+            const auto expected = load_expected(data_dir() + "/" + pair + run.json);
+            REQUIRE(expected.frames.size() == ref.size());
+            std::string line;
+            for (const Output &o : kOutputs) {
+                const std::string name = o.name + std::string(run.suffix);
+                double golden = 0;
+                for (size_t i = 0; i < ref.size(); i++)
+                    golden = std::max(golden, std::fabs(gpu.scores.at(o.provided).at(unsigned(i)) -
+                                                        expected.frames[i].at(name)));
+                CHECK(golden <= 1e-4);
+                char buf[96];
+                std::snprintf(buf, sizeof(buf), " %s %g/%.2g", o.name + 8, diffs.at(o.provided), golden);
+                line += buf;
+            }
+            double debug = 0;
+            for (const auto &[name, d] : diffs)
+                if (!is_main_output(name)) debug = std::max(debug, d);
+            std::printf("%-27s egl %-3s vs CPU/libvmaf:%s | debug vs CPU %g\n", pair.c_str(),
+                        *run.suffix ? "1" : "100", line.c_str(), debug);
+        }
+        unref_all(ref);
+        unref_all(dist);
+    }
+    check_clean(*st);
+}
+
+namespace {
+
+// One golden pair through the C API with model `version`: every output of the
+// model's features and VMAF, per frame. With `st`, the context runs on it.
+std::map<std::string, std::vector<double>> score_through_api(const std::string &pair, const char *version,
+                                                             vk::State *st)
+{
+    VmafConfiguration cfg{};
+    cfg.log_level = VMAF_LOG_LEVEL_ERROR;
+    VmafContext *vmaf = nullptr;
+    REQUIRE(vmaf_init(&vmaf, cfg) == 0);
+    if (st) REQUIRE(context_import_vulkan_state(vmaf, st) == 0);
+    VmafModelConfig mcfg{};
+    mcfg.name = "vmaf";
+    VmafModel *model = nullptr;
+    REQUIRE(vmaf_model_load(&model, &mcfg, version) == 0);
+    REQUIRE(vmaf_use_features_from_model(vmaf, model) == 0);
+    auto ref = load_y4m(data_dir() + "/" + pair + "_ref.y4m");
+    auto dist = load_y4m(data_dir() + "/" + pair + "_dis.y4m");
+    const auto expected = load_expected(data_dir() + "/" + pair + ".libvmaf." +
+                                        (std::string(version) == "vmaf_v0.6.1" ? "" : std::string(version) + ".") +
+                                        "json");
+    for (size_t i = 0; i < ref.size(); i++) REQUIRE(vmaf_read_pictures(vmaf, &ref[i], &dist[i], unsigned(i)) == 0);
+    REQUIRE(vmaf_read_pictures(vmaf, nullptr, nullptr, 0) == 0);
+    CHECK((vmaf->ctx.vulkan_engine() != nullptr) == (st != nullptr));
+    std::map<std::string, std::vector<double>> out;
+    for (size_t i = 0; i < ref.size(); i++) {
+        double v = 0;
+        REQUIRE(vmaf_score_at_index(vmaf, model, &v, unsigned(i)) == 0);
+        out["vmaf"].push_back(v);
+        for (const auto &[name, want] : expected.frames[i]) {
+            if (name == "vmaf" || (name.find("vif") == std::string::npos && name.find("adm") == std::string::npos &&
+                                   name.find("aim") == std::string::npos &&
+                                   name.find("motion") == std::string::npos))
+                continue;
+            if (vmaf_feature_score_at_index(vmaf, name.c_str(), &v, unsigned(i)) == 0) out[name].push_back(v);
+        }
+    }
+    REQUIRE(vmaf_close(vmaf) == 0);
+    vmaf_model_destroy(model);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("adm on the GPU through the C API: features and VMAF equal the CPU path and libvmaf",
+          "[adm][vulkan][golden]")
+{
+    auto st = validated_state();
+    for (const auto &pair : golden_pairs()) {
+        for (const char *version : {"vmaf_v0.6.1", "vmaf_v0.6.1neg"}) {
+            INFO(pair << " " << version);
+            const auto gpu = score_through_api(pair, version, st.get());
+            const auto cpu = score_through_api(pair, version, nullptr);
+            const auto expected = load_expected(data_dir() + "/" + pair + ".libvmaf." +
+                                                (std::string(version) == "vmaf_v0.6.1" ? "" : std::string(version) + ".") +
+                                                "json");
+            REQUIRE(gpu.size() == cpu.size());
+            double adm_vs_cpu = 0, adm_vs_libvmaf = 0, vs_cpu = 0, vmaf_vs_cpu = 0, vmaf_vs_libvmaf = 0;
+            unsigned adm_outputs = 0;
+            for (const auto &[name, values] : cpu) {
+                INFO(name);
+                REQUIRE(gpu.count(name));
+                REQUIRE(gpu.at(name).size() == values.size());
+                const bool adm = name.find("adm") != std::string::npos || name.find("aim") != std::string::npos;
+                adm_outputs += adm;
+                for (size_t i = 0; i < values.size(); i++) {
+                    const double dc = std::fabs(gpu.at(name)[i] - values[i]);
+                    const double dl = std::fabs(gpu.at(name)[i] - expected.frames[i].at(name));
+                    CHECK(dc == 0.0);
+                    CHECK(dl <= 1e-4);
+                    if (name == "vmaf") {
+                        vmaf_vs_cpu = std::max(vmaf_vs_cpu, dc);
+                        vmaf_vs_libvmaf = std::max(vmaf_vs_libvmaf, dl);
+                    } else if (adm) {
+                        adm_vs_cpu = std::max(adm_vs_cpu, dc);
+                        adm_vs_libvmaf = std::max(adm_vs_libvmaf, dl);
+                    } else {
+                        vs_cpu = std::max(vs_cpu, dc);
+                    }
+                }
+            }
+            CHECK(adm_outputs == 7);
+            std::printf("%-27s %-15s C API on the GPU: adm outputs vs CPU %g, vs libvmaf %.3g; other features vs "
+                        "CPU %g; VMAF vs CPU %g, vs libvmaf %.3g\n",
+                        pair.c_str(), version, adm_vs_cpu, adm_vs_libvmaf, vs_cpu, vmaf_vs_cpu, vmaf_vs_libvmaf);
+        }
+    }
+    check_clean(*st);
+}
+
+TEST_CASE("adm on the GPU through the public Vulkan API", "[adm][vulkan]")
+{
+    VmafVulkanConfiguration vcfg{};
+    vcfg.device_index = VMAF_VULKAN_DEVICE_AUTO;
+    const char *off = std::getenv("VMAF_TEST_VULKAN_NO_VALIDATION");
+    vcfg.enable_validation = !(off && *off == '1');
+    VmafVulkanState *vk = nullptr;
+    REQUIRE(vmaf_vulkan_state_init(&vk, vcfg) == 0);
+    VmafConfiguration cfg{};
+    cfg.log_level = VMAF_LOG_LEVEL_ERROR;
+    VmafContext *vmaf = nullptr;
+    REQUIRE(vmaf_init(&vmaf, cfg) == 0);
+    REQUIRE(vmaf_vulkan_import_state(vmaf, vk) == 0);
+    REQUIRE(vmaf_use_feature(vmaf, "adm", nullptr) == 0);
+    const std::string pair = "rocket_320x240_10bit_crf30";
+    auto ref = load_y4m(data_dir() + "/" + pair + "_ref.y4m");
+    auto dist = load_y4m(data_dir() + "/" + pair + "_dis.y4m");
+    const auto expected = load_expected(data_dir() + "/" + pair + ".libvmaf.json");
+    const auto cpu = run_cpu(ref, dist, adm_options());
+    for (size_t i = 0; i < ref.size(); i++)  // the context takes our references
+        REQUIRE(vmaf_read_pictures(vmaf, &ref[i], &dist[i], unsigned(i)) == 0);
+    REQUIRE(vmaf_read_pictures(vmaf, nullptr, nullptr, 0) == 0);
+    CHECK(vmaf->ctx.vulkan_engine() != nullptr);  // adm, the only feature, ran on the GPU
+    for (const Output &o : kOutputs) {
+        for (size_t i = 0; i < expected.frames.size(); i++) {
+            double v = -1;
+            REQUIRE(vmaf_feature_score_at_index(vmaf, o.name, &v, unsigned(i)) == 0);
+            CHECK(v == cpu.scores.at(o.provided).at(unsigned(i)));
+            CHECK(std::fabs(v - expected.frames[i].at(o.name)) <= 1e-4);
+        }
+    }
+    REQUIRE(vmaf_close(vmaf) == 0);
+    REQUIRE(vmaf_vulkan_state_free(&vk) == 0);
+}
+
+TEST_CASE("adm on the GPU: depths, formats, odd and minimum sizes, options", "[adm][vulkan]")
+{
+    struct Case {
+        VmafPixelFormat fmt;
+        unsigned bpc, w, h;
+    };
+    // 66 and 65 (8-bit) and 130 and 129 (deeper) wide read past the rows at
+    // scales 0, 1 and 2; 33 is the minimum side.
+    const Case cases[] = {
+        {VMAF_PIX_FMT_YUV420P, 8, 33, 33},    {VMAF_PIX_FMT_YUV420P, 10, 33, 33},
+        {VMAF_PIX_FMT_YUV400P, 8, 66, 41},    {VMAF_PIX_FMT_YUV420P, 8, 65, 70},
+        {VMAF_PIX_FMT_YUV420P, 10, 130, 37},  {VMAF_PIX_FMT_YUV444P, 12, 129, 35},
+        {VMAF_PIX_FMT_YUV422P, 8, 131, 67},   {VMAF_PIX_FMT_YUV422P, 10, 97, 133},
+        {VMAF_PIX_FMT_YUV444P, 8, 200, 130},  {VMAF_PIX_FMT_YUV444P, 16, 77, 41},
+        {VMAF_PIX_FMT_YUV420P, 8, 1025, 40},  {VMAF_PIX_FMT_YUV400P, 10, 34, 301},
+    };
+    const std::vector<Dict> option_sets = {
+        {{"debug", "true"}},
+        {{"debug", "true"}, {"adm_enhn_gain_limit", "1"}},
+        {{"debug", "true"}, {"adm_enhn_gain_limit", "1.37"}, {"adm_skip_scale0", "true"}},
+        {{"debug", "true"}, {"adm_enhn_gain_limit", "2.5"}, {"adm_skip_aim", "true"}, {"adm_csf_mode", "1"},
+         {"adm_csf_scale", "1.3"}, {"adm_csf_diag_scale", "0.8"}},
+        {{"adm_csf_mode", "2"}, {"adm_norm_view_dist", "5"}, {"adm_noise_weight", "0.5"}, {"adm_dlm_weight", "0.8"},
+         {"adm_min_val", "0.3"}},
+        {{"debug", "true"}, {"adm_csf_mode", "3"}, {"adm_ref_display_height", "2160"}, {"adm_norm_view_dist", "3"},
+         {"adm_enhn_gain_limit", "37.25"}},
+    };
+    for (unsigned frames_in_flight : {1u, 3u}) {
+        auto st = validated_state(frames_in_flight);
+        for (const Case &c : cases) {
+            std::vector<VmafPicture> ref, dist;
+            synthetic(c.fmt, c.bpc, c.w, c.h, 5, c.w * 131 + c.h + c.bpc, &ref, &dist);
+            for (const Dict &d : option_sets) {
+                const size_t set = size_t(&d - option_sets.data());
+                if (frames_in_flight == 1 && set > 1) continue;  // options once are enough
+                INFO("fmt " << c.fmt << " " << c.bpc << "-bit " << c.w << "x" << c.h << " option set " << set
+                            << " in flight " << frames_in_flight);
+                const auto opts = adm_options(d);
+                const auto diffs = compare(run_gpu(*st, ref, dist, opts), run_cpu(ref, dist, opts));
+                if (frames_in_flight == 3)
+                    std::printf("synthetic %4ux%-3u %2u-bit fmt %d option set %zu: max |diff| vs CPU over %zu "
+                                "outputs %g\n", c.w, c.h, c.bpc, int(c.fmt), set, diffs.size(), max_of(diffs));
+            }
+            unref_all(ref);
+            unref_all(dist);
+        }
+        check_clean(*st);
+    }
+}
+
+TEST_CASE("adm on the GPU refuses what the CPU refuses", "[adm][vulkan]")
+{
+    auto st = validated_state();
+    std::unique_ptr<vk::Engine> engine;
+    const FrameFormat small{VMAF_PIX_FMT_YUV420P, 8, 32, 40};
+    CHECK(vk::Engine::create(st.get(), small, {{&kAdmExtractor, adm_options()}}, &engine) != 0);
+    CHECK(kAdmExtractor.create(adm_options())->init(small) != 0);
+    // Viewing set-ups without weights.
+    const FrameFormat fmt{VMAF_PIX_FMT_YUV420P, 8, 64, 64};
+    for (const Dict &d : {Dict{{"adm_norm_view_dist", "1"}}, Dict{{"adm_csf_mode", "2"}, {"adm_norm_view_dist", "4"}}}) {
+        CHECK(vk::Engine::create(st.get(), fmt, {{&kAdmExtractor, adm_options(d)}}, &engine) != 0);
+        CHECK(kAdmExtractor.create(adm_options(d))->init(fmt) != 0);
+    }
+    check_clean(*st);
+}
+
+// Not run by default: `test_adm_vk "[bench]"`. Frames per second of ADM through
+// the engine (upload, kernels, readback, scores) next to the CPU extractor, on
+// textured noise at 1080p 8-bit and 2160p 10-bit. VMAF_BENCH_FRAMES=n runs n frames
+// of each instead.
+TEST_CASE("adm throughput, GPU engine and CPU extractor", "[.][bench]")
+{
+    auto st = validated_state();
+    struct Size {
+        unsigned w, h, bpc, frames;
+    };
+    const char *frames_env = std::getenv("VMAF_BENCH_FRAMES");  // e.g. a few on a CPU driver
+    for (Size s : {Size{1920, 1080, 8, 600}, Size{3840, 2160, 10, 200}}) {
+        if (frames_env) s.frames = unsigned(std::max(1, std::atoi(frames_env)));
+        std::vector<VmafPicture> ref, dist;  // cycled
+        synthetic(VMAF_PIX_FMT_YUV420P, s.bpc, s.w, s.h, 4, 99, &ref, &dist);
+        const auto opts = adm_options();
+        const FrameFormat fmt = format_of(ref[0]);
+        std::unique_ptr<vk::Engine> engine;
+        REQUIRE(vk::Engine::create(st.get(), fmt, {{&kAdmExtractor, opts}}, &engine) == 0);
+        MapSink gpu_sink;
+        const size_t n = ref.size();
+        const auto t0 = std::chrono::steady_clock::now();
+        for (unsigned i = 0; i < s.frames; i++) REQUIRE(engine->submit(ref[i % n], dist[i % n], i, gpu_sink) == 0);
+        REQUIRE(engine->flush(gpu_sink) == 0);
+        const double gpu_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const vk::GpuTiming t = engine->gpu_timing();
+
+        auto cpu = kAdmExtractor.create(opts);
+        REQUIRE(cpu->init(fmt) == 0);
+        MapSink cpu_sink;
+        const unsigned cpu_frames = std::max(1u, s.frames / 40);
+        const auto t1 = std::chrono::steady_clock::now();
+        for (unsigned i = 0; i < cpu_frames; i++) REQUIRE(cpu->extract(ref[i % n], dist[i % n], i, cpu_sink) == 0);
+        const double cpu_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+        for (unsigned i = 0; i < cpu_frames; i++)
+            for (const Output &o : kOutputs) CHECK(gpu_sink.scores.at(o.provided).at(i) == cpu_sink.scores.at(o.provided).at(i));
+        std::printf("adm %ux%u %u-bit 4:2:0 on %s: GPU engine %.1f fps (%u frames; GPU time per frame %.3f ms mean, "
+                    "%.3f min), CPU extractor %.1f fps (one thread)\n",
+                    s.w, s.h, s.bpc, st->info().name.c_str(), s.frames / gpu_s, s.frames,
+                    t.frames ? t.total_ms / double(t.frames) : 0.0, t.min_ms, cpu_frames / cpu_s);
+        engine.reset();
+        unref_all(ref);
+        unref_all(dist);
+    }
+    check_clean(*st);
+}
