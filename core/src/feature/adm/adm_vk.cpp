@@ -8,10 +8,10 @@
 // scale into this feature's scratch buffer and, per band row of the tile, its
 // nine integer sums into the partials buffer. The CPU shifts each band row's
 // sum before adding the rows, so a last small dispatch (adm_rows.comp)
-// completes every row from its tiles, shifts it and adds the rows: 36 integers
-// per frame (4 scales x energy, DLM, AIM x h, v, d). collect() turns them into
-// scores with adm_score.h, the CPU's own finishing code, so both backends
-// print the same numbers.
+// completes every row from its tiles, shifts it and adds 32 rows at a time.
+// collect() adds those into the CPU's per-scale integers (energy, DLM, AIM x
+// h, v, d) and turns them into scores with adm_score.h, the CPU's own
+// finishing code, so both backends print the same numbers.
 //
 // Everything the picture size and the options decide reaches the kernels as
 // specialization constants, computed here by the CPU's functions (shifts,
@@ -53,7 +53,7 @@ constexpr uint32_t kSharedWords(uint32_t tile_h, uint32_t words_per_input, uint3
 constexpr uint32_t kSharedBytes = 4 * std::max(kSharedWords(16, 1, 2), kSharedWords(8, 2, 4));
 
 constexpr uint32_t kQuantities = 9;  // energy, DLM, AIM x h, v, d
-constexpr uint32_t kResultWords = kScales * kQuantities;
+constexpr uint32_t kRowsPerGroup = 32;  // adm_rows.comp's band rows per workgroup
 
 // adm_scale.glsl's specialization constants, by constant_id.
 enum Spec : uint32_t {
@@ -75,6 +75,8 @@ struct RowsPush {
     uint32_t tiles[kScales];
     uint32_t den_shift[kScales];
     uint32_t num_shift[kScales];
+    uint32_t first_group[kScales];
+    uint32_t chunks[kScales];
     uint32_t out_index;
 };
 
@@ -135,6 +137,7 @@ public:
                 j.groups_y > st.limits().maxComputeWorkGroupCount[1])
                 return -ENOTSUP;
         }
+        if (rows_groups_ > st.limits().maxComputeWorkGroupCount[0]) return -ENOTSUP;
         {
             PipelineDesc d;
             d.shader = &spirv::adm_rows;
@@ -149,7 +152,7 @@ public:
         if (int err = a.create_buffer(std::max<VkDeviceSize>(partial_words_, 1) * sizeof(uint64_t), kStorage,
                                       MemoryUse::Device, &partials_))
             return err;
-        *result_bytes = kResultWords * sizeof(uint64_t);
+        *result_bytes = size_t(rows_groups_) * sizeof(uint64_t);
         return 0;
     }
 
@@ -180,21 +183,26 @@ public:
         compute_barrier(*st_, rec.cmd);
         RowsPush push = rows_push_;
         push.out_index = uint32_t(rec.result_offset / sizeof(uint64_t));
-        rows_->dispatch(rec.cmd, rows_set_, &push, kResultWords);
+        rows_->dispatch(rec.cmd, rows_set_, &push, rows_groups_);
         return 0;
     }
 
     int collect(std::span<const std::byte> results, unsigned index, ScoreSink &sink) override
     {
-        uint64_t r[kResultWords];
-        std::memcpy(r, results.data(), sizeof(r));
+        groups_.resize(rows_groups_);
+        std::memcpy(groups_.data(), results.data(), groups_.size() * sizeof(uint64_t));
         ScaleScore score[kScales];
         for (int s = 0; s < kScales; s++) {
+            // Modulo 2^64 like the CPU's own sums, so any order gives them.
+            uint64_t q[kQuantities] = {};
+            for (uint32_t k = 0; k < kQuantities; k++)
+                for (uint32_t c = 0; c < rows_push_.chunks[s]; c++)
+                    q[k] += groups_[rows_push_.first_group[s] + k * rows_push_.chunks[s] + c];
             ScaleSums sums;
             for (int o = 0; o < kOrientations; o++) {
-                sums.den[o] = r[s * kQuantities + o];
-                sums.num[o] = int64_t(r[s * kQuantities + 3 + o]);
-                sums.aim[o] = int64_t(r[s * kQuantities + 6 + o]);
+                sums.den[o] = q[o];
+                sums.num[o] = int64_t(q[3 + o]);
+                sums.aim[o] = int64_t(q[6 + o]);
             }
             score[s] = finish_scale(sums, shifts_[s], s, weights_[s], settings_);
         }
@@ -213,8 +221,8 @@ private:
     }
 
     // The scratch buffer: the low-low bands of scales 0..2, both pictures (16
-    // bits after scale 0, 32 after), then two edge slots of four values; and
-    // the partials of every scored scale.
+    // bits after scale 0, 32 after), then two edge slots of four values; the
+    // partials of every scored scale; adm_rows.comp's workgroups.
     void layout_scratch()
     {
         VkDeviceSize at = 0;  // bytes
@@ -233,7 +241,7 @@ private:
         edge_slots_ = uint32_t(at / 4);
         bands_bytes_ = at + 2 * 4 * sizeof(int32_t);
 
-        uint32_t part = 0;
+        uint32_t part = 0, groups = 0;
         for (int s = 0; s < kScales; s++) {
             const uint32_t tiles = (uint32_t(w_[s + 1]) + kTileW - 1) / kTileW;
             const uint32_t rows = scored(s) ? uint32_t(shifts_[s].score.height()) : 0;
@@ -243,9 +251,13 @@ private:
             rows_push_.tiles[s] = tiles;
             rows_push_.den_shift[s] = uint32_t(shifts_[s].den_row);
             rows_push_.num_shift[s] = uint32_t(shifts_[s].num_row);
+            rows_push_.chunks[s] = (rows + kRowsPerGroup - 1) / kRowsPerGroup;
+            rows_push_.first_group[s] = groups;
             part += kQuantities * rows * tiles;
+            groups += kQuantities * rows_push_.chunks[s];
         }
         partial_words_ = part;
+        rows_groups_ = groups;
     }
 
     int make_pipeline(State &st, int s)
@@ -305,6 +317,8 @@ private:
     uint32_t edge_slots_ = 0;  // first edge slot, in 32-bit words of the bands buffer
     VkDeviceSize bands_bytes_ = 0;
     uint32_t partial_words_ = 0;
+    uint32_t rows_groups_ = 0;  // adm_rows.comp's workgroups, one result each
+    std::vector<uint64_t> groups_;
     std::array<std::unique_ptr<ComputePipeline>, kScales> pipelines_;
     std::array<VkDescriptorSet, kScales> sets_{};
     std::unique_ptr<ComputePipeline> rows_;
