@@ -32,6 +32,18 @@ python=/usr/bin/python3
 [ -x "$python" ] || python=python3
 t0=$(date +%s)
 
+# Building FFmpeg needs a few tools scripts/setup.sh does not install.
+missing=()
+for p in make git xz-utils; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  [ "$(id -u)" -eq 0 ] || die "missing Debian packages (run as root or install them): ${missing[*]}"
+  say "installing ${missing[*]}"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
+    die "could not install ${missing[*]}"
+fi
+
 cli=$build_dir/core/tools/vmaf
 [ -x "$cli" ] || die "$cli is not built (run scripts/setup.sh or scripts/test.sh first)"
 
