@@ -12,7 +12,7 @@
 #     build/      out-of-tree build; build/ffmpeg is the program
 #     lock        serialises runs that share the cache
 
-# The helpers below run in command substitutions: let set -e reach into them.
+# The functions below run in command substitutions: let set -e reach into them.
 shopt -s inherit_errexit
 
 ffmpeg_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
