@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "feature/motion/motion_score.h"
 #include "feature/motion/motion_tables.h"
 
 namespace vmaf {
@@ -29,14 +30,11 @@ constexpr OptionSpec kOptions[] = {
     {"debug", nullptr, OptType::Bool, 0, 0, 1, false, "also write integer_motion"},
 };
 
-constexpr const char *kSad = "VMAF_integer_feature_motion_sad_score";
-constexpr const char *kMotion = "VMAF_integer_feature_motion_score";
-constexpr const char *kMotion2 = "VMAF_integer_feature_motion2_score";
-constexpr const char *kMotion3 = "VMAF_integer_feature_motion3_score";
-constexpr const char *kProvided[] = {kSad, kMotion, kMotion2, kMotion3};
+constexpr const char *kProvided[] = {motion::kSadName, motion::kMotionName, motion::kMotion2Name,
+                                     motion::kMotion3Name};
 
 // Blurred-difference SAD. Acc is the vertical accumulator type: int32 is exact
-// up to 12-bit input, 16-bit input needs int64.
+// up to 12-bit input, 16-bit input needs int64 (motion::wide_vertical_sum).
 template <typename T, typename Acc>
 uint64_t blurred_sad(const VmafPicture &prev, const VmafPicture &cur, int32_t *row_buf)
 {
@@ -92,11 +90,7 @@ uint64_t blurred_sad(const VmafPicture &prev, const VmafPicture &cur, int32_t *r
 
 class MotionCpu final : public Extractor {
 public:
-    explicit MotionCpu(const FeatureOptions &o)
-        : force_zero_(o.flag("motion_force_zero")), blend_factor_(o.number("motion_blend_factor")),
-          blend_offset_(o.number("motion_blend_offset")), fps_weight_(o.number("motion_fps_weight")),
-          max_val_(o.number("motion_max_val")), five_frame_(o.flag("motion_five_frame_window")),
-          moving_average_(o.flag("motion_moving_average")), debug_(o.flag("debug")) {}
+    explicit MotionCpu(const FeatureOptions &o) : settings_(motion::Settings::from(o)) {}
 
     int init(const FrameFormat &fmt) override
     {
@@ -111,66 +105,24 @@ public:
     int extract(const VmafPicture &ref, const VmafPicture &, unsigned index, ScoreSink &out) override
     {
         double score = 0.0;
-        if (!force_zero_ && index >= min_index()) {
-            const VmafPicture *prev = five_frame_ ? history_.prev_prev : history_.prev;
+        if (settings_.compares(index)) {
+            const VmafPicture *prev = settings_.five_frame ? history_.prev_prev : history_.prev;
             if (!prev) return -EINVAL;  // frames must arrive in order for motion
             uint64_t sad;
             if (ref.bpc == 8) sad = blurred_sad<uint8_t, int32_t>(*prev, ref, row_.data());
-            else if (ref.bpc <= 12) sad = blurred_sad<uint16_t, int32_t>(*prev, ref, row_.data());
+            else if (!motion::wide_vertical_sum(ref.bpc)) sad = blurred_sad<uint16_t, int32_t>(*prev, ref, row_.data());
             else sad = blurred_sad<uint16_t, int64_t>(*prev, ref, row_.data());
-            score = motion::score_from_sad(sad, fmt_.w, fmt_.h, fps_weight_, max_val_);
+            score = motion::frame_score(sad, fmt_.w, fmt_.h, settings_);
         }
         history_ = {};
-        if (int err = out.append(kSad, index, score)) return err;
-        if (debug_) return out.append(kMotion, index, score);
-        return 0;
+        return motion::write_frame(score, settings_, index, out);
     }
 
-    // motion2 at i is the smaller of the SAD scores of (i-1, i) and (i, i+1);
-    // motion3 blends it. Both need the next frame, so they are written here.
-    int flush(ScoreSink &out) override
-    {
-        std::vector<double> sad;
-        for (double v; !out.get(kSad, unsigned(sad.size()), &v);) sad.push_back(v);
-        const unsigned n = unsigned(sad.size());
-        if (!n) return 0;
-        const unsigned lo_step = five_frame_ ? 2 : 1;
-        const unsigned min_idx = min_index();
-
-        auto processed = [&](double s) {
-            return std::min(motion::blend(s, blend_factor_, blend_offset_), max_val_);
-        };
-        const double stamp = n > min_idx ? processed(sad[min_idx]) : 0.0;
-        double prev_processed = 0.0;
-        for (unsigned i = 0; i < n; i++) {
-            double m2 = 0.0;
-            if (i >= min_idx) {
-                const int lo = int(i) - int(lo_step - 1);
-                if (i + 1 >= n) m2 = sad[i];
-                else if (lo >= int(min_idx)) m2 = std::min(sad[unsigned(lo)], sad[i + 1]);
-                else m2 = sad[i + 1];
-            }
-            if (int err = out.append(kMotion2, i, m2)) return err;
-
-            double m3;
-            if (i < min_idx) {
-                m3 = prev_processed = stamp;
-            } else {
-                const double p = processed(m2);
-                m3 = moving_average_ ? (p + prev_processed) / 2.0 : p;
-                prev_processed = p;
-            }
-            if (int err = out.append(kMotion3, i, m3)) return err;
-        }
-        return 0;
-    }
+    // motion2 and motion3 need the next frame's SAD, so they are written here.
+    int flush(ScoreSink &out) override { return motion::write_sequence(settings_, out); }
 
 private:
-    unsigned min_index() const { return five_frame_ ? 2 : 1; }
-
-    bool force_zero_;
-    double blend_factor_, blend_offset_, fps_weight_, max_val_;
-    bool five_frame_, moving_average_, debug_;
+    motion::Settings settings_;
     FrameFormat fmt_{};
     std::vector<int32_t> row_;
     RefHistory history_;

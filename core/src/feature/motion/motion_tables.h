@@ -14,6 +14,9 @@ inline constexpr int32_t kFilter[kFilterWidth] = {3571, 16004, 26386, 16004, 357
 // Vertical pass: (sum + round) >> shift, with shift = 8 for 8-bit input and
 // bpc otherwise. Horizontal pass: Q16 with rounding.
 inline constexpr unsigned vertical_shift(unsigned bpc) { return bpc == 8 ? 8 : bpc; }
+// The vertical sum of a sample difference fits 32 bits up to 12-bit input
+// (|sum| < 2^16 * 2^12); 16-bit input needs 64 bits.
+inline constexpr bool wide_vertical_sum(unsigned bpc) { return bpc > 12; }
 inline constexpr int32_t kHorizontalShift = 16;
 
 // Mirror an index into [0, size): -1 -> 1, size -> size - 2.
