@@ -322,8 +322,10 @@ int Context::flush()
         if (async_error_) return async_error_;
     }
     if (started_) {
-        for (auto &f : features_)
+        for (auto &f : features_) {
+            if (f->on_gpu) continue;  // its GPU twin flushed with the engine; this instance saw no frame
             if (int err = f->main->flush(*f->sink)) return err;
+        }
     }
     flushed_ = true;
     t_flush_ = std::chrono::steady_clock::now();
