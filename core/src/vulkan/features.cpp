@@ -6,12 +6,14 @@
 namespace vmaf::vk {
 
 extern const FeatureInfo kAdmFeature;
+extern const FeatureInfo kMotionFeature;
 extern const FeatureInfo kPsnrFeature;
 extern const FeatureInfo kVifFeature;
 
 namespace {
 constexpr const FeatureInfo *kFeatures[] = {
     &kAdmFeature,
+    &kMotionFeature,
     &kPsnrFeature,
     &kVifFeature,
 };
