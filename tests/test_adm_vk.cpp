@@ -199,6 +199,36 @@ glsl_exact::AdmFloat cos1_float()
 
 }  // namespace
 
+TEST_CASE("adm's integer roundings are IEEE's", "[adm][vulkan][exact]")
+{
+    std::mt19937_64 rng(3);
+    long bad_float = 0, bad_double = 0, bad_order = 0, ties = 0;
+    for (int i = 0; i < 2'000'000; i++) {
+        // Integers to float: random lengths, and exact halfway cases.
+        uint64_t v = rng() >> (rng() % 64);
+        if (i % 4 == 0 && v >> 25) {
+            const int k = glsl_exact::adm_msb64(v) - 24;  // bits below the rounding bit
+            v = (v >> k << k) | (uint64_t(1) << (k - 1));  // ...1000: a tie
+            ties++;
+        }
+        const glsl_exact::AdmFloat f = glsl_exact::adm_to_float(v);
+        bad_float += std::ldexp(float(f.m), f.e) != float(v) || f.m >> 24;
+        // 128-bit integers to double.
+        const unsigned __int128 x = (unsigned __int128)(rng() >> (rng() % 64)) << (rng() % 64) | (rng() >> (rng() % 64));
+        const glsl_exact::AdmFloat d = glsl_exact::adm_round(glsl_exact::AdmU128(uint64_t(x >> 64), uint64_t(x)), 53);
+        bad_double += std::ldexp(double(d.m), d.e) != double(x) || d.m >> 53;
+        // Ordering of m·2^e.
+        const uint64_t a = rng() >> (1 + rng() % 63), b = rng() >> (1 + rng() % 63);
+        const int ea = int(rng() % 40) - 20, eb = int(rng() % 40) - 20;
+        bad_order += glsl_exact::adm_not_less(a, ea, b, eb) != (std::ldexp((long double)a, ea) >= std::ldexp((long double)b, eb));
+    }
+    std::printf("adm roundings: %ld float ties; mismatches: float %ld, double %ld, order %ld\n", ties, bad_float,
+                bad_double, bad_order);
+    CHECK(bad_float == 0);
+    CHECK(bad_double == 0);
+    CHECK(bad_order == 0);
+}
+
 TEST_CASE("adm's one-degree test in integers is the CPU's float and double test", "[adm][vulkan][exact]")
 {
     const glsl_exact::AdmFloat cos1 = cos1_float();
