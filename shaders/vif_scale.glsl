@@ -3,7 +3,8 @@
 // window, the tile and every loop are compile-time constants (fully unrolled,
 // taps folded into immediates).
 //
-// A workgroup of 256 threads owns a tile of kTW x kTH pixels of this scale:
+// A workgroup owns a tile of kTW x kTH pixels of this scale (64x16 with 256
+// threads at scales 0 and 1, 32x8 with 64 threads at 2 and 3: vif_kernel.h):
 //
 //   1. load the tile and its mirrored halo, reference and distorted packed in
 //      one 32-bit word per sample (both are at most 16 bits);
@@ -34,14 +35,12 @@
 #include "vif_tables.glsl"
 #include "vif_gain.glsl"
 
-layout(local_size_x = 256) in;
 // Bytes per input sample at this scale (1 only for 8-bit input at scale 0),
 // and the vertical pass's rounding shifts (vif::mean_shift, vif::moment_shift).
 layout(constant_id = 0) const uint kSampleBytes = 1;
 layout(constant_id = 1) const uint kMeanShift = 8;
 layout(constant_id = 2) const uint kMomentShift = 0;
 
-const int kThreads = 256;
 const int kW = kVifFilterWidth[VIF_SCALE];
 const int kH = kW / 2;
 const int kTapsAt = VIF_SCALE * kVifMaxFilterWidth;
@@ -52,15 +51,16 @@ const int kHW = kVifFilterWidth[kNextScale];
 const int kHH = kHW / 2;
 const int kHalveTapsAt = kNextScale * kVifMaxFilterWidth;
 
-// The tile: 64 x 16 pixels, 4 per thread in the horizontal pass. Columns carry
+// The tile, kPixelsPerThread per thread in the horizontal pass. Columns carry
 // a halo rounded up to whole 16-byte vectors.
-const int kTW = 64, kTH = 16;
+const int kTW = int(kVifTileW[VIF_SCALE]), kTH = int(kVifTileH[VIF_SCALE]);
+const int kPixelsPerThread = int(kVifPixelsPerThread);
+const int kThreads = kTW * kTH / kPixelsPerThread;
 const int kHA = (kH + 3) / 4 * 4;
 const int kTileRows = kTH + 2 * kH;
 const int kTileCols = kTW + 2 * kHA;
 const int kVecs = kTileCols / 4;
 const int kRowsPerItem = 4;  // vertical pass: output rows per thread and column
-const int kPixelsPerThread = 4;
 const int kThreadsPerRow = kTW / kPixelsPerThread;
 
 layout(std430, set = 0, binding = 0) readonly buffer Planes8 { uint8_t v[]; } planes8;
@@ -80,13 +80,9 @@ layout(push_constant) uniform Params {
     int limit_exp;
 } p;
 
-// The partials of one workgroup, in this order.
-const int kPartDenLin = 0;   // pixels below the noise floor
-const int kPartLinLo = 1;    // Σ σ2² & 0xffff below the noise floor
-const int kPartLinHi = 2;    // Σ σ2² >> 16 below the noise floor
-const int kPartNumLog = 3;   // Σ numerator log2 terms
-const int kPartDenLog = 4;   // Σ denominator log2 terms
-const int kParts = 5;
+layout(local_size_x = kThreads) in;
+// The halving pass writes one sample per thread: (kTW / 2) x (kTH / 2) of them.
+const int kParts = int(kVifParts);
 
 // Packed samples (ref | dist << 16) with their halo; then, once the vertical
 // passes are done, the halving filter's vertical sums (kTH / 2 rows).
@@ -346,13 +342,13 @@ void main()
         num_log += log2_q11(g.numer2) - log2_q11(uint64_t(g.numer1));
     }
 
-    // Per pixel each term is below 2^17, and a tile has 1024 pixels: the
-    // workgroup's sums fit 32 bits (σ2² is summed as two 16-bit halves).
-    if (den_lin != 0u) atomicAdd(wg_sums[kPartDenLin], den_lin);
-    if (lin_lo != 0u) atomicAdd(wg_sums[kPartLinLo], lin_lo);
-    if (lin_hi != 0u) atomicAdd(wg_sums[kPartLinHi], lin_hi);
-    if (num_log != 0u) atomicAdd(wg_sums[kPartNumLog], num_log);
-    if (den_log != 0u) atomicAdd(wg_sums[kPartDenLog], den_log);
+    // Per pixel each term is below 2^17, and a tile has at most 1024 pixels:
+    // the workgroup's sums fit 32 bits (σ2² is summed as two 16-bit halves).
+    if (den_lin != 0u) atomicAdd(wg_sums[kVifPartDenLin], den_lin);
+    if (lin_lo != 0u) atomicAdd(wg_sums[kVifPartLinLo], lin_lo);
+    if (lin_hi != 0u) atomicAdd(wg_sums[kVifPartLinHi], lin_hi);
+    if (num_log != 0u) atomicAdd(wg_sums[kVifPartNumLog], num_log);
+    if (den_log != 0u) atomicAdd(wg_sums[kVifPartDenLog], den_log);
     barrier();
     if (tid < uint(kParts)) {
         const uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;

@@ -1,8 +1,10 @@
-// vif_tables.glsl: the integer VIF constants for the Vulkan twin. The 64 KiB log2
-// table is not here: the feature uploads vif::make_log2_table() into a buffer.
+// vif_tables.glsl: the integer VIF constants for the Vulkan twin, and its kernel's
+// layout (vif_kernel.h). The 64 KiB log2 table is not here: the feature uploads
+// vif::make_log2_table() into a buffer.
 #include <cstdint>
 #include <vector>
 
+#include "feature/vif/vif_kernel.h"
 #include "feature/vif/vif_tables.h"
 #include "glsl_writer.h"
 
@@ -27,5 +29,16 @@ int main()
     std::vector<uint32_t> eps;
     for (int b = vif::kGainEpsFirstBit; b <= vif::kGainEpsLastBit; b++) eps.push_back(vif::gain_eps_ulps(b));
     w.array("kVifGainEpsUlps", eps);
+
+    // The kernel's layout (vif_kernel.h).
+    w.constant("kVifPixelsPerThread", vif::gpu::kPixelsPerThread);
+    w.array("kVifTileW", vif::gpu::kTileW);
+    w.array("kVifTileH", vif::gpu::kTileH);
+    w.constant("kVifPartDenLin", uint32_t(vif::gpu::kPartDenLin));
+    w.constant("kVifPartLinLo", uint32_t(vif::gpu::kPartLinLo));
+    w.constant("kVifPartLinHi", uint32_t(vif::gpu::kPartLinHi));
+    w.constant("kVifPartNumLog", uint32_t(vif::gpu::kPartNumLog));
+    w.constant("kVifPartDenLog", uint32_t(vif::gpu::kPartDenLog));
+    w.constant("kVifParts", uint32_t(vif::gpu::kParts));
     return 0;
 }

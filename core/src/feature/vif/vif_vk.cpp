@@ -1,7 +1,7 @@
 // Integer VIF on the GPU: the twin of vif_cpu.cpp.
 //
 // One dispatch per scale (shaders/vif_scale0..3.comp, vif_scale.glsl): each
-// workgroup filters a 64x16 tile of its scale, turns every pixel into the
+// workgroup filters a tile of its scale (vif_kernel.h), turns every pixel into the
 // CPU's integer terms and writes the tile's integer sums; the same dispatch
 // halves the tile into the next scale's 16-bit planes, which live in a scratch
 // buffer of this feature. collect() adds the workgroups' sums into the CPU's
@@ -15,6 +15,7 @@
 #include <cstring>
 #include <vector>
 
+#include "feature/vif/vif_kernel.h"
 #include "feature/vif/vif_score.h"
 #include "feature/vif/vif_tables.h"
 #include "picture/picture.h"
@@ -29,13 +30,7 @@ namespace vmaf::vk {
 
 namespace {
 
-// vif_scale.glsl's tile, and the integers one workgroup writes.
-constexpr uint32_t kTileW = 64, kTileH = 16;
-constexpr uint32_t kParts = 5;
-enum Part { kDenLin, kLinLo, kLinHi, kNumLog, kDenLog };
-// Shared memory of the largest (scale 0) kernel: the packed sample tile, four
-// planes of vertical sums and a few counters.
-constexpr uint32_t kSharedBytes = (kTileH + 2 * 8) * (kTileW + 2 * 8) * 4 + 4 * kTileH * (kTileW + 2 * 8) * 4 + 24;
+using vif::gpu::kParts;
 
 const spirv::Shader *const kShaders[vif::kScales] = {&spirv::vif_scale0, &spirv::vif_scale1, &spirv::vif_scale2,
                                                      &spirv::vif_scale3};
@@ -76,7 +71,8 @@ public:
     {
         if (fmt.w < vif::kMinSide || fmt.h < vif::kMinSide) return -EINVAL;
         if (fmt.bpc < 8 || fmt.bpc > 16) return -EINVAL;
-        if (st.limits().maxComputeSharedMemorySize < kSharedBytes) return -ENOTSUP;
+        for (int s = 0; s < vif::kScales; s++)
+            if (st.limits().maxComputeSharedMemorySize < vif::gpu::shared_bytes(s)) return -ENOTSUP;
         st_ = &st;
         fmt_ = fmt;
 
@@ -100,9 +96,11 @@ public:
             j.push.height = h;
             j.push.stats = s == 0 && settings_.skip_scale0 ? 0 : 1;
             split_double(settings_.gain_limit, &j.push.limit_lo, &j.push.limit_hi, &j.push.limit_exp);
-            j.groups_x = (w + kTileW - 1) / kTileW;
-            j.groups_y = (h + kTileH - 1) / kTileH;
-            if (j.groups_y > st.limits().maxComputeWorkGroupCount[1]) return -ENOTSUP;
+            j.groups_x = (w + vif::gpu::kTileW[s] - 1) / vif::gpu::kTileW[s];
+            j.groups_y = (h + vif::gpu::kTileH[s] - 1) / vif::gpu::kTileH[s];
+            if (j.groups_x > st.limits().maxComputeWorkGroupCount[0] ||
+                j.groups_y > st.limits().maxComputeWorkGroupCount[1])
+                return -ENOTSUP;
             j.first_part = part;
             part += j.groups_x * j.groups_y * kParts;
         }
@@ -170,10 +168,10 @@ public:
             for (size_t i = 0; i < n; i += kParts)
                 for (uint32_t k = 0; k < kParts; k++) sum[k] += parts_[i + k];
             vif::Sums sums;
-            sums.den_lin = int64_t(sum[kDenLin]);
-            sums.num_lin = int64_t((sum[kLinHi] << 16) + sum[kLinLo]);
-            sums.num_log = int64_t(sum[kNumLog]);
-            sums.den_log = int64_t(sum[kDenLog]);
+            sums.den_lin = int64_t(sum[vif::gpu::kPartDenLin]);
+            sums.num_lin = int64_t((sum[vif::gpu::kPartLinHi] << 16) + sum[vif::gpu::kPartLinLo]);
+            sums.num_log = int64_t(sum[vif::gpu::kPartNumLog]);
+            sums.den_log = int64_t(sum[vif::gpu::kPartDenLog]);
             score[s] = vif::finish(sums);
         }
         return vif::write_scores(score, settings_, index, sink);
