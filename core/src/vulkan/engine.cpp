@@ -442,8 +442,10 @@ int Engine::record_imported(VkCommandBuffer cmd, ImportedPicture *const pics[2])
     record_image_barriers(cmd, pics, false);
     if (unpacks.empty()) return 0;
 
+    // The unpack kernels read the raw copies and write the planes the copies
+    // may also have written (a plane-per-image source next to an interleaved one).
     memory_barrier(st_, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
     for (const Unpack &u : unpacks) {
         const PlaneRegion &r = regions[u.k][u.p];
         const RawRegion &raw = raw_region_[u.k][u.source_plane];
