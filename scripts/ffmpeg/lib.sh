@@ -26,6 +26,7 @@ ffmpeg_deb_version=7:8.1.2-2
 ffmpeg_version=8.1.2
 ffmpeg_orig=ffmpeg_${ffmpeg_version}.orig.tar.xz
 ffmpeg_orig_sha256=464beb5e7bf0c311e68b45ae2f04e9cc2af88851abb4082231742a74d97b524c
+ffmpeg_orig_sha1=e918a340016f3f0633daa0b6a95e4ce3c58062ee  # snapshot.debian.org's key
 
 # FFmpeg 8.1 needs Vulkan headers >= 1.3.277; bookworm has 1.3.239. sid's headers
 # are unpacked into the cache (never installed); the loader stays the system's.
@@ -105,9 +106,25 @@ ffmpeg_fetch_source() {
   if [ ! -s "$tarball" ]; then
     ffmpeg_apt_update_once
     say "apt-get source --download-only ffmpeg=$ffmpeg_deb_version"
-    (cd "$dl" && ffmpeg_apt apt-get -qq source --download-only "ffmpeg=$ffmpeg_deb_version" \
-      >"$dl/source.log" 2>&1) ||
-      die "could not download Debian's ffmpeg $ffmpeg_deb_version source from sid (see $dl/source.log); set LIBVMAF_VK_FFMPEG_TARBALL to a local $ffmpeg_orig"
+    if ! (cd "$dl" && ffmpeg_apt apt-get -qq source --download-only "ffmpeg=$ffmpeg_deb_version" \
+      >"$dl/source.log" 2>&1); then
+      # sid has moved on: the same tarball from the archive's pool (while any
+      # suite still has it) or from snapshot.debian.org (by its sha1, forever).
+      say "sid no longer offers ffmpeg $ffmpeg_deb_version; trying the pool and snapshot.debian.org"
+      local url
+      for url in "http://deb.debian.org/debian/pool/main/f/ffmpeg/$ffmpeg_orig" \
+                 "https://snapshot.debian.org/file/$ffmpeg_orig_sha1"; do
+        if python3 - "$url" "$tarball.part" >>"$dl/source.log" 2>&1 <<'PY'
+import sys, urllib.request
+with urllib.request.urlopen(sys.argv[1], timeout=120) as r, open(sys.argv[2], "wb") as f:
+    while chunk := r.read(1 << 20):
+        f.write(chunk)
+PY
+        then mv "$tarball.part" "$tarball"; break; fi
+      done
+      [ -s "$tarball" ] ||
+        die "could not download Debian's ffmpeg $ffmpeg_deb_version source (see $dl/source.log); set LIBVMAF_VK_FFMPEG_TARBALL to a local $ffmpeg_orig"
+    fi
   fi
   local got
   got=$(sha256_of "$tarball")
