@@ -265,10 +265,10 @@ int Context::read_pictures(VmafPicture *ref, VmafPicture *dist, unsigned index)
         if (int err = extract_frame(nullptr, *ref, *dist, history, index)) return err;
     }
 
-    // Keep the previous reference pictures only for features that need them:
-    // they pin pool pictures.
+    // Keep the previous reference pictures only for CPU features that need them:
+    // they pin pool pictures (a GPU twin keeps its own history on the device).
     bool needs_history = false;
-    for (const auto &f : features_) needs_history |= (f->flags & kExtractorPrevRef) != 0;
+    for (const auto &f : features_) needs_history |= !f->on_gpu && (f->flags & kExtractorPrevRef) != 0;
     if (needs_history) {
         if (prev_prev_ref_.ref) vmaf_picture_unref(&prev_prev_ref_);
         prev_prev_ref_ = prev_ref_;

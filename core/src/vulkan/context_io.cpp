@@ -79,7 +79,16 @@ int Context::vulkan_fetch_picture(VmafPicture *pic)
             if (err != -EAGAIN) return err;
             // Frames in flight hold pictures until collected: collect the oldest
             // rather than wait for what only this thread can release.
-            if (!vk_engine_ || !vk_engine_->pending()) return io.device_pool->fetch(pic);
+            if (!vk_engine_ || !vk_engine_->pending()) {
+                // Only frame threads can still release a picture; without them
+                // the caller holds every one, and waiting would never end.
+                if (!pool_) {
+                    log(VMAF_LOG_LEVEL_ERROR, "vmaf_vulkan_picture_fetch: every picture of the pool is held by "
+                                              "the caller (unref or read them, or preallocate more)\n");
+                    return -EBUSY;
+                }
+                return io.device_pool->fetch(pic);
+            }
             bool collected = false;
             if (int e = vk_engine_->collect_one(*gpu_sink_, &collected)) return e;
         }
