@@ -1,0 +1,571 @@
+// vmaf_bench: throughput of vmaf_v0.6.1 + PSNR (what `vmaf -m version=vmaf_v0.6.1
+// --feature psnr` computes) on one backend and picture path at a time:
+//   cpu                 host pictures, CPU extractors (--threads)
+//   vulkan-host         host pictures, Vulkan state (upload included)
+//   vulkan-device-pool  pictures from a DEVICE pool, filled by the host
+//   vulkan-import       frames already in VkImages of the caller's own device
+// Frames are a short cycle held in memory (synthetic, or the first --ring frames
+// of two .y4m files), so the disk and the decoder are out of the measurement.
+// Reports wall time, frames per second, host CPU time per frame (the whole
+// process: worker threads and, on a CPU Vulkan driver, the driver too), GPU time
+// per frame from the engine's timestamps, and the mean VMAF.
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <memory>
+#include <string>
+
+#include "bench_frames.h"
+#include "context/context.h"
+#include "libvmaf/libvmaf.h"
+#include "libvmaf/libvmaf_vulkan.h"
+#include "picture/picture.h"
+
+#if VMAF_BENCH_HAVE_VULKAN
+#include "bench_import.h"
+#include "vulkan/context.h"
+#include "vulkan/engine.h"
+#endif
+
+namespace vmaf::bench {
+
+namespace {
+
+constexpr const char *kModel = "vmaf_v0.6.1";
+
+enum class Mode { Cpu, VulkanHost, VulkanDevicePool, VulkanImport };
+
+constexpr struct {
+    Mode mode;
+    const char *name;
+} kModes[] = {
+    {Mode::Cpu, "cpu"},
+    {Mode::VulkanHost, "vulkan-host"},
+    {Mode::VulkanDevicePool, "vulkan-device-pool"},
+    {Mode::VulkanImport, "vulkan-import"},
+};
+
+const char *mode_name(Mode m)
+{
+    for (const auto &k : kModes)
+        if (k.mode == m) return k.name;
+    return "?";
+}
+
+struct Options {
+    Mode mode = Mode::Cpu;
+    unsigned width = 1920, height = 1080;
+    unsigned frames = 300, warmup = 10;
+    unsigned threads = 1;
+    unsigned ring = 8;       // distinct frame pairs, cycled
+    unsigned in_flight = 0;  // frames queued on the GPU; 0: the library's default
+    std::string ref, dist, model_dir, json, device;
+    bool validation = false;
+};
+
+struct Result {
+    std::string device = "cpu";
+    double wall_s = 0, cpu_s = 0;
+    uint64_t gpu_frames = 0;
+    double gpu_ms = 0, gpu_min_ms = 0, gpu_max_ms = 0;  // over the timed frames
+    double vmaf = NAN, psnr_y = NAN;
+    unsigned validation_messages = 0;
+};
+
+void usage(std::FILE *f)
+{
+    std::fprintf(f,
+                 "usage: vmaf_bench [options]\n"
+                 "  --mode M          cpu | vulkan-host | vulkan-device-pool | vulkan-import (default cpu)\n"
+                 "  --width W --height H   synthetic frame size (default 1920x1080)\n"
+                 "  --ref F.y4m --dist F.y4m   score these instead (their first --ring frames)\n"
+                 "  --frames N        timed frames (default 300)\n"
+                 "  --warmup K        frames before timing starts (default 10)\n"
+                 "  --ring R          distinct frame pairs, cycled (default 8)\n"
+                 "  --threads T       CPU frame threads (default 1)\n"
+                 "  --in-flight N     frames queued on the GPU (default: the library's, 3)\n"
+                 "  --device D        Vulkan device index or name substring\n"
+                 "  --model-dir DIR   where vmaf_v0.6.1.json is (default: $VMAF_MODEL_DIR, else the built-in)\n"
+                 "  --validation      Khronos validation layer on; any message fails the run\n"
+                 "  --json FILE       also write the result as one JSON object ('-': stdout)\n");
+}
+
+bool parse_unsigned(const char *s, unsigned *out)
+{
+    char *end = nullptr;
+    errno = 0;
+    const unsigned long v = std::strtoul(s, &end, 10);
+    if (errno || end == s || *end || v > 1u << 20 || s[0] == '-') return false;
+    *out = unsigned(v);
+    return true;
+}
+
+// Returns 0, or 2 with a message on a bad command line (1 after --help: exit 0).
+int parse_options(int argc, char **argv, Options *o)
+{
+    for (int i = 1; i < argc; i++) {
+        const std::string a = argv[i];
+        if (a == "--help" || a == "-h") {
+            usage(stdout);
+            return 1;
+        }
+        if (a == "--validation") {
+            o->validation = true;
+            continue;
+        }
+        if (i + 1 >= argc) {
+            std::fprintf(stderr, "vmaf_bench: %s needs a value\n", a.c_str());
+            return 2;
+        }
+        const char *v = argv[++i];
+        struct {
+            const char *name;
+            unsigned *dst;
+        } numbers[] = {{"--width", &o->width},   {"--height", &o->height},   {"--frames", &o->frames},
+                       {"--warmup", &o->warmup}, {"--threads", &o->threads}, {"--ring", &o->ring},
+                       {"--in-flight", &o->in_flight}};
+        bool done = false;
+        for (const auto &n : numbers) {
+            if (a != n.name) continue;
+            if (!parse_unsigned(v, n.dst)) {
+                std::fprintf(stderr, "vmaf_bench: %s: not a count: '%s'\n", a.c_str(), v);
+                return 2;
+            }
+            done = true;
+        }
+        if (done) continue;
+        if (a == "--mode") {
+            bool known = false;
+            for (const auto &k : kModes)
+                if (!std::strcmp(k.name, v)) o->mode = k.mode, known = true;
+            if (!known) {
+                std::fprintf(stderr, "vmaf_bench: unknown mode '%s'\n", v);
+                return 2;
+            }
+        } else if (a == "--ref") {
+            o->ref = v;
+        } else if (a == "--dist") {
+            o->dist = v;
+        } else if (a == "--model-dir") {
+            o->model_dir = v;
+        } else if (a == "--json") {
+            o->json = v;
+        } else if (a == "--device") {
+            o->device = v;
+        } else {
+            std::fprintf(stderr, "vmaf_bench: unknown option %s (--help lists them)\n", a.c_str());
+            return 2;
+        }
+    }
+    if (o->ref.empty() != o->dist.empty()) {
+        std::fprintf(stderr, "vmaf_bench: --ref and --dist go together\n");
+        return 2;
+    }
+    if (o->ref.empty() && (o->width < 16 || o->height < 16 || o->width > 16384 || o->height > 16384)) {
+        std::fprintf(stderr, "vmaf_bench: bad size %ux%u (16 to 16384 each way)\n", o->width, o->height);
+        return 2;
+    }
+    if (o->frames == 0 || o->ring == 0) {
+        std::fprintf(stderr, "vmaf_bench: --frames and --ring must be at least 1\n");
+        return 2;
+    }
+    return 0;
+}
+
+double process_cpu_seconds()
+{
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
+double wall_seconds()
+{
+    timespec t{};
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
+std::string errno_text(int err) { return std::strerror(err < 0 ? -err : err); }
+
+// How one mode hands frames to the library. attach() runs before the first frame,
+// feed() once per frame, drain() between the warm-up and the timed frames.
+class Feeder {
+public:
+    virtual ~Feeder() = default;
+    virtual int attach(VmafContext *vmaf, std::string *err) = 0;
+    virtual int feed(VmafContext *vmaf, unsigned index, std::string *err) = 0;
+    virtual int drain(VmafContext *) { return 0; }
+    virtual std::string device() const { return "cpu"; }
+    virtual unsigned validation_messages(VmafContext *) const { return 0; }
+};
+
+// Host pictures by reference: the library gets another reference to a frame of
+// the cycle, as it would get a decoder's frame, with no copy on our side.
+int feed_host(VmafContext *vmaf, const FrameCycle &frames, unsigned index, std::string *err)
+{
+    VmafPicture ref{}, dist{};
+    picture_ref(&ref, &frames.ref(index));
+    picture_ref(&dist, &frames.dist(index));
+    if (int e = vmaf_read_pictures(vmaf, &ref, &dist, index)) {
+        *err = "vmaf_read_pictures: " + errno_text(e);
+        return e;
+    }
+    return 0;
+}
+
+class CpuFeeder final : public Feeder {
+public:
+    explicit CpuFeeder(const FrameCycle &frames) : frames_(frames) {}
+    int attach(VmafContext *, std::string *) override { return 0; }
+    int feed(VmafContext *vmaf, unsigned index, std::string *err) override
+    {
+        return feed_host(vmaf, frames_, index, err);
+    }
+
+private:
+    const FrameCycle &frames_;
+};
+
+#if VMAF_BENCH_HAVE_VULKAN
+std::string device_name_of(VmafContext *vmaf)
+{
+    const vk::State *st = vmaf->ctx.vulkan_state();
+    return st ? st->info().name : "?";
+}
+
+// The two modes on a state the library creates (vmaf_vulkan_state_init).
+class OwnStateFeeder : public Feeder {
+public:
+    OwnStateFeeder(const FrameCycle &frames, const Options &o) : frames_(frames), o_(o) {}
+    ~OwnStateFeeder() override
+    {
+        if (state_) vmaf_vulkan_state_free(&state_);
+    }
+    int attach(VmafContext *vmaf, std::string *err) override
+    {
+        VmafVulkanConfiguration cfg{};
+        cfg.device_index = VMAF_VULKAN_DEVICE_AUTO;
+        char *end = nullptr;
+        const long index = o_.device.empty() ? -1 : std::strtol(o_.device.c_str(), &end, 10);
+        if (!o_.device.empty() && *end == '\0') cfg.device_index = int(index);
+        else if (!o_.device.empty()) cfg.device_name = o_.device.c_str();
+        cfg.enable_validation = o_.validation;
+        cfg.frames_in_flight = o_.in_flight;
+        if (int e = vmaf_vulkan_state_init(&state_, cfg)) {
+            *err = e == -ENODEV ? "no usable Vulkan device (no loader, no driver, or none with what the kernels need)"
+                                : "vmaf_vulkan_state_init: " + errno_text(e);
+            return e;
+        }
+        if (int e = vmaf_vulkan_import_state(vmaf, state_)) {
+            *err = "vmaf_vulkan_import_state: " + errno_text(e);
+            return e;
+        }
+        device_ = device_name_of(vmaf);
+        return 0;
+    }
+    int drain(VmafContext *vmaf) override { return vmaf_vulkan_wait_compute(vmaf); }
+    std::string device() const override { return device_; }
+    unsigned validation_messages(VmafContext *vmaf) const override
+    {
+        const vk::State *st = vmaf->ctx.vulkan_state();
+        return st ? st->validation_errors() + st->validation_warnings() : 0;
+    }
+
+protected:
+    const FrameCycle &frames_;
+    const Options &o_;
+    VmafVulkanState *state_ = nullptr;
+    std::string device_;
+};
+
+class HostFeeder final : public OwnStateFeeder {
+public:
+    using OwnStateFeeder::OwnStateFeeder;
+    int feed(VmafContext *vmaf, unsigned index, std::string *err) override
+    {
+        return feed_host(vmaf, frames_, index, err);
+    }
+};
+
+// Pictures fetched from a pool in device-visible memory and filled by the host,
+// as a decoder writing straight into them would.
+class DevicePoolFeeder final : public OwnStateFeeder {
+public:
+    using OwnStateFeeder::OwnStateFeeder;
+    int attach(VmafContext *vmaf, std::string *err) override
+    {
+        if (int e = OwnStateFeeder::attach(vmaf, err)) return e;
+        const VmafPicture &like = frames_.ref(0);
+        VmafVulkanPictureConfiguration cfg{};
+        cfg.pic_params.w = like.w[0];
+        cfg.pic_params.h = like.h[0];
+        cfg.pic_params.bpc = like.bpc;
+        cfg.pic_params.pix_fmt = like.pix_fmt;
+        cfg.pic_prealloc_method = VMAF_VULKAN_PICTURE_PREALLOCATION_METHOD_DEVICE;
+        if (int e = vmaf_vulkan_preallocate_pictures(vmaf, cfg)) {
+            *err = "vmaf_vulkan_preallocate_pictures: " + errno_text(e);
+            return e;
+        }
+        return 0;
+    }
+    int feed(VmafContext *vmaf, unsigned index, std::string *err) override
+    {
+        VmafPicture ref{}, dist{};
+        if (int e = vmaf_vulkan_picture_fetch(vmaf, &ref)) {
+            *err = "vmaf_vulkan_picture_fetch: " + errno_text(e);
+            return e;
+        }
+        if (int e = vmaf_vulkan_picture_fetch(vmaf, &dist)) {
+            vmaf_picture_unref(&ref);
+            *err = "vmaf_vulkan_picture_fetch: " + errno_text(e);
+            return e;
+        }
+        copy_picture(frames_.ref(index), &ref);
+        copy_picture(frames_.dist(index), &dist);
+        if (int e = vmaf_read_pictures(vmaf, &ref, &dist, index)) {
+            *err = "vmaf_read_pictures: " + errno_text(e);
+            return e;
+        }
+        return 0;
+    }
+};
+
+// Frames in VkImages of our own device, adopted by the library: per frame the
+// host only describes two images and waits when too many frames are queued.
+class ImportFeeder final : public Feeder {
+public:
+    ImportFeeder(const FrameCycle &frames, const Options &o) : frames_(frames), o_(o) {}
+    ~ImportFeeder() override
+    {
+        ring_.reset();  // the context is closed: its reads are done or waited for here
+        if (state_) vmaf_vulkan_state_free(&state_);
+        caller_.reset();
+    }
+    int attach(VmafContext *vmaf, std::string *err) override
+    {
+        if (int e = CallerDevice::create(o_.device, o_.validation, &caller_, err)) return e;
+        if (int e = vmaf_vulkan_state_init_external(&state_, caller_->handles(o_.in_flight))) {
+            *err = "vmaf_vulkan_state_init_external on " + caller_->name() + ": " + errno_text(e);
+            return e;
+        }
+        if (int e = vmaf_vulkan_import_state(vmaf, state_)) {
+            *err = "vmaf_vulkan_import_state: " + errno_text(e);
+            return e;
+        }
+        return ImageRing::create(*caller_, frames_, &ring_, err);
+    }
+    int feed(VmafContext *vmaf, unsigned index, std::string *err) override
+    {
+        for (VmafVulkanImportSide side : {VMAF_VULKAN_IMPORT_REFERENCE, VMAF_VULKAN_IMPORT_DISTORTED}) {
+            if (int e = ring_->import(vmaf, side, index)) {
+                *err = "vmaf_vulkan_import_image: " + errno_text(e);
+                return e;
+            }
+        }
+        if (int e = vmaf_vulkan_read_imported_pictures(vmaf, index)) {
+            *err = "vmaf_vulkan_read_imported_pictures: " + errno_text(e);
+            return e;
+        }
+        return 0;
+    }
+    int drain(VmafContext *vmaf) override { return vmaf_vulkan_wait_compute(vmaf); }
+    std::string device() const override
+    {
+        return caller_ ? caller_->name() + ", " + (ring_ ? ring_->layout_name() : "?") : "?";
+    }
+    unsigned validation_messages(VmafContext *) const override
+    {
+        return caller_ ? caller_->validation_messages() : 0;
+    }
+
+private:
+    const FrameCycle &frames_;
+    const Options &o_;
+    std::unique_ptr<CallerDevice> caller_;
+    VmafVulkanState *state_ = nullptr;
+    std::unique_ptr<ImageRing> ring_;
+};
+
+// GPU time of the frames collected so far (zero before the engine starts).
+vk::GpuTiming gpu_timing(VmafContext *vmaf)
+{
+    const vk::Engine *e = vmaf->ctx.vulkan_engine();
+    return e ? e->gpu_timing() : vk::GpuTiming{};
+}
+#endif
+
+std::unique_ptr<Feeder> make_feeder(const Options &o, const FrameCycle &frames, std::string *err)
+{
+    if (o.mode == Mode::Cpu) return std::make_unique<CpuFeeder>(frames);
+#if VMAF_BENCH_HAVE_VULKAN
+    switch (o.mode) {
+    case Mode::VulkanHost: return std::make_unique<HostFeeder>(frames, o);
+    case Mode::VulkanDevicePool: return std::make_unique<DevicePoolFeeder>(frames, o);
+    case Mode::VulkanImport: return std::make_unique<ImportFeeder>(frames, o);
+    default: break;
+    }
+#endif
+    *err = std::string(mode_name(o.mode)) + ": this vmaf_bench was built without Vulkan";
+    return nullptr;
+}
+
+int load_model(const Options &o, VmafModel **model, std::string *err)
+{
+    VmafModelConfig cfg{};
+    int e;
+    std::string where;
+    if (!o.model_dir.empty()) {
+        where = o.model_dir + "/" + kModel + ".json";
+        e = vmaf_model_load_from_path(model, &cfg, where.c_str());
+    } else {
+        const char *env = std::getenv("VMAF_MODEL_DIR");
+        where = std::string(kModel) + " (in " + (env && *env ? env : "the built-in model directory") + ")";
+        e = vmaf_model_load(model, &cfg, kModel);
+    }
+    if (e) *err = "cannot load model " + where + ": " + errno_text(e) + " (--model-dir DIR or VMAF_MODEL_DIR)";
+    return e;
+}
+
+// Warm-up frames, then the timed ones, then the flush; scores of every frame.
+int run_frames(const Options &o, Feeder &feeder, VmafContext *vmaf, VmafModel *model, Result *r, std::string *err)
+{
+    const unsigned total = o.warmup + o.frames;
+    for (unsigned i = 0; i < o.warmup; i++)
+        if (int e = feeder.feed(vmaf, i, err)) return e;
+    if (int e = feeder.drain(vmaf)) {
+        *err = "waiting for the warm-up frames: " + errno_text(e);
+        return e;
+    }
+#if VMAF_BENCH_HAVE_VULKAN
+    const vk::GpuTiming before = gpu_timing(vmaf);
+#endif
+    const double wall0 = wall_seconds(), cpu0 = process_cpu_seconds();
+    for (unsigned i = o.warmup; i < total; i++)
+        if (int e = feeder.feed(vmaf, i, err)) return e;
+    if (int e = vmaf_read_pictures(vmaf, nullptr, nullptr, 0)) {
+        *err = "flush: " + errno_text(e);
+        return e;
+    }
+    r->wall_s = wall_seconds() - wall0;
+    r->cpu_s = process_cpu_seconds() - cpu0;
+#if VMAF_BENCH_HAVE_VULKAN
+    const vk::GpuTiming after = gpu_timing(vmaf);
+    r->gpu_frames = after.frames - before.frames;
+    if (r->gpu_frames) r->gpu_ms = (after.total_ms - before.total_ms) / double(r->gpu_frames);
+    r->gpu_min_ms = after.min_ms;
+    r->gpu_max_ms = after.max_ms;
+#endif
+    if (int e = vmaf_score_pooled(vmaf, model, VMAF_POOL_METHOD_MEAN, &r->vmaf, 0, total - 1)) {
+        *err = "vmaf_score_pooled: " + errno_text(e);
+        return e;
+    }
+    if (int e = vmaf_feature_score_pooled(vmaf, "psnr_y", VMAF_POOL_METHOD_MEAN, &r->psnr_y, 0, total - 1)) {
+        *err = "psnr_y: " + errno_text(e);
+        return e;
+    }
+    r->device = feeder.device();
+    r->validation_messages = feeder.validation_messages(vmaf);
+    return 0;
+}
+
+int run(const Options &o, const FrameCycle &frames, Result *r, std::string *err)
+{
+    VmafModel *model = nullptr;
+    if (int e = load_model(o, &model, err)) return e;
+    std::unique_ptr<Feeder> feeder = make_feeder(o, frames, err);
+    if (!feeder) {
+        vmaf_model_destroy(model);
+        return -ENOSYS;
+    }
+    VmafConfiguration cfg{};
+    cfg.log_level = VMAF_LOG_LEVEL_WARNING;
+    cfg.n_threads = o.threads;
+    VmafContext *vmaf = nullptr;
+    int e = vmaf_init(&vmaf, cfg);
+    if (e) *err = "vmaf_init: " + errno_text(e);
+    if (!e && (e = vmaf_use_features_from_model(vmaf, model))) *err = "vmaf_use_features_from_model: " + errno_text(e);
+    if (!e && (e = vmaf_use_feature(vmaf, "psnr", nullptr))) *err = "vmaf_use_feature(psnr): " + errno_text(e);
+    if (!e) e = feeder->attach(vmaf, err);
+    if (!e) e = run_frames(o, *feeder, vmaf, model, r, err);
+    if (vmaf) vmaf_close(vmaf);
+    feeder.reset();  // after the context: it may own the device the context used
+    vmaf_model_destroy(model);
+    return e;
+}
+
+void print_json(std::FILE *f, const Options &o, const FrameCycle &frames, const Result &r)
+{
+    auto number = [](double v) {
+        char buf[64];
+        if (std::isfinite(v)) std::snprintf(buf, sizeof buf, "%.6f", v);
+        else std::snprintf(buf, sizeof buf, "null");
+        return std::string(buf);
+    };
+    std::string device;
+    for (char c : r.device)
+        if (c != '"' && c != '\\') device += c;
+    const VmafPicture &p = frames.ref(0);
+    std::fprintf(f,
+                 "{\"mode\": \"%s\", \"width\": %u, \"height\": %u, \"frames\": %u, \"warmup\": %u, "
+                 "\"ring\": %u, \"source\": \"%s\", \"threads\": %u, \"in_flight\": %u, \"device\": \"%s\", "
+                 "\"wall_s\": %s, \"fps\": %s, \"host_cpu_ms_per_frame\": %s, \"gpu_ms_per_frame\": %s, "
+                 "\"gpu_frames\": %llu, \"gpu_ms_min\": %s, \"gpu_ms_max\": %s, \"vmaf_mean\": %s, "
+                 "\"psnr_y_mean\": %s, \"validation_messages\": %u}\n",
+                 mode_name(o.mode), p.w[0], p.h[0], o.frames, o.warmup, frames.size(),
+                 o.ref.empty() ? "synthetic" : "y4m", o.threads, o.in_flight, device.c_str(), number(r.wall_s).c_str(),
+                 number(o.frames / r.wall_s).c_str(), number(1e3 * r.cpu_s / o.frames).c_str(),
+                 number(r.gpu_frames ? r.gpu_ms : NAN).c_str(), (unsigned long long)r.gpu_frames,
+                 number(r.gpu_frames ? r.gpu_min_ms : NAN).c_str(), number(r.gpu_frames ? r.gpu_max_ms : NAN).c_str(),
+                 number(r.vmaf).c_str(), number(r.psnr_y).c_str(), r.validation_messages);
+}
+
+int main_impl(int argc, char **argv)
+{
+    Options o;
+    if (int e = parse_options(argc, argv, &o)) return e == 1 ? 0 : 2;
+
+    FrameCycle frames;
+    std::string err;
+    const int fe = o.ref.empty() ? frames.make_synthetic(o.width, o.height, o.ring, &err)
+                                 : frames.read_y4m(o.ref, o.dist, o.ring, &err);
+    if (fe) {
+        std::fprintf(stderr, "vmaf_bench: %s\n", err.c_str());
+        return 1;
+    }
+    Result r;
+    if (run(o, frames, &r, &err)) {
+        std::fprintf(stderr, "vmaf_bench: %s: %s\n", mode_name(o.mode), err.c_str());
+        return 1;
+    }
+    const VmafPicture &p = frames.ref(0);
+    char gpu[64] = "n/a";
+    if (r.gpu_frames) std::snprintf(gpu, sizeof gpu, "%.3f ms/frame", r.gpu_ms);
+    std::printf("vmaf_bench: %s %ux%u, %u frames: %.2f fps (%.3f s), host CPU %.3f ms/frame, GPU %s, "
+                "VMAF %.6f, PSNR-Y %.6f [%s]\n",
+                mode_name(o.mode), p.w[0], p.h[0], o.frames, o.frames / r.wall_s, r.wall_s,
+                1e3 * r.cpu_s / o.frames, gpu, r.vmaf, r.psnr_y, r.device.c_str());
+    if (!o.json.empty()) {
+        std::FILE *f = o.json == "-" ? stdout : std::fopen(o.json.c_str(), "w");
+        if (!f) {
+            std::fprintf(stderr, "vmaf_bench: cannot write %s: %s\n", o.json.c_str(), std::strerror(errno));
+            return 1;
+        }
+        print_json(f, o, frames, r);
+        if (f != stdout) std::fclose(f);
+    }
+    if (o.validation && r.validation_messages) {
+        std::fprintf(stderr, "vmaf_bench: %u validation message(s)\n", r.validation_messages);
+        return 1;
+    }
+    return 0;
+}
+
+}  // namespace
+
+}  // namespace vmaf::bench
+
+int main(int argc, char **argv) { return vmaf::bench::main_impl(argc, argv); }
