@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Throughput of vmaf_v0.6.1 + PSNR per backend and picture path (vmaf_bench), at
+# 1080p and 2160p 8-bit 4:2:0: the CPU on every core, then the Vulkan paths (host
+# pictures, a device picture pool, frames imported from VkImages). Prints a
+# markdown table; needs only bash, awk and the built vmaf_bench.
+#   scripts/bench_gpu.sh
+# Env: BUILD_DIR (default build), SIZES (default "1920x1080 3840x2160"),
+#      FRAMES (timed frames of the Vulkan modes, default 300), CPU_FRAMES (of the
+#      cpu mode, default 100), WARMUP (default 10), THREADS (cpu mode, default nproc),
+#      MODES (default "cpu vulkan-host vulkan-device-pool vulkan-import"),
+#      VMAF_MODEL_DIR (where vmaf_v0.6.1.json is), OUT (keep the JSON results there),
+#      VALIDATION=1 (validation layer on, any message fails; VMAF_TEST_VULKAN_NO_VALIDATION=1
+#      turns it off again, as for the tests, where the layer is not installed),
+#      CHECK=1 (every mode runs FRAMES frames and each mean VMAF and PSNR-Y must
+#      equal the cpu mode's within 1e-4: the backends are bit-identical).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${BUILD_DIR:-build}
+bench=$build/core/tools/vmaf_bench
+sizes=${SIZES:-1920x1080 3840x2160}
+frames=${FRAMES:-300}
+check=${CHECK:-0}
+cpu_frames=${CPU_FRAMES:-100}
+[ "$check" = 1 ] && cpu_frames=$frames
+warmup=${WARMUP:-10}
+threads=${THREADS:-$(nproc)}
+modes=${MODES:-cpu vulkan-host vulkan-device-pool vulkan-import}
+extra=()
+[ -n "${VMAF_MODEL_DIR:-}" ] && extra+=(--model-dir "$VMAF_MODEL_DIR")
+[ "${VALIDATION:-0}" = 1 ] && [ "${VMAF_TEST_VULKAN_NO_VALIDATION:-0}" != 1 ] && extra+=(--validation)
+
+[ -x "$bench" ] || { echo "bench_gpu: no $bench (build first, or set BUILD_DIR)" >&2; exit 1; }
+if [ -n "${OUT:-}" ]; then
+  out=$OUT
+  mkdir -p "$out"
+else
+  out=$(mktemp -d)
+  trap 'rm -rf "$out"' EXIT
+fi
+
+# One field of a result file (one flat JSON object per file).
+field() { sed -n -e "s/.*\"$1\": \"\([^\"]*\)\".*/\1/p" -e t -e "s/.*\"$1\": \([^,}]*\).*/\1/p" "$2"; }
+
+rows=() failed=0
+for size in $sizes; do
+  w=${size%x*} h=${size#*x}
+  cpu_fps='' cpu_vmaf='' cpu_psnr=''
+  for mode in $modes; do
+    json=$out/${size}_${mode}.json
+    n=$frames args=()
+    if [ "$mode" = cpu ]; then n=$cpu_frames args=(--threads "$threads"); fi
+    if ! "$bench" --mode "$mode" --width "$w" --height "$h" --frames "$n" --warmup "$warmup" \
+        "${args[@]}" "${extra[@]}" --json "$json" >&2; then
+      rows+=("| $size | $mode | failed | | | | |")
+      failed=1
+      continue
+    fi
+    fps=$(field fps "$json") vmaf=$(field vmaf_mean "$json") psnr=$(field psnr_y_mean "$json")
+    gpu=$(field gpu_ms_per_frame "$json") host=$(field host_cpu_ms_per_frame "$json")
+    [ "$mode" = cpu ] && { cpu_fps=$fps cpu_vmaf=$vmaf cpu_psnr=$psnr; }
+    [ -z "${device:-}" ] && [ "$mode" != cpu ] && device=$(field device "$json")
+    rows+=("$(awk -v s="$size" -v m="$mode" -v f="$fps" -v c="$cpu_fps" -v g="$gpu" -v hc="$host" -v v="$vmaf" \
+      'BEGIN { r = c != "" ? sprintf("%.2f", f / c) : "";
+               gm = g != "null" ? sprintf("%.3f", g) : "";
+               printf "| %s | %s | %.1f | %s | %s | %.3f | %.4f |", s, m, f, r, gm, hc, v }')")
+    if [ "$check" = 1 ] && [ "$mode" != cpu ]; then
+      if [ -z "$cpu_vmaf" ]; then
+        echo "bench_gpu: CHECK=1 needs the cpu mode first in MODES" >&2
+        failed=1
+      elif ! awk -v a="$vmaf" -v b="$cpu_vmaf" -v p="$psnr" -v q="$cpu_psnr" \
+          'BEGIN { d = a - b; e = p - q; exit !(d < 1e-4 && d > -1e-4 && e < 1e-4 && e > -1e-4) }'; then
+        echo "bench_gpu: $size $mode: VMAF $vmaf, PSNR-Y $psnr; the cpu mode gave $cpu_vmaf, $cpu_psnr" >&2
+        failed=1
+      else
+        echo "bench_gpu: $size $mode: VMAF $vmaf, PSNR-Y $psnr: equal to the cpu mode's" >&2
+      fi
+    fi
+  done
+done
+
+echo
+echo "vmaf_v0.6.1 + psnr, 8-bit 4:2:0; Vulkan: ${device:-none}; CPU: $(nproc) cores ($(uname -m)), $threads threads"
+echo "timed frames: $frames (Vulkan modes), $cpu_frames (cpu), after $warmup warm-up frames"
+echo
+echo "| resolution | mode | fps | x cpu | GPU ms/frame | host CPU ms/frame | mean VMAF |"
+echo "|---|---|---:|---:|---:|---:|---:|"
+printf '%s\n' "${rows[@]}"
+exit $failed
