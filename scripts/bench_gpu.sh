@@ -9,6 +9,8 @@
 #      cpu mode, default 100), WARMUP (default 10), THREADS (cpu mode, default nproc),
 #      MODES (default "cpu vulkan-host vulkan-device-pool vulkan-import"),
 #      VMAF_MODEL_DIR (where vmaf_v0.6.1.json is), OUT (keep the JSON results there),
+#      IN_FLIGHT (frames queued on the GPU; default the library's), IMPORT_LAYOUT
+#      (vulkan-import images: auto, 3plane or r8),
 #      VALIDATION=1 (validation layer on, any message fails; VMAF_TEST_VULKAN_NO_VALIDATION=1
 #      turns it off again, as for the tests, where the layer is not installed),
 #      CHECK=1 (every mode runs FRAMES frames and each mean VMAF and PSNR-Y must
@@ -27,6 +29,8 @@ threads=${THREADS:-$(nproc)}
 modes=${MODES:-cpu vulkan-host vulkan-device-pool vulkan-import}
 extra=()
 [ -n "${VMAF_MODEL_DIR:-}" ] && extra+=(--model-dir "$VMAF_MODEL_DIR")
+[ -n "${IN_FLIGHT:-}" ] && extra+=(--in-flight "$IN_FLIGHT")
+[ -n "${IMPORT_LAYOUT:-}" ] && extra+=(--import-layout "$IMPORT_LAYOUT")
 [ "${VALIDATION:-0}" = 1 ] && [ "${VMAF_TEST_VULKAN_NO_VALIDATION:-0}" != 1 ] && extra+=(--validation)
 
 [ -x "$bench" ] || { echo "bench_gpu: no $bench (build first, or set BUILD_DIR)" >&2; exit 1; }

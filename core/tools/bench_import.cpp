@@ -295,7 +295,7 @@ int CallerDevice::submit_and_wait(VkCommandBuffer cmd, const VkSemaphore *signal
     return 0;
 }
 
-int ImageRing::create(CallerDevice &dev, const FrameCycle &frames, std::unique_ptr<ImageRing> *out,
+int ImageRing::create(CallerDevice &dev, const FrameCycle &frames, Layout layout, std::unique_ptr<ImageRing> *out,
                       std::string *err)
 {
     const VmafPicture &like = frames.ref(0);
@@ -309,7 +309,13 @@ int ImageRing::create(CallerDevice &dev, const FrameCycle &frames, std::unique_p
     VkFormatProperties p{};
     dev.format_properties_(dev.physical_, VK_FORMAT_G8_B8_R8_3PLANE_420_UNORM, &p);
     const VkFormatFeatureFlags need = VK_FORMAT_FEATURE_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_TRANSFER_DST_BIT;
-    ring->multi_plane_ = (p.optimalTilingFeatures & need) == need && ring->w_ % 2 == 0 && ring->h_ % 2 == 0;
+    const bool can = (p.optimalTilingFeatures & need) == need && ring->w_ % 2 == 0 && ring->h_ % 2 == 0;
+    if (layout == Layout::MultiPlane && !can) {
+        *err = dev.name_ + " cannot copy G8_B8_R8_3PLANE_420 images of " + std::to_string(ring->w_) + "x" +
+               std::to_string(ring->h_);
+        return -ENOTSUP;
+    }
+    ring->multi_plane_ = layout == Layout::MultiPlane || (layout == Layout::Auto && can);
     ring->pics_.resize(2 * size_t(frames.size()));
     for (unsigned k = 0; k < frames.size(); k++) {
         for (unsigned side = 0; side < 2; side++) {

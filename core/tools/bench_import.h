@@ -70,7 +70,11 @@ private:
 // device cannot copy the multi-plane format), each with its timeline semaphore.
 class ImageRing {
 public:
-    static int create(CallerDevice &dev, const FrameCycle &frames, std::unique_ptr<ImageRing> *out,
+    // How each picture is stored: Auto takes the multi-plane image where the
+    // device can copy it.
+    enum class Layout { Auto, MultiPlane, Planar };
+
+    static int create(CallerDevice &dev, const FrameCycle &frames, Layout layout, std::unique_ptr<ImageRing> *out,
                       std::string *err);
     ~ImageRing();
     ImageRing(const ImageRing &) = delete;

@@ -63,6 +63,7 @@ struct Options {
     unsigned ring = 8;       // distinct frame pairs, cycled
     unsigned in_flight = 0;  // frames queued on the GPU; 0: the library's default
     std::string ref, dist, model_dir, json, device;
+    std::string import_layout = "auto";  // vulkan-import: auto, 3plane or r8
     bool validation = false;
 };
 
@@ -88,6 +89,8 @@ void usage(std::FILE *f)
                  "  --threads T       CPU frame threads (default 1)\n"
                  "  --in-flight N     frames queued on the GPU (default: the library's, 3)\n"
                  "  --device D        Vulkan device index or name substring\n"
+                 "  --import-layout L vulkan-import images: auto (default), 3plane (one\n"
+                 "                    G8_B8_R8_3PLANE_420 image per picture) or r8 (an R8 image per plane)\n"
                  "  --model-dir DIR   where vmaf_v0.6.1.json is (default: $VMAF_MODEL_DIR, else the built-in)\n"
                  "  --validation      Khronos validation layer on; any message fails the run\n"
                  "  --json FILE       also write the result as one JSON object ('-': stdout)\n");
@@ -155,6 +158,12 @@ int parse_options(int argc, char **argv, Options *o)
             o->json = v;
         } else if (a == "--device") {
             o->device = v;
+        } else if (a == "--import-layout") {
+            o->import_layout = v;
+            if (o->import_layout != "auto" && o->import_layout != "3plane" && o->import_layout != "r8") {
+                std::fprintf(stderr, "vmaf_bench: --import-layout: auto, 3plane or r8, not '%s'\n", v);
+                return 2;
+            }
         } else {
             std::fprintf(stderr, "vmaf_bench: unknown option %s (--help lists them)\n", a.c_str());
             return 2;
@@ -356,7 +365,10 @@ public:
             *err = "vmaf_vulkan_import_state: " + errno_text(e);
             return e;
         }
-        return ImageRing::create(*caller_, frames_, &ring_, err);
+        const auto layout = o_.import_layout == "3plane" ? ImageRing::Layout::MultiPlane
+                            : o_.import_layout == "r8"   ? ImageRing::Layout::Planar
+                                                         : ImageRing::Layout::Auto;
+        return ImageRing::create(*caller_, frames_, layout, &ring_, err);
     }
     int feed(VmafContext *vmaf, unsigned index, std::string *err) override
     {
