@@ -71,7 +71,8 @@ struct Result {
     std::string device = "cpu";
     double wall_s = 0, cpu_s = 0;
     uint64_t gpu_frames = 0;
-    double gpu_ms = 0, gpu_min_ms = 0, gpu_max_ms = 0;  // over the timed frames
+    double gpu_ms = 0;                   // mean over the timed frames
+    double gpu_min_ms = 0, gpu_max_ms = 0;  // over every frame, warm-up included
     double vmaf = NAN, psnr_y = NAN;
     unsigned validation_messages = 0;
 };
