@@ -19,16 +19,8 @@
 #include <string>
 
 #include "bench_frames.h"
-#include "context/context.h"
+#include "bench_modes.h"
 #include "libvmaf/libvmaf.h"
-#include "libvmaf/libvmaf_vulkan.h"
-#include "picture/picture.h"
-
-#if VMAF_BENCH_HAVE_VULKAN
-#include "bench_import.h"
-#include "vulkan/context.h"
-#include "vulkan/engine.h"
-#endif
 
 namespace vmaf::bench {
 
@@ -36,35 +28,14 @@ namespace {
 
 constexpr const char *kModel = "vmaf_v0.6.1";
 
-enum class Mode { Cpu, VulkanHost, VulkanDevicePool, VulkanImport };
-
-constexpr struct {
-    Mode mode;
-    const char *name;
-} kModes[] = {
-    {Mode::Cpu, "cpu"},
-    {Mode::VulkanHost, "vulkan-host"},
-    {Mode::VulkanDevicePool, "vulkan-device-pool"},
-    {Mode::VulkanImport, "vulkan-import"},
-};
-
-const char *mode_name(Mode m)
-{
-    for (const auto &k : kModes)
-        if (k.mode == m) return k.name;
-    return "?";
-}
-
 struct Options {
     Mode mode = Mode::Cpu;
     unsigned width = 1920, height = 1080;
     unsigned frames = 300, warmup = 10;
     unsigned threads = 1;
     unsigned ring = 8;       // distinct frame pairs, cycled
-    unsigned in_flight = 0;  // frames queued on the GPU; 0: the library's default
-    std::string ref, dist, model_dir, json, device;
-    std::string import_layout = "auto";  // vulkan-import: auto, 3plane or r8
-    bool validation = false;
+    std::string ref, dist, model_dir, json;
+    DeviceOptions dev;
 };
 
 struct Result {
@@ -117,7 +88,7 @@ int parse_options(int argc, char **argv, Options *o)
             return 1;
         }
         if (a == "--validation") {
-            o->validation = true;
+            o->dev.validation = true;
             continue;
         }
         if (i + 1 >= argc) {
@@ -130,7 +101,7 @@ int parse_options(int argc, char **argv, Options *o)
             unsigned *dst;
         } numbers[] = {{"--width", &o->width},   {"--height", &o->height},   {"--frames", &o->frames},
                        {"--warmup", &o->warmup}, {"--threads", &o->threads}, {"--ring", &o->ring},
-                       {"--in-flight", &o->in_flight}};
+                       {"--in-flight", &o->dev.in_flight}};
         bool done = false;
         for (const auto &n : numbers) {
             if (a != n.name) continue;
@@ -142,10 +113,7 @@ int parse_options(int argc, char **argv, Options *o)
         }
         if (done) continue;
         if (a == "--mode") {
-            bool known = false;
-            for (const auto &k : kModes)
-                if (!std::strcmp(k.name, v)) o->mode = k.mode, known = true;
-            if (!known) {
+            if (!parse_mode(v, &o->mode)) {
                 std::fprintf(stderr, "vmaf_bench: unknown mode '%s'\n", v);
                 return 2;
             }
@@ -158,10 +126,10 @@ int parse_options(int argc, char **argv, Options *o)
         } else if (a == "--json") {
             o->json = v;
         } else if (a == "--device") {
-            o->device = v;
+            o->dev.device = v;
         } else if (a == "--import-layout") {
-            o->import_layout = v;
-            if (o->import_layout != "auto" && o->import_layout != "3plane" && o->import_layout != "r8") {
+            o->dev.import_layout = v;
+            if (o->dev.import_layout != "auto" && o->dev.import_layout != "3plane" && o->dev.import_layout != "r8") {
                 std::fprintf(stderr, "vmaf_bench: --import-layout: auto, 3plane or r8, not '%s'\n", v);
                 return 2;
             }
@@ -199,233 +167,6 @@ double wall_seconds()
     return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
 }
 
-std::string errno_text(int err) { return std::strerror(err < 0 ? -err : err); }
-
-// How one mode hands frames to the library. attach() runs before the first frame,
-// feed() once per frame, drain() between the warm-up and the timed frames.
-class Feeder {
-public:
-    virtual ~Feeder() = default;
-    virtual int attach(VmafContext *vmaf, std::string *err) = 0;
-    virtual int feed(VmafContext *vmaf, unsigned index, std::string *err) = 0;
-    virtual int drain(VmafContext *) { return 0; }
-    virtual std::string device() const { return "cpu"; }
-    virtual unsigned validation_messages(VmafContext *) const { return 0; }
-};
-
-// Host pictures by reference: the library gets another reference to a frame of
-// the cycle, as it would get a decoder's frame, with no copy on our side.
-int feed_host(VmafContext *vmaf, const FrameCycle &frames, unsigned index, std::string *err)
-{
-    VmafPicture ref{}, dist{};
-    picture_ref(&ref, &frames.ref(index));
-    picture_ref(&dist, &frames.dist(index));
-    if (int e = vmaf_read_pictures(vmaf, &ref, &dist, index)) {
-        *err = "vmaf_read_pictures: " + errno_text(e);
-        return e;
-    }
-    return 0;
-}
-
-class CpuFeeder final : public Feeder {
-public:
-    explicit CpuFeeder(const FrameCycle &frames) : frames_(frames) {}
-    int attach(VmafContext *, std::string *) override { return 0; }
-    int feed(VmafContext *vmaf, unsigned index, std::string *err) override
-    {
-        return feed_host(vmaf, frames_, index, err);
-    }
-
-private:
-    const FrameCycle &frames_;
-};
-
-#if VMAF_BENCH_HAVE_VULKAN
-std::string device_name_of(VmafContext *vmaf)
-{
-    const vk::State *st = vmaf->ctx.vulkan_state();
-    return st ? st->info().name : "?";
-}
-
-// The two modes on a state the library creates (vmaf_vulkan_state_init).
-class OwnStateFeeder : public Feeder {
-public:
-    OwnStateFeeder(const FrameCycle &frames, const Options &o) : frames_(frames), o_(o) {}
-    ~OwnStateFeeder() override
-    {
-        if (state_) vmaf_vulkan_state_free(&state_);
-    }
-    int attach(VmafContext *vmaf, std::string *err) override
-    {
-        VmafVulkanConfiguration cfg{};
-        cfg.device_index = VMAF_VULKAN_DEVICE_AUTO;
-        char *end = nullptr;
-        const long index = o_.device.empty() ? -1 : std::strtol(o_.device.c_str(), &end, 10);
-        if (!o_.device.empty() && *end == '\0') cfg.device_index = int(index);
-        else if (!o_.device.empty()) cfg.device_name = o_.device.c_str();
-        cfg.enable_validation = o_.validation;
-        cfg.frames_in_flight = o_.in_flight;
-        if (int e = vmaf_vulkan_state_init(&state_, cfg)) {
-            *err = e == -ENODEV ? "no usable Vulkan device (no loader, no driver, or none with what the kernels need)"
-                                : "vmaf_vulkan_state_init: " + errno_text(e);
-            return e;
-        }
-        if (int e = vmaf_vulkan_import_state(vmaf, state_)) {
-            *err = "vmaf_vulkan_import_state: " + errno_text(e);
-            return e;
-        }
-        device_ = device_name_of(vmaf);
-        return 0;
-    }
-    int drain(VmafContext *vmaf) override { return vmaf_vulkan_wait_compute(vmaf); }
-    std::string device() const override { return device_; }
-    unsigned validation_messages(VmafContext *vmaf) const override
-    {
-        const vk::State *st = vmaf->ctx.vulkan_state();
-        return st ? st->validation_errors() + st->validation_warnings() : 0;
-    }
-
-protected:
-    const FrameCycle &frames_;
-    const Options &o_;
-    VmafVulkanState *state_ = nullptr;
-    std::string device_;
-};
-
-class HostFeeder final : public OwnStateFeeder {
-public:
-    using OwnStateFeeder::OwnStateFeeder;
-    int feed(VmafContext *vmaf, unsigned index, std::string *err) override
-    {
-        return feed_host(vmaf, frames_, index, err);
-    }
-};
-
-// Pictures fetched from a pool in device-visible memory and filled by the host,
-// as a decoder writing straight into them would.
-class DevicePoolFeeder final : public OwnStateFeeder {
-public:
-    using OwnStateFeeder::OwnStateFeeder;
-    int attach(VmafContext *vmaf, std::string *err) override
-    {
-        if (int e = OwnStateFeeder::attach(vmaf, err)) return e;
-        const VmafPicture &like = frames_.ref(0);
-        VmafVulkanPictureConfiguration cfg{};
-        cfg.pic_params.w = like.w[0];
-        cfg.pic_params.h = like.h[0];
-        cfg.pic_params.bpc = like.bpc;
-        cfg.pic_params.pix_fmt = like.pix_fmt;
-        cfg.pic_prealloc_method = VMAF_VULKAN_PICTURE_PREALLOCATION_METHOD_DEVICE;
-        if (int e = vmaf_vulkan_preallocate_pictures(vmaf, cfg)) {
-            *err = "vmaf_vulkan_preallocate_pictures: " + errno_text(e);
-            return e;
-        }
-        return 0;
-    }
-    int feed(VmafContext *vmaf, unsigned index, std::string *err) override
-    {
-        VmafPicture ref{}, dist{};
-        if (int e = vmaf_vulkan_picture_fetch(vmaf, &ref)) {
-            *err = "vmaf_vulkan_picture_fetch: " + errno_text(e);
-            return e;
-        }
-        if (int e = vmaf_vulkan_picture_fetch(vmaf, &dist)) {
-            vmaf_picture_unref(&ref);
-            *err = "vmaf_vulkan_picture_fetch: " + errno_text(e);
-            return e;
-        }
-        copy_picture(frames_.ref(index), &ref);
-        copy_picture(frames_.dist(index), &dist);
-        if (int e = vmaf_read_pictures(vmaf, &ref, &dist, index)) {
-            *err = "vmaf_read_pictures: " + errno_text(e);
-            return e;
-        }
-        return 0;
-    }
-};
-
-// Frames in VkImages of our own device, adopted by the library: per frame the
-// host only describes two images and waits when too many frames are queued.
-class ImportFeeder final : public Feeder {
-public:
-    ImportFeeder(const FrameCycle &frames, const Options &o) : frames_(frames), o_(o) {}
-    ~ImportFeeder() override
-    {
-        ring_.reset();  // the context is closed: its reads are done or waited for here
-        if (state_) vmaf_vulkan_state_free(&state_);
-        caller_.reset();
-    }
-    int attach(VmafContext *vmaf, std::string *err) override
-    {
-        if (int e = CallerDevice::create(o_.device, o_.validation, &caller_, err)) return e;
-        if (int e = vmaf_vulkan_state_init_external(&state_, caller_->handles(o_.in_flight))) {
-            *err = "vmaf_vulkan_state_init_external on " + caller_->name() + ": " + errno_text(e);
-            return e;
-        }
-        if (int e = vmaf_vulkan_import_state(vmaf, state_)) {
-            *err = "vmaf_vulkan_import_state: " + errno_text(e);
-            return e;
-        }
-        const auto layout = o_.import_layout == "3plane" ? ImageRing::Layout::MultiPlane
-                            : o_.import_layout == "r8"   ? ImageRing::Layout::Planar
-                                                         : ImageRing::Layout::Auto;
-        return ImageRing::create(*caller_, frames_, layout, &ring_, err);
-    }
-    int feed(VmafContext *vmaf, unsigned index, std::string *err) override
-    {
-        for (VmafVulkanImportSide side : {VMAF_VULKAN_IMPORT_REFERENCE, VMAF_VULKAN_IMPORT_DISTORTED}) {
-            if (int e = ring_->import(vmaf, side, index)) {
-                *err = "vmaf_vulkan_import_image: " + errno_text(e);
-                return e;
-            }
-        }
-        if (int e = vmaf_vulkan_read_imported_pictures(vmaf, index)) {
-            *err = "vmaf_vulkan_read_imported_pictures: " + errno_text(e);
-            return e;
-        }
-        return 0;
-    }
-    int drain(VmafContext *vmaf) override { return vmaf_vulkan_wait_compute(vmaf); }
-    std::string device() const override
-    {
-        return caller_ ? caller_->name() + ", " + (ring_ ? ring_->layout_name() : "?") : "?";
-    }
-    unsigned validation_messages(VmafContext *) const override
-    {
-        return caller_ ? caller_->validation_messages() : 0;
-    }
-
-private:
-    const FrameCycle &frames_;
-    const Options &o_;
-    std::unique_ptr<CallerDevice> caller_;
-    VmafVulkanState *state_ = nullptr;
-    std::unique_ptr<ImageRing> ring_;
-};
-
-// GPU time of the frames collected so far (zero before the engine starts).
-vk::GpuTiming gpu_timing(VmafContext *vmaf)
-{
-    const vk::Engine *e = vmaf->ctx.vulkan_engine();
-    return e ? e->gpu_timing() : vk::GpuTiming{};
-}
-#endif
-
-std::unique_ptr<Feeder> make_feeder(const Options &o, const FrameCycle &frames, std::string *err)
-{
-    if (o.mode == Mode::Cpu) return std::make_unique<CpuFeeder>(frames);
-#if VMAF_BENCH_HAVE_VULKAN
-    switch (o.mode) {
-    case Mode::VulkanHost: return std::make_unique<HostFeeder>(frames, o);
-    case Mode::VulkanDevicePool: return std::make_unique<DevicePoolFeeder>(frames, o);
-    case Mode::VulkanImport: return std::make_unique<ImportFeeder>(frames, o);
-    default: break;
-    }
-#endif
-    *err = std::string(mode_name(o.mode)) + ": this vmaf_bench was built without Vulkan";
-    return nullptr;
-}
-
 int load_model(const Options &o, VmafModel **model, std::string *err)
 {
     VmafModelConfig cfg{};
@@ -453,9 +194,7 @@ int run_frames(const Options &o, Feeder &feeder, VmafContext *vmaf, VmafModel *m
         *err = "waiting for the warm-up frames: " + errno_text(e);
         return e;
     }
-#if VMAF_BENCH_HAVE_VULKAN
-    const vk::GpuTiming before = gpu_timing(vmaf);
-#endif
+    const GpuTime before = gpu_time(vmaf);
     const double wall0 = wall_seconds(), cpu0 = process_cpu_seconds();
     for (unsigned i = o.warmup; i < total; i++)
         if (int e = feeder.feed(vmaf, i, err)) return e;
@@ -465,13 +204,11 @@ int run_frames(const Options &o, Feeder &feeder, VmafContext *vmaf, VmafModel *m
     }
     r->wall_s = wall_seconds() - wall0;
     r->cpu_s = process_cpu_seconds() - cpu0;
-#if VMAF_BENCH_HAVE_VULKAN
-    const vk::GpuTiming after = gpu_timing(vmaf);
+    const GpuTime after = gpu_time(vmaf);
     r->gpu_frames = after.frames - before.frames;
     if (r->gpu_frames) r->gpu_ms = (after.total_ms - before.total_ms) / double(r->gpu_frames);
     r->gpu_min_ms = after.min_ms;
     r->gpu_max_ms = after.max_ms;
-#endif
     if (int e = vmaf_score_pooled(vmaf, model, VMAF_POOL_METHOD_MEAN, &r->vmaf, 0, total - 1)) {
         *err = "vmaf_score_pooled: " + errno_text(e);
         return e;
@@ -489,7 +226,7 @@ int run(const Options &o, const FrameCycle &frames, Result *r, std::string *err)
 {
     VmafModel *model = nullptr;
     if (int e = load_model(o, &model, err)) return e;
-    std::unique_ptr<Feeder> feeder = make_feeder(o, frames, err);
+    std::unique_ptr<Feeder> feeder = make_feeder(o.mode, o.dev, frames, err);
     if (!feeder) {
         vmaf_model_destroy(model);
         return -ENOSYS;
@@ -529,7 +266,7 @@ void print_json(std::FILE *f, const Options &o, const FrameCycle &frames, const 
                  "\"gpu_frames\": %llu, \"gpu_ms_min\": %s, \"gpu_ms_max\": %s, \"vmaf_mean\": %s, "
                  "\"psnr_y_mean\": %s, \"validation_messages\": %u}\n",
                  mode_name(o.mode), p.w[0], p.h[0], o.frames, o.warmup, frames.size(),
-                 o.ref.empty() ? "synthetic" : "y4m", o.threads, o.in_flight, device.c_str(), number(r.wall_s).c_str(),
+                 o.ref.empty() ? "synthetic" : "y4m", o.threads, o.dev.in_flight, device.c_str(), number(r.wall_s).c_str(),
                  number(o.frames / r.wall_s).c_str(), number(1e3 * r.cpu_s / o.frames).c_str(),
                  number(r.gpu_frames ? r.gpu_ms : NAN).c_str(), (unsigned long long)r.gpu_frames,
                  number(r.gpu_frames ? r.gpu_min_ms : NAN).c_str(), number(r.gpu_frames ? r.gpu_max_ms : NAN).c_str(),
@@ -570,7 +307,7 @@ int main_impl(int argc, char **argv)
         print_json(f, o, frames, r);
         if (f != stdout) std::fclose(f);
     }
-    if (o.validation && r.validation_messages) {
+    if (o.dev.validation && r.validation_messages) {
         std::fprintf(stderr, "vmaf_bench: %u validation message(s)\n", r.validation_messages);
         return 1;
     }

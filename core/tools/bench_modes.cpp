@@ -1,0 +1,284 @@
+#include "bench_modes.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+#include "bench_frames.h"
+#include "context/context.h"
+#include "libvmaf/libvmaf_vulkan.h"
+#include "picture/picture.h"
+
+#if VMAF_BENCH_HAVE_VULKAN
+#include "bench_import.h"
+#include "vulkan/context.h"
+#include "vulkan/engine.h"
+#endif
+
+namespace vmaf::bench {
+
+namespace {
+
+constexpr struct {
+    Mode mode;
+    const char *name;
+} kModes[] = {
+    {Mode::Cpu, "cpu"},
+    {Mode::VulkanHost, "vulkan-host"},
+    {Mode::VulkanDevicePool, "vulkan-device-pool"},
+    {Mode::VulkanImport, "vulkan-import"},
+};
+
+}  // namespace
+
+const char *mode_name(Mode m)
+{
+    for (const auto &k : kModes)
+        if (k.mode == m) return k.name;
+    return "?";
+}
+
+bool parse_mode(const char *name, Mode *out)
+{
+    for (const auto &k : kModes) {
+        if (!std::strcmp(k.name, name)) {
+            *out = k.mode;
+            return true;
+        }
+    }
+    return false;
+}
+
+std::string errno_text(int err) { return std::strerror(err < 0 ? -err : err); }
+
+namespace {
+
+// Host pictures by reference: the library gets another reference to a frame of
+// the cycle, as it would get a decoder's frame, with no copy on our side.
+int feed_host(VmafContext *vmaf, const FrameCycle &frames, unsigned index, std::string *err)
+{
+    VmafPicture ref{}, dist{};
+    picture_ref(&ref, &frames.ref(index));
+    picture_ref(&dist, &frames.dist(index));
+    if (int e = vmaf_read_pictures(vmaf, &ref, &dist, index)) {
+        *err = "vmaf_read_pictures: " + errno_text(e);
+        return e;
+    }
+    return 0;
+}
+
+class CpuFeeder final : public Feeder {
+public:
+    explicit CpuFeeder(const FrameCycle &frames) : frames_(frames) {}
+    int attach(VmafContext *, std::string *) override { return 0; }
+    int feed(VmafContext *vmaf, unsigned index, std::string *err) override
+    {
+        return feed_host(vmaf, frames_, index, err);
+    }
+
+private:
+    const FrameCycle &frames_;
+};
+
+#if VMAF_BENCH_HAVE_VULKAN
+std::string device_name_of(VmafContext *vmaf)
+{
+    const vk::State *st = vmaf->ctx.vulkan_state();
+    return st ? st->info().name : "?";
+}
+
+// The two modes on a state the library creates (vmaf_vulkan_state_init).
+class OwnStateFeeder : public Feeder {
+public:
+    OwnStateFeeder(const FrameCycle &frames, const DeviceOptions &o) : frames_(frames), o_(o) {}
+    ~OwnStateFeeder() override
+    {
+        if (state_) vmaf_vulkan_state_free(&state_);
+    }
+    int attach(VmafContext *vmaf, std::string *err) override
+    {
+        VmafVulkanConfiguration cfg{};
+        cfg.device_index = VMAF_VULKAN_DEVICE_AUTO;
+        char *end = nullptr;
+        const long index = o_.device.empty() ? -1 : std::strtol(o_.device.c_str(), &end, 10);
+        if (!o_.device.empty() && *end == '\0') cfg.device_index = int(index);
+        else if (!o_.device.empty()) cfg.device_name = o_.device.c_str();
+        cfg.enable_validation = o_.validation;
+        cfg.frames_in_flight = o_.in_flight;
+        if (int e = vmaf_vulkan_state_init(&state_, cfg)) {
+            *err = e == -ENODEV ? "no usable Vulkan device (no loader, no driver, or none with what the kernels need)"
+                                : "vmaf_vulkan_state_init: " + errno_text(e);
+            return e;
+        }
+        if (int e = vmaf_vulkan_import_state(vmaf, state_)) {
+            *err = "vmaf_vulkan_import_state: " + errno_text(e);
+            return e;
+        }
+        device_ = device_name_of(vmaf);
+        return 0;
+    }
+    int drain(VmafContext *vmaf) override { return vmaf_vulkan_wait_compute(vmaf); }
+    std::string device() const override { return device_; }
+    unsigned validation_messages(VmafContext *vmaf) const override
+    {
+        const vk::State *st = vmaf->ctx.vulkan_state();
+        return st ? st->validation_errors() + st->validation_warnings() : 0;
+    }
+
+protected:
+    const FrameCycle &frames_;
+    const DeviceOptions &o_;
+    VmafVulkanState *state_ = nullptr;
+    std::string device_;
+};
+
+class HostFeeder final : public OwnStateFeeder {
+public:
+    using OwnStateFeeder::OwnStateFeeder;
+    int feed(VmafContext *vmaf, unsigned index, std::string *err) override
+    {
+        return feed_host(vmaf, frames_, index, err);
+    }
+};
+
+// Pictures fetched from a pool in device-visible memory and filled by the host,
+// as a decoder writing straight into them would.
+class DevicePoolFeeder final : public OwnStateFeeder {
+public:
+    using OwnStateFeeder::OwnStateFeeder;
+    int attach(VmafContext *vmaf, std::string *err) override
+    {
+        if (int e = OwnStateFeeder::attach(vmaf, err)) return e;
+        const VmafPicture &like = frames_.ref(0);
+        VmafVulkanPictureConfiguration cfg{};
+        cfg.pic_params.w = like.w[0];
+        cfg.pic_params.h = like.h[0];
+        cfg.pic_params.bpc = like.bpc;
+        cfg.pic_params.pix_fmt = like.pix_fmt;
+        cfg.pic_prealloc_method = VMAF_VULKAN_PICTURE_PREALLOCATION_METHOD_DEVICE;
+        if (int e = vmaf_vulkan_preallocate_pictures(vmaf, cfg)) {
+            *err = "vmaf_vulkan_preallocate_pictures: " + errno_text(e);
+            return e;
+        }
+        return 0;
+    }
+    int feed(VmafContext *vmaf, unsigned index, std::string *err) override
+    {
+        VmafPicture ref{}, dist{};
+        if (int e = vmaf_vulkan_picture_fetch(vmaf, &ref)) {
+            *err = "vmaf_vulkan_picture_fetch: " + errno_text(e);
+            return e;
+        }
+        if (int e = vmaf_vulkan_picture_fetch(vmaf, &dist)) {
+            vmaf_picture_unref(&ref);
+            *err = "vmaf_vulkan_picture_fetch: " + errno_text(e);
+            return e;
+        }
+        copy_picture(frames_.ref(index), &ref);
+        copy_picture(frames_.dist(index), &dist);
+        if (int e = vmaf_read_pictures(vmaf, &ref, &dist, index)) {
+            *err = "vmaf_read_pictures: " + errno_text(e);
+            return e;
+        }
+        return 0;
+    }
+};
+
+// Frames in VkImages of our own device, adopted by the library: per frame the
+// host only describes two images and waits when too many frames are queued.
+class ImportFeeder final : public Feeder {
+public:
+    ImportFeeder(const FrameCycle &frames, const DeviceOptions &o) : frames_(frames), o_(o) {}
+    ~ImportFeeder() override
+    {
+        ring_.reset();  // the context is closed: its reads are done or waited for here
+        if (state_) vmaf_vulkan_state_free(&state_);
+        caller_.reset();
+    }
+    int attach(VmafContext *vmaf, std::string *err) override
+    {
+        if (int e = CallerDevice::create(o_.device, o_.validation, &caller_, err)) return e;
+        if (int e = vmaf_vulkan_state_init_external(&state_, caller_->handles(o_.in_flight))) {
+            *err = "vmaf_vulkan_state_init_external on " + caller_->name() + ": " + errno_text(e);
+            return e;
+        }
+        if (int e = vmaf_vulkan_import_state(vmaf, state_)) {
+            *err = "vmaf_vulkan_import_state: " + errno_text(e);
+            return e;
+        }
+        const auto layout = o_.import_layout == "3plane" ? ImageRing::Layout::MultiPlane
+                            : o_.import_layout == "r8"   ? ImageRing::Layout::Planar
+                                                         : ImageRing::Layout::Auto;
+        return ImageRing::create(*caller_, frames_, layout, &ring_, err);
+    }
+    int feed(VmafContext *vmaf, unsigned index, std::string *err) override
+    {
+        for (VmafVulkanImportSide side : {VMAF_VULKAN_IMPORT_REFERENCE, VMAF_VULKAN_IMPORT_DISTORTED}) {
+            if (int e = ring_->import(vmaf, side, index)) {
+                *err = "vmaf_vulkan_import_image: " + errno_text(e);
+                return e;
+            }
+        }
+        if (int e = vmaf_vulkan_read_imported_pictures(vmaf, index)) {
+            *err = "vmaf_vulkan_read_imported_pictures: " + errno_text(e);
+            return e;
+        }
+        return 0;
+    }
+    int drain(VmafContext *vmaf) override { return vmaf_vulkan_wait_compute(vmaf); }
+    std::string device() const override
+    {
+        return caller_ ? caller_->name() + ", " + (ring_ ? ring_->layout_name() : "?") : "?";
+    }
+    unsigned validation_messages(VmafContext *) const override
+    {
+        return caller_ ? caller_->validation_messages() : 0;
+    }
+
+private:
+    const FrameCycle &frames_;
+    const DeviceOptions &o_;
+    std::unique_ptr<CallerDevice> caller_;
+    VmafVulkanState *state_ = nullptr;
+    std::unique_ptr<ImageRing> ring_;
+};
+
+#endif
+
+}  // namespace
+
+std::unique_ptr<Feeder> make_feeder(Mode mode, const DeviceOptions &o, const FrameCycle &frames, std::string *err)
+{
+    if (mode == Mode::Cpu) return std::make_unique<CpuFeeder>(frames);
+#if VMAF_BENCH_HAVE_VULKAN
+    switch (mode) {
+    case Mode::VulkanHost: return std::make_unique<HostFeeder>(frames, o);
+    case Mode::VulkanDevicePool: return std::make_unique<DevicePoolFeeder>(frames, o);
+    case Mode::VulkanImport: return std::make_unique<ImportFeeder>(frames, o);
+    default: break;
+    }
+#else
+    (void)o;
+#endif
+    *err = std::string(mode_name(mode)) + ": this vmaf_bench was built without Vulkan";
+    return nullptr;
+}
+
+GpuTime gpu_time(VmafContext *vmaf)
+{
+    GpuTime t;
+#if VMAF_BENCH_HAVE_VULKAN
+    if (const vk::Engine *e = vmaf->ctx.vulkan_engine()) {
+        const vk::GpuTiming g = e->gpu_timing();
+        t.frames = g.frames;
+        t.total_ms = g.total_ms;
+        t.min_ms = g.min_ms;
+        t.max_ms = g.max_ms;
+    }
+#else
+    (void)vmaf;
+#endif
+    return t;
+}
+
+}  // namespace vmaf::bench
