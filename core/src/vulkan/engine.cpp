@@ -280,12 +280,20 @@ int Engine::record_and_submit(unsigned slot, unsigned index, const Loader &load,
     memory_barrier(st_, cmd, kWork, VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT,
                    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
 
+    // Stage by stage (vulkan/feature.h): one barrier between stages serves every
+    // feature, and the features' dispatches of a stage run side by side.
     const VkDeviceSize results_at = slot_results_size_ * slot;
-    for (Entry &e : features_) {
-        if (int err = e.feature->record({cmd, slot, index, results_at + e.offset})) {
-            log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: feature %s failed to record frame %u (%d)\n", e.name,
-                index, err);
-            return err;
+    unsigned stages = 0;
+    for (const Entry &e : features_) stages = std::max(stages, e.feature->stages());
+    for (unsigned stage = 0; stage < stages; stage++) {
+        if (stage > 0) compute_barrier(st_, cmd);
+        for (Entry &e : features_) {
+            if (stage >= e.feature->stages()) continue;
+            if (int err = e.feature->record({cmd, slot, index, results_at + e.offset, stage})) {
+                log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: feature %s failed to record frame %u (%d)\n", e.name,
+                    index, err);
+                return err;
+            }
         }
     }
 

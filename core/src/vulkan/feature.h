@@ -12,7 +12,8 @@
 //   init(state, fmt, &result_bytes)      once: pipelines, scratch buffers; say how
 //                                        many bytes of results one frame produces
 //   bind(frame)                          once: FrameBuffers now exist (descriptor sets)
-//   record(rec)       per frame          record kernels into rec.cmd
+//   record(rec)       per frame          record kernels into rec.cmd, once per
+//                                        stage (rec.stage < stages())
 //   collect(results, index, sink)  per frame, in frame order, once that frame's
 //                                        GPU work is done: results -> scores
 //   flush(sink)                          once at the end: sequence-wide scores
@@ -29,8 +30,13 @@
 //     (at rec.result_offset, result_bytes long) is handed to collect() byte for
 //     byte. The Engine adds the barriers and the copy to host memory.
 //   - collect() is called in frame order, on the thread that calls submit()/flush().
+//   - A frame is recorded in stages: stage 0 of every feature, a compute barrier,
+//     stage 1 of every feature that has one, and so on. A feature whose dispatches
+//     depend on each other (VIF's and ADM's scales) puts each step in a stage of
+//     its own instead of adding barriers: the features' independent chains then
+//     share the GPU and every barrier (a drain of the whole queue) serves all.
 // What features must do themselves:
-//   - barriers between their own dependent dispatches within a frame
+//   - any other barrier between their own dependent commands within a stage
 //     (compute_barrier() in vulkan/command.h);
 //   - write every byte of their result region they will read in collect();
 //   - never wait on the GPU; never submit.
@@ -101,6 +107,7 @@ struct Recording {
     unsigned slot;               // frame-in-flight slot, [0, frames in flight)
     unsigned index;              // the frame's index
     VkDeviceSize result_offset;  // this feature's region for this frame in FrameBuffers::results
+    unsigned stage = 0;          // which of the feature's stages() to record
 };
 
 class Feature {
@@ -112,7 +119,9 @@ public:
     virtual int init(State &st, const FrameFormat &fmt, size_t *result_bytes) = 0;
     // The Engine's buffers exist and never change from now on.
     virtual int bind(const FrameBuffers &frame) = 0;
-    // Record this frame's kernels.
+    // How many stages record() has (see above); constant after init().
+    virtual unsigned stages() const { return 1; }
+    // Record this frame's kernels of stage rec.stage.
     virtual int record(const Recording &rec) = 0;
     // This frame's results (result_bytes, in host memory) -> scores, under the
     // provided names of the CPU extractor.

@@ -174,13 +174,17 @@ public:
         return rows_->make_set(rows_buffers, &rows_set_);
     }
 
+    // Stages 0-3 run scales 0-3 (scale s reads what scale s - 1 wrote), stage 4
+    // the row sums of every scale; the Engine's barriers between stages order them.
+    unsigned stages() const override { return kScales + 1; }
+
     int record(const Recording &rec) override
     {
-        for (int s = 0; s < kScales; s++) {
-            if (s > 0) compute_barrier(*st_, rec.cmd);  // scale s reads what scale s - 1 wrote
+        const unsigned s = rec.stage;
+        if (s < unsigned(kScales)) {
             pipelines_[s]->dispatch(rec.cmd, sets_[s], &jobs_[s].push, jobs_[s].groups_x, jobs_[s].groups_y);
+            return 0;
         }
-        compute_barrier(*st_, rec.cmd);
         RowsPush push = rows_push_;
         push.out_index = uint32_t(rec.result_offset / sizeof(uint64_t));
         rows_->dispatch(rec.cmd, rows_set_, &push, rows_groups_);

@@ -143,14 +143,16 @@ public:
         return 0;
     }
 
+    // Stage s runs scale s, which reads what scale s - 1 wrote (the Engine's
+    // barrier between stages orders them).
+    unsigned stages() const override { return vif::kScales; }
+
     int record(const Recording &rec) override
     {
-        for (int s = 0; s < vif::kScales; s++) {
-            if (s > 0) compute_barrier(*st_, rec.cmd);  // scale s was written by the dispatch before
-            Push push = jobs_[s].push;
-            push.partial_index = uint32_t(rec.result_offset / sizeof(uint32_t)) + jobs_[s].first_part;
-            pipelines_[s]->dispatch(rec.cmd, sets_[s], &push, jobs_[s].groups_x, jobs_[s].groups_y);
-        }
+        const unsigned s = rec.stage;
+        Push push = jobs_[s].push;
+        push.partial_index = uint32_t(rec.result_offset / sizeof(uint32_t)) + jobs_[s].first_part;
+        pipelines_[s]->dispatch(rec.cmd, sets_[s], &push, jobs_[s].groups_x, jobs_[s].groups_y);
         return 0;
     }
 
