@@ -1,0 +1,780 @@
+// Zero-copy inputs of the Vulkan backend, through the public API on a device the
+// test creates and the library adopts (validation layer on the test's instance,
+// zero messages required):
+//   - golden frames uploaded into VkImages of every layout the device supports
+//     (planar, interleaved chroma, multi-plane, msb-aligned 10-bit, 4:0:0),
+//     synchronized by timeline semaphores, imported: scores identical to the host
+//     path (vmaf_read_pictures) on the same device;
+//   - device picture pools: identical scores, and fetch never deadlocks;
+//   - lifetimes and refusals: freeing with frames in flight, frames waiting on a
+//     semaphore signalled later, wrong geometry, missing semaphore, images
+//     destroyed after their frame, CPU features, mixed picture backings.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <thread>
+
+#include "golden.h"
+#include "test_vulkan_import_harness.h"
+#include "vulkan/device_picture.h"
+#include "vulkan/engine.h"
+
+using namespace vmaf;
+using namespace vmaf::test;
+
+namespace {
+
+struct Pair {
+    std::vector<VmafPicture> ref, dist;
+    Pair() = default;
+    Pair(const Pair &) = delete;
+    Pair(Pair &&) = default;
+    ~Pair()
+    {
+        unref_all(ref);
+        unref_all(dist);
+    }
+};
+
+// Luma only, as 4:0:0 pictures.
+std::vector<VmafPicture> mono(const std::vector<VmafPicture> &in)
+{
+    std::vector<VmafPicture> out;
+    for (const VmafPicture &p : in) {
+        VmafPicture m;
+        REQUIRE(vmaf_picture_alloc(&m, VMAF_PIX_FMT_YUV400P, p.bpc, p.w[0], p.h[0]) == 0);
+        const size_t row = size_t(p.w[0]) * (p.bpc > 8 ? 2 : 1);
+        for (unsigned y = 0; y < p.h[0]; y++)
+            std::memcpy(static_cast<uint8_t *>(m.data[0]) + y * m.stride[0],
+                        static_cast<const uint8_t *>(p.data[0]) + y * p.stride[0], row);
+        out.push_back(m);
+    }
+    return out;
+}
+
+Pair load_pair(const std::string &name, bool as_mono = false)
+{
+    Pair pair;
+    pair.ref = load_y4m(data_dir() + "/" + name + "_ref.y4m");
+    pair.dist = load_y4m(data_dir() + "/" + name + "_dis.y4m");
+    REQUIRE(!pair.ref.empty());
+    REQUIRE(pair.ref.size() == pair.dist.size());
+    if (as_mono) {
+        auto r = mono(pair.ref), d = mono(pair.dist);
+        unref_all(pair.ref);
+        unref_all(pair.dist);
+        pair.ref = std::move(r);
+        pair.dist = std::move(d);
+    }
+    return pair;
+}
+
+VmafContext *open_context(VmafVulkanState *state, bool psnr_only = false)
+{
+    VmafContext *ctx = nullptr;
+    REQUIRE(vmaf_init(&ctx, quiet_config()) == 0);
+    REQUIRE(vmaf_vulkan_import_state(ctx, state) == 0);
+    if (psnr_only)
+        REQUIRE(vmaf_use_feature(ctx, "psnr", nullptr) == 0);
+    else
+        use_gpu_features(ctx);
+    return ctx;
+}
+
+// Scores through vmaf_read_pictures on the same device: the expectation.
+Scores host_scores(VmafVulkanState *state, const Pair &pair, bool psnr_only = false)
+{
+    VmafContext *ctx = open_context(state, psnr_only);
+    for (size_t i = 0; i < pair.ref.size(); i++) {
+        VmafPicture r, d;
+        picture_ref(&r, &pair.ref[i]);
+        picture_ref(&d, &pair.dist[i]);
+        REQUIRE(vmaf_read_pictures(ctx, &r, &d, unsigned(i)) == 0);
+    }
+    REQUIRE(vmaf_read_pictures(ctx, nullptr, nullptr, 0) == 0);
+    Scores s = scores_of(ctx);
+    REQUIRE(vmaf_close(ctx) == 0);
+    return s;
+}
+
+// One picture in VkImages of the harness, re-uploaded per frame. Its images'
+// timeline semaphores order the upload, the library's read and the next upload.
+class ImageSet {
+public:
+    ImageSet(Harness &h, const ImageCase &c, const VmafPicture &like) : h_(h), c_(c)
+    {
+        bpc_ = like.bpc;
+        pix_fmt_ = like.pix_fmt;
+        w_ = like.w[0];
+        h0_ = like.h[0];
+        const unsigned bytes = like.bpc > 8 ? 2 : 1;
+        const vk::ImageFormatInfo *info = vk::image_format_info(c.format[0]);
+        REQUIRE(info);
+        shift_ = (info->msb_bits || c.msb_aligned) ? 16 - like.bpc : 0;
+        // Stored planes: (image, aspect, components, plane dims).
+        auto add = [&](unsigned image, VkImageAspectFlagBits aspect, unsigned p, bool interleave) {
+            Stored s{image, aspect, p, interleave, like.w[p], like.h[p], 0,
+                     size_t(like.w[p]) * (interleave ? 2 : 1) * bytes};
+            stored_.push_back(s);
+        };
+        switch (c.layout) {
+        case Layout::Planar:
+            for (unsigned p = 0; p < 3; p++) add(p, VK_IMAGE_ASPECT_COLOR_BIT, p, false);
+            n_images_ = 3;
+            break;
+        case Layout::Interleaved:
+            add(0, VK_IMAGE_ASPECT_COLOR_BIT, 0, false);
+            add(1, VK_IMAGE_ASPECT_COLOR_BIT, 1, true);
+            n_images_ = 2;
+            break;
+        case Layout::MultiPlane:
+            add(0, VK_IMAGE_ASPECT_PLANE_0_BIT, 0, false);
+            if (info->planes == 2) {
+                add(0, VK_IMAGE_ASPECT_PLANE_1_BIT, 1, true);
+            } else {
+                add(0, VK_IMAGE_ASPECT_PLANE_1_BIT, 1, false);
+                add(0, VK_IMAGE_ASPECT_PLANE_2_BIT, 2, false);
+            }
+            n_images_ = 1;
+            break;
+        case Layout::Mono:
+            add(0, VK_IMAGE_ASPECT_COLOR_BIT, 0, false);
+            n_images_ = 1;
+            break;
+        }
+        size_t at = 0;
+        for (Stored &s : stored_) {
+            s.offset = at;
+            at += (s.pitch * s.h + 15) & ~size_t(15);
+        }
+        staging_ = h.host_buffer(at, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+        for (unsigned i = 0; i < n_images_; i++) {
+            const bool luma_sized = c.layout == Layout::MultiPlane || i == 0;
+            img_[i] = h.image(c.format[i], luma_sized ? like.w[0] : like.w[1], luma_sized ? like.h[0] : like.h[1]);
+            sem_[i] = h.timeline();
+        }
+        VkCommandPoolCreateInfo pi = vk_struct<VkCommandPoolCreateInfo>(VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
+        pi.queueFamilyIndex = h.family();
+        vk_check(h.fn.vkCreateCommandPool(h.device(), &pi, nullptr, &pool_), "vkCreateCommandPool");
+        VkCommandBufferAllocateInfo ai = vk_struct<VkCommandBufferAllocateInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
+        ai.commandPool = pool_;
+        ai.commandBufferCount = 1;
+        vk_check(h.fn.vkAllocateCommandBuffers(h.device(), &ai, &cmd_), "vkAllocateCommandBuffers");
+    }
+
+    ~ImageSet()
+    {
+        for (unsigned i = 0; i < n_images_; i++) h_.wait(sem_[i], value_[i]);
+        h_.fn.vkDestroyCommandPool(h_.device(), pool_, nullptr);
+        h_.destroy(staging_);
+        destroy_images();
+        for (unsigned i = 0; i < n_images_; i++) h_.destroy(sem_[i]);
+    }
+
+    void destroy_images()
+    {
+        for (unsigned i = 0; i < n_images_; i++) {
+            if (img_[i]) h_.destroy(img_[i]);
+            img_[i] = VK_NULL_HANDLE;
+        }
+    }
+
+    // Upload `pic`, after whatever read the images last; the upload's submission
+    // signals the next value of each image's semaphore.
+    void upload(const VmafPicture &pic)
+    {
+        for (unsigned i = 0; i < n_images_; i++) h_.wait(sem_[i], value_[i]);  // staging and cmd are free
+        for (const Stored &s : stored_) pack_plane(pic, s.plane, s.interleave, shift_, staging_.data + s.offset, s.pitch);
+
+        const auto &fn = h_.fn;
+        vk_check(fn.vkResetCommandPool(h_.device(), pool_, 0), "vkResetCommandPool");
+        VkCommandBufferBeginInfo bi = vk_struct<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
+        bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+        vk_check(fn.vkBeginCommandBuffer(cmd_, &bi), "vkBeginCommandBuffer");
+        std::vector<VkImageMemoryBarrier> to_dst;
+        for (unsigned i = 0; i < n_images_; i++) {
+            VkImageMemoryBarrier b = vk_struct<VkImageMemoryBarrier>(VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER);
+            b.srcAccessMask = 0;
+            b.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+            b.oldLayout = layout_[i];  // UNDEFINED the first time: nothing to keep
+            b.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+            b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+            b.image = img_[i];
+            b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+            to_dst.push_back(b);
+        }
+        fn.vkCmdPipelineBarrier(cmd_, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
+                                nullptr, uint32_t(to_dst.size()), to_dst.data());
+        for (const Stored &s : stored_) {
+            VkBufferImageCopy r{};
+            r.bufferOffset = s.offset;
+            r.imageSubresource = {VkImageAspectFlags(s.aspect), 0, 0, 1};
+            r.imageExtent = {s.w, s.h, 1};
+            fn.vkCmdCopyBufferToImage(cmd_, staging_.buffer, img_[s.image], VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &r);
+        }
+        vk_check(fn.vkEndCommandBuffer(cmd_), "vkEndCommandBuffer");
+
+        std::vector<VkSemaphore> sems(sem_, sem_ + n_images_);
+        std::vector<uint64_t> waits(value_, value_ + n_images_), signals;
+        for (uint64_t v : waits) signals.push_back(v + 1);
+        std::vector<VkPipelineStageFlags> stages(n_images_, VK_PIPELINE_STAGE_TRANSFER_BIT);
+        VkTimelineSemaphoreSubmitInfo ti = vk_struct<VkTimelineSemaphoreSubmitInfo>(VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
+        ti.waitSemaphoreValueCount = n_images_;
+        ti.pWaitSemaphoreValues = waits.data();
+        ti.signalSemaphoreValueCount = n_images_;
+        ti.pSignalSemaphoreValues = signals.data();
+        VkSubmitInfo si = vk_struct<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
+        si.pNext = &ti;
+        si.waitSemaphoreCount = n_images_;
+        si.pWaitSemaphores = sems.data();
+        si.pWaitDstStageMask = stages.data();
+        si.commandBufferCount = 1;
+        si.pCommandBuffers = &cmd_;
+        si.signalSemaphoreCount = n_images_;
+        si.pSignalSemaphores = sems.data();
+        h_.submit(si);
+        for (unsigned i = 0; i < n_images_; i++) {
+            value_[i]++;
+            layout_[i] = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+        }
+    }
+
+    // The import description of the uploaded picture, to be left in `final_layout`
+    // (UNDEFINED: as it is).
+    VmafVulkanImage describe(VkImageLayout final_layout) const
+    {
+        VmafVulkanImage d{};
+        for (unsigned i = 0; i < n_images_; i++) {
+            d.img[i] = img_[i];
+            d.format[i] = c_.format[i];
+            d.layout[i] = layout_[i];
+            d.final_layout[i] = final_layout;
+            d.queue_family[i] = VK_QUEUE_FAMILY_IGNORED;
+            d.sem[i] = sem_[i];
+            d.sem_value[i] = value_[i];
+            d.signal_value[i] = value_[i] + 1;
+        }
+        d.width = w_;
+        d.height = h0_;
+        d.bpc = bpc_;
+        d.pix_fmt = pix_fmt_;
+        d.msb_aligned = c_.msb_aligned;
+        return d;
+    }
+
+    // The library took `d`: what the caller's frame bookkeeping does next
+    // (FFmpeg: store back layout and semaphore value).
+    void imported(const VmafVulkanImage &d)
+    {
+        for (unsigned i = 0; i < n_images_; i++) {
+            if (d.final_layout[i] != VK_IMAGE_LAYOUT_UNDEFINED) layout_[i] = d.final_layout[i];
+            value_[i] = d.signal_value[i];
+        }
+    }
+
+    VkSemaphore semaphore(unsigned i) const { return sem_[i]; }
+    uint64_t value(unsigned i) const { return value_[i]; }
+    unsigned images() const { return n_images_; }
+
+private:
+    struct Stored {
+        unsigned image;
+        VkImageAspectFlagBits aspect;
+        unsigned plane;
+        bool interleave;
+        unsigned w, h;
+        size_t offset, pitch;
+    };
+    Harness &h_;
+    const ImageCase &c_;
+    unsigned bpc_ = 8, w_ = 0, h0_ = 0, shift_ = 0;
+    VmafPixelFormat pix_fmt_ = VMAF_PIX_FMT_UNKNOWN;
+    std::vector<Stored> stored_;
+    unsigned n_images_ = 0;
+    VkImage img_[3] = {};
+    VkSemaphore sem_[3] = {};
+    uint64_t value_[3] = {0, 0, 0};
+    VkImageLayout layout_[3] = {VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_UNDEFINED};
+    Harness::HostBuffer staging_;
+    VkCommandPool pool_ = VK_NULL_HANDLE;
+    VkCommandBuffer cmd_ = VK_NULL_HANDLE;
+};
+
+bool case_supported(const Harness &h, const ImageCase &c)
+{
+    for (VkFormat f : c.format)
+        if (f != VK_FORMAT_UNDEFINED && !h.supports(f)) return false;
+    return true;
+}
+
+// Import every frame of `pair` as `c`, through a ring of `ring` image sets; the
+// scores must be `want`'s.
+void run_imported(Harness &h, VmafVulkanState *state, const Pair &pair, const ImageCase &c, const Scores &want,
+                  VkImageLayout final_layout, bool psnr_only = false, unsigned ring = 3)
+{
+    INFO("case " << c.name);
+    VmafContext *ctx = open_context(state, psnr_only);
+    {
+        std::vector<std::unique_ptr<ImageSet>> sets;
+        for (unsigned k = 0; k < 2 * ring; k++) sets.push_back(std::make_unique<ImageSet>(h, c, pair.ref[0]));
+        for (unsigned i = 0; i < pair.ref.size(); i++) {
+            ImageSet &r = *sets[2 * (i % ring)], &d = *sets[2 * (i % ring) + 1];
+            r.upload(pair.ref[i]);
+            d.upload(pair.dist[i]);
+            const VmafVulkanImage rd = r.describe(final_layout), dd = d.describe(final_layout);
+            REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_REFERENCE, &rd, i) == 0);
+            REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_DISTORTED, &dd, i) == 0);
+            REQUIRE(vmaf_vulkan_read_imported_pictures(ctx, i) == 0);
+            r.imported(rd);
+            d.imported(dd);
+        }
+        REQUIRE(vmaf_read_pictures(ctx, nullptr, nullptr, 0) == 0);
+        require_identical(scores_of(ctx), want, unsigned(pair.ref.size()));
+        REQUIRE(vmaf_close(ctx) == 0);
+    }  // the sets wait for the library's last signals before they go
+    h.check_clean();
+}
+
+const ImageCase k8bit420[] = {
+    {"3 x R8", Layout::Planar, {VK_FORMAT_R8_UNORM, VK_FORMAT_R8_UNORM, VK_FORMAT_R8_UNORM}, false},
+    {"R8 + R8G8 (NV12)", Layout::Interleaved, {VK_FORMAT_R8_UNORM, VK_FORMAT_R8G8_UNORM}, false},
+    {"G8_B8R8_2PLANE_420 (NV12)", Layout::MultiPlane, {VK_FORMAT_G8_B8R8_2PLANE_420_UNORM}, false},
+    {"G8_B8_R8_3PLANE_420", Layout::MultiPlane, {VK_FORMAT_G8_B8_R8_3PLANE_420_UNORM}, false},
+};
+const ImageCase k8bit422[] = {
+    {"3 x R8", Layout::Planar, {VK_FORMAT_R8_UNORM, VK_FORMAT_R8_UNORM, VK_FORMAT_R8_UNORM}, false},
+    {"R8 + R8G8 (NV16)", Layout::Interleaved, {VK_FORMAT_R8_UNORM, VK_FORMAT_R8G8_UNORM}, false},
+    {"G8_B8R8_2PLANE_422", Layout::MultiPlane, {VK_FORMAT_G8_B8R8_2PLANE_422_UNORM}, false},
+    {"G8_B8_R8_3PLANE_422", Layout::MultiPlane, {VK_FORMAT_G8_B8_R8_3PLANE_422_UNORM}, false},
+};
+const ImageCase k8bit444[] = {
+    {"3 x R8", Layout::Planar, {VK_FORMAT_R8_UNORM, VK_FORMAT_R8_UNORM, VK_FORMAT_R8_UNORM}, false},
+    {"G8_B8_R8_3PLANE_444", Layout::MultiPlane, {VK_FORMAT_G8_B8_R8_3PLANE_444_UNORM}, false},
+};
+const ImageCase k10bit420[] = {
+    {"3 x R16, lsb", Layout::Planar, {VK_FORMAT_R16_UNORM, VK_FORMAT_R16_UNORM, VK_FORMAT_R16_UNORM}, false},
+    {"3 x R16, msb", Layout::Planar, {VK_FORMAT_R16_UNORM, VK_FORMAT_R16_UNORM, VK_FORMAT_R16_UNORM}, true},
+    {"R16 + R16G16, msb (P010)", Layout::Interleaved, {VK_FORMAT_R16_UNORM, VK_FORMAT_R16G16_UNORM}, true},
+    {"R10X6 + R10X6G10X6 (P010)", Layout::Interleaved,
+     {VK_FORMAT_R10X6_UNORM_PACK16, VK_FORMAT_R10X6G10X6_UNORM_2PACK16}, false},
+    {"G10X6_B10X6R10X6_2PLANE_420 (P010)", Layout::MultiPlane,
+     {VK_FORMAT_G10X6_B10X6R10X6_2PLANE_420_UNORM_3PACK16}, false},
+    {"G16_B16_R16_3PLANE_420, lsb", Layout::MultiPlane, {VK_FORMAT_G16_B16_R16_3PLANE_420_UNORM}, false},
+};
+
+void run_cases(Harness &h, VmafVulkanState *state, const char *pair_name, std::span<const ImageCase> cases,
+               unsigned *run, unsigned *skipped)
+{
+    const Pair pair = load_pair(pair_name);
+    const Scores want = host_scores(state, pair);
+    for (const ImageCase &c : cases) {
+        if (!case_supported(h, c)) {
+            WARN(pair_name << ": " << c.name << ": the device cannot copy these formats; not run");
+            ++*skipped;
+            continue;
+        }
+        run_imported(h, state, pair, c, want, VK_IMAGE_LAYOUT_UNDEFINED);
+        ++*run;
+    }
+}
+
+}  // namespace
+
+TEST_CASE("an adopted device: imported VkImages of every supported layout score like host pictures",
+          "[vulkan][import][golden]")
+{
+    Harness h;
+    VmafVulkanState *state = nullptr;
+    REQUIRE(vmaf_vulkan_state_init_external(&state, h.handles()) == 0);
+    unsigned run = 0, skipped = 0;
+    run_cases(h, state, "chelsea_322x186_rescale", k8bit420, &run, &skipped);
+    run_cases(h, state, "astronaut_320x240_422_crf33", k8bit422, &run, &skipped);
+    run_cases(h, state, "coffee_320x240_444_crf30", k8bit444, &run, &skipped);
+    run_cases(h, state, "rocket_320x240_10bit_crf30", k10bit420, &run, &skipped);
+    REQUIRE(vmaf_vulkan_state_free(&state) == 0);
+    // Every submission of the library went through the caller's queue lock.
+    CHECK(h.locks.load() > 0);
+    CHECK(h.locks.load() == h.unlocks.load());
+    h.check_clean();
+    INFO(run << " layouts run, " << skipped << " not supported by the device");
+    CHECK(run >= 7);  // planar, interleaved and msb-aligned layouts run on every device
+}
+
+TEST_CASE("imported 4:0:0 pictures, 8-bit and msb-aligned 10-bit", "[vulkan][import]")
+{
+    Harness h;
+    VmafVulkanState *state = nullptr;
+    REQUIRE(vmaf_vulkan_state_init_external(&state, h.handles()) == 0);
+    for (const char *name : {"coffee_320x240_crf28", "rocket_320x240_10bit_crf30"}) {
+        const Pair pair = load_pair(name, true);
+        const Scores want = host_scores(state, pair, true);
+        const bool deep = pair.ref[0].bpc > 8;
+        const ImageCase c{deep ? "R16, msb" : "R8", Layout::Mono,
+                          {deep ? VK_FORMAT_R16_UNORM : VK_FORMAT_R8_UNORM}, deep};
+        run_imported(h, state, pair, c, want, VK_IMAGE_LAYOUT_GENERAL, true, 1);
+    }
+    REQUIRE(vmaf_vulkan_state_free(&state) == 0);
+    h.check_clean();
+}
+
+TEST_CASE("images left in a final layout, one frame in flight at most", "[vulkan][import]")
+{
+    Harness h;
+    VmafVulkanState *state = nullptr;
+    REQUIRE(vmaf_vulkan_state_init_external(&state, h.handles(1)) == 0);
+    const Pair pair = load_pair("testsrc2_320x240_crf45");
+    const Scores want = host_scores(state, pair);
+    run_imported(h, state, pair, k8bit420[1], want, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, false, 2);
+    REQUIRE(vmaf_vulkan_state_free(&state) == 0);
+    h.check_clean();
+}
+
+TEST_CASE("device picture pools: scores of host pictures, fetch never deadlocks", "[vulkan][import]")
+{
+    Harness h;
+    VmafVulkanState *state = nullptr;
+    REQUIRE(vmaf_vulkan_state_init_external(&state, h.handles()) == 0);
+    const Pair pair = load_pair("coffee_320x240_crf28");
+    const Scores want = host_scores(state, pair);
+    const VmafPicture &like = pair.ref[0];
+
+    for (VmafVulkanPicturePreallocationMethod method :
+         {VMAF_VULKAN_PICTURE_PREALLOCATION_METHOD_DEVICE, VMAF_VULKAN_PICTURE_PREALLOCATION_METHOD_HOST,
+          VMAF_VULKAN_PICTURE_PREALLOCATION_METHOD_NONE}) {
+        INFO("method " << int(method));
+        VmafContext *ctx = open_context(state);
+        VmafVulkanPictureConfiguration pc{};
+        pc.pic_params = {like.w[0], like.h[0], like.bpc, like.pix_fmt};
+        pc.pic_cnt = 2;  // fewer than the frames in flight need: fetch must collect
+        pc.pic_prealloc_method = method;
+        REQUIRE(vmaf_vulkan_preallocate_pictures(ctx, pc) == 0);
+        CHECK(vmaf_vulkan_preallocate_pictures(ctx, pc) == -EBUSY);
+        for (size_t i = 0; i < pair.ref.size(); i++) {
+            VmafPicture r, d;
+            REQUIRE(vmaf_vulkan_picture_fetch(ctx, &r) == 0);
+            REQUIRE(vmaf_vulkan_picture_fetch(ctx, &d) == 0);
+            CHECK((vk::device_picture(r) != nullptr) == (method == VMAF_VULKAN_PICTURE_PREALLOCATION_METHOD_DEVICE));
+            for (unsigned p = 0; p < 3; p++) {
+                const size_t row = size_t(like.w[p]) * (like.bpc > 8 ? 2 : 1);
+                for (unsigned y = 0; y < like.h[p]; y++) {
+                    std::memcpy(static_cast<uint8_t *>(r.data[p]) + y * r.stride[p],
+                                static_cast<const uint8_t *>(pair.ref[i].data[p]) + y * pair.ref[i].stride[p], row);
+                    std::memcpy(static_cast<uint8_t *>(d.data[p]) + y * d.stride[p],
+                                static_cast<const uint8_t *>(pair.dist[i].data[p]) + y * pair.dist[i].stride[p], row);
+                }
+            }
+            REQUIRE(vmaf_read_pictures(ctx, &r, &d, unsigned(i)) == 0);
+        }
+        REQUIRE(vmaf_read_pictures(ctx, nullptr, nullptr, 0) == 0);
+        require_identical(scores_of(ctx), want, unsigned(pair.ref.size()));
+        REQUIRE(vmaf_close(ctx) == 0);
+    }
+    REQUIRE(vmaf_vulkan_state_free(&state) == 0);
+    h.check_clean();
+}
+
+TEST_CASE("picture backings never mix", "[vulkan][import]")
+{
+    Harness h;
+    VmafVulkanState *state = nullptr;
+    REQUIRE(vmaf_vulkan_state_init_external(&state, h.handles()) == 0);
+    const Pair pair = load_pair("coffee_320x240_crf28");
+    const VmafPicture &like = pair.ref[0];
+    VmafVulkanPictureConfiguration pc{};
+    pc.pic_params = {like.w[0], like.h[0], like.bpc, like.pix_fmt};
+    pc.pic_cnt = 4;
+    pc.pic_prealloc_method = VMAF_VULKAN_PICTURE_PREALLOCATION_METHOD_DEVICE;
+
+    SECTION("a device and a host picture in one frame")
+    {
+        VmafContext *ctx = open_context(state);
+        REQUIRE(vmaf_vulkan_preallocate_pictures(ctx, pc) == 0);
+        VmafPicture r, d;
+        REQUIRE(vmaf_vulkan_picture_fetch(ctx, &r) == 0);
+        picture_ref(&d, &pair.dist[0]);
+        CHECK(vmaf_read_pictures(ctx, &r, &d, 0) == -EINVAL);
+        vmaf_picture_unref(&r);
+        vmaf_picture_unref(&d);
+        REQUIRE(vmaf_close(ctx) == 0);
+    }
+    SECTION("host pictures after device pictures")
+    {
+        VmafContext *ctx = open_context(state);
+        REQUIRE(vmaf_vulkan_preallocate_pictures(ctx, pc) == 0);
+        VmafPicture r, d;
+        REQUIRE(vmaf_vulkan_picture_fetch(ctx, &r) == 0);
+        REQUIRE(vmaf_vulkan_picture_fetch(ctx, &d) == 0);
+        REQUIRE(vmaf_read_pictures(ctx, &r, &d, 0) == 0);
+        picture_ref(&r, &pair.ref[1]);
+        picture_ref(&d, &pair.dist[1]);
+        CHECK(vmaf_read_pictures(ctx, &r, &d, 1) == -EINVAL);
+        vmaf_picture_unref(&r);
+        vmaf_picture_unref(&d);
+        REQUIRE(vmaf_read_pictures(ctx, nullptr, nullptr, 0) == 0);
+        REQUIRE(vmaf_close(ctx) == 0);
+    }
+    SECTION("imports after host pictures, host pictures after imports")
+    {
+        ImageSet set(h, k8bit420[0], like);
+        set.upload(like);
+        const VmafVulkanImage d = set.describe(VK_IMAGE_LAYOUT_UNDEFINED);
+
+        VmafContext *ctx = open_context(state);
+        VmafPicture r, p;
+        picture_ref(&r, &pair.ref[0]);
+        picture_ref(&p, &pair.dist[0]);
+        REQUIRE(vmaf_read_pictures(ctx, &r, &p, 0) == 0);
+        CHECK(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_REFERENCE, &d, 1) == -EINVAL);
+        REQUIRE(vmaf_close(ctx) == 0);
+
+        ctx = open_context(state);
+        REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_REFERENCE, &d, 0) == 0);
+        REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_DISTORTED, &d, 0) == 0);
+        REQUIRE(vmaf_vulkan_read_imported_pictures(ctx, 0) == 0);
+        set.imported(d);
+        picture_ref(&r, &pair.ref[1]);
+        picture_ref(&p, &pair.dist[1]);
+        CHECK(vmaf_read_pictures(ctx, &r, &p, 1) == -EINVAL);
+        vmaf_picture_unref(&r);
+        vmaf_picture_unref(&p);
+        REQUIRE(vmaf_read_pictures(ctx, nullptr, nullptr, 0) == 0);
+        REQUIRE(vmaf_close(ctx) == 0);
+    }
+    REQUIRE(vmaf_vulkan_state_free(&state) == 0);
+    h.check_clean();
+}
+
+TEST_CASE("import lifetimes and refusals end cleanly", "[vulkan][import]")
+{
+    Harness h;
+    VmafVulkanState *state = nullptr;
+    REQUIRE(vmaf_vulkan_state_init_external(&state, h.handles()) == 0);
+    const Pair pair = load_pair("coffee_320x240_crf28");
+    const VmafPicture &like = pair.ref[0];
+    const ImageCase &c = k8bit420[0];
+
+    SECTION("closing with frames in flight waits for them and signals every semaphore")
+    {
+        std::vector<std::unique_ptr<ImageSet>> sets;
+        VmafContext *ctx = open_context(state);
+        for (unsigned i = 0; i < 3; i++) {
+            sets.push_back(std::make_unique<ImageSet>(h, c, like));
+            sets.push_back(std::make_unique<ImageSet>(h, c, like));
+            ImageSet &r = *sets[2 * i], &d = *sets[2 * i + 1];
+            r.upload(pair.ref[i]);
+            d.upload(pair.dist[i]);
+            const VmafVulkanImage rd = r.describe(VK_IMAGE_LAYOUT_UNDEFINED), dd = d.describe(VK_IMAGE_LAYOUT_UNDEFINED);
+            REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_REFERENCE, &rd, i) == 0);
+            REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_DISTORTED, &dd, i) == 0);
+            REQUIRE(vmaf_vulkan_read_imported_pictures(ctx, i) == 0);
+            r.imported(rd);
+            d.imported(dd);
+        }
+        REQUIRE(vmaf_close(ctx) == 0);  // no flush
+        for (auto &s : sets)
+            for (unsigned i = 0; i < s->images(); i++) CHECK(h.counter(s->semaphore(i)) == s->value(i));
+    }
+    SECTION("a frame waiting on a semaphore the caller signals later")
+    {
+        ImageSet r(h, c, like), d(h, c, like);
+        r.upload(pair.ref[0]);
+        d.upload(pair.dist[0]);
+        h.wait(r.semaphore(0), r.value(0));
+        // Ask the library to wait for a value only the host will set, later.
+        VmafVulkanImage rd = r.describe(VK_IMAGE_LAYOUT_UNDEFINED);
+        for (unsigned i = 0; i < 3; i++) {
+            rd.sem_value[i] += 5;
+            rd.signal_value[i] += 5;
+        }
+        const VmafVulkanImage dd = d.describe(VK_IMAGE_LAYOUT_UNDEFINED);
+        VmafContext *ctx = open_context(state);
+        REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_REFERENCE, &rd, 0) == 0);
+        REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_DISTORTED, &dd, 0) == 0);
+        REQUIRE(vmaf_vulkan_read_imported_pictures(ctx, 0) == 0);
+        std::thread later([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+            for (unsigned i = 0; i < 3; i++) h.signal(r.semaphore(i), rd.sem_value[i]);
+        });
+        REQUIRE(vmaf_vulkan_wait_compute(ctx) == 0);  // returns once the host signalled
+        later.join();
+        double psnr = 0;
+        CHECK(vmaf_feature_score_at_index(ctx, "psnr_y", &psnr, 0) == 0);
+        r.imported(rd);
+        d.imported(dd);
+        REQUIRE(vmaf_read_pictures(ctx, nullptr, nullptr, 0) == 0);
+        REQUIRE(vmaf_close(ctx) == 0);
+    }
+    SECTION("wrong geometry, missing semaphore, a side twice, a side missing: refused, the context goes on")
+    {
+        ImageSet r(h, c, like), d(h, c, like);
+        r.upload(pair.ref[0]);
+        d.upload(pair.dist[0]);
+        const VmafVulkanImage rd = r.describe(VK_IMAGE_LAYOUT_UNDEFINED), dd = d.describe(VK_IMAGE_LAYOUT_UNDEFINED);
+        VmafContext *ctx = open_context(state);
+        const int submissions = h.locks.load();
+
+        VmafVulkanImage bad = rd;
+        bad.sem[1] = VK_NULL_HANDLE;
+        CHECK(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_REFERENCE, &bad, 0) == -EINVAL);
+        bad = rd;
+        bad.signal_value[0] = bad.sem_value[0];
+        CHECK(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_REFERENCE, &bad, 0) == -EINVAL);
+        bad = rd;
+        bad.layout[2] = VK_IMAGE_LAYOUT_UNDEFINED;
+        CHECK(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_REFERENCE, &bad, 0) == -EINVAL);
+        bad = rd;
+        bad.format[1] = VK_FORMAT_R8G8B8A8_UNORM;
+        CHECK(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_REFERENCE, &bad, 0) == -ENOTSUP);
+        bad = rd;
+        bad.bpc = 10;  // 8-bit images
+        CHECK(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_REFERENCE, &bad, 0) == -EINVAL);
+        bad = rd;
+        bad.reserved[0] = 1;
+        CHECK(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_REFERENCE, &bad, 0) == -EINVAL);
+        CHECK(vmaf_vulkan_import_image(ctx, VmafVulkanImportSide(2), &rd, 0) == -EINVAL);
+        CHECK(vmaf_vulkan_read_imported_pictures(ctx, 0) == -EINVAL);  // nothing imported
+        CHECK(h.locks.load() == submissions);  // nothing refused reached the queue
+
+        // The first import fixes the geometry and starts the engine, whose set-up
+        // may submit once; refusals after it submit nothing either.
+        REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_REFERENCE, &rd, 0) == 0);
+        const int started = h.locks.load();
+        CHECK(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_REFERENCE, &rd, 0) == -EINVAL);  // twice
+        CHECK(vmaf_vulkan_read_imported_pictures(ctx, 0) == -EINVAL);  // no distorted picture
+        CHECK(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_DISTORTED, &dd, 1) == -EINVAL);  // frame 0 pending
+        bad = dd;
+        bad.width -= 2;
+        CHECK(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_DISTORTED, &bad, 0) == -EINVAL);
+        bad = dd;
+        bad.pix_fmt = VMAF_PIX_FMT_YUV444P;
+        CHECK(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_DISTORTED, &bad, 0) == -EINVAL);
+        CHECK(h.locks.load() == started);
+
+        REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_DISTORTED, &dd, 0) == 0);
+        REQUIRE(vmaf_vulkan_read_imported_pictures(ctx, 0) == 0);
+        r.imported(rd);
+        d.imported(dd);
+        CHECK(vmaf_vulkan_read_imported_pictures(ctx, 0) == -EINVAL);  // already read
+        REQUIRE(vmaf_read_pictures(ctx, nullptr, nullptr, 0) == 0);
+        double psnr = 0;
+        CHECK(vmaf_feature_score_at_index(ctx, "psnr_y", &psnr, 0) == 0);
+        CHECK(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_REFERENCE, &rd, 1) == -EINVAL);  // flushed
+        REQUIRE(vmaf_close(ctx) == 0);
+    }
+    SECTION("images destroyed once their frame is done; a frame imported on one side is dropped at flush")
+    {
+        auto r = std::make_unique<ImageSet>(h, c, like), d = std::make_unique<ImageSet>(h, c, like);
+        VmafContext *ctx = open_context(state);
+        for (unsigned i = 0; i < 2; i++) {
+            r->upload(pair.ref[i]);
+            d->upload(pair.dist[i]);
+            const VmafVulkanImage rd = r->describe(VK_IMAGE_LAYOUT_UNDEFINED);
+            const VmafVulkanImage dd = d->describe(VK_IMAGE_LAYOUT_UNDEFINED);
+            REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_REFERENCE, &rd, i) == 0);
+            REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_DISTORTED, &dd, i) == 0);
+            REQUIRE(vmaf_vulkan_read_imported_pictures(ctx, i) == 0);
+            r->imported(rd);
+            d->imported(dd);
+        }
+        REQUIRE(vmaf_vulkan_wait_compute(ctx) == 0);
+        r->destroy_images();  // the caller frees its frames: the library holds nothing of them
+        d->destroy_images();
+        auto r2 = std::make_unique<ImageSet>(h, c, like);
+        r2->upload(pair.ref[2]);
+        const VmafVulkanImage rd = r2->describe(VK_IMAGE_LAYOUT_UNDEFINED);
+        REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_REFERENCE, &rd, 2) == 0);
+        REQUIRE(vmaf_read_pictures(ctx, nullptr, nullptr, 0) == 0);  // frame 2 has no distorted side
+        double psnr = 0;
+        CHECK(vmaf_feature_score_at_index(ctx, "psnr_y", &psnr, 1) == 0);
+        CHECK(vmaf_feature_score_at_index(ctx, "psnr_y", &psnr, 2) != 0);
+        REQUIRE(vmaf_close(ctx) == 0);
+        // Frame 2 was never submitted: its semaphore is where the upload left it.
+        CHECK(h.counter(r2->semaphore(0)) == r2->value(0));
+    }
+    SECTION("a feature on the CPU cannot read imported pictures")
+    {
+        ImageSet r(h, c, like);
+        r.upload(pair.ref[0]);
+        const VmafVulkanImage rd = r.describe(VK_IMAGE_LAYOUT_UNDEFINED);
+        VmafContext *ctx = nullptr;
+        REQUIRE(vmaf_init(&ctx, quiet_config()) == 0);
+        REQUIRE(vmaf_vulkan_import_state(ctx, state) == 0);
+        // One extractor runs on the GPU once per context; a second configuration
+        // of it stays on the CPU.
+        REQUIRE(vmaf_use_feature(ctx, "psnr", nullptr) == 0);
+        VmafFeatureDictionary *opts = nullptr;
+        REQUIRE(vmaf_feature_dictionary_set(&opts, "enable_chroma", "false") == 0);
+        REQUIRE(vmaf_use_feature(ctx, "psnr", opts) == 0);
+        CHECK(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_REFERENCE, &rd, 0) == -ENOTSUP);
+        REQUIRE(vmaf_close(ctx) == 0);
+
+        REQUIRE(vmaf_init(&ctx, quiet_config()) == 0);  // and without a state at all
+        REQUIRE(vmaf_use_feature(ctx, "psnr", nullptr) == 0);
+        CHECK(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_REFERENCE, &rd, 0) == -EINVAL);
+        REQUIRE(vmaf_close(ctx) == 0);
+    }
+    REQUIRE(vmaf_vulkan_state_free(&state) == 0);
+    h.check_clean();
+}
+
+TEST_CASE("adopting a device: argument checks", "[vulkan][import]")
+{
+    Harness h;
+    VmafVulkanState *state = nullptr;
+    VmafVulkanExternalHandles bad = h.handles();
+    bad.device = VK_NULL_HANDLE;
+    CHECK(vmaf_vulkan_state_init_external(&state, bad) == -EINVAL);
+    bad = h.handles();
+    bad.unlock_queue = nullptr;
+    CHECK(vmaf_vulkan_state_init_external(&state, bad) == -EINVAL);
+    bad = h.handles();
+    bad.reserved[3] = 7;
+    CHECK(vmaf_vulkan_state_init_external(&state, bad) == -EINVAL);
+    bad = h.handles();
+    bad.api_version = VK_API_VERSION_1_1;
+    CHECK(vmaf_vulkan_state_init_external(&state, bad) == -ENOTSUP);
+    bad = h.handles();
+    bad.queue_index = 64;
+    CHECK(vmaf_vulkan_state_init_external(&state, bad) == -ENOTSUP);
+    bad = h.handles();
+    bad.max_outstanding_frames = 17;
+    CHECK(vmaf_vulkan_state_init_external(&state, bad) == -EINVAL);
+    // Features the caller did not enable.
+    VkPhysicalDeviceFeatures2 none = vk_struct<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
+    bad = h.handles();
+    bad.enabled_features = &none;
+    CHECK(vmaf_vulkan_state_init_external(&state, bad) == -ENOTSUP);
+    CHECK(state == nullptr);
+    CHECK(vmaf_vulkan_state_init_external(nullptr, h.handles()) == -EINVAL);
+
+    // Without the lock callbacks, and trusting the physical device's features.
+    VmafVulkanExternalHandles plain = h.handles();
+    plain.lock_queue = plain.unlock_queue = nullptr;
+    plain.enabled_features = nullptr;
+    plain.get_instance_proc_addr = nullptr;  // the system loader's
+    REQUIRE(vmaf_vulkan_state_init_external(&state, plain) == 0);
+    REQUIRE(vmaf_vulkan_state_free(&state) == 0);
+    h.check_clean();
+}
+
+TEST_CASE("image format facts", "[vulkan][import]")
+{
+    const vk::ImageFormatInfo *nv12 = vk::image_format_info(VK_FORMAT_G8_B8R8_2PLANE_420_UNORM);
+    REQUIRE(nv12);
+    CHECK(nv12->planes == 2);
+    CHECK(nv12->bytes == 1);
+    CHECK(nv12->ss_x == 1);
+    CHECK(nv12->ss_y == 1);
+    const vk::ImageFormatInfo *p010 = vk::image_format_info(VK_FORMAT_G10X6_B10X6R10X6_2PLANE_420_UNORM_3PACK16);
+    REQUIRE(p010);
+    CHECK(p010->msb_bits == 10);
+    CHECK(p010->bytes == 2);
+    const vk::ImageFormatInfo *yuv422 = vk::image_format_info(VK_FORMAT_G16_B16_R16_3PLANE_422_UNORM);
+    REQUIRE(yuv422);
+    CHECK(yuv422->planes == 3);
+    CHECK(yuv422->ss_y == 0);
+    const vk::ImageFormatInfo *rg = vk::image_format_info(VK_FORMAT_R8G8_UNORM);
+    REQUIRE(rg);
+    CHECK(rg->components == 2);
+    CHECK(vk::image_format_info(VK_FORMAT_R8G8B8A8_UNORM) == nullptr);
+}

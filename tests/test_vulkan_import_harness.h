@@ -1,0 +1,506 @@
+// A caller's Vulkan setup for the import tests: its own instance (validation layer
+// on, every message counted), device, queue and queue lock, adopted by the library
+// through vmaf_vulkan_state_init_external(); plus images and exportable memory
+// filled from VmafPictures in the layouts callers use (planar, NV12-style
+// interleaved chroma, multi-plane formats, msb-aligned 16-bit samples).
+#pragma once
+
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "context/context.h"
+#include "feature/registry.h"
+#include "libvmaf/libvmaf.h"
+#include "libvmaf/libvmaf_vulkan.h"
+#include "picture/picture.h"
+#include "vulkan/feature.h"
+#include "vulkan/import.h"
+#include "vulkan/vk.h"
+
+namespace vmaf::test {
+
+template <typename T>
+T vk_struct(VkStructureType type)
+{
+    T t{};
+    t.sType = type;
+    return t;
+}
+
+inline void vk_check(VkResult r, const char *what)
+{
+    INFO(what);
+    REQUIRE(r == VK_SUCCESS);
+}
+
+// How an imported picture is stored.
+enum class Layout {
+    Planar,      // one single-plane image per plane
+    Interleaved, // luma image + interleaved chroma image (NV12, P010 as two images)
+    MultiPlane,  // one multi-plane image
+    Mono,        // 4:0:0: one image
+};
+
+struct ImageCase {
+    const char *name;
+    Layout layout;
+    VkFormat format[3];  // per image
+    bool msb_aligned;    // 16-bit samples held high (P010)
+};
+
+class Harness {
+public:
+    // `external_fd`: enable VK_KHR_external_memory_fd when the device has it.
+    explicit Harness(bool external_fd = false)
+    {
+        REQUIRE(vk::load_loader() == 0);
+        create_instance();
+        pick_device();
+        create_device(external_fd);
+    }
+
+    ~Harness()
+    {
+        if (device_) {
+            fn.vkDeviceWaitIdle(device_);
+            fn.vkDestroyDevice(device_, nullptr);
+        }
+        if (messenger_) destroy_messenger_(instance_, messenger_, nullptr);
+        if (instance_) destroy_instance_(instance_, nullptr);
+    }
+    Harness(const Harness &) = delete;
+    Harness &operator=(const Harness &) = delete;
+
+    VmafVulkanExternalHandles handles(unsigned outstanding = 0)
+    {
+        VmafVulkanExternalHandles h{};
+        h.instance = instance_;
+        h.physical_device = physical_;
+        h.device = device_;
+        h.get_instance_proc_addr = vkGetInstanceProcAddr;
+        h.queue_family_index = family_;
+        h.queue_index = 0;
+        h.lock_queue = [](void *o, uint32_t family, uint32_t index) {
+            auto *self = static_cast<Harness *>(o);
+            CHECK(family == self->family_);
+            CHECK(index == 0);
+            self->queue_mutex_.lock();
+            self->locks++;
+        };
+        h.unlock_queue = [](void *o, uint32_t, uint32_t) {
+            auto *self = static_cast<Harness *>(o);
+            self->unlocks++;
+            self->queue_mutex_.unlock();
+        };
+        h.lock_opaque = this;
+        h.enabled_features = &features_;
+        h.enabled_extensions = extensions_.data();
+        h.n_enabled_extensions = unsigned(extensions_.size());
+        h.api_version = VK_API_VERSION_1_2;
+        h.max_outstanding_frames = outstanding;
+        return h;
+    }
+
+    bool has_extension(const char *name) const
+    {
+        for (const char *e : extensions_)
+            if (!std::strcmp(e, name)) return true;
+        return false;
+    }
+
+    // Whether images of this format can be created, filled and copied from.
+    bool supports(VkFormat f) const
+    {
+        VkFormatProperties p{};
+        get_format_properties_(physical_, f, &p);
+        const VkFormatFeatureFlags need = VK_FORMAT_FEATURE_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_TRANSFER_DST_BIT;
+        return (p.optimalTilingFeatures & need) == need;
+    }
+
+    void check_clean() const
+    {
+        INFO("validation messages on the caller's instance");
+        CHECK(messages.load() == 0);
+    }
+
+    // Submit under the queue lock (the library submits to the same queue).
+    void submit(const VkSubmitInfo &si, VkFence fence = VK_NULL_HANDLE)
+    {
+        std::lock_guard lock(queue_mutex_);
+        vk_check(fn.vkQueueSubmit(queue_, 1, &si, fence), "vkQueueSubmit");
+    }
+
+    // A host-visible coherent buffer, mapped.
+    struct HostBuffer {
+        VkBuffer buffer = VK_NULL_HANDLE;
+        VkDeviceMemory memory = VK_NULL_HANDLE;
+        uint8_t *data = nullptr;
+        VkDeviceSize size = 0;
+        uint32_t type = 0;
+        VkDeviceSize allocation = 0;
+    };
+    HostBuffer host_buffer(VkDeviceSize size, VkBufferUsageFlags usage, bool exportable = false)
+    {
+        HostBuffer b;
+        b.size = size;
+        VkExternalMemoryBufferCreateInfo ei = vk_struct<VkExternalMemoryBufferCreateInfo>(VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO);
+        ei.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+        VkBufferCreateInfo bi = vk_struct<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
+        bi.pNext = exportable ? &ei : nullptr;
+        bi.size = size;
+        bi.usage = usage;
+        vk_check(fn.vkCreateBuffer(device_, &bi, nullptr, &b.buffer), "vkCreateBuffer");
+        VkMemoryRequirements req;
+        fn.vkGetBufferMemoryRequirements(device_, b.buffer, &req);
+        b.type = memory_type(req.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                                     VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+        b.allocation = req.size;
+        VkExportMemoryAllocateInfo ex = vk_struct<VkExportMemoryAllocateInfo>(VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO);
+        ex.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+        VkMemoryAllocateInfo ai = vk_struct<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
+        ai.pNext = exportable ? &ex : nullptr;
+        ai.allocationSize = req.size;
+        ai.memoryTypeIndex = b.type;
+        vk_check(fn.vkAllocateMemory(device_, &ai, nullptr, &b.memory), "vkAllocateMemory");
+        vk_check(fn.vkBindBufferMemory(device_, b.buffer, b.memory, 0), "vkBindBufferMemory");
+        void *p;
+        vk_check(fn.vkMapMemory(device_, b.memory, 0, VK_WHOLE_SIZE, 0, &p), "vkMapMemory");
+        b.data = static_cast<uint8_t *>(p);
+        return b;
+    }
+    void destroy(HostBuffer &b)
+    {
+        if (b.buffer) fn.vkDestroyBuffer(device_, b.buffer, nullptr);
+        if (b.memory) fn.vkFreeMemory(device_, b.memory, nullptr);
+        b = HostBuffer{};
+    }
+    int export_fd(const HostBuffer &b)
+    {
+        VkMemoryGetFdInfoKHR gi = vk_struct<VkMemoryGetFdInfoKHR>(VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR);
+        gi.memory = b.memory;
+        gi.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+        int fd = -1;
+        vk_check(fn.vkGetMemoryFdKHR(device_, &gi, &fd), "vkGetMemoryFdKHR");
+        return fd;
+    }
+
+    VkSemaphore timeline(uint64_t initial = 0)
+    {
+        VkSemaphoreTypeCreateInfo ti = vk_struct<VkSemaphoreTypeCreateInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO);
+        ti.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+        ti.initialValue = initial;
+        VkSemaphoreCreateInfo si = vk_struct<VkSemaphoreCreateInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO);
+        si.pNext = &ti;
+        VkSemaphore s;
+        vk_check(fn.vkCreateSemaphore(device_, &si, nullptr, &s), "vkCreateSemaphore");
+        return s;
+    }
+    uint64_t counter(VkSemaphore s)
+    {
+        uint64_t v = 0;
+        vk_check(fn.vkGetSemaphoreCounterValue(device_, s, &v), "vkGetSemaphoreCounterValue");
+        return v;
+    }
+    void wait(VkSemaphore s, uint64_t value)
+    {
+        VkSemaphoreWaitInfo wi = vk_struct<VkSemaphoreWaitInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO);
+        wi.semaphoreCount = 1;
+        wi.pSemaphores = &s;
+        wi.pValues = &value;
+        vk_check(fn.vkWaitSemaphores(device_, &wi, 60ull * 1000 * 1000 * 1000), "vkWaitSemaphores");
+    }
+    void signal(VkSemaphore s, uint64_t value)
+    {
+        VkSemaphoreSignalInfo si = vk_struct<VkSemaphoreSignalInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO);
+        si.semaphore = s;
+        si.value = value;
+        vk_check(fn.vkSignalSemaphore(device_, &si), "vkSignalSemaphore");
+    }
+
+    VkImage image(VkFormat format, unsigned w, unsigned h)
+    {
+        VkImageCreateInfo ci = vk_struct<VkImageCreateInfo>(VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO);
+        ci.imageType = VK_IMAGE_TYPE_2D;
+        ci.format = format;
+        ci.extent = {w, h, 1};
+        ci.mipLevels = 1;
+        ci.arrayLayers = 1;
+        ci.samples = VK_SAMPLE_COUNT_1_BIT;
+        ci.tiling = VK_IMAGE_TILING_OPTIMAL;
+        // Sampled too where the format allows, as a decoder's or FFmpeg's frames
+        // are: images left in SHADER_READ_ONLY_OPTIMAL need it.
+        ci.usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+        VkFormatProperties props{};
+        get_format_properties_(physical_, format, &props);
+        if (props.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT) ci.usage |= VK_IMAGE_USAGE_SAMPLED_BIT;
+        ci.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+        VkImage img;
+        vk_check(fn.vkCreateImage(device_, &ci, nullptr, &img), "vkCreateImage");
+        VkMemoryRequirements req;
+        fn.vkGetImageMemoryRequirements(device_, img, &req);
+        VkMemoryAllocateInfo ai = vk_struct<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
+        ai.allocationSize = req.size;
+        ai.memoryTypeIndex = memory_type(req.memoryTypeBits, 0);
+        VkDeviceMemory mem;
+        vk_check(fn.vkAllocateMemory(device_, &ai, nullptr, &mem), "vkAllocateMemory");
+        vk_check(fn.vkBindImageMemory(device_, img, mem, 0), "vkBindImageMemory");
+        image_memory_[img] = mem;
+        return img;
+    }
+    void destroy(VkImage img)
+    {
+        fn.vkDestroyImage(device_, img, nullptr);
+        fn.vkFreeMemory(device_, image_memory_.at(img), nullptr);
+        image_memory_.erase(img);
+    }
+    void destroy(VkSemaphore s) { fn.vkDestroySemaphore(device_, s, nullptr); }
+
+    VkDevice device() const { return device_; }
+    VkPhysicalDevice physical() const { return physical_; }
+    uint32_t family() const { return family_; }
+
+    VolkDeviceTable fn{};
+    std::atomic<int> messages{0}, locks{0}, unlocks{0};
+
+private:
+    static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT,
+                                                     VkDebugUtilsMessageTypeFlagsEXT,
+                                                     const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
+    {
+        static_cast<Harness *>(user)->messages++;
+        UNSCOPED_INFO("validation: " << (data && data->pMessage ? data->pMessage : "?"));
+        std::fprintf(stderr, "validation: %s\n", data && data->pMessage ? data->pMessage : "?");
+        return VK_FALSE;
+    }
+
+    void create_instance()
+    {
+        const char *off = std::getenv("VMAF_TEST_VULKAN_NO_VALIDATION");
+        const bool validation = !(off && *off == '1');
+        VkApplicationInfo app = vk_struct<VkApplicationInfo>(VK_STRUCTURE_TYPE_APPLICATION_INFO);
+        app.pApplicationName = "import-test-harness";
+        app.apiVersion = VK_API_VERSION_1_2;
+        const char *layer = "VK_LAYER_KHRONOS_validation";
+        const char *ext = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+        VkDebugUtilsMessengerCreateInfoEXT mi = vk_struct<VkDebugUtilsMessengerCreateInfoEXT>(VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT);
+        mi.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+        mi.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                         VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+        mi.pfnUserCallback = on_message;
+        mi.pUserData = this;
+        VkInstanceCreateInfo ci = vk_struct<VkInstanceCreateInfo>(VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO);
+        ci.pApplicationInfo = &app;
+        if (validation) {
+            ci.pNext = &mi;
+            ci.enabledLayerCount = 1;
+            ci.ppEnabledLayerNames = &layer;
+            ci.enabledExtensionCount = 1;
+            ci.ppEnabledExtensionNames = &ext;
+        }
+        vk_check(vkCreateInstance(&ci, nullptr, &instance_), "vkCreateInstance");
+        auto get = [&](const char *n) { return vkGetInstanceProcAddr(instance_, n); };
+        destroy_instance_ = reinterpret_cast<PFN_vkDestroyInstance>(get("vkDestroyInstance"));
+        get_format_properties_ =
+            reinterpret_cast<PFN_vkGetPhysicalDeviceFormatProperties>(get("vkGetPhysicalDeviceFormatProperties"));
+        if (validation) {
+            auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(get("vkCreateDebugUtilsMessengerEXT"));
+            destroy_messenger_ =
+                reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(get("vkDestroyDebugUtilsMessengerEXT"));
+            vk_check(create(instance_, &mi, nullptr, &messenger_), "vkCreateDebugUtilsMessengerEXT");
+        }
+    }
+
+    void pick_device()
+    {
+        auto enumerate = reinterpret_cast<PFN_vkEnumeratePhysicalDevices>(
+            vkGetInstanceProcAddr(instance_, "vkEnumeratePhysicalDevices"));
+        auto props = reinterpret_cast<PFN_vkGetPhysicalDeviceProperties>(
+            vkGetInstanceProcAddr(instance_, "vkGetPhysicalDeviceProperties"));
+        auto queues = reinterpret_cast<PFN_vkGetPhysicalDeviceQueueFamilyProperties>(
+            vkGetInstanceProcAddr(instance_, "vkGetPhysicalDeviceQueueFamilyProperties"));
+        get_memory_properties_ = reinterpret_cast<PFN_vkGetPhysicalDeviceMemoryProperties>(
+            vkGetInstanceProcAddr(instance_, "vkGetPhysicalDeviceMemoryProperties"));
+        uint32_t n = 0;
+        enumerate(instance_, &n, nullptr);
+        std::vector<VkPhysicalDevice> pds(n);
+        enumerate(instance_, &n, pds.data());
+        REQUIRE(n > 0);
+        physical_ = pds[0];
+        for (VkPhysicalDevice pd : pds) {  // a GPU if there is one
+            VkPhysicalDeviceProperties p;
+            props(pd, &p);
+            if (p.deviceType == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU) physical_ = pd;
+        }
+        // A queue family with graphics and compute: the one a decoder or renderer
+        // shares with us.
+        queues(physical_, &n, nullptr);
+        std::vector<VkQueueFamilyProperties> q(n);
+        queues(physical_, &n, q.data());
+        for (uint32_t i = 0; i < n; i++) {
+            if (q[i].queueFlags & VK_QUEUE_COMPUTE_BIT) {
+                family_ = i;
+                break;
+            }
+        }
+        get_memory_properties_(physical_, &memory_);
+    }
+
+    void create_device(bool external_fd)
+    {
+        auto enum_ext = reinterpret_cast<PFN_vkEnumerateDeviceExtensionProperties>(
+            vkGetInstanceProcAddr(instance_, "vkEnumerateDeviceExtensionProperties"));
+        uint32_t n = 0;
+        enum_ext(physical_, nullptr, &n, nullptr);
+        std::vector<VkExtensionProperties> have(n);
+        enum_ext(physical_, nullptr, &n, have.data());
+        if (external_fd) {
+            for (const VkExtensionProperties &e : have)
+                if (!std::strcmp(e.extensionName, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME))
+                    extensions_.push_back(VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
+        }
+        features_.pNext = &v11_;
+        v11_.pNext = &v12_;
+        features_.features.shaderInt64 = VK_TRUE;
+        features_.features.shaderInt16 = VK_TRUE;
+        v11_.storageBuffer16BitAccess = VK_TRUE;
+        v12_.storageBuffer8BitAccess = VK_TRUE;
+        v12_.timelineSemaphore = VK_TRUE;
+        const float priority = 1.0f;
+        VkDeviceQueueCreateInfo qi = vk_struct<VkDeviceQueueCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
+        qi.queueFamilyIndex = family_;
+        qi.queueCount = 1;
+        qi.pQueuePriorities = &priority;
+        VkDeviceCreateInfo ci = vk_struct<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
+        ci.pNext = &features_;
+        ci.queueCreateInfoCount = 1;
+        ci.pQueueCreateInfos = &qi;
+        ci.enabledExtensionCount = uint32_t(extensions_.size());
+        ci.ppEnabledExtensionNames = extensions_.data();
+        auto create = reinterpret_cast<PFN_vkCreateDevice>(vkGetInstanceProcAddr(instance_, "vkCreateDevice"));
+        vk_check(create(physical_, &ci, nullptr, &device_), "vkCreateDevice");
+        // volk loads device tables through its global vkGetDeviceProcAddr.
+        vkGetDeviceProcAddr = reinterpret_cast<PFN_vkGetDeviceProcAddr>(
+            vkGetInstanceProcAddr(instance_, "vkGetDeviceProcAddr"));
+        volkLoadDeviceTable(&fn, device_);
+        fn.vkGetDeviceQueue(device_, family_, 0, &queue_);
+    }
+
+    uint32_t memory_type(uint32_t bits, VkMemoryPropertyFlags need) const
+    {
+        for (uint32_t i = 0; i < memory_.memoryTypeCount; i++)
+            if ((bits & (1u << i)) && (memory_.memoryTypes[i].propertyFlags & need) == need) return i;
+        FAIL("no memory type");
+        return 0;
+    }
+
+    VkInstance instance_ = VK_NULL_HANDLE;
+    VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
+    VkPhysicalDevice physical_ = VK_NULL_HANDLE;
+    VkDevice device_ = VK_NULL_HANDLE;
+    VkQueue queue_ = VK_NULL_HANDLE;
+    uint32_t family_ = 0;
+    std::mutex queue_mutex_;
+    std::vector<const char *> extensions_;
+    VkPhysicalDeviceFeatures2 features_ = vk_struct<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
+    VkPhysicalDeviceVulkan11Features v11_ = vk_struct<VkPhysicalDeviceVulkan11Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES);
+    VkPhysicalDeviceVulkan12Features v12_ = vk_struct<VkPhysicalDeviceVulkan12Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
+    VkPhysicalDeviceMemoryProperties memory_{};
+    PFN_vkDestroyInstance destroy_instance_ = nullptr;
+    PFN_vkDestroyDebugUtilsMessengerEXT destroy_messenger_ = nullptr;
+    PFN_vkGetPhysicalDeviceFormatProperties get_format_properties_ = nullptr;
+    PFN_vkGetPhysicalDeviceMemoryProperties get_memory_properties_ = nullptr;
+    std::map<VkImage, VkDeviceMemory> image_memory_;
+};
+
+// The stored form of one plane of `pic` in an image or buffer: its samples,
+// shifted up by `shift` (msb-aligned storage), interleaved with the next plane
+// when `interleave` (Cb, Cr pairs). Rows are `pitch` bytes apart.
+inline void pack_plane(const VmafPicture &pic, unsigned p, bool interleave, unsigned shift, uint8_t *dst,
+                       size_t pitch)
+{
+    const unsigned bytes = pic.bpc > 8 ? 2 : 1;
+    const unsigned comps = interleave ? 2 : 1;
+    for (unsigned y = 0; y < pic.h[p]; y++) {
+        for (unsigned x = 0; x < pic.w[p]; x++) {
+            for (unsigned c = 0; c < comps; c++) {
+                const auto *row = static_cast<const uint8_t *>(pic.data[p + c]) + y * pic.stride[p + c];
+                uint8_t *out = dst + y * pitch + (x * comps + c) * bytes;
+                if (bytes == 1) {
+                    *out = row[x];
+                } else {
+                    uint16_t v;
+                    std::memcpy(&v, row + 2 * x, 2);
+                    v = uint16_t(v << shift);
+                    std::memcpy(out, &v, 2);
+                }
+            }
+        }
+    }
+}
+
+// Register every feature that has a GPU twin, with default options.
+inline std::vector<std::string> use_gpu_features(VmafContext *ctx)
+{
+    std::vector<std::string> names;
+    for (const vk::FeatureInfo *f : vk::gpu_features()) {
+        REQUIRE(vmaf_use_feature(ctx, f->name, nullptr) == 0);
+        names.push_back(f->name);
+    }
+    REQUIRE(!names.empty());
+    return names;
+}
+
+inline VmafConfiguration quiet_config()
+{
+    VmafConfiguration cfg{};
+    cfg.log_level = VMAF_LOG_LEVEL_ERROR;
+    return cfg;
+}
+
+// Every stored score of a context: name -> per-frame values, and aggregates.
+struct Scores {
+    std::map<std::string, std::vector<std::optional<double>>> series;
+    std::map<std::string, double> aggregates;
+};
+
+inline Scores scores_of(VmafContext *ctx)
+{
+    Scores s;
+    for (const std::string &n : ctx->ctx.collector().names()) s.series[n] = ctx->ctx.collector().series(n);
+    for (const auto &[n, v] : ctx->ctx.collector().aggregates()) s.aggregates[n] = v;
+    return s;
+}
+
+inline void require_identical(const Scores &got, const Scores &want, unsigned frames)
+{
+    REQUIRE(!want.series.empty());
+    REQUIRE(got.series.size() == want.series.size());
+    for (const auto &[name, series] : want.series) {
+        INFO(name);
+        REQUIRE(got.series.count(name));
+        const auto &g = got.series.at(name);
+        REQUIRE(series.size() == frames);
+        REQUIRE(g.size() == frames);
+        for (unsigned i = 0; i < frames; i++) {
+            INFO("frame " << i);
+            REQUIRE(series[i].has_value());
+            REQUIRE(g[i].has_value());
+            CHECK(*g[i] == *series[i]);
+        }
+    }
+    REQUIRE(got.aggregates.size() == want.aggregates.size());
+    for (const auto &[name, v] : want.aggregates) {
+        INFO(name);
+        CHECK(got.aggregates.at(name) == v);
+    }
+}
+
+}  // namespace vmaf::test
