@@ -18,6 +18,7 @@
 
 #include "context/context.h"
 #include "feature/registry.h"
+#include "golden.h"
 #include "libvmaf/libvmaf.h"
 #include "libvmaf/libvmaf_vulkan.h"
 #include "picture/picture.h"
@@ -501,6 +502,80 @@ inline void require_identical(const Scores &got, const Scores &want, unsigned fr
         INFO(name);
         CHECK(got.aggregates.at(name) == v);
     }
+}
+
+// A golden pair's pictures, released with it.
+struct Pair {
+    std::vector<VmafPicture> ref, dist;
+    Pair() = default;
+    Pair(const Pair &) = delete;
+    Pair(Pair &&) = default;
+    ~Pair()
+    {
+        unref_all(ref);
+        unref_all(dist);
+    }
+};
+
+// Luma only, as 4:0:0 pictures.
+std::vector<VmafPicture> mono(const std::vector<VmafPicture> &in)
+{
+    std::vector<VmafPicture> out;
+    for (const VmafPicture &p : in) {
+        VmafPicture m;
+        REQUIRE(vmaf_picture_alloc(&m, VMAF_PIX_FMT_YUV400P, p.bpc, p.w[0], p.h[0]) == 0);
+        const size_t row = size_t(p.w[0]) * (p.bpc > 8 ? 2 : 1);
+        for (unsigned y = 0; y < p.h[0]; y++)
+            std::memcpy(static_cast<uint8_t *>(m.data[0]) + y * m.stride[0],
+                        static_cast<const uint8_t *>(p.data[0]) + y * p.stride[0], row);
+        out.push_back(m);
+    }
+    return out;
+}
+
+Pair load_pair(const std::string &name, bool as_mono = false)
+{
+    Pair pair;
+    pair.ref = load_y4m(data_dir() + "/" + name + "_ref.y4m");
+    pair.dist = load_y4m(data_dir() + "/" + name + "_dis.y4m");
+    REQUIRE(!pair.ref.empty());
+    REQUIRE(pair.ref.size() == pair.dist.size());
+    if (as_mono) {
+        auto r = mono(pair.ref), d = mono(pair.dist);
+        unref_all(pair.ref);
+        unref_all(pair.dist);
+        pair.ref = std::move(r);
+        pair.dist = std::move(d);
+    }
+    return pair;
+}
+
+VmafContext *open_context(VmafVulkanState *state, bool psnr_only = false)
+{
+    VmafContext *ctx = nullptr;
+    REQUIRE(vmaf_init(&ctx, quiet_config()) == 0);
+    REQUIRE(vmaf_vulkan_import_state(ctx, state) == 0);
+    if (psnr_only)
+        REQUIRE(vmaf_use_feature(ctx, "psnr", nullptr) == 0);
+    else
+        use_gpu_features(ctx);
+    return ctx;
+}
+
+// Scores through vmaf_read_pictures on the same device: the expectation.
+Scores host_scores(VmafVulkanState *state, const Pair &pair, bool psnr_only = false)
+{
+    VmafContext *ctx = open_context(state, psnr_only);
+    for (size_t i = 0; i < pair.ref.size(); i++) {
+        VmafPicture r, d;
+        picture_ref(&r, &pair.ref[i]);
+        picture_ref(&d, &pair.dist[i]);
+        REQUIRE(vmaf_read_pictures(ctx, &r, &d, unsigned(i)) == 0);
+    }
+    REQUIRE(vmaf_read_pictures(ctx, nullptr, nullptr, 0) == 0);
+    Scores s = scores_of(ctx);
+    REQUIRE(vmaf_close(ctx) == 0);
+    return s;
 }
 
 }  // namespace vmaf::test
