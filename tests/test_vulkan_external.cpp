@@ -213,6 +213,7 @@ TEST_CASE("external memory refusals end cleanly", "[vulkan][external]")
         add("reserved", [](auto &b) { b.reserved[1] = 1; });
         add("bit depth", [](auto &b) { b.bpc = 7; });
         add("zero width", [](auto &b) { b.width = 0; });
+        add("memory type index", [](auto &b) { b.objects[0].memory_type_index = 40; });
         for (const auto &[what, b] : bad) {
             INFO(what);
             CHECK(vmaf_vulkan_import_external(ctx, VMAF_VULKAN_IMPORT_REFERENCE, &b, 0) == -EINVAL);

@@ -58,8 +58,8 @@ typedef struct VmafVulkanState VmafVulkanState;
 typedef struct VmafVulkanConfiguration {
     /** Index in vmaf_vulkan_list_devices() order, or VMAF_VULKAN_DEVICE_AUTO. */
     int device_index;
-    /** If not NULL or empty: the first device whose name contains this
-     *  (case-insensitive). Wins over device_index. */
+    /** If not NULL or empty: the first usable device whose name contains this
+     *  (case-insensitive), else the first such device. Wins over device_index. */
     const char *device_name;
     /** Nonzero: load VK_LAYER_KHRONOS_validation and log its messages; init fails
      *  with -ENOTSUP when the layer is not installed. For debugging. */
@@ -91,8 +91,10 @@ int vmaf_vulkan_state_init(VmafVulkanState **state, VmafVulkanConfiguration cfg)
 int vmaf_vulkan_import_state(VmafContext *vmaf, VmafVulkanState *state);
 
 /**
- * Free a state created by vmaf_vulkan_state_init(), after every context that
- * imported it is closed. Sets *state to NULL.
+ * Free a state created by vmaf_vulkan_state_init() or
+ * vmaf_vulkan_state_init_external(), after every context that imported it is
+ * closed and every DEVICE picture of those contexts is unreferenced (their
+ * buffers belong to the state). Sets *state to NULL.
  *
  * @return 0 on success, or < 0 (a negative errno code) on error.
  */
@@ -185,18 +187,24 @@ typedef struct VmafVulkanPictureConfiguration {
  * pictures differ, or whose backing differs from the first frame's, is refused
  * with -EINVAL. DEVICE pictures are tagged in VmafPicture.priv (library-owned).
  *
- * @return 0, -EINVAL on bad arguments or without an imported state (DEVICE),
- *         -EBUSY when called twice, -ENOMEM when the memory is not there.
+ * @return 0, -EINVAL on bad arguments (pic_cnt above 1024 too) or without an
+ *         imported state (DEVICE), -EBUSY when called twice, -ENOMEM when the
+ *         memory is not there, -ENOTSUP when the device has no host-visible
+ *         coherent memory for DEVICE pictures.
  */
 int vmaf_vulkan_preallocate_pictures(VmafContext *vmaf, VmafVulkanPictureConfiguration cfg);
 
 /**
  * Take a picture from the pool (or allocate one, for NONE), waiting until one is
  * free: a picture returns to the pool when its last reference is dropped, for
- * DEVICE pictures once the GPU has copied it. While waiting, finished GPU frames
- * are collected, so a pool deeper than the frames in flight never deadlocks.
+ * DEVICE pictures once the GPU has copied it. While waiting for a DEVICE picture,
+ * finished GPU frames are collected, so a pool deeper than the frames in flight
+ * never deadlocks; with no frame threads, a DEVICE pool whose every picture the
+ * caller holds answers -EBUSY instead of waiting. A HOST pool waits like
+ * vmaf_fetch_preallocated_picture(): the caller must not hold every picture.
  *
- * @return 0, or -EINVAL when vmaf_vulkan_preallocate_pictures() was not called.
+ * @return 0; -EINVAL when vmaf_vulkan_preallocate_pictures() was not called;
+ *         -EBUSY (above); a GPU failure of a collected frame as a negative errno.
  */
 int vmaf_vulkan_picture_fetch(VmafContext *vmaf, VmafPicture *pic);
 
@@ -230,8 +238,12 @@ enum VmafVulkanImportSide {
  * first import fails with -ENOTSUP and says which feature is on the CPU. A
  * context that imports never takes host pictures, and the reverse (-EINVAL).
  *
- * @return 0; -EINVAL when a side is missing or `index` is not the imported one;
- *         a Vulkan failure as a negative errno.
+ * When it fails after the side checks (an image given with two layouts, a Vulkan
+ * error), the frame's imports are dropped and its semaphores are not signalled:
+ * the caller must not wait for their signal_value.
+ *
+ * @return 0; -EINVAL when a side is missing, `index` is not the imported one or
+ *         one image comes with two layouts; a Vulkan failure as a negative errno.
  */
 int vmaf_vulkan_read_imported_pictures(VmafContext *vmaf, unsigned index);
 
@@ -239,8 +251,9 @@ int vmaf_vulkan_read_imported_pictures(VmafContext *vmaf, unsigned index);
  * Import one picture of frame `index` from a VA-API surface: the surface is
  * synchronized (vaSyncSurface), exported read-only as DRM PRIME 2 DMA-BUFs
  * (vaExportSurfaceHandle) and imported like vmaf_vulkan_import_external(); the
- * exported file descriptors are closed here. NV12, P010 (msb-aligned 10-bit) and
- * I420-style three-plane surfaces are understood.
+ * exported file descriptors are closed here. Surfaces of one layer in NV12, P010,
+ * P012, P016 (msb-aligned), I420, YV12, 444P or Y800 are understood; others are
+ * refused with -ENOTSUP.
  *
  * @param va_display a VADisplay.
  * @param va_surface a VASurfaceID.
@@ -301,8 +314,18 @@ typedef struct VmafVulkanExternalHandles {
     /** Frames queued on the GPU before the oldest is waited for; 0 means 3, at most
      *  16. Also bounds vmaf_vulkan_read_imported_pictures(). */
     unsigned max_outstanding_frames;
+    /** Optional: a second queue of queue_family_index (use_copy_queue nonzero)
+     *  for the copies out of imported pictures. An image's semaphore is then
+     *  signalled as soon as the image is copied, instead of after the kernels of
+     *  the frames queued before it on the one queue: a decoder that reads the
+     *  frame again (as a reference) waits for the copy alone. Submissions to it go
+     *  through lock_queue/unlock_queue too. copy_queue_index may be queue_index
+     *  itself: the copies are then a submission of their own on that queue, which
+     *  gains nothing (a semaphore signal waits for all earlier work of a queue). */
+    int use_copy_queue;
+    uint32_t copy_queue_index;
     /** Must be zero. */
-    uint64_t reserved[8];
+    uint64_t reserved[7];
 } VmafVulkanExternalHandles;
 
 /**
@@ -337,7 +360,8 @@ int vmaf_vulkan_state_init_external(VmafVulkanState **state, VmafVulkanExternalH
  * formats and when msb_aligned is set (P010 in R16/R16G16 images).
  *
  * Images need VK_IMAGE_USAGE_TRANSFER_SRC_BIT; their contents are read by a copy
- * on the state's queue, in submission order.
+ * on the state's queue, or on its copy queue where the state has one
+ * (VmafVulkanExternalHandles.use_copy_queue), in submission order.
  */
 typedef struct VmafVulkanImage {
     /** The images; the first VK_NULL_HANDLE ends the list. */
@@ -355,7 +379,8 @@ typedef struct VmafVulkanImage {
     uint32_t queue_family[VMAF_VULKAN_MAX_IMAGES];
     /** Timeline semaphore of each image (required). Our work waits until it
      *  reaches sem_value[i] and sets it to signal_value[i] (> sem_value[i]) when
-     *  done reading (FFmpeg: sem_value[i] + 1, then store it back). */
+     *  done reading: once the image is copied (FFmpeg: sem_value[i] + 1, then
+     *  store it back). */
     VkSemaphore sem[VMAF_VULKAN_MAX_IMAGES];
     uint64_t sem_value[VMAF_VULKAN_MAX_IMAGES];
     uint64_t signal_value[VMAF_VULKAN_MAX_IMAGES];
@@ -437,9 +462,12 @@ typedef struct VmafVulkanExternalPicture {
  * vmaf_vulkan_wait_compute() returns; the library's imports are released when the
  * frame's work is done.
  *
- * @return 0; -ENOTSUP (with a log line naming the extension) when the device lacks
- *         the needed extension or cannot import this handle; -EINVAL for a bad
- *         description (see vmaf_vulkan_import_image() for the other cases).
+ * @return 0; -ENOTSUP (with a log line naming what is missing) when the device
+ *         lacks the needed extension or cannot import this format and DRM format
+ *         modifier; -EINVAL for a bad description, a handle the driver refuses or
+ *         a memory_type_index that cannot back the import (see
+ *         vmaf_vulkan_import_image() for the other cases); another negative errno
+ *         for a Vulkan failure.
  */
 int vmaf_vulkan_import_external(VmafContext *vmaf, enum VmafVulkanImportSide side,
                                 const VmafVulkanExternalPicture *picture, unsigned index);

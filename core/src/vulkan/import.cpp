@@ -290,7 +290,7 @@ int import_memory(State &st, VkExternalMemoryHandleTypeFlagBits type, int fd, Vk
         allowed &= fp.memoryTypeBits;
         type_index = allowed ? uint32_t(__builtin_ctz(allowed)) : 0;
     }
-    if (!(allowed & (1u << type_index))) {
+    if (type_index >= VK_MAX_MEMORY_TYPES || !(allowed & (1u << type_index))) {
         log(VMAF_LOG_LEVEL_ERROR, "vmaf_vulkan_import_external: memory type %u cannot back the import "
                                   "(allowed: 0x%x)\n", type_index, allowed);
         return -EINVAL;
@@ -396,6 +396,33 @@ int import_tiled(State &st, const VmafVulkanExternalPicture &pic, const std::vec
         ci.usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
         ci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
         ci.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+        // Creating an image of a format and modifier the device cannot import is
+        // undefined: ask first.
+        VkPhysicalDeviceImageDrmFormatModifierInfoEXT qm = make<VkPhysicalDeviceImageDrmFormatModifierInfoEXT>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_DRM_FORMAT_MODIFIER_INFO_EXT);
+        qm.drmFormatModifier = pic.drm_format_modifier;
+        qm.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+        VkPhysicalDeviceExternalImageFormatInfo qe = make<VkPhysicalDeviceExternalImageFormatInfo>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_IMAGE_FORMAT_INFO);
+        qe.pNext = &qm;
+        qe.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_DMA_BUF_BIT_EXT;
+        VkPhysicalDeviceImageFormatInfo2 qi = make<VkPhysicalDeviceImageFormatInfo2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_FORMAT_INFO_2);
+        qi.pNext = &qe;
+        qi.format = ci.format;
+        qi.type = ci.imageType;
+        qi.tiling = ci.tiling;
+        qi.usage = ci.usage;
+        VkExternalImageFormatProperties ep = make<VkExternalImageFormatProperties>(VK_STRUCTURE_TYPE_EXTERNAL_IMAGE_FORMAT_PROPERTIES);
+        VkImageFormatProperties2 fp = make<VkImageFormatProperties2>(VK_STRUCTURE_TYPE_IMAGE_FORMAT_PROPERTIES_2);
+        fp.pNext = &ep;
+        const auto query = st.ifn().GetPhysicalDeviceImageFormatProperties2;
+        const VkResult q = query ? query(st.physical_device(), &qi, &fp) : VK_ERROR_FORMAT_NOT_SUPPORTED;
+        if (q != VK_SUCCESS || !(ep.externalMemoryProperties.externalMemoryFeatures &
+                                 VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT) ||
+            p.w > fp.imageFormatProperties.maxExtent.width || p.h > fp.imageFormatProperties.maxExtent.height) {
+            log(VMAF_LOG_LEVEL_ERROR, "vmaf_vulkan_import_external: the device cannot import a %ux%u VkFormat %d "
+                                      "DMA-BUF with DRM format modifier 0x%llx\n", p.w, p.h, int(ci.format),
+                (unsigned long long)pic.drm_format_modifier);
+            return -ENOTSUP;
+        }
         VkImage image;
         if (VkResult r = fn.vkCreateImage(st.device(), &ci, nullptr, &image); r != VK_SUCCESS) {
             log(VMAF_LOG_LEVEL_ERROR, "vmaf_vulkan_import_external: modifier 0x%llx, VkFormat %d: vkCreateImage: "
