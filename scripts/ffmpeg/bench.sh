@@ -14,7 +14,8 @@
 # long runs from short files. Env: VMAF_MODEL_DIR (where vmaf_v0.6.1.json is),
 # THREADS (cpu run, default nproc), MODES (default "decode vulkan cpu"), RUNS (each
 # mode's best of RUNS, default 1), OUT (keep logs and JSON there), VULKAN_DEVICE
-# (FFmpeg's device, default 0).
+# (FFmpeg's device, default 0), FILTER_OPTS (more libvmaf_vulkan options, e.g.
+# copy_queue=0).
 set -euo pipefail
 [ $# -ge 3 ] || { echo "usage: $0 FFMPEG DIST.mkv REF.mkv [LOOPS]" >&2; exit 2; }
 ffmpeg=$1 dist=$2 ref=$3 loops=${4:-0}
@@ -32,7 +33,7 @@ run_mode() {  # mode log -> ffmpeg's exit status
   local graph
   case $1 in
     decode) "$ffmpeg" -hide_banner -nostdin "${inputs[@]}" -map 0:v -map 1:v -f null - >"$2" 2>&1; return ;;
-    vulkan) graph="[0:v][1:v]libvmaf_vulkan=feature=name=psnr:log_fmt=json:log_path=$out/vulkan.json" ;;
+    vulkan) graph="[0:v][1:v]libvmaf_vulkan=feature=name=psnr:log_fmt=json:log_path=$out/vulkan.json${FILTER_OPTS:+:$FILTER_OPTS}" ;;
     cpu) graph="[0:v]hwdownload,format=nv12,format=yuv420p[d];[1:v]hwdownload,format=nv12,format=yuv420p[r];[d][r]libvmaf=feature=name=psnr:n_threads=$threads:log_fmt=json:log_path=$out/cpu.json" ;;
     *) echo "bench: unknown mode $1" >&2; return 2 ;;
   esac
