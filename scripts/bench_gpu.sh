@@ -10,8 +10,7 @@
 #      MODES (default "cpu vulkan-host vulkan-device-pool vulkan-import"),
 #      VMAF_MODEL_DIR (where vmaf_v0.6.1.json is), OUT (keep the JSON results there),
 #      IN_FLIGHT (frames queued on the GPU; default the library's), IMPORT_LAYOUT
-#      (vulkan-import images: auto, 3plane or r8), COPY_QUEUE (vulkan-import: on or
-#      off, the library's image copies on a second queue; default on),
+#      (vulkan-import images: auto, 3plane or r8),
 #      VALIDATION=1 (validation layer on, any message fails; VMAF_TEST_VULKAN_NO_VALIDATION=1
 #      turns it off again, as for the tests, where the layer is not installed),
 #      CHECK=1 (every mode runs FRAMES frames and each mean VMAF and PSNR-Y must
@@ -32,7 +31,6 @@ extra=()
 [ -n "${VMAF_MODEL_DIR:-}" ] && extra+=(--model-dir "$VMAF_MODEL_DIR")
 [ -n "${IN_FLIGHT:-}" ] && extra+=(--in-flight "$IN_FLIGHT")
 [ -n "${IMPORT_LAYOUT:-}" ] && extra+=(--import-layout "$IMPORT_LAYOUT")
-[ -n "${COPY_QUEUE:-}" ] && extra+=(--copy-queue "$COPY_QUEUE")
 [ "${VALIDATION:-0}" = 1 ] && [ "${VMAF_TEST_VULKAN_NO_VALIDATION:-0}" != 1 ] && extra+=(--validation)
 
 [ -x "$bench" ] || { echo "bench_gpu: no $bench (build first, or set BUILD_DIR)" >&2; exit 1; }

@@ -310,15 +310,9 @@ void run_cases(Harness &h, VmafVulkanState *state, const char *pair_name, std::s
 TEST_CASE("an adopted device: imported VkImages of every supported layout score like host pictures",
           "[vulkan][import][golden]")
 {
-    // The copies out of the images on the library's queue, or on a queue of
-    // their own (the device's second queue, or with one queue, a submission of
-    // their own on it).
-    const bool copy_queue = GENERATE(false, true);
     Harness h;
-    INFO((copy_queue ? (h.second_queue() ? "copies on a second queue" : "copies as a submission of their own")
-                     : "copies in the frame's submission"));
     VmafVulkanState *state = nullptr;
-    REQUIRE(vmaf_vulkan_state_init_external(&state, h.handles(0, copy_queue)) == 0);
+    REQUIRE(vmaf_vulkan_state_init_external(&state, h.handles()) == 0);
     unsigned run = 0, skipped = 0;
     run_cases(h, state, "chelsea_322x186_rescale", k8bit420, &run, &skipped);
     run_cases(h, state, "astronaut_320x240_422_crf33", k8bit422, &run, &skipped);
@@ -328,8 +322,6 @@ TEST_CASE("an adopted device: imported VkImages of every supported layout score 
     // Every submission of the library went through the caller's queue lock.
     CHECK(h.locks.load() > 0);
     CHECK(h.locks.load() == h.unlocks.load());
-    if (copy_queue && h.second_queue()) CHECK(h.copy_locks.load() >= int(run) * 10);  // a copy per frame
-    if (!copy_queue) CHECK(h.copy_locks.load() == 0);
     h.check_clean();
     INFO(run << " layouts run, " << skipped << " not supported by the device");
     CHECK(run >= 7);  // planar, interleaved and msb-aligned layouts run on every device
@@ -356,7 +348,7 @@ TEST_CASE("images left in a final layout, one frame in flight at most", "[vulkan
 {
     Harness h;
     VmafVulkanState *state = nullptr;
-    REQUIRE(vmaf_vulkan_state_init_external(&state, h.handles(1, true)) == 0);
+    REQUIRE(vmaf_vulkan_state_init_external(&state, h.handles(1)) == 0);
     const Pair pair = load_pair("testsrc2_320x240_crf45");
     const Scores want = host_scores(state, pair);
     run_imported(h, state, pair, k8bit420[1], want, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, false, 2);
@@ -481,11 +473,9 @@ TEST_CASE("picture backings never mix", "[vulkan][import]")
 
 TEST_CASE("import lifetimes and refusals end cleanly", "[vulkan][import]")
 {
-    const bool copy_queue = GENERATE(false, true);
-    INFO((copy_queue ? "copies on a queue of their own" : "copies in the frame's submission"));
     Harness h;
     VmafVulkanState *state = nullptr;
-    REQUIRE(vmaf_vulkan_state_init_external(&state, h.handles(0, copy_queue)) == 0);
+    REQUIRE(vmaf_vulkan_state_init_external(&state, h.handles()) == 0);
     const Pair pair = load_pair("coffee_320x240_crf28");
     const VmafPicture &like = pair.ref[0];
     const ImageCase &c = k8bit420[0];
@@ -672,9 +662,6 @@ TEST_CASE("adopting a device: argument checks", "[vulkan][import]")
     CHECK(vmaf_vulkan_state_init_external(&state, bad) == -ENOTSUP);
     bad = h.handles();
     bad.queue_index = 64;
-    CHECK(vmaf_vulkan_state_init_external(&state, bad) == -ENOTSUP);
-    bad = h.handles(0, true);
-    bad.copy_queue_index = 64;
     CHECK(vmaf_vulkan_state_init_external(&state, bad) == -ENOTSUP);
     bad = h.handles();
     bad.max_outstanding_frames = 17;

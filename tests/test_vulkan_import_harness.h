@@ -80,9 +80,7 @@ public:
     Harness(const Harness &) = delete;
     Harness &operator=(const Harness &) = delete;
 
-    // `copy_queue`: the library copies imported images on a queue of its own:
-    // the device's second queue, or (devices with one) the same queue.
-    VmafVulkanExternalHandles handles(unsigned outstanding = 0, bool copy_queue = false)
+    VmafVulkanExternalHandles handles(unsigned outstanding = 0)
     {
         VmafVulkanExternalHandles h{};
         h.instance = instance_;
@@ -94,10 +92,9 @@ public:
         h.lock_queue = [](void *o, uint32_t family, uint32_t index) {
             auto *self = static_cast<Harness *>(o);
             CHECK(family == self->family_);
-            CHECK(index < self->queue_count_);
+            CHECK(index == 0);
             self->queue_mutex_.lock();
             self->locks++;
-            if (self->queue_count_ > 1 && index == 1) self->copy_locks++;
         };
         h.unlock_queue = [](void *o, uint32_t, uint32_t) {
             auto *self = static_cast<Harness *>(o);
@@ -110,8 +107,6 @@ public:
         h.n_enabled_extensions = unsigned(extensions_.size());
         h.api_version = VK_API_VERSION_1_2;
         h.max_outstanding_frames = outstanding;
-        h.use_copy_queue = copy_queue;
-        h.copy_queue_index = queue_count_ - 1;
         return h;
     }
 
@@ -272,11 +267,9 @@ public:
     VkDevice device() const { return device_; }
     VkPhysicalDevice physical() const { return physical_; }
     uint32_t family() const { return family_; }
-    // Whether handles(.., true) gives the library a queue of its own for copies.
-    bool second_queue() const { return queue_count_ > 1; }
 
     VolkDeviceTable fn{};
-    std::atomic<int> messages{0}, locks{0}, unlocks{0}, copy_locks{0};
+    std::atomic<int> messages{0}, locks{0}, unlocks{0};
 
 private:
     static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT,
@@ -355,7 +348,6 @@ private:
         for (uint32_t i = 0; i < n; i++) {
             if (q[i].queueFlags & VK_QUEUE_COMPUTE_BIT) {
                 family_ = i;
-                queue_count_ = std::min(q[i].queueCount, 2u);  // a second one for the library's copies
                 break;
             }
         }
@@ -385,9 +377,8 @@ private:
         const float priority = 1.0f;
         VkDeviceQueueCreateInfo qi = vk_struct<VkDeviceQueueCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
         qi.queueFamilyIndex = family_;
-        const float priorities[2] = {priority, priority};
-        qi.queueCount = queue_count_;
-        qi.pQueuePriorities = priorities;
+        qi.queueCount = 1;
+        qi.pQueuePriorities = &priority;
         VkDeviceCreateInfo ci = vk_struct<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
         ci.pNext = &features_;
         ci.queueCreateInfoCount = 1;
@@ -416,7 +407,7 @@ private:
     VkPhysicalDevice physical_ = VK_NULL_HANDLE;
     VkDevice device_ = VK_NULL_HANDLE;
     VkQueue queue_ = VK_NULL_HANDLE;
-    uint32_t family_ = 0, queue_count_ = 1;
+    uint32_t family_ = 0;
     std::mutex queue_mutex_;
     std::vector<const char *> extensions_;
     VkPhysicalDeviceFeatures2 features_ = vk_struct<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);

@@ -203,7 +203,6 @@ int CallerDevice::pick_device(unsigned index, std::string *err)
         return -ENODEV;
     }
     family_ = uint32_t(chosen);
-    queue_count_ = std::min(q[family_].queueCount, 2u);  // a second queue for the library's copies
     return 0;
 }
 
@@ -220,11 +219,11 @@ int CallerDevice::create_device(std::string *err)
     v11_.storageBuffer16BitAccess = VK_TRUE;
     v12_.storageBuffer8BitAccess = VK_TRUE;
     v12_.timelineSemaphore = VK_TRUE;
-    const float priorities[2] = {1.0f, 1.0f};
+    const float priority = 1.0f;
     auto qi = vk_struct<VkDeviceQueueCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
     qi.queueFamilyIndex = family_;
-    qi.queueCount = queue_count_;
-    qi.pQueuePriorities = priorities;
+    qi.queueCount = 1;
+    qi.pQueuePriorities = &priority;
     auto ci = vk_struct<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
     ci.pNext = &features_;
     ci.queueCreateInfoCount = 1;
@@ -242,7 +241,7 @@ int CallerDevice::create_device(std::string *err)
     return 0;
 }
 
-VmafVulkanExternalHandles CallerDevice::handles(unsigned max_outstanding_frames, bool copy_queue)
+VmafVulkanExternalHandles CallerDevice::handles(unsigned max_outstanding_frames)
 {
     VmafVulkanExternalHandles h{};
     h.instance = instance_;
@@ -257,8 +256,6 @@ VmafVulkanExternalHandles CallerDevice::handles(unsigned max_outstanding_frames,
     h.enabled_features = &features_;
     h.api_version = VK_API_VERSION_1_2;
     h.max_outstanding_frames = max_outstanding_frames;
-    h.use_copy_queue = copy_queue && queue_count_ > 1;
-    h.copy_queue_index = 1;
     return h;
 }
 

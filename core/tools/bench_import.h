@@ -29,10 +29,7 @@ public:
     CallerDevice(const CallerDevice &) = delete;
     CallerDevice &operator=(const CallerDevice &) = delete;
 
-    // `copy_queue`: offer the device's second queue (where it has one) for the
-    // library's image copies.
-    VmafVulkanExternalHandles handles(unsigned max_outstanding_frames, bool copy_queue);
-    bool has_second_queue() const { return queue_count_ > 1; }
+    VmafVulkanExternalHandles handles(unsigned max_outstanding_frames);
     const std::string &name() const { return name_; }
     unsigned validation_messages() const { return messages_.load(); }
 
@@ -54,7 +51,7 @@ private:
     VkPhysicalDevice physical_ = VK_NULL_HANDLE;
     VkDevice device_ = VK_NULL_HANDLE;
     VkQueue queue_ = VK_NULL_HANDLE;
-    uint32_t family_ = 0, queue_count_ = 1;
+    uint32_t family_ = 0;
     std::string name_;
     VolkDeviceTable fn_{};
     VkPhysicalDeviceMemoryProperties memory_{};

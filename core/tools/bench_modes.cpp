@@ -198,7 +198,7 @@ public:
     int attach(VmafContext *vmaf, std::string *err) override
     {
         if (int e = CallerDevice::create(o_.device, o_.validation, &caller_, err)) return e;
-        if (int e = vmaf_vulkan_state_init_external(&state_, caller_->handles(o_.in_flight, o_.copy_queue))) {
+        if (int e = vmaf_vulkan_state_init_external(&state_, caller_->handles(o_.in_flight))) {
             *err = "vmaf_vulkan_state_init_external on " + caller_->name() + ": " + errno_text(e);
             return e;
         }
@@ -228,9 +228,7 @@ public:
     int drain(VmafContext *vmaf) override { return vmaf_vulkan_wait_compute(vmaf); }
     std::string device() const override
     {
-        if (!caller_) return "?";
-        const bool copies = o_.copy_queue && caller_->has_second_queue();
-        return caller_->name() + ", " + (ring_ ? ring_->layout_name() : "?") + (copies ? ", copy queue" : "");
+        return caller_ ? caller_->name() + ", " + (ring_ ? ring_->layout_name() : "?") : "?";
     }
     unsigned validation_messages(VmafContext *) const override
     {

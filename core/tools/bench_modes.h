@@ -23,7 +23,6 @@ struct DeviceOptions {
     std::string device;                  // index or name substring; empty: automatic
     unsigned in_flight = 0;              // frames queued on the GPU; 0: the library's default
     std::string import_layout = "auto";  // vulkan-import: auto, 3plane or r8
-    bool copy_queue = true;              // vulkan-import: the library copies on a second queue
     bool validation = false;
 };
 

@@ -63,8 +63,6 @@ void usage(std::FILE *f)
                  "  --device D        Vulkan device index or name substring\n"
                  "  --import-layout L vulkan-import images: auto (default), 3plane (one\n"
                  "                    G8_B8_R8_3PLANE_420 image per picture) or r8 (an R8 image per plane)\n"
-                 "  --copy-queue on|off  vulkan-import: offer the library a second queue for its\n"
-                 "                    image copies where the device has one (default on)\n"
                  "  --model-dir DIR   where vmaf_v0.6.1.json is (default: $VMAF_MODEL_DIR, else the built-in)\n"
                  "  --validation      Khronos validation layer on; any message fails the run\n"
                  "  --json FILE       also write the result as one JSON object ('-': stdout)\n");
@@ -129,12 +127,6 @@ int parse_options(int argc, char **argv, Options *o)
             o->json = v;
         } else if (a == "--device") {
             o->dev.device = v;
-        } else if (a == "--copy-queue") {
-            if (std::strcmp(v, "on") && std::strcmp(v, "off")) {
-                std::fprintf(stderr, "vmaf_bench: --copy-queue: on or off, not '%s'\n", v);
-                return 2;
-            }
-            o->dev.copy_queue = !std::strcmp(v, "on");
         } else if (a == "--import-layout") {
             o->dev.import_layout = v;
             if (o->dev.import_layout != "auto" && o->dev.import_layout != "3plane" && o->dev.import_layout != "r8") {

@@ -314,18 +314,8 @@ typedef struct VmafVulkanExternalHandles {
     /** Frames queued on the GPU before the oldest is waited for; 0 means 3, at most
      *  16. Also bounds vmaf_vulkan_read_imported_pictures(). */
     unsigned max_outstanding_frames;
-    /** Optional: a second queue of queue_family_index (use_copy_queue nonzero)
-     *  for the copies out of imported pictures. An image's semaphore is then
-     *  signalled as soon as the image is copied, instead of after the kernels of
-     *  the frames queued before it on the one queue: a decoder that reads the
-     *  frame again (as a reference) waits for the copy alone. Submissions to it go
-     *  through lock_queue/unlock_queue too. copy_queue_index may be queue_index
-     *  itself: the copies are then a submission of their own on that queue, which
-     *  gains nothing (a semaphore signal waits for all earlier work of a queue). */
-    int use_copy_queue;
-    uint32_t copy_queue_index;
     /** Must be zero. */
-    uint64_t reserved[7];
+    uint64_t reserved[8];
 } VmafVulkanExternalHandles;
 
 /**
@@ -360,8 +350,7 @@ int vmaf_vulkan_state_init_external(VmafVulkanState **state, VmafVulkanExternalH
  * formats and when msb_aligned is set (P010 in R16/R16G16 images).
  *
  * Images need VK_IMAGE_USAGE_TRANSFER_SRC_BIT; their contents are read by a copy
- * on the state's queue, or on its copy queue where the state has one
- * (VmafVulkanExternalHandles.use_copy_queue), in submission order.
+ * on the state's queue, in submission order.
  */
 typedef struct VmafVulkanImage {
     /** The images; the first VK_NULL_HANDLE ends the list. */
@@ -379,8 +368,7 @@ typedef struct VmafVulkanImage {
     uint32_t queue_family[VMAF_VULKAN_MAX_IMAGES];
     /** Timeline semaphore of each image (required). Our work waits until it
      *  reaches sem_value[i] and sets it to signal_value[i] (> sem_value[i]) when
-     *  done reading: once the image is copied (FFmpeg: sem_value[i] + 1, then
-     *  store it back). */
+     *  done reading (FFmpeg: sem_value[i] + 1, then store it back). */
     VkSemaphore sem[VMAF_VULKAN_MAX_IMAGES];
     uint64_t sem_value[VMAF_VULKAN_MAX_IMAGES];
     uint64_t signal_value[VMAF_VULKAN_MAX_IMAGES];

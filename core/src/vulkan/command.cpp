@@ -34,9 +34,6 @@ int FrameRing::create(State &st, unsigned slots, std::unique_ptr<FrameRing> *out
     si.pNext = &ti;
     if (int err = check(fn.vkCreateSemaphore(st.device(), &si, nullptr, &ring->timeline_), "vkCreateSemaphore"))
         return err;
-    if (st.has_copy_queue())
-        if (int err = check(fn.vkCreateSemaphore(st.device(), &si, nullptr, &ring->copy_timeline_), "vkCreateSemaphore"))
-            return err;
 
     ring->slots_.resize(slots);
     for (Slot &s : ring->slots_) {
@@ -48,12 +45,9 @@ int FrameRing::create(State &st, unsigned slots, std::unique_ptr<FrameRing> *out
         VkCommandBufferAllocateInfo ai = make<VkCommandBufferAllocateInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
         ai.commandPool = s.pool;
         ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-        ai.commandBufferCount = st.has_copy_queue() ? 2 : 1;
-        VkCommandBuffer cmds[2] = {};
-        if (int err = check(fn.vkAllocateCommandBuffers(st.device(), &ai, cmds), "vkAllocateCommandBuffers"))
+        ai.commandBufferCount = 1;
+        if (int err = check(fn.vkAllocateCommandBuffers(st.device(), &ai, &s.cmd), "vkAllocateCommandBuffers"))
             return err;
-        s.cmd = cmds[0];
-        s.copy_cmd = cmds[1];
     }
     *out = std::move(ring);
     return 0;
@@ -66,15 +60,14 @@ FrameRing::~FrameRing()
     for (Slot &s : slots_)
         if (s.pool) fn.vkDestroyCommandPool(st_.device(), s.pool, nullptr);  // frees its buffer
     if (timeline_) fn.vkDestroySemaphore(st_.device(), timeline_, nullptr);
-    if (copy_timeline_) fn.vkDestroySemaphore(st_.device(), copy_timeline_, nullptr);
 }
 
-int FrameRing::wait_value(VkSemaphore sem, uint64_t value)
+int FrameRing::wait_value(uint64_t value)
 {
     if (!value) return 0;
     VkSemaphoreWaitInfo wi = make<VkSemaphoreWaitInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO);
     wi.semaphoreCount = 1;
-    wi.pSemaphores = &sem;
+    wi.pSemaphores = &timeline_;
     wi.pValues = &value;
     const VkResult r = st_.fn().vkWaitSemaphores(st_.device(), &wi, kWaitTimeoutNs);
     if (r == VK_TIMEOUT) {
@@ -88,10 +81,7 @@ int FrameRing::wait_value(VkSemaphore sem, uint64_t value)
 int FrameRing::begin(unsigned slot, VkCommandBuffer *cmd)
 {
     Slot &s = slots_[slot];
-    if (int err = wait_value(timeline_, s.value)) return err;
-    // A copy whose compute work was never submitted (an error in between).
-    if (int err = wait_value(copy_timeline_, s.copy.value)) return err;
-    s.copy = {};
+    if (int err = wait_value(s.value)) return err;
     const auto &fn = st_.fn();
     if (int err = check(fn.vkResetCommandPool(st_.device(), s.pool, 0), "vkResetCommandPool")) return err;
     VkCommandBufferBeginInfo bi = make<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
@@ -101,88 +91,40 @@ int FrameRing::begin(unsigned slot, VkCommandBuffer *cmd)
     return 0;
 }
 
-namespace {
-
-// One batch of one command buffer with timeline semaphore waits and signals.
-struct Batch {
-    std::vector<VkSemaphore> wait_sems, signal_sems;
-    std::vector<uint64_t> wait_values, signal_values;
-    std::vector<VkPipelineStageFlags> wait_stages;
-    VkTimelineSemaphoreSubmitInfo ti{};
-    VkSubmitInfo si{};
-
-    Batch(VkCommandBuffer *cmd, std::span<const SemaphoreOp> waits, std::span<const SemaphoreOp> signals)
-    {
-        for (const SemaphoreOp &w : waits) {
-            wait_sems.push_back(w.semaphore);
-            wait_values.push_back(w.value);
-            wait_stages.push_back(w.stage);
-        }
-        for (const SemaphoreOp &g : signals) {
-            signal_sems.push_back(g.semaphore);
-            signal_values.push_back(g.value);
-        }
-        ti = make<VkTimelineSemaphoreSubmitInfo>(VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
-        ti.waitSemaphoreValueCount = uint32_t(wait_values.size());
-        ti.pWaitSemaphoreValues = wait_values.data();
-        ti.signalSemaphoreValueCount = uint32_t(signal_values.size());
-        ti.pSignalSemaphoreValues = signal_values.data();
-        si = make<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
-        si.pNext = &ti;
-        si.waitSemaphoreCount = uint32_t(wait_sems.size());
-        si.pWaitSemaphores = wait_sems.data();
-        si.pWaitDstStageMask = wait_stages.data();
-        si.commandBufferCount = 1;
-        si.pCommandBuffers = cmd;
-        si.signalSemaphoreCount = uint32_t(signal_sems.size());
-        si.pSignalSemaphores = signal_sems.data();
-    }
-    Batch(const Batch &) = delete;
-    Batch &operator=(const Batch &) = delete;
-};
-
-}  // namespace
-
-int FrameRing::begin_copy(unsigned slot, VkCommandBuffer *cmd)
-{
-    Slot &s = slots_[slot];
-    if (!s.copy_cmd) return -EINVAL;  // no copy queue
-    VkCommandBufferBeginInfo bi = make<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
-    bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    if (int err = check(st_.fn().vkBeginCommandBuffer(s.copy_cmd, &bi), "vkBeginCommandBuffer")) return err;
-    *cmd = s.copy_cmd;
-    return 0;
-}
-
-int FrameRing::submit_copy(unsigned slot, std::span<const SemaphoreOp> waits, std::span<const SemaphoreOp> signals,
-                           VkPipelineStageFlags consumer)
-{
-    Slot &s = slots_[slot];
-    if (int err = check(st_.fn().vkEndCommandBuffer(s.copy_cmd), "vkEndCommandBuffer")) return err;
-    const uint64_t value = copies_submitted_ + 1;
-    std::vector<SemaphoreOp> all(signals.begin(), signals.end());
-    all.push_back({copy_timeline_, value});
-    Batch b(&s.copy_cmd, waits, all);
-    if (int err = check(st_.submit_copy(b.si), "vkQueueSubmit (copy queue)")) return err;
-    copies_submitted_ = value;
-    s.copy = {copy_timeline_, value, consumer};
-    return 0;
-}
-
 int FrameRing::submit(unsigned slot, std::span<const SemaphoreOp> waits, std::span<const SemaphoreOp> signals)
 {
     Slot &s = slots_[slot];
     if (int err = check(st_.fn().vkEndCommandBuffer(s.cmd), "vkEndCommandBuffer")) return err;
     const uint64_t value = submitted_ + 1;
-    std::vector<SemaphoreOp> all_waits(waits.begin(), waits.end());
-    if (s.copy.value) all_waits.push_back(s.copy);
-    std::vector<SemaphoreOp> all_signals{{timeline_, value}};
-    all_signals.insert(all_signals.end(), signals.begin(), signals.end());
-    Batch b(&s.cmd, all_waits, all_signals);
-    if (int err = check(st_.submit(b.si), "vkQueueSubmit")) return err;
+    std::vector<VkSemaphore> wait_sems, signal_sems{timeline_};
+    std::vector<uint64_t> wait_values, signal_values{value};
+    std::vector<VkPipelineStageFlags> wait_stages;
+    for (const SemaphoreOp &w : waits) {
+        wait_sems.push_back(w.semaphore);
+        wait_values.push_back(w.value);
+        wait_stages.push_back(w.stage);
+    }
+    for (const SemaphoreOp &g : signals) {
+        signal_sems.push_back(g.semaphore);
+        signal_values.push_back(g.value);
+    }
+    VkTimelineSemaphoreSubmitInfo ti = make<VkTimelineSemaphoreSubmitInfo>(VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
+    ti.waitSemaphoreValueCount = uint32_t(wait_values.size());
+    ti.pWaitSemaphoreValues = wait_values.data();
+    ti.signalSemaphoreValueCount = uint32_t(signal_values.size());
+    ti.pSignalSemaphoreValues = signal_values.data();
+    VkSubmitInfo si = make<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
+    si.pNext = &ti;
+    si.waitSemaphoreCount = uint32_t(wait_sems.size());
+    si.pWaitSemaphores = wait_sems.data();
+    si.pWaitDstStageMask = wait_stages.data();
+    si.commandBufferCount = 1;
+    si.pCommandBuffers = &s.cmd;
+    si.signalSemaphoreCount = uint32_t(signal_sems.size());
+    si.pSignalSemaphores = signal_sems.data();
+    if (int err = check(st_.submit(si), "vkQueueSubmit")) return err;
     submitted_ = value;
     s.value = value;
-    s.copy = {};
     return 0;
 }
 
@@ -196,13 +138,9 @@ int FrameRing::poll(unsigned slot, bool *done)
     return 0;
 }
 
-int FrameRing::wait(unsigned slot) { return wait_value(timeline_, slots_[slot].value); }
+int FrameRing::wait(unsigned slot) { return wait_value(slots_[slot].value); }
 
-int FrameRing::wait_all()
-{
-    if (int err = timeline_ ? wait_value(timeline_, submitted_) : 0) return err;
-    return copy_timeline_ ? wait_value(copy_timeline_, copies_submitted_) : 0;
-}
+int FrameRing::wait_all() { return timeline_ ? wait_value(submitted_) : 0; }
 
 int run_once(State &st, const std::function<void(VkCommandBuffer)> &record)
 {

@@ -295,8 +295,6 @@ int State::adopt(const ExternalDevice &ext, std::unique_ptr<State> *out)
     s->device_ = ext.device;
     s->queue_family_ = ext.queue_family;
     s->queue_index_ = ext.queue_index;
-    s->want_copy_queue_ = ext.copy_queue;
-    s->copy_queue_index_ = ext.copy_queue_index;
     s->queue_lock_ = ext.lock;
     s->extensions_ = ext.extensions;
     s->ifn_.load(ext.instance, ext.get_instance_proc_addr);
@@ -322,8 +320,6 @@ int State::check_adopted(const ExternalDevice &ext)
     ifn_.GetPhysicalDeviceQueueFamilyProperties(physical_, &n, q.data());
     const bool family_ok = queue_family_ < n && queue_index_ < q[queue_family_].queueCount;
     r.need(family_ok, "the queue family and index given");
-    if (family_ok && ext.copy_queue)
-        r.need(copy_queue_index_ < q[queue_family_].queueCount, "the copy queue index given");
     if (family_ok) r.need(q[queue_family_].queueFlags & VK_QUEUE_COMPUTE_BIT, "compute on the queue given");
     if (ext.enabled_features) {
         const EnabledFeatures f(*ext.enabled_features);
@@ -546,16 +542,13 @@ int State::finish(unsigned frames_in_flight)
         if (const char *t = std::getenv("VMAF_VULKAN_TIMESTAMPS"); t && !std::strcmp(t, "0")) timestamp_bits_ = 0;
     }
     fn_.vkGetDeviceQueue(device_, queue_family_, queue_index_, &queue_);
-    if (want_copy_queue_) fn_.vkGetDeviceQueue(device_, queue_family_, copy_queue_index_, &copy_queue_);
     ifn_.GetPhysicalDeviceProperties(physical_, &props_);
     ifn_.GetPhysicalDeviceMemoryProperties(physical_, &mem_props_);
     frames_in_flight_ = frames_in_flight;
     allocator_ = std::make_unique<Allocator>(*this);
-    char copies[48] = "";
-    if (copy_queue_) std::snprintf(copies, sizeof(copies), ", image copies on queue %u", copy_queue_index_);
-    log(VMAF_LOG_LEVEL_INFO, "Vulkan: using %s (Vulkan %u.%u.%u), queue family %u%s%s%s\n", info_.name.c_str(),
+    log(VMAF_LOG_LEVEL_INFO, "Vulkan: using %s (Vulkan %u.%u.%u), queue family %u%s%s\n", info_.name.c_str(),
         VK_API_VERSION_MAJOR(props_.apiVersion), VK_API_VERSION_MINOR(props_.apiVersion),
-        VK_API_VERSION_PATCH(props_.apiVersion), queue_family_, copies, owned_ ? "" : " (the caller's device)",
+        VK_API_VERSION_PATCH(props_.apiVersion), queue_family_, owned_ ? "" : " (the caller's device)",
         validation_enabled() ? ", validation on" : "");
     return 0;
 }
@@ -589,20 +582,6 @@ VkResult State::submit(const VkSubmitInfo &info, VkFence fence)
     }
     std::lock_guard lock(queue_mutex_);
     return fn_.vkQueueSubmit(queue_, 1, &info, fence);
-}
-
-VkResult State::submit_copy(const VkSubmitInfo &info)
-{
-    submissions_.fetch_add(1);
-    if (queue_lock_.lock) {
-        queue_lock_.lock(queue_lock_.opaque, queue_family_, copy_queue_index_);
-        const VkResult r = fn_.vkQueueSubmit(copy_queue_, 1, &info, VK_NULL_HANDLE);
-        queue_lock_.unlock(queue_lock_.opaque, queue_family_, copy_queue_index_);
-        return r;
-    }
-    // The copy queue may be the compute queue itself (one mutex per VkQueue).
-    std::lock_guard lock(copy_queue_index_ == queue_index_ ? queue_mutex_ : copy_queue_mutex_);
-    return fn_.vkQueueSubmit(copy_queue_, 1, &info, VK_NULL_HANDLE);
 }
 
 VKAPI_ATTR VkBool32 VKAPI_CALL State::on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,

@@ -86,9 +86,6 @@ struct ExternalDevice {
     VkDevice device = VK_NULL_HANDLE;
     PFN_vkGetInstanceProcAddr get_instance_proc_addr = nullptr;
     uint32_t queue_family = 0, queue_index = 0;
-    // A second queue of queue_family for the copies out of imported images.
-    bool copy_queue = false;
-    uint32_t copy_queue_index = 0;
     QueueLock lock;
     const VkPhysicalDeviceFeatures2 *enabled_features = nullptr;
     std::vector<std::string> extensions;
@@ -145,10 +142,6 @@ public:
 
     // Submit to the compute queue under the queue lock.
     VkResult submit(const VkSubmitInfo &info, VkFence fence = VK_NULL_HANDLE);
-    // A second queue of the same family for copies out of imported images, when
-    // the caller gave one (ExternalDevice::copy_queue); submit_copy() needs it.
-    bool has_copy_queue() const { return copy_queue_ != VK_NULL_HANDLE; }
-    VkResult submit_copy(const VkSubmitInfo &info);
 
     // Submissions so far (diagnostics and tests).
     uint64_t submissions() const { return submissions_.load(); }
@@ -177,9 +170,6 @@ private:
     VkDevice device_ = VK_NULL_HANDLE;
     VkQueue queue_ = VK_NULL_HANDLE;
     uint32_t queue_family_ = 0, queue_index_ = 0;
-    VkQueue copy_queue_ = VK_NULL_HANDLE;
-    uint32_t copy_queue_index_ = 0;
-    bool want_copy_queue_ = false;
     InstanceFns ifn_;
     VolkDeviceTable fn_{};
     VkPhysicalDeviceProperties props_{};
@@ -190,7 +180,7 @@ private:
     unsigned frames_in_flight_ = kDefaultFramesInFlight;
     std::unique_ptr<Allocator> allocator_;
     QueueLock queue_lock_;
-    std::mutex queue_mutex_, copy_queue_mutex_;
+    std::mutex queue_mutex_;
     std::atomic<unsigned> errors_{0}, warnings_{0};
     std::atomic<uint64_t> submissions_{0};
 };

@@ -34,8 +34,6 @@ int state_adopt(const VmafVulkanExternalHandles &h, State **out)
     ext.get_instance_proc_addr = h.get_instance_proc_addr;
     ext.queue_family = h.queue_family_index;
     ext.queue_index = h.queue_index;
-    ext.copy_queue = h.use_copy_queue != 0;
-    ext.copy_queue_index = h.copy_queue_index;
     ext.lock = {h.lock_queue, h.unlock_queue, h.lock_opaque};
     ext.enabled_features = h.enabled_features;
     for (unsigned i = 0; i < h.n_enabled_extensions; i++)

@@ -176,7 +176,7 @@ int Engine::init_timestamps()
     if (!st_.timestamps()) return 0;
     VkQueryPoolCreateInfo qi = make<VkQueryPoolCreateInfo>(VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO);
     qi.queryType = VK_QUERY_TYPE_TIMESTAMP;
-    qi.queryCount = 4 * unsigned(slots_.size());  // per slot: the frame's submission, then its copy's
+    qi.queryCount = 2 * unsigned(slots_.size());
     const VkResult r = st_.fn().vkCreateQueryPool(st_.device(), &qi, nullptr, &timestamps_);
     if (r != VK_SUCCESS) {
         timestamps_ = VK_NULL_HANDLE;
@@ -185,10 +185,8 @@ int Engine::init_timestamps()
     return 0;
 }
 
-// The landing regions of stored planes, per picture and plane: chroma plane 1
-// has room for two samples per pixel (interleaved chroma lands there), the others
-// for one; rows of whole vectors. One landing buffer per slot, so a frame's copies
-// never wait for the kernels of the frames before it.
+// The raw copies of stored planes, per picture and plane: room for two samples
+// per pixel (interleaved chroma) in rows of whole vectors.
 int Engine::init_unpack()
 {
     if (unpack_) return 0;
@@ -196,27 +194,21 @@ int Engine::init_unpack()
     for (unsigned k = 0; k < 2; k++) {
         for (unsigned p = 0; p < frame_.n_planes; p++) {
             const PlaneRegion &r = frame_.ref[p];
-            const VkDeviceSize samples = VkDeviceSize(r.w) * (p == 1 ? 2 : 1);
-            landing_region_[k][p].offset = at;
-            landing_region_[k][p].stride = uint32_t(align_up(samples * frame_.bytes_per_sample, kRowAlign));
-            at = align_up(at + VkDeviceSize(landing_region_[k][p].stride) * r.h, kPlaneAlign);
+            raw_region_[k][p].offset = at;
+            raw_region_[k][p].stride = uint32_t(align_up(VkDeviceSize(r.w) * 2 * frame_.bytes_per_sample, kRowAlign));
+            at = align_up(at + VkDeviceSize(raw_region_[k][p].stride) * r.h, kPlaneAlign);
         }
     }
+    if (int err = st_.allocator().create_buffer(at, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                                MemoryUse::Device, &raw_))
+        return err;
     PipelineDesc d;
     d.shader = &spirv::import_unpack;
     d.buffers = 2;
     d.push_constant_size = 10 * sizeof(uint32_t);
-    d.max_sets = unsigned(slots_.size());
     if (int err = ComputePipeline::create(st_, d, &unpack_)) return err;
-    for (Slot &s : slots_) {
-        if (int err = st_.allocator().create_buffer(at, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
-                                                            VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                                    MemoryUse::Device, &s.landing))
-            return err;
-        const BufferRange buffers[] = {{s.landing.get(), 0, s.landing.size()}, {planes_.get(), 0, frame_.planes_size}};
-        if (int err = unpack_->make_set(buffers, &s.unpack_set)) return err;
-    }
-    return 0;
+    const BufferRange buffers[] = {{raw_.get(), 0, raw_.size()}, {planes_.get(), 0, frame_.planes_size}};
+    return unpack_->make_set(buffers, &unpack_set_);
 }
 
 int Engine::check_imported(const ImportedPicture &pic) const
@@ -267,32 +259,14 @@ void Engine::upload(const VmafPicture &ref, const VmafPicture &dist, unsigned sl
 }
 
 int Engine::record_and_submit(unsigned slot, unsigned index, const Loader &load, std::span<const SemaphoreOp> waits,
-                              std::span<const SemaphoreOp> signals, const Loader *copy)
+                              std::span<const SemaphoreOp> signals)
 {
     const auto &fn = st_.fn();
     VkCommandBuffer cmd;
     if (int err = ring_->begin(slot, &cmd)) return err;
-    slots_[slot].copy_timed = false;
-    if (copy) {
-        // On the copy queue: the caller's semaphores wait for these copies alone.
-        VkCommandBuffer ccmd;
-        if (int err = ring_->begin_copy(slot, &ccmd)) return err;
-        if (timestamps_) {
-            fn.vkCmdResetQueryPool(ccmd, timestamps_, 4 * slot + 2, 2);
-            fn.vkCmdWriteTimestamp(ccmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, timestamps_, 4 * slot + 2);
-        }
-        if (int err = (*copy)(ccmd)) return err;
-        if (timestamps_) {
-            fn.vkCmdWriteTimestamp(ccmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps_, 4 * slot + 3);
-            slots_[slot].copy_timed = true;
-        }
-        if (int err = ring_->submit_copy(slot, waits, signals, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT)) return err;
-        waits = {};
-        signals = {};
-    }
     if (timestamps_) {
-        fn.vkCmdResetQueryPool(cmd, timestamps_, 4 * slot, 2);
-        fn.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, timestamps_, 4 * slot);
+        fn.vkCmdResetQueryPool(cmd, timestamps_, 2 * slot, 2);
+        fn.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, timestamps_, 2 * slot);
     }
 
     // Frames run in submission order: everything earlier frames did is complete
@@ -329,7 +303,7 @@ int Engine::record_and_submit(unsigned slot, unsigned index, const Loader &load,
     fn.vkCmdCopyBuffer(cmd, results_.get(), slots_[slot].readback.get(), 1, &down);
     memory_barrier(st_, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                    VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-    if (timestamps_) fn.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps_, 4 * slot + 1);
+    if (timestamps_) fn.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps_, 2 * slot + 1);
     return ring_->submit(slot, waits, signals);
 }
 
@@ -418,34 +392,40 @@ void Engine::record_image_barriers(VkCommandBuffer cmd, ImportedPicture *const p
                                 uint32_t(transition.size()), transition.data());
 }
 
-// Each stored plane's samples, as they are, into the slot's landing buffer.
-int Engine::record_import_copies(VkCommandBuffer cmd, ImportedPicture *const pics[2], unsigned slot)
+int Engine::record_imported(VkCommandBuffer cmd, ImportedPicture *const pics[2])
 {
     const auto &fn = st_.fn();
     const PlaneRegion *regions[2] = {frame_.ref, frame_.dist};
-    const VkBuffer landing = slots_[slot].landing.get();
     record_image_barriers(cmd, pics, true);
+
+    // Copies: straight into the planes where the stored plane already is one
+    // (one component, nothing to shift), else into the raw buffer to unpack.
+    struct Unpack {
+        unsigned k, p, source_plane;
+        const PlaneSource *src;
+    };
+    std::vector<Unpack> unpacks;
     for (unsigned k = 0; k < 2; k++) {
         const ImportedPicture &pic = *pics[k];
         for (unsigned p = 0; p < frame_.n_planes; p++) {
-            // The first plane that reads a source copies it.
             const unsigned si = pic.source[p];
-            bool first = true;
-            for (unsigned q = 0; q < p; q++) first &= pic.source[q] != si;
-            if (!first) continue;
+            // The first plane that reads a source copies it.
+            unsigned first = p;
+            for (unsigned q = 0; q < p; q++)
+                if (pic.source[q] == si) first = q;
             const PlaneSource &src = pic.sources[si];
+            const bool direct = src.components == 1 && pic.shift == 0;
+            if (!direct) unpacks.push_back({k, p, first, &src});
+            if (first != p) continue;
             const PlaneRegion &r = regions[k][p];
-            const RawRegion &dst = landing_region_[k][p];
+            const VkBuffer dst = direct ? planes_.get() : raw_.get();
+            const VkDeviceSize dst_offset = direct ? r.offset : raw_region_[k][p].offset;
+            const uint32_t dst_stride = direct ? r.stride : raw_region_[k][p].stride;
             const uint32_t texel = src.components * src.bytes;
-            if (VkDeviceSize(r.w) * texel > dst.stride) {
-                log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: plane %u of an import holds %u samples per pixel; "
-                                          "only chroma plane 1 may interleave\n", p, src.components);
-                return -EINVAL;
-            }
             if (src.image) {
                 VkBufferImageCopy c{};
-                c.bufferOffset = dst.offset;
-                c.bufferRowLength = dst.stride / texel;
+                c.bufferOffset = dst_offset;
+                c.bufferRowLength = dst_stride / texel;
                 c.imageSubresource = {VkImageAspectFlags(src.aspect), 0, 0, 1};
                 c.imageExtent = {r.w, r.h, 1};
                 const ImageUse *use = nullptr;
@@ -453,61 +433,49 @@ int Engine::record_import_copies(VkCommandBuffer cmd, ImportedPicture *const pic
                     if (u.image == src.image) use = &u;
                 const VkImageLayout layout = use && is_copy_layout(use->layout) ? use->layout
                                                                                  : VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-                fn.vkCmdCopyImageToBuffer(cmd, src.image, layout, landing, 1, &c);
+                fn.vkCmdCopyImageToBuffer(cmd, src.image, layout, dst, 1, &c);
             } else {
                 const VkDeviceSize row = VkDeviceSize(r.w) * texel;
                 std::vector<VkBufferCopy> copies;
-                if (src.pitch == dst.stride) {
-                    copies.push_back({src.offset, dst.offset, src.pitch * (r.h - 1) + row});
+                if (src.pitch == dst_stride) {
+                    copies.push_back({src.offset, dst_offset, src.pitch * (r.h - 1) + row});
                 } else {
                     for (unsigned y = 0; y < r.h; y++)
-                        copies.push_back({src.offset + y * src.pitch, dst.offset + VkDeviceSize(y) * dst.stride, row});
+                        copies.push_back({src.offset + y * src.pitch, dst_offset + VkDeviceSize(y) * dst_stride, row});
                 }
-                fn.vkCmdCopyBuffer(cmd, src.buffer, landing, uint32_t(copies.size()), copies.data());
+                fn.vkCmdCopyBuffer(cmd, src.buffer, dst, uint32_t(copies.size()), copies.data());
             }
         }
     }
     record_image_barriers(cmd, pics, false);
-    return 0;
-}
+    if (unpacks.empty()) return 0;
 
-// Every plane from its landing region into the planes: the component it is of an
-// interleaved pair, shifted down to its bits.
-void Engine::record_import_unpack(VkCommandBuffer cmd, ImportedPicture *const pics[2], unsigned slot)
-{
-    const PlaneRegion *regions[2] = {frame_.ref, frame_.dist};
-    for (unsigned k = 0; k < 2; k++) {
-        const ImportedPicture &pic = *pics[k];
-        for (unsigned p = 0; p < frame_.n_planes; p++) {
-            unsigned first = p;  // the plane whose landing region holds this plane's source
-            for (unsigned q = p; q-- > 0;)
-                if (pic.source[q] == pic.source[p]) first = q;
-            const PlaneSource &src = pic.sources[pic.source[p]];
-            const PlaneRegion &r = regions[k][p];
-            const RawRegion &raw = landing_region_[k][first];
-            const uint32_t push[10] = {uint32_t(raw.offset), raw.stride, uint32_t(r.offset / 4), r.stride / 4, r.w,
-                                       r.h, src.components, pic.component[p], src.bytes, pic.shift};
-            const uint32_t per_word = 4 / src.bytes;
-            const uint32_t words = (r.w + per_word - 1) / per_word;
-            unpack_->dispatch(cmd, slots_[slot].unpack_set, push, (words + 63) / 64, (r.h + 3) / 4);
-        }
+    // The unpack kernels read the raw copies and write the planes the copies
+    // may also have written (a plane-per-image source next to an interleaved one).
+    memory_barrier(st_, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    for (const Unpack &u : unpacks) {
+        const PlaneRegion &r = regions[u.k][u.p];
+        const RawRegion &raw = raw_region_[u.k][u.source_plane];
+        const uint32_t push[10] = {uint32_t(raw.offset), raw.stride, uint32_t(r.offset / 4), r.stride / 4, r.w, r.h,
+                                   u.src->components, pics[u.k]->component[u.p], u.src->bytes, pics[u.k]->shift};
+        const uint32_t per_word = 4 / u.src->bytes;
+        const uint32_t words = (r.w + per_word - 1) / per_word;
+        unpack_->dispatch(cmd, unpack_set_, push, (words + 63) / 64, (r.h + 3) / 4);
     }
+    return 0;
 }
 
 void Engine::read_timestamps(unsigned slot)
 {
     if (!timestamps_) return;
-    // The frame's submission, and its copy submission when it had one.
-    const unsigned n = slots_[slot].copy_timed ? 4 : 2;
-    uint64_t t[4] = {0, 0, 0, 0};
-    const VkResult r = st_.fn().vkGetQueryPoolResults(st_.device(), timestamps_, 4 * slot, n, sizeof(t), t,
+    uint64_t t[2] = {0, 0};
+    const VkResult r = st_.fn().vkGetQueryPoolResults(st_.device(), timestamps_, 2 * slot, 2, sizeof(t), t,
                                                       sizeof(uint64_t), VK_QUERY_RESULT_64_BIT);
     if (r != VK_SUCCESS) return;
     const uint32_t bits = st_.timestamp_bits();
     const uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
-    uint64_t ticks = (t[1] - t[0]) & mask;
-    if (n == 4) ticks += (t[3] - t[2]) & mask;
-    const double ms = double(ticks) * st_.timestamp_period_ns() * 1e-6;
+    const double ms = double((t[1] - t[0]) & mask) * st_.timestamp_period_ns() * 1e-6;
     timing_.min_ms = timing_.frames ? std::min(timing_.min_ms, ms) : ms;
     timing_.max_ms = timing_.frames ? std::max(timing_.max_ms, ms) : ms;
     timing_.total_ms += ms;
@@ -650,25 +618,8 @@ int Engine::submit_imported(std::unique_ptr<ImportedPicture> ref, std::unique_pt
     unsigned slot;
     if (int err = begin_frame(sink, &slot)) return err;
     ImportedPicture *pics[2] = {ref.get(), dist.get()};
-    const Loader copy = [this, pics, slot](VkCommandBuffer cmd) { return record_import_copies(cmd, pics, slot); };
-    const Loader unpack = [this, pics, slot](VkCommandBuffer cmd) {
-        record_import_unpack(cmd, pics, slot);
-        return 0;
-    };
-    int err;
-    if (st_.has_copy_queue()) {
-        err = record_and_submit(slot, index, unpack, waits, signals, &copy);
-    } else {
-        // One submission: the copies, a barrier, the unpacks, the features.
-        const Loader load = [&](VkCommandBuffer cmd) {
-            if (int e = copy(cmd)) return e;
-            memory_barrier(st_, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
-            return unpack(cmd);
-        };
-        err = record_and_submit(slot, index, load, waits, signals);
-    }
-    if (err) return fail(err);
+    const Loader load = [this, pics](VkCommandBuffer cmd) { return record_imported(cmd, pics); };
+    if (int err = record_and_submit(slot, index, load, waits, signals)) return fail(err);
     slots_[slot].imported[0] = std::move(ref);
     slots_[slot].imported[1] = std::move(dist);
     pending_.push_back({slot, index});

@@ -7,13 +7,9 @@
 //   - host pictures: copied once into the slot's staging buffer, then by the GPU;
 //   - device pictures (device_picture.h): copied by the GPU from their buffers;
 //   - imported pictures (import.h): copied by the GPU from the caller's images or
-//     external memory, after the caller's semaphores, into the slot's landing
-//     buffer, then unpacked by a small kernel into the planes (one component of
-//     interleaved chroma, msb-aligned samples shifted down). The caller's
-//     semaphores are signalled once the copies are done: with a copy queue
-//     (State::has_copy_queue) the copies are a submission of their own there, so
-//     the signal waits for nothing else; without one, the frame's one submission
-//     signals them.
+//     external memory, after the caller's semaphores, unpacked by a small kernel
+//     where the stored layout is not the planes' (interleaved chroma, msb-aligned
+//     samples); the submission also signals the caller's semaphores.
 // Up to State::frames_in_flight() frames are in flight; a frame's results are
 // handed to the features (and so to the sink) once its work is done, found on
 // later submits or at the latest on flush. Nothing waits on the queue as a whole.
@@ -91,9 +87,6 @@ private:
     struct Slot {
         Buffer staging;   // both pictures, laid out like FrameBuffers::planes
         Buffer readback;  // this slot's results, back in host memory
-        Buffer landing;   // imports: the copies out of the caller's memory
-        VkDescriptorSet unpack_set = VK_NULL_HANDLE;  // landing -> planes
-        bool copy_timed = false;  // the slot's copy submission wrote timestamps
         // What the frame in this slot reads until it is done.
         std::vector<VmafPicture> pictures;
         std::unique_ptr<ImportedPicture> imported[2];
@@ -101,7 +94,7 @@ private:
     struct Pending {
         unsigned slot, index;
     };
-    // Where the copy of one stored plane lands before it is unpacked.
+    // Where the raw copy of one stored plane goes before it is unpacked.
     struct RawRegion {
         VkDeviceSize offset = 0;
         uint32_t stride = 0;
@@ -117,14 +110,10 @@ private:
     int init_timestamps();
     void upload(const VmafPicture &ref, const VmafPicture &dist, unsigned slot);
     int begin_frame(ScoreSink &sink, unsigned *slot);
-    // One frame's work in the slot: `load` brings the pictures into the planes,
-    // then the features run. `copy`, when set, is recorded and submitted first on
-    // the copy queue and takes the waits and signals.
     int record_and_submit(unsigned slot, unsigned index, const Loader &load, std::span<const SemaphoreOp> waits,
-                          std::span<const SemaphoreOp> signals, const Loader *copy = nullptr);
+                          std::span<const SemaphoreOp> signals);
     void record_device_copies(VkCommandBuffer cmd, const VmafPicture *const pics[2]);
-    int record_import_copies(VkCommandBuffer cmd, ImportedPicture *const pics[2], unsigned slot);
-    void record_import_unpack(VkCommandBuffer cmd, ImportedPicture *const pics[2], unsigned slot);
+    int record_imported(VkCommandBuffer cmd, ImportedPicture *const pics[2]);
     void record_image_barriers(VkCommandBuffer cmd, ImportedPicture *const pics[2], bool before);
     void release_slot(Slot &s);
     void read_timestamps(unsigned slot);
@@ -145,10 +134,12 @@ private:
     int error_ = 0;  // sticky: after a failure every call returns it
     bool flushed_ = false;
 
-    // Imports: where each stored plane lands in a slot's landing buffer, and the
-    // kernel that unpacks it into the planes (made on the first imported frame).
-    RawRegion landing_region_[2][3];
+    // Imports: raw plane copies and the kernel that unpacks them (made on the
+    // first imported frame).
+    Buffer raw_;
+    RawRegion raw_region_[2][3];
     std::unique_ptr<ComputePipeline> unpack_;
+    VkDescriptorSet unpack_set_ = VK_NULL_HANDLE;
 
     VkQueryPool timestamps_ = VK_NULL_HANDLE;
     GpuTiming timing_;
