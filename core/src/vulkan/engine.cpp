@@ -150,9 +150,8 @@ int Engine::init(const FrameFormat &fmt, const FeatureList &list)
         return err;
     slots_.resize(n);
     for (Slot &s : slots_) {
-        if (int err = a.create_buffer(frame_.planes_size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryUse::Upload,
-                                      &s.staging))
-            return err;
+        // Staging is made by the first host picture to use the slot (submit()):
+        // device pictures and imports never need it.
         if (int err = a.create_buffer(slot_results_size_, VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUse::Readback,
                                       &s.readback))
             return err;
@@ -558,6 +557,10 @@ int Engine::submit(const VmafPicture &ref, const VmafPicture &dist, unsigned ind
             return 0;
         };
     } else {
+        if (!s.staging)
+            if (int err = st_.allocator().create_buffer(frame_.planes_size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                                                        MemoryUse::Upload, &s.staging))
+                return fail(err);
         upload(ref, dist, slot);
         if (int err = s.staging.flush()) return fail(err);
         load = [this, slot](VkCommandBuffer cmd) {

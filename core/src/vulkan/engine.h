@@ -85,7 +85,7 @@ private:
         size_t bytes;
     };
     struct Slot {
-        Buffer staging;   // both pictures, laid out like FrameBuffers::planes
+        Buffer staging;   // both pictures, laid out like FrameBuffers::planes (host pictures only)
         Buffer readback;  // this slot's results, back in host memory
         // What the frame in this slot reads until it is done.
         std::vector<VmafPicture> pictures;
