@@ -3,11 +3,20 @@
 # tests on the CPU and, through lavapipe with the Khronos validation layer, on
 # Vulkan; CLI tests; Python package tests; then the FFmpeg integration
 # (scripts/ffmpeg/test.sh: FFmpeg 8.1.2 with ffmpeg-patches/, built once into a
-# cache, needs network the first time). VMAF_TEST_FFMPEG=0 skips the FFmpeg part.
+# cache, needs network the first time). VMAF_TEST_FFMPEG=0 skips the FFmpeg part,
+# VMAF_TEST_ASAN=0 the sanitizer pass.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 meson test -C "${BUILD_DIR:-build}" --print-errorlogs --num-processes 2
+
+# The same tests once more under AddressSanitizer and UndefinedBehaviorSanitizer
+# (build-asan/), where any report fails the test. VMAF_TEST_ASAN=0 skips them.
+if [ "${VMAF_TEST_ASAN:-1}" != 0 ]; then
+  BUILD_DIR=build-asan MESON_ARGS="-Db_sanitize=address,undefined -Dbuildtype=debugoptimized" bash scripts/setup.sh
+  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+    meson test -C build-asan --print-errorlogs --num-processes 2 --timeout-multiplier 2
+fi
 if [ "${VMAF_TEST_FFMPEG:-1}" != 0 ]; then
   bash scripts/ffmpeg/test.sh
 fi

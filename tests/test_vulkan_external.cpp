@@ -200,7 +200,10 @@ TEST_CASE("external memory refusals end cleanly", "[vulkan][external]")
             change(b);
             bad.emplace_back(what, b);
         };
-        add("unknown memory type", [](auto &b) { b.type = VmafVulkanExternalMemoryType(7); });
+        add("unknown memory type", [](auto &b) {
+            const int seven = 7;  // as a C caller could store it
+            std::memcpy(&b.type, &seven, sizeof seven);
+        });
         add("tiled opaque fd", [](auto &b) { b.drm_format_modifier = 1; });
         add("no objects", [](auto &b) { b.n_objects = 0; });
         add("4 planes", [](auto &b) { b.n_planes = 4; });

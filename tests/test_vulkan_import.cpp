@@ -80,10 +80,10 @@ public:
             img_[i] = h.image(c.format[i], luma_sized ? like.w[0] : like.w[1], luma_sized ? like.h[0] : like.h[1]);
             sem_[i] = h.timeline();
         }
-        VkCommandPoolCreateInfo pi = vk_struct<VkCommandPoolCreateInfo>(VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
+        VkCommandPoolCreateInfo pi = vk::make<VkCommandPoolCreateInfo>(VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
         pi.queueFamilyIndex = h.family();
         vk_check(h.fn.vkCreateCommandPool(h.device(), &pi, nullptr, &pool_), "vkCreateCommandPool");
-        VkCommandBufferAllocateInfo ai = vk_struct<VkCommandBufferAllocateInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
+        VkCommandBufferAllocateInfo ai = vk::make<VkCommandBufferAllocateInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
         ai.commandPool = pool_;
         ai.commandBufferCount = 1;
         vk_check(h.fn.vkAllocateCommandBuffers(h.device(), &ai, &cmd_), "vkAllocateCommandBuffers");
@@ -115,12 +115,12 @@ public:
 
         const auto &fn = h_.fn;
         vk_check(fn.vkResetCommandPool(h_.device(), pool_, 0), "vkResetCommandPool");
-        VkCommandBufferBeginInfo bi = vk_struct<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
+        VkCommandBufferBeginInfo bi = vk::make<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
         bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
         vk_check(fn.vkBeginCommandBuffer(cmd_, &bi), "vkBeginCommandBuffer");
         std::vector<VkImageMemoryBarrier> to_dst;
         for (unsigned i = 0; i < n_images_; i++) {
-            VkImageMemoryBarrier b = vk_struct<VkImageMemoryBarrier>(VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER);
+            VkImageMemoryBarrier b = vk::make<VkImageMemoryBarrier>(VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER);
             b.srcAccessMask = 0;
             b.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
             b.oldLayout = layout_[i];  // UNDEFINED the first time: nothing to keep
@@ -145,12 +145,12 @@ public:
         std::vector<uint64_t> waits(value_, value_ + n_images_), signals;
         for (uint64_t v : waits) signals.push_back(v + 1);
         std::vector<VkPipelineStageFlags> stages(n_images_, VK_PIPELINE_STAGE_TRANSFER_BIT);
-        VkTimelineSemaphoreSubmitInfo ti = vk_struct<VkTimelineSemaphoreSubmitInfo>(VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
+        VkTimelineSemaphoreSubmitInfo ti = vk::make<VkTimelineSemaphoreSubmitInfo>(VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
         ti.waitSemaphoreValueCount = n_images_;
         ti.pWaitSemaphoreValues = waits.data();
         ti.signalSemaphoreValueCount = n_images_;
         ti.pSignalSemaphoreValues = signals.data();
-        VkSubmitInfo si = vk_struct<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
+        VkSubmitInfo si = vk::make<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
         si.pNext = &ti;
         si.waitSemaphoreCount = n_images_;
         si.pWaitSemaphores = sems.data();
@@ -667,7 +667,7 @@ TEST_CASE("adopting a device: argument checks", "[vulkan][import]")
     bad.max_outstanding_frames = 17;
     CHECK(vmaf_vulkan_state_init_external(&state, bad) == -EINVAL);
     // Features the caller did not enable.
-    VkPhysicalDeviceFeatures2 none = vk_struct<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
+    VkPhysicalDeviceFeatures2 none = vk::make<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
     bad = h.handles();
     bad.enabled_features = &none;
     CHECK(vmaf_vulkan_state_init_external(&state, bad) == -ENOTSUP);

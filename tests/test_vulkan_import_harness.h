@@ -28,14 +28,6 @@
 
 namespace vmaf::test {
 
-template <typename T>
-T vk_struct(VkStructureType type)
-{
-    T t{};
-    t.sType = type;
-    return t;
-}
-
 inline void vk_check(VkResult r, const char *what)
 {
     INFO(what);
@@ -152,9 +144,9 @@ public:
     {
         HostBuffer b;
         b.size = size;
-        VkExternalMemoryBufferCreateInfo ei = vk_struct<VkExternalMemoryBufferCreateInfo>(VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO);
+        VkExternalMemoryBufferCreateInfo ei = vk::make<VkExternalMemoryBufferCreateInfo>(VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO);
         ei.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
-        VkBufferCreateInfo bi = vk_struct<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
+        VkBufferCreateInfo bi = vk::make<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
         bi.pNext = exportable ? &ei : nullptr;
         bi.size = size;
         bi.usage = usage;
@@ -164,9 +156,9 @@ public:
         b.type = memory_type(req.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
                                                      VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
         b.allocation = req.size;
-        VkExportMemoryAllocateInfo ex = vk_struct<VkExportMemoryAllocateInfo>(VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO);
+        VkExportMemoryAllocateInfo ex = vk::make<VkExportMemoryAllocateInfo>(VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO);
         ex.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
-        VkMemoryAllocateInfo ai = vk_struct<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
+        VkMemoryAllocateInfo ai = vk::make<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
         ai.pNext = exportable ? &ex : nullptr;
         ai.allocationSize = req.size;
         ai.memoryTypeIndex = b.type;
@@ -185,7 +177,7 @@ public:
     }
     int export_fd(const HostBuffer &b)
     {
-        VkMemoryGetFdInfoKHR gi = vk_struct<VkMemoryGetFdInfoKHR>(VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR);
+        VkMemoryGetFdInfoKHR gi = vk::make<VkMemoryGetFdInfoKHR>(VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR);
         gi.memory = b.memory;
         gi.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
         int fd = -1;
@@ -195,10 +187,10 @@ public:
 
     VkSemaphore timeline(uint64_t initial = 0)
     {
-        VkSemaphoreTypeCreateInfo ti = vk_struct<VkSemaphoreTypeCreateInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO);
+        VkSemaphoreTypeCreateInfo ti = vk::make<VkSemaphoreTypeCreateInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO);
         ti.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
         ti.initialValue = initial;
-        VkSemaphoreCreateInfo si = vk_struct<VkSemaphoreCreateInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO);
+        VkSemaphoreCreateInfo si = vk::make<VkSemaphoreCreateInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO);
         si.pNext = &ti;
         VkSemaphore s;
         vk_check(fn.vkCreateSemaphore(device_, &si, nullptr, &s), "vkCreateSemaphore");
@@ -212,7 +204,7 @@ public:
     }
     void wait(VkSemaphore s, uint64_t value)
     {
-        VkSemaphoreWaitInfo wi = vk_struct<VkSemaphoreWaitInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO);
+        VkSemaphoreWaitInfo wi = vk::make<VkSemaphoreWaitInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO);
         wi.semaphoreCount = 1;
         wi.pSemaphores = &s;
         wi.pValues = &value;
@@ -220,7 +212,7 @@ public:
     }
     void signal(VkSemaphore s, uint64_t value)
     {
-        VkSemaphoreSignalInfo si = vk_struct<VkSemaphoreSignalInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO);
+        VkSemaphoreSignalInfo si = vk::make<VkSemaphoreSignalInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO);
         si.semaphore = s;
         si.value = value;
         vk_check(fn.vkSignalSemaphore(device_, &si), "vkSignalSemaphore");
@@ -228,7 +220,7 @@ public:
 
     VkImage image(VkFormat format, unsigned w, unsigned h)
     {
-        VkImageCreateInfo ci = vk_struct<VkImageCreateInfo>(VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO);
+        VkImageCreateInfo ci = vk::make<VkImageCreateInfo>(VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO);
         ci.imageType = VK_IMAGE_TYPE_2D;
         ci.format = format;
         ci.extent = {w, h, 1};
@@ -247,7 +239,7 @@ public:
         vk_check(fn.vkCreateImage(device_, &ci, nullptr, &img), "vkCreateImage");
         VkMemoryRequirements req;
         fn.vkGetImageMemoryRequirements(device_, img, &req);
-        VkMemoryAllocateInfo ai = vk_struct<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
+        VkMemoryAllocateInfo ai = vk::make<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
         ai.allocationSize = req.size;
         ai.memoryTypeIndex = memory_type(req.memoryTypeBits, 0);
         VkDeviceMemory mem;
@@ -286,18 +278,18 @@ private:
     {
         const char *off = std::getenv("VMAF_TEST_VULKAN_NO_VALIDATION");
         const bool validation = !(off && *off == '1');
-        VkApplicationInfo app = vk_struct<VkApplicationInfo>(VK_STRUCTURE_TYPE_APPLICATION_INFO);
+        VkApplicationInfo app = vk::make<VkApplicationInfo>(VK_STRUCTURE_TYPE_APPLICATION_INFO);
         app.pApplicationName = "import-test-harness";
         app.apiVersion = VK_API_VERSION_1_2;
         const char *layer = "VK_LAYER_KHRONOS_validation";
         const char *ext = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
-        VkDebugUtilsMessengerCreateInfoEXT mi = vk_struct<VkDebugUtilsMessengerCreateInfoEXT>(VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT);
+        VkDebugUtilsMessengerCreateInfoEXT mi = vk::make<VkDebugUtilsMessengerCreateInfoEXT>(VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT);
         mi.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
         mi.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
                          VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
         mi.pfnUserCallback = on_message;
         mi.pUserData = this;
-        VkInstanceCreateInfo ci = vk_struct<VkInstanceCreateInfo>(VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO);
+        VkInstanceCreateInfo ci = vk::make<VkInstanceCreateInfo>(VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO);
         ci.pApplicationInfo = &app;
         if (validation) {
             ci.pNext = &mi;
@@ -375,11 +367,11 @@ private:
         v12_.storageBuffer8BitAccess = VK_TRUE;
         v12_.timelineSemaphore = VK_TRUE;
         const float priority = 1.0f;
-        VkDeviceQueueCreateInfo qi = vk_struct<VkDeviceQueueCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
+        VkDeviceQueueCreateInfo qi = vk::make<VkDeviceQueueCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
         qi.queueFamilyIndex = family_;
         qi.queueCount = 1;
         qi.pQueuePriorities = &priority;
-        VkDeviceCreateInfo ci = vk_struct<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
+        VkDeviceCreateInfo ci = vk::make<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
         ci.pNext = &features_;
         ci.queueCreateInfoCount = 1;
         ci.pQueueCreateInfos = &qi;
@@ -410,9 +402,9 @@ private:
     uint32_t family_ = 0;
     std::mutex queue_mutex_;
     std::vector<const char *> extensions_;
-    VkPhysicalDeviceFeatures2 features_ = vk_struct<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
-    VkPhysicalDeviceVulkan11Features v11_ = vk_struct<VkPhysicalDeviceVulkan11Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES);
-    VkPhysicalDeviceVulkan12Features v12_ = vk_struct<VkPhysicalDeviceVulkan12Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
+    VkPhysicalDeviceFeatures2 features_ = vk::make<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
+    VkPhysicalDeviceVulkan11Features v11_ = vk::make<VkPhysicalDeviceVulkan11Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES);
+    VkPhysicalDeviceVulkan12Features v12_ = vk::make<VkPhysicalDeviceVulkan12Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
     VkPhysicalDeviceMemoryProperties memory_{};
     PFN_vkDestroyInstance destroy_instance_ = nullptr;
     PFN_vkDestroyDebugUtilsMessengerEXT destroy_messenger_ = nullptr;

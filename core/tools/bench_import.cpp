@@ -12,14 +12,6 @@ namespace vmaf::bench {
 
 namespace {
 
-template <typename T>
-T vk_struct(VkStructureType type)
-{
-    T t{};
-    t.sType = type;
-    return t;
-}
-
 int vk_fail(VkResult r, const char *what, std::string *err)
 {
     *err = std::string(what) + " failed (VkResult " + std::to_string(int(r)) + ")";
@@ -128,17 +120,17 @@ VKAPI_ATTR VkBool32 VKAPI_CALL CallerDevice::on_message(VkDebugUtilsMessageSever
 
 int CallerDevice::create_instance(bool validation, std::string *err)
 {
-    VkApplicationInfo app = vk_struct<VkApplicationInfo>(VK_STRUCTURE_TYPE_APPLICATION_INFO);
+    VkApplicationInfo app = vk::make<VkApplicationInfo>(VK_STRUCTURE_TYPE_APPLICATION_INFO);
     app.pApplicationName = "vmaf_bench";
     app.apiVersion = VK_API_VERSION_1_2;
     const char *layer = "VK_LAYER_KHRONOS_validation";
     const char *ext = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
-    auto mi = vk_struct<VkDebugUtilsMessengerCreateInfoEXT>(VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT);
+    auto mi = vk::make<VkDebugUtilsMessengerCreateInfoEXT>(VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT);
     mi.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
     mi.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
     mi.pfnUserCallback = on_message;
     mi.pUserData = this;
-    VkInstanceCreateInfo ci = vk_struct<VkInstanceCreateInfo>(VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO);
+    VkInstanceCreateInfo ci = vk::make<VkInstanceCreateInfo>(VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO);
     ci.pApplicationInfo = &app;
     if (validation) {
         ci.pNext = &mi;
@@ -209,9 +201,9 @@ int CallerDevice::pick_device(unsigned index, std::string *err)
 int CallerDevice::create_device(std::string *err)
 {
     // What the library's kernels need (libvmaf_vulkan.h, VmafVulkanExternalHandles).
-    features_ = vk_struct<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
-    v11_ = vk_struct<VkPhysicalDeviceVulkan11Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES);
-    v12_ = vk_struct<VkPhysicalDeviceVulkan12Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
+    features_ = vk::make<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
+    v11_ = vk::make<VkPhysicalDeviceVulkan11Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES);
+    v12_ = vk::make<VkPhysicalDeviceVulkan12Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
     features_.pNext = &v11_;
     v11_.pNext = &v12_;
     features_.features.shaderInt64 = VK_TRUE;
@@ -220,11 +212,11 @@ int CallerDevice::create_device(std::string *err)
     v12_.storageBuffer8BitAccess = VK_TRUE;
     v12_.timelineSemaphore = VK_TRUE;
     const float priority = 1.0f;
-    auto qi = vk_struct<VkDeviceQueueCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
+    auto qi = vk::make<VkDeviceQueueCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
     qi.queueFamilyIndex = family_;
     qi.queueCount = 1;
     qi.pQueuePriorities = &priority;
-    auto ci = vk_struct<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
+    auto ci = vk::make<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
     ci.pNext = &features_;
     ci.queueCreateInfoCount = 1;
     ci.pQueueCreateInfos = &qi;
@@ -274,10 +266,10 @@ int CallerDevice::submit_and_wait(VkCommandBuffer cmd, const VkSemaphore *signal
                                   std::string *err)
 {
     const uint64_t values[3] = {value, value, value};
-    auto ti = vk_struct<VkTimelineSemaphoreSubmitInfo>(VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
+    auto ti = vk::make<VkTimelineSemaphoreSubmitInfo>(VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
     ti.signalSemaphoreValueCount = n;
     ti.pSignalSemaphoreValues = values;
-    auto si = vk_struct<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
+    auto si = vk::make<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
     si.pNext = &ti;
     si.commandBufferCount = 1;
     si.pCommandBuffers = &cmd;
@@ -287,7 +279,7 @@ int CallerDevice::submit_and_wait(VkCommandBuffer cmd, const VkSemaphore *signal
         std::lock_guard lock(queue_mutex_);
         BENCH_VK(fn_.vkQueueSubmit(queue_, 1, &si, VK_NULL_HANDLE), "vkQueueSubmit");
     }
-    auto wi = vk_struct<VkSemaphoreWaitInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO);
+    auto wi = vk::make<VkSemaphoreWaitInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO);
     wi.semaphoreCount = n;
     wi.pSemaphores = signal;
     wi.pValues = values;
@@ -348,7 +340,7 @@ void ImageRing::wait_idle()
         const unsigned n = multi_plane_ ? 1 : 3;
         if (!p.sem[n - 1]) continue;
         const uint64_t values[3] = {p.value, p.value, p.value};
-        auto wi = vk_struct<VkSemaphoreWaitInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO);
+        auto wi = vk::make<VkSemaphoreWaitInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO);
         wi.semaphoreCount = n;
         wi.pSemaphores = p.sem;
         wi.pValues = values;
@@ -364,7 +356,7 @@ int ImageRing::create_picture(Picture *p, std::string *err)
     const unsigned n = multi_plane_ ? 1 : 3;
     for (unsigned i = 0; i < n; i++) {
         const bool luma_sized = i == 0;
-        auto ci = vk_struct<VkImageCreateInfo>(VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO);
+        auto ci = vk::make<VkImageCreateInfo>(VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO);
         ci.imageType = VK_IMAGE_TYPE_2D;
         ci.format = multi_plane_ ? VK_FORMAT_G8_B8_R8_3PLANE_420_UNORM : VK_FORMAT_R8_UNORM;
         ci.extent = {luma_sized ? w_ : (w_ + 1) / 2, luma_sized ? h_ : (h_ + 1) / 2, 1};
@@ -377,7 +369,7 @@ int ImageRing::create_picture(Picture *p, std::string *err)
         BENCH_VK(fn.vkCreateImage(device, &ci, nullptr, &p->img[i]), "vkCreateImage");
         VkMemoryRequirements req;
         fn.vkGetImageMemoryRequirements(device, p->img[i], &req);
-        auto ai = vk_struct<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
+        auto ai = vk::make<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
         ai.allocationSize = req.size;
         if (dev_.memory_type(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, &ai.memoryTypeIndex) &&
             dev_.memory_type(req.memoryTypeBits, 0, &ai.memoryTypeIndex)) {
@@ -387,9 +379,9 @@ int ImageRing::create_picture(Picture *p, std::string *err)
         BENCH_VK(fn.vkAllocateMemory(device, &ai, nullptr, &p->memory[i]), "vkAllocateMemory (images)");
         BENCH_VK(fn.vkBindImageMemory(device, p->img[i], p->memory[i], 0), "vkBindImageMemory");
 
-        auto ti = vk_struct<VkSemaphoreTypeCreateInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO);
+        auto ti = vk::make<VkSemaphoreTypeCreateInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO);
         ti.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
-        auto si = vk_struct<VkSemaphoreCreateInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO);
+        auto si = vk::make<VkSemaphoreCreateInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO);
         si.pNext = &ti;
         BENCH_VK(fn.vkCreateSemaphore(device, &si, nullptr, &p->sem[i]), "vkCreateSemaphore");
     }
@@ -422,13 +414,13 @@ int ImageRing::upload(Picture *p, const VmafPicture &pic, std::string *err)
         offsets[i] = at;
         at += (VkDeviceSize(pic.w[i]) * pic.h[i] + 15) & ~VkDeviceSize(15);
     }
-    auto bi = vk_struct<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
+    auto bi = vk::make<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
     bi.size = at;
     bi.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
     BENCH_VK(fn.vkCreateBuffer(device, &bi, nullptr, &s.buffer), "vkCreateBuffer");
     VkMemoryRequirements req;
     fn.vkGetBufferMemoryRequirements(device, s.buffer, &req);
-    auto ai = vk_struct<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
+    auto ai = vk::make<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
     ai.allocationSize = req.size;
     if (dev_.memory_type(req.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
                          &ai.memoryTypeIndex)) {
@@ -447,15 +439,15 @@ int ImageRing::upload(Picture *p, const VmafPicture &pic, std::string *err)
     }
     fn.vkUnmapMemory(device, s.memory);
 
-    auto pi = vk_struct<VkCommandPoolCreateInfo>(VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
+    auto pi = vk::make<VkCommandPoolCreateInfo>(VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
     pi.queueFamilyIndex = dev_.family_;
     BENCH_VK(fn.vkCreateCommandPool(device, &pi, nullptr, &s.pool), "vkCreateCommandPool");
-    auto cai = vk_struct<VkCommandBufferAllocateInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
+    auto cai = vk::make<VkCommandBufferAllocateInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
     cai.commandPool = s.pool;
     cai.commandBufferCount = 1;
     VkCommandBuffer cmd;
     BENCH_VK(fn.vkAllocateCommandBuffers(device, &cai, &cmd), "vkAllocateCommandBuffers");
-    auto begin = vk_struct<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
+    auto begin = vk::make<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     BENCH_VK(fn.vkBeginCommandBuffer(cmd, &begin), "vkBeginCommandBuffer");
 
@@ -463,7 +455,7 @@ int ImageRing::upload(Picture *p, const VmafPicture &pic, std::string *err)
     auto barriers = [&](VkImageLayout from, VkImageLayout to, VkAccessFlags src, VkAccessFlags dst) {
         VkImageMemoryBarrier b[3];
         for (unsigned i = 0; i < n; i++) {
-            b[i] = vk_struct<VkImageMemoryBarrier>(VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER);
+            b[i] = vk::make<VkImageMemoryBarrier>(VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER);
             b[i].srcAccessMask = src;
             b[i].dstAccessMask = dst;
             b[i].oldLayout = from;

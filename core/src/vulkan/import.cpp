@@ -452,6 +452,17 @@ int import_tiled(State &st, const VmafVulkanExternalPicture &pic, const std::vec
     return 0;
 }
 
+// The value a C caller stored in an enum field, out-of-range ones included
+// (loading those through the C++ enum type is undefined).
+template <typename E>
+int enum_value(const E &field)
+{
+    static_assert(sizeof(E) == sizeof(int));
+    int v;
+    std::memcpy(&v, &field, sizeof v);
+    return v;
+}
+
 }  // namespace
 
 int import_external(State &st, const VmafVulkanExternalPicture &pic, ImportedPicture *out)
@@ -459,8 +470,9 @@ int import_external(State &st, const VmafVulkanExternalPicture &pic, ImportedPic
     constexpr const char *what = "vmaf_vulkan_import_external";
     if (!reserved_zero(pic.reserved, std::size(pic.reserved))) return invalid(what, "reserved fields must be zero");
     if (int err = check_geometry(what, pic.pix_fmt, pic.bpc, pic.width, pic.height)) return err;
-    const bool dma_buf = pic.type == VMAF_VULKAN_EXTERNAL_MEMORY_DMA_BUF;
-    if (!dma_buf && pic.type != VMAF_VULKAN_EXTERNAL_MEMORY_OPAQUE_FD) return invalid(what, "unknown memory type");
+    const int memory = enum_value(pic.type);
+    const bool dma_buf = memory == VMAF_VULKAN_EXTERNAL_MEMORY_DMA_BUF;
+    if (!dma_buf && memory != VMAF_VULKAN_EXTERNAL_MEMORY_OPAQUE_FD) return invalid(what, "unknown memory type");
     const bool linear = pic.drm_format_modifier == VMAF_VULKAN_DRM_FORMAT_MOD_LINEAR;
     if (!dma_buf && !linear) return invalid(what, "opaque fds hold linear planes (drm_format_modifier 0)");
     if (pic.n_objects < 1 || pic.n_objects > VMAF_VULKAN_MAX_IMAGES) return invalid(what, "n_objects is 1 to 3");
