@@ -9,6 +9,15 @@
 #include "feature/motion/motion_score.h"
 #include "feature/motion/motion_tables.h"
 
+#if defined(__x86_64__) || defined(__i386__)
+#define MOTION_X86 1
+#else
+#define MOTION_X86 0
+#endif
+// The kernel is inlined into one function per instruction set (dispatched at run
+// time), so each copy is vectorised for its own target with the same arithmetic.
+#define MOTION_INLINE inline __attribute__((always_inline))
+
 namespace vmaf {
 
 namespace {
@@ -36,7 +45,7 @@ constexpr const char *kProvided[] = {motion::kSadName, motion::kMotionName, moti
 // Blurred-difference SAD. Acc is the vertical accumulator type: int32 is exact
 // up to 12-bit input, 16-bit input needs int64 (motion::wide_vertical_sum).
 template <typename T, typename Acc>
-uint64_t blurred_sad(const VmafPicture &prev, const VmafPicture &cur, int32_t *row_buf)
+MOTION_INLINE uint64_t blurred_sad(const VmafPicture &prev, const VmafPicture &cur, int32_t *row_buf)
 {
     using namespace motion;
     const int w = int(cur.w[0]), h = int(cur.h[0]);
@@ -88,6 +97,32 @@ uint64_t blurred_sad(const VmafPicture &prev, const VmafPicture &cur, int32_t *r
     return sad;
 }
 
+using SadFn = uint64_t (*)(const VmafPicture &, const VmafPicture &, int32_t *);
+
+template <typename T, typename Acc>
+uint64_t sad_generic(const VmafPicture &prev, const VmafPicture &cur, int32_t *row_buf)
+{
+    return blurred_sad<T, Acc>(prev, cur, row_buf);
+}
+
+#if MOTION_X86
+template <typename T, typename Acc>
+__attribute__((target("avx2"))) uint64_t sad_avx2(const VmafPicture &prev, const VmafPicture &cur, int32_t *row_buf)
+{
+    return blurred_sad<T, Acc>(prev, cur, row_buf);
+}
+#endif
+
+// The kernel for these samples on this CPU.
+template <typename T, typename Acc>
+SadFn pick_sad()
+{
+#if MOTION_X86
+    if (__builtin_cpu_supports("avx2")) return sad_avx2<T, Acc>;
+#endif
+    return sad_generic<T, Acc>;
+}
+
 class MotionCpu final : public Extractor {
 public:
     explicit MotionCpu(const FeatureOptions &o) : settings_(motion::Settings::from(o)) {}
@@ -97,6 +132,9 @@ public:
         if (fmt.w < 3 || fmt.h < 3) return -EINVAL;  // the 5-tap mirror needs 3 samples
         fmt_ = fmt;
         row_.assign(fmt.w, 0);
+        sad_ = fmt.bpc == 8                            ? pick_sad<uint8_t, int32_t>()
+               : !motion::wide_vertical_sum(fmt.bpc) ? pick_sad<uint16_t, int32_t>()
+                                                     : pick_sad<uint16_t, int64_t>();
         return 0;
     }
 
@@ -108,10 +146,7 @@ public:
         if (settings_.compares(index)) {
             const VmafPicture *prev = settings_.five_frame ? history_.prev_prev : history_.prev;
             if (!prev) return -EINVAL;  // frames must arrive in order for motion
-            uint64_t sad;
-            if (ref.bpc == 8) sad = blurred_sad<uint8_t, int32_t>(*prev, ref, row_.data());
-            else if (!motion::wide_vertical_sum(ref.bpc)) sad = blurred_sad<uint16_t, int32_t>(*prev, ref, row_.data());
-            else sad = blurred_sad<uint16_t, int64_t>(*prev, ref, row_.data());
+            const uint64_t sad = sad_(*prev, ref, row_.data());
             score = motion::frame_score(sad, fmt_.w, fmt_.h, settings_);
         }
         history_ = {};
@@ -124,6 +159,7 @@ public:
 private:
     motion::Settings settings_;
     FrameFormat fmt_{};
+    SadFn sad_ = nullptr;
     std::vector<int32_t> row_;
     RefHistory history_;
 };
