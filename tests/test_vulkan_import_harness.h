@@ -22,6 +22,7 @@
 #include "libvmaf/libvmaf.h"
 #include "libvmaf/libvmaf_vulkan.h"
 #include "picture/picture.h"
+#include "vulkan/context.h"
 #include "vulkan/feature.h"
 #include "vulkan/import.h"
 #include "vulkan/vk.h"
@@ -94,7 +95,7 @@ public:
             self->queue_mutex_.unlock();
         };
         h.lock_opaque = this;
-        h.enabled_features = &features_;
+        h.enabled_features = &features_.core;
         h.enabled_extensions = extensions_.data();
         h.n_enabled_extensions = unsigned(extensions_.size());
         h.api_version = VK_API_VERSION_1_2;
@@ -359,20 +360,14 @@ private:
                 if (!std::strcmp(e.extensionName, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME))
                     extensions_.push_back(VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
         }
-        features_.pNext = &v11_;
-        v11_.pNext = &v12_;
-        features_.features.shaderInt64 = VK_TRUE;
-        features_.features.shaderInt16 = VK_TRUE;
-        v11_.storageBuffer16BitAccess = VK_TRUE;
-        v12_.storageBuffer8BitAccess = VK_TRUE;
-        v12_.timelineSemaphore = VK_TRUE;
+        features_.require();
         const float priority = 1.0f;
         VkDeviceQueueCreateInfo qi = vk::make<VkDeviceQueueCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
         qi.queueFamilyIndex = family_;
         qi.queueCount = 1;
         qi.pQueuePriorities = &priority;
         VkDeviceCreateInfo ci = vk::make<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
-        ci.pNext = &features_;
+        ci.pNext = &features_.core;
         ci.queueCreateInfoCount = 1;
         ci.pQueueCreateInfos = &qi;
         ci.enabledExtensionCount = uint32_t(extensions_.size());
@@ -402,9 +397,7 @@ private:
     uint32_t family_ = 0;
     std::mutex queue_mutex_;
     std::vector<const char *> extensions_;
-    VkPhysicalDeviceFeatures2 features_ = vk::make<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
-    VkPhysicalDeviceVulkan11Features v11_ = vk::make<VkPhysicalDeviceVulkan11Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES);
-    VkPhysicalDeviceVulkan12Features v12_ = vk::make<VkPhysicalDeviceVulkan12Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
+    vk::FeatureChain features_;
     VkPhysicalDeviceMemoryProperties memory_{};
     PFN_vkDestroyInstance destroy_instance_ = nullptr;
     PFN_vkDestroyDebugUtilsMessengerEXT destroy_messenger_ = nullptr;

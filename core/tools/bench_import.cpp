@@ -201,23 +201,14 @@ int CallerDevice::pick_device(unsigned index, std::string *err)
 int CallerDevice::create_device(std::string *err)
 {
     // What the library's kernels need (libvmaf_vulkan.h, VmafVulkanExternalHandles).
-    features_ = vk::make<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
-    v11_ = vk::make<VkPhysicalDeviceVulkan11Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES);
-    v12_ = vk::make<VkPhysicalDeviceVulkan12Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
-    features_.pNext = &v11_;
-    v11_.pNext = &v12_;
-    features_.features.shaderInt64 = VK_TRUE;
-    features_.features.shaderInt16 = VK_TRUE;
-    v11_.storageBuffer16BitAccess = VK_TRUE;
-    v12_.storageBuffer8BitAccess = VK_TRUE;
-    v12_.timelineSemaphore = VK_TRUE;
+    features_.require();
     const float priority = 1.0f;
     auto qi = vk::make<VkDeviceQueueCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
     qi.queueFamilyIndex = family_;
     qi.queueCount = 1;
     qi.pQueuePriorities = &priority;
     auto ci = vk::make<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
-    ci.pNext = &features_;
+    ci.pNext = &features_.core;
     ci.queueCreateInfoCount = 1;
     ci.pQueueCreateInfos = &qi;
     auto create = reinterpret_cast<PFN_vkCreateDevice>(vkGetInstanceProcAddr(instance_, "vkCreateDevice"));
@@ -245,7 +236,7 @@ VmafVulkanExternalHandles CallerDevice::handles(unsigned max_outstanding_frames)
     h.lock_queue = [](void *o, uint32_t, uint32_t) { static_cast<CallerDevice *>(o)->queue_mutex_.lock(); };
     h.unlock_queue = [](void *o, uint32_t, uint32_t) { static_cast<CallerDevice *>(o)->queue_mutex_.unlock(); };
     h.lock_opaque = this;
-    h.enabled_features = &features_;
+    h.enabled_features = &features_.core;
     h.api_version = VK_API_VERSION_1_2;
     h.max_outstanding_frames = max_outstanding_frames;
     return h;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "libvmaf/libvmaf_vulkan.h"
+#include "vulkan/context.h"
 #include "vulkan/vk.h"
 
 namespace vmaf::bench {
@@ -58,9 +59,7 @@ private:
     PFN_vkDestroyInstance destroy_instance_ = nullptr;
     PFN_vkDestroyDebugUtilsMessengerEXT destroy_messenger_ = nullptr;
     PFN_vkGetPhysicalDeviceFormatProperties format_properties_ = nullptr;
-    VkPhysicalDeviceFeatures2 features_{};
-    VkPhysicalDeviceVulkan11Features v11_{};
-    VkPhysicalDeviceVulkan12Features v12_{};
+    vk::FeatureChain features_;
     std::mutex queue_mutex_;
     std::atomic<unsigned> messages_{0};
 };

@@ -29,20 +29,6 @@ struct Requirements {
     }
 };
 
-// The feature structs, chained; filled by a query or set for device creation.
-struct FeatureChain {
-    VkPhysicalDeviceFeatures2 core = make<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
-    VkPhysicalDeviceVulkan11Features v11 = make<VkPhysicalDeviceVulkan11Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES);
-    VkPhysicalDeviceVulkan12Features v12 = make<VkPhysicalDeviceVulkan12Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
-
-    FeatureChain()
-    {
-        core.pNext = &v11;
-        v11.pNext = &v12;
-    }
-    FeatureChain(const FeatureChain &) = delete;
-};
-
 // The queue family we submit to: compute without graphics when there is one
 // (it does not compete with a caller's rendering), else any with compute.
 bool pick_queue_family(const InstanceFns &ifn, VkPhysicalDevice pd, uint32_t *family)
@@ -480,11 +466,7 @@ int State::create_device()
 
     // Exactly the features describe() requires, nothing more.
     FeatureChain f;
-    f.core.features.shaderInt64 = VK_TRUE;
-    f.core.features.shaderInt16 = VK_TRUE;
-    f.v11.storageBuffer16BitAccess = VK_TRUE;
-    f.v12.storageBuffer8BitAccess = VK_TRUE;
-    f.v12.timelineSemaphore = VK_TRUE;
+    f.require();
 
     // The import extensions the device has (vulkan/import.h says what needs them).
     std::vector<const char *> enable;

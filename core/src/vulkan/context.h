@@ -48,6 +48,33 @@ struct DeviceInfo {
     bool usable() const { return missing.empty(); }
 };
 
+// The feature structs the library looks at, chained (core -> 1.1 -> 1.2): filled
+// by a query, or set by require() for creating a device the library will use
+// (its own, and the devices tests and vmaf_bench make for it to adopt).
+struct FeatureChain {
+    VkPhysicalDeviceFeatures2 core = make<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
+    VkPhysicalDeviceVulkan11Features v11 = make<VkPhysicalDeviceVulkan11Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES);
+    VkPhysicalDeviceVulkan12Features v12 = make<VkPhysicalDeviceVulkan12Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
+
+    FeatureChain()
+    {
+        core.pNext = &v11;
+        v11.pNext = &v12;
+    }
+    FeatureChain(const FeatureChain &) = delete;
+    FeatureChain &operator=(const FeatureChain &) = delete;
+
+    // Turn on what the kernels need (libvmaf_vulkan.h lists it), nothing more.
+    void require()
+    {
+        core.features.shaderInt64 = VK_TRUE;
+        core.features.shaderInt16 = VK_TRUE;
+        v11.storageBuffer16BitAccess = VK_TRUE;
+        v12.storageBuffer8BitAccess = VK_TRUE;
+        v12.timelineSemaphore = VK_TRUE;
+    }
+};
+
 // Serializes use of a queue shared with the caller: the shape of FFmpeg's
 // AVVulkanDeviceContext lock_queue/unlock_queue. Unset: the state's own mutex.
 struct QueueLock {
