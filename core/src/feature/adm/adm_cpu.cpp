@@ -24,11 +24,6 @@
 #include "feature/adm/adm_score.h"
 #include "feature/adm/adm_tables.h"
 
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-#define ADM_X86 1
-#else
-#define ADM_X86 0
-#endif
 
 namespace vmaf {
 
@@ -171,7 +166,7 @@ struct Params {
 // The reference's cubed detail coefficients, summed per row in libvmaf's
 // per-scale formats (the CSF weight is applied by finish_den()).
 template <typename T>
-ADM_INLINE void reference_energy(const Bands<T> &ref, int scale, const SumShifts &sh, uint64_t (&acc)[kOrientations])
+VMAF_INLINE void reference_energy(const Bands<T> &ref, int scale, const SumShifts &sh, uint64_t (&acc)[kOrientations])
 {
     const Rect &rc = sh.score;
     const uint64_t row_round = uint64_t(round_of(sh.den_row));
@@ -193,7 +188,7 @@ ADM_INLINE void reference_energy(const Bands<T> &ref, int scale, const SumShifts
 // Masked distortion of `signal` under the masker sums left in n/c by
 // kernels::masker: per orientation the summed cubes, rows shifted.
 template <typename T>
-ADM_INLINE void masked_distortion(const Plane<T> (&signal)[kOrientations], const Plane<int32_t> &n,
+VMAF_INLINE void masked_distortion(const Plane<T> (&signal)[kOrientations], const Plane<int32_t> &n,
                                   const Plane<int32_t> &c, int w, int h, const ScaleWeights &sw, const SumShifts &sh,
                                   Scratch &s, int64_t (&acc)[kOrientations])
 {
@@ -228,7 +223,7 @@ ADM_INLINE void masked_distortion(const Plane<T> (&signal)[kOrientations], const
 // Everything after the transform at one scale: its integer sums (left zero
 // where AIM is skipped).
 template <typename T>
-ADM_INLINE void sum_scale(const Bands<T> &ref, const Bands<T> &dis, DecoupledBuf<T> &dec, int scale,
+VMAF_INLINE void sum_scale(const Bands<T> &ref, const Bands<T> &dis, DecoupledBuf<T> &dec, int scale,
                           const Params &p, Scratch &s, ScaleSums *out)
 {
     const int w = s.w[scale + 1], h = s.h[scale + 1];
@@ -248,7 +243,7 @@ ADM_INLINE void sum_scale(const Bands<T> &ref, const Bands<T> &dis, DecoupledBuf
 }
 
 template <typename Pixel>
-ADM_INLINE void compute_frame(const Pixel *ref, ptrdiff_t ref_stride, const Pixel *dis, ptrdiff_t dis_stride,
+VMAF_INLINE void compute_frame(const Pixel *ref, ptrdiff_t ref_stride, const Pixel *dis, ptrdiff_t dis_stride,
                               unsigned bpc, const Params &p, Scratch &s, ScaleSums (&out)[kScales])
 {
     const int w = s.w[0], h = s.h[0];
@@ -285,7 +280,7 @@ void frame16_generic(const uint16_t *r, ptrdiff_t rs, const uint16_t *d, ptrdiff
     compute_frame(r, rs, d, ds, bpc, p, s, out);
 }
 
-#if ADM_X86
+#if VMAF_X86
 __attribute__((target("avx2"))) void frame8_avx2(const uint8_t *r, ptrdiff_t rs, const uint8_t *d, ptrdiff_t ds,
                                                  unsigned bpc, const Params &p, Scratch &s,
                                                  ScaleSums (&out)[kScales])
@@ -300,23 +295,21 @@ __attribute__((target("avx2"))) void frame16_avx2(const uint16_t *r, ptrdiff_t r
     compute_frame(r, rs, d, ds, bpc, p, s, out);
 }
 
-// Again with 512-bit vectors; AVX-512F brings no FMA, so the float and double
-// steps round exactly as in the other builds.
-#define ADM_AVX512 "avx512f,avx512bw,avx512vl,prefer-vector-width=512"
-__attribute__((target(ADM_AVX512))) void frame8_avx512(const uint8_t *r, ptrdiff_t rs, const uint8_t *d,
+// Again with 512-bit vectors; with floating-point contraction off (meson.build)
+// the float and double steps round exactly as in the other builds.
+__attribute__((target(VMAF_TARGET_AVX512))) void frame8_avx512(const uint8_t *r, ptrdiff_t rs, const uint8_t *d,
                                                        ptrdiff_t ds, unsigned bpc, const Params &p,
                                                        Scratch &s, ScaleSums (&out)[kScales])
 {
     compute_frame(r, rs, d, ds, bpc, p, s, out);
 }
 
-__attribute__((target(ADM_AVX512))) void frame16_avx512(const uint16_t *r, ptrdiff_t rs, const uint16_t *d,
+__attribute__((target(VMAF_TARGET_AVX512))) void frame16_avx512(const uint16_t *r, ptrdiff_t rs, const uint16_t *d,
                                                         ptrdiff_t ds, unsigned bpc, const Params &p,
                                                         Scratch &s, ScaleSums (&out)[kScales])
 {
     compute_frame(r, rs, d, ds, bpc, p, s, out);
 }
-#undef ADM_AVX512
 #endif
 
 class AdmCpu final : public Extractor {
@@ -370,13 +363,12 @@ private:
     {
         frame8_ = frame8_generic;
         frame16_ = frame16_generic;
-#if ADM_X86
-        if (which_ == adm::Kernels::Best && __builtin_cpu_supports("avx2")) {
+#if VMAF_X86
+        if (which_ == adm::Kernels::Best && cpu_has_avx2()) {
             frame8_ = frame8_avx2;
             frame16_ = frame16_avx2;
         }
-        if (which_ == adm::Kernels::Best && __builtin_cpu_supports("avx512f") &&
-            __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl")) {
+        if (which_ == adm::Kernels::Best && cpu_has_avx512()) {
             frame8_ = frame8_avx512;
             frame16_ = frame16_avx512;
         }

@@ -21,8 +21,7 @@
 #include <type_traits>
 
 #include "feature/adm/adm_tables.h"
-
-#define ADM_INLINE inline __attribute__((always_inline))
+#include "util/simd.h"
 
 namespace vmaf::adm {
 
@@ -67,7 +66,7 @@ inline Rect work_rect(int w, int h)
 // Mirror a sample index into [0, n): -1 -> 1 (reflect about the first
 // sample), n -> n - 1 and n + 1 -> n - 2 (reflect about the edge). Both the
 // transform and the masking window use this.
-ADM_INLINE int mirror(int k, int n)
+VMAF_INLINE int mirror(int k, int n)
 {
     return k < 0 ? -k : (k >= n ? 2 * n - k - 1 : k);
 }
@@ -95,18 +94,18 @@ namespace kernels {
 // reaches the scores of small pictures at coarse scales.
 inline constexpr int kAvx512Block8 = 32, kAvx512Block16 = 64, kAvx512BlockDeep = 8;
 
-ADM_INLINE bool right_edge_reads_on(int ow, int block)
+VMAF_INLINE bool right_edge_reads_on(int ow, int block)
 {
     return (ow - 1) % block == 0;
 }
 
-ADM_INLINE int right_edge_tap(int x, int w, bool reads_on)
+VMAF_INLINE int right_edge_tap(int x, int w, bool reads_on)
 {
     return reads_on ? x : mirror(x, w);
 }
 
 // One output column at scale 0 from explicit tap positions: 32-bit sums, Q16.
-ADM_INLINE void dwt0_column(const int16_t *lo, const int16_t *hi, const int (&t)[4], int16_t *a, int16_t *v,
+VMAF_INLINE void dwt0_column(const int16_t *lo, const int16_t *hi, const int (&t)[4], int16_t *a, int16_t *v,
                             int16_t *h, int16_t *d)
 {
     constexpr int32_t round = 1 << (kDwt0HorizontalShift - 1);
@@ -124,7 +123,7 @@ ADM_INLINE void dwt0_column(const int16_t *lo, const int16_t *hi, const int (&t)
 }
 
 // Horizontal half of a level at scale 0.
-ADM_INLINE void dwt0_horizontal(const int16_t *lo, const int16_t *hi, int w, int ow, bool edge_reads_on,
+VMAF_INLINE void dwt0_horizontal(const int16_t *lo, const int16_t *hi, int w, int ow, bool edge_reads_on,
                                 int16_t *__restrict a, int16_t *__restrict v, int16_t *__restrict h,
                                 int16_t *__restrict d)
 {
@@ -154,7 +153,7 @@ ADM_INLINE void dwt0_horizontal(const int16_t *lo, const int16_t *hi, int w, int
 // 16-bit input the low-pass sum passes 2^31 before the centring offset
 // brings it back, exactly as libvmaf's int32 arithmetic wraps.
 template <typename Pixel>
-ADM_INLINE void dwt0(const Pixel *src, ptrdiff_t stride, int w, int h, unsigned bpc, int16_t *tmp,
+VMAF_INLINE void dwt0(const Pixel *src, ptrdiff_t stride, int w, int h, unsigned bpc, int16_t *tmp,
                      const Bands<int16_t> &out)
 {
     const uint32_t round = uint32_t(dwt0_vertical_round(bpc));
@@ -186,14 +185,14 @@ ADM_INLINE void dwt0(const Pixel *src, ptrdiff_t stride, int w, int h, unsigned 
 
 // (acc + round) >> shift keeping the low 32 bits: a logical shift gives the
 // same low bits as the arithmetic one for shift <= 32, and vectorizes.
-ADM_INLINE int32_t narrow(int64_t acc, int64_t round, int shift)
+VMAF_INLINE int32_t narrow(int64_t acc, int64_t round, int shift)
 {
     return int32_t(uint32_t(uint64_t(acc + round) >> shift));
 }
 
 // Vertical half of a level at scales 1..3 (64-bit sums).
 template <typename In>
-ADM_INLINE void dwt_vertical(const Plane<In> &src, int w, int h, int i, int64_t round, int shift,
+VMAF_INLINE void dwt_vertical(const Plane<In> &src, int w, int h, int i, int64_t round, int shift,
                              int32_t *__restrict lo, int32_t *__restrict hi)
 {
     const In *__restrict s0 = src.row(mirror(2 * i - 1, h));
@@ -207,7 +206,7 @@ ADM_INLINE void dwt_vertical(const Plane<In> &src, int w, int h, int i, int64_t 
     }
 }
 
-ADM_INLINE void dwt_column(const int32_t *lo, const int32_t *hi, const int (&t)[4], int64_t round, int shift,
+VMAF_INLINE void dwt_column(const int32_t *lo, const int32_t *hi, const int (&t)[4], int64_t round, int shift,
                            int32_t *a, int32_t *v, int32_t *h, int32_t *d)
 {
     int64_t sa = 0, sv = 0, sh = 0, sd = 0;
@@ -223,7 +222,7 @@ ADM_INLINE void dwt_column(const int32_t *lo, const int32_t *hi, const int (&t)[
     *d = narrow(sd, round, shift);
 }
 
-ADM_INLINE void dwt_horizontal(const int32_t *lo, const int32_t *hi, int w, int ow, bool edge_reads_on,
+VMAF_INLINE void dwt_horizontal(const int32_t *lo, const int32_t *hi, int w, int ow, bool edge_reads_on,
                                int64_t round, int shift, int32_t *__restrict a, int32_t *__restrict v,
                                int32_t *__restrict h, int32_t *__restrict d)
 {
@@ -247,7 +246,7 @@ ADM_INLINE void dwt_horizontal(const int32_t *lo, const int32_t *hi, int w, int 
 // of both pictures, row by row as libvmaf interleaves them; tmp holds the
 // four intermediate rows (4 w + 2 entries).
 template <typename In>
-ADM_INLINE void dwt(const Plane<In> &ref, const Plane<In> &dis, int w, int h, int scale, int32_t *tmp,
+VMAF_INLINE void dwt(const Plane<In> &ref, const Plane<In> &dis, int w, int h, int scale, int32_t *tmp,
                     const Bands<int32_t> &ref_out, const Bands<int32_t> &dis_out)
 {
     const int vs = kDwtVerticalShift[scale - 1], hs = kDwtHorizontalShift[scale - 1];
@@ -271,7 +270,7 @@ ADM_INLINE void dwt(const Plane<In> &ref, const Plane<In> &dis, int w, int h, in
 // by x + 32768, holding 2^30 / x). 32-bit references are first rounded to 15
 // significant bits and the shift is folded back in.
 template <typename T>
-ADM_INLINE int64_t ratio_q15(T o, T t, const int32_t *recip)
+VMAF_INLINE int64_t ratio_q15(T o, T t, const int32_t *recip)
 {
     int64_t k;
     if constexpr (sizeof(T) == 2) {
@@ -298,7 +297,7 @@ ADM_INLINE int64_t ratio_q15(T o, T t, const int32_t *recip)
 // wide enough integer for the dot products (int32 for 16-bit bands, whose
 // magnitude stays below 23000).
 template <typename P, typename T>
-ADM_INLINE bool within_one_degree(T oh, T ov, T th, T tv)
+VMAF_INLINE bool within_one_degree(T oh, T ov, T th, T tv)
 {
     const P dot = P(oh) * th + P(ov) * tv;
     const P oo = P(oh) * oh + P(ov) * ov;
@@ -315,7 +314,7 @@ ADM_INLINE bool within_one_degree(T oh, T ov, T th, T tv)
 // nearest in the columns its vector loop covers (see decouple()). Both agree
 // for integral limits such as the defaults 1 and 100.
 template <typename T>
-ADM_INLINE void decouple_one(T o, T t, bool enhance, bool nearest, double gain_limit, const int32_t *recip, T *r,
+VMAF_INLINE void decouple_one(T o, T t, bool enhance, bool nearest, double gain_limit, const int32_t *recip, T *r,
                              T *a)
 {
     using W = std::conditional_t<sizeof(T) == 2, int32_t, int64_t>;
@@ -340,7 +339,7 @@ inline constexpr int kDecoupleBlock = 16;
 
 // Round half to even under the default rounding mode, as a vector
 // float-to-int conversion does (|x| < 2^51).
-ADM_INLINE double round_half_even(double x)
+VMAF_INLINE double round_half_even(double x)
 {
     constexpr double magic = 0x1.8p52;
     return (x + magic) - magic;
@@ -351,7 +350,7 @@ ADM_INLINE double round_half_even(double x)
 // requires o != 0. rst * limit is clamped to t after rounding, which gives
 // the same result as rounding the clamped product (t is an integer).
 template <bool Nearest>
-ADM_INLINE void decouple16_one(int32_t o, int32_t t, bool enhance, double gain_limit, const int32_t *recip,
+VMAF_INLINE void decouple16_one(int32_t o, int32_t t, bool enhance, double gain_limit, const int32_t *recip,
                                int16_t *r, int16_t *a)
 {
     const int64_t x = int64_t(recip[o + kReciprocalRange]) * t + (1 << (kRatioShift - 1));
@@ -366,7 +365,7 @@ ADM_INLINE void decouple16_one(int32_t o, int32_t t, bool enhance, double gain_l
 }
 
 template <bool Nearest>
-ADM_INLINE void decouple16_span(const int16_t *__restrict oh, const int16_t *__restrict ov,
+VMAF_INLINE void decouple16_span(const int16_t *__restrict oh, const int16_t *__restrict ov,
                                 const int16_t *__restrict od, const int16_t *__restrict th,
                                 const int16_t *__restrict tv, const int16_t *__restrict td, int16_t *__restrict rh,
                                 int16_t *__restrict rv, int16_t *__restrict rd, int16_t *__restrict ah,
@@ -382,7 +381,7 @@ ADM_INLINE void decouple16_span(const int16_t *__restrict oh, const int16_t *__r
 }
 
 template <typename T>
-ADM_INLINE void decouple(const Bands<T> &ref, const Bands<T> &dis, const Rect &rc, double gain_limit,
+VMAF_INLINE void decouple(const Bands<T> &ref, const Bands<T> &dis, const Rect &rc, double gain_limit,
                          const int32_t *recip, const Plane<T> (&r)[kOrientations],
                          const Plane<T> (&a)[kOrientations])
 {
@@ -414,29 +413,29 @@ ADM_INLINE void decouple(const Bands<T> &ref, const Bands<T> &dis, const Rect &r
 // CSF-weighted coefficient of the masker and its two masking contributions
 // (neighbour |c| / 30, centre |c| / 15), per band format.
 struct Mask16 {
-    static ADM_INLINE int32_t csf(int16_t x, uint32_t w, int o)
+    static VMAF_INLINE int32_t csf(int16_t x, uint32_t w, int o)
     {
         const int32_t p = int32_t(w) * x;
         return int16_t(int32_t(uint32_t(p) + uint32_t(kCsf0Round[o])) >> kCsf0Shift[o]);
     }
-    static ADM_INLINE int32_t neighbour(int32_t c)
+    static VMAF_INLINE int32_t neighbour(int32_t c)
     {
         return int16_t((kOneBy30Q17 * std::abs(c) + (1 << (kMask0Shift - 1))) >> kMask0Shift);
     }
-    static ADM_INLINE int32_t centre(int32_t c)
+    static VMAF_INLINE int32_t centre(int32_t c)
     {
         return int16_t((kOneBy15Q17 * std::abs(c) + (1 << (kMask0Shift - 1))) >> kMask0Shift);
     }
 };
 
 struct Mask32 {
-    static ADM_INLINE int32_t csf(int32_t x, uint32_t w, int)
+    static VMAF_INLINE int32_t csf(int32_t x, uint32_t w, int)
     {
         return int32_t((int64_t(w) * x + kCsfRound) >> kCsfShift);
     }
-    static ADM_INLINE int64_t mag(int32_t c) { return c < 0 ? -int64_t(c) : int64_t(c); }
-    static ADM_INLINE int32_t neighbour(int32_t c) { return int32_t((kOneBy30Q32 * mag(c) + kMaskRound) >> kMaskShift); }
-    static ADM_INLINE int32_t centre(int32_t c) { return int32_t((kOneBy15Q32 * mag(c) + kMaskRound) >> kMaskShift); }
+    static VMAF_INLINE int64_t mag(int32_t c) { return c < 0 ? -int64_t(c) : int64_t(c); }
+    static VMAF_INLINE int32_t neighbour(int32_t c) { return int32_t((kOneBy30Q32 * mag(c) + kMaskRound) >> kMaskShift); }
+    static VMAF_INLINE int32_t centre(int32_t c) { return int32_t((kOneBy15Q32 * mag(c) + kMaskRound) >> kMaskShift); }
 };
 
 template <typename T>
@@ -446,7 +445,7 @@ using MaskOf = std::conditional_t<sizeof(T) == 2, Mask16, Mask32>;
 // contributions, c = sum of centre contributions. The masking threshold of a
 // sample is then box3x3(n) - n + c (integer sums, so the order is free).
 template <typename T>
-ADM_INLINE void masker(const Plane<T> (&m)[kOrientations], const uint32_t (&w)[kOrientations], const Rect &rc,
+VMAF_INLINE void masker(const Plane<T> (&m)[kOrientations], const uint32_t (&w)[kOrientations], const Rect &rc,
                        const Plane<int32_t> &n, const Plane<int32_t> &c)
 {
     using M = MaskOf<T>;
@@ -464,7 +463,7 @@ ADM_INLINE void masker(const Plane<T> (&m)[kOrientations], const uint32_t (&w)[k
 // Masking thresholds of the rows [rc.top, rc.bottom) x [rc.left, rc.right)
 // of a band of size w x h, written to thr (same coordinates). col is a
 // scratch row of w + 2 entries.
-ADM_INLINE void thresholds_row(const Plane<int32_t> &n, const Plane<int32_t> &c, int i, int w, int h, const Rect &rc,
+VMAF_INLINE void thresholds_row(const Plane<int32_t> &n, const Plane<int32_t> &c, int i, int w, int h, const Rect &rc,
                                int32_t *__restrict col, int32_t *__restrict thr)
 {
     const int32_t *__restrict up = n.row(mirror(i - 1, h));
@@ -487,7 +486,7 @@ ADM_INLINE void thresholds_row(const Plane<int32_t> &n, const Plane<int32_t> &c,
 struct Cube16 {
     int sub, sq, cube;
     int64_t sq_round, cube_round;
-    ADM_INLINE int64_t operator()(int16_t s, uint32_t w, int32_t thr) const
+    VMAF_INLINE int64_t operator()(int16_t s, uint32_t w, int32_t thr) const
     {
         const int32_t p = int32_t(w) * s;
         int32_t x = int32_t(uint32_t(p < 0 ? -p : p) - (uint32_t(thr) << sub));
@@ -501,7 +500,7 @@ struct Cube16 {
 struct Cube32 {
     int cube;
     int64_t cube_round;
-    ADM_INLINE int64_t operator()(int32_t s, uint32_t w, int32_t thr) const
+    VMAF_INLINE int64_t operator()(int32_t s, uint32_t w, int32_t thr) const
     {
         int32_t x = int32_t((int64_t(w) * s + kCsfRound) >> kCsfShift);
         x = int32_t((x < 0 ? 0u - uint32_t(x) : uint32_t(x)) - uint32_t(thr));
@@ -512,7 +511,7 @@ struct Cube32 {
 };
 
 template <typename T, typename Cube>
-ADM_INLINE int64_t masked_row_sum(const T *__restrict s, const int32_t *__restrict thr, uint32_t w, const Cube &cube,
+VMAF_INLINE int64_t masked_row_sum(const T *__restrict s, const int32_t *__restrict thr, uint32_t w, const Cube &cube,
                                   int x0, int x1)
 {
     int64_t sum = 0;
@@ -521,7 +520,7 @@ ADM_INLINE int64_t masked_row_sum(const T *__restrict s, const int32_t *__restri
 }
 
 // Reference energy: sum of |x|^3 per row, in libvmaf's per-scale formats.
-ADM_INLINE uint64_t energy_row16(const int16_t *__restrict x, int x0, int x1)
+VMAF_INLINE uint64_t energy_row16(const int16_t *__restrict x, int x0, int x1)
 {
     uint64_t sum = 0;
     for (int j = x0; j < x1; j++) {
@@ -531,7 +530,7 @@ ADM_INLINE uint64_t energy_row16(const int16_t *__restrict x, int x0, int x1)
     return sum;
 }
 
-ADM_INLINE uint64_t energy_row32(const int32_t *__restrict x, int x0, int x1, int sq, uint64_t sq_round, int cube,
+VMAF_INLINE uint64_t energy_row32(const int32_t *__restrict x, int x0, int x1, int sq, uint64_t sq_round, int cube,
                                  uint64_t cube_round)
 {
     uint64_t sum = 0;

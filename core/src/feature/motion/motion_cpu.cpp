@@ -9,14 +9,7 @@
 #include "feature/motion/motion_score.h"
 #include "feature/motion/motion_tables.h"
 
-#if defined(__x86_64__) || defined(__i386__)
-#define MOTION_X86 1
-#else
-#define MOTION_X86 0
-#endif
-// The kernel is inlined into one function per instruction set (dispatched at run
-// time), so each copy is vectorised for its own target with the same arithmetic.
-#define MOTION_INLINE inline __attribute__((always_inline))
+#include "util/simd.h"
 
 namespace vmaf {
 
@@ -45,7 +38,7 @@ constexpr const char *kProvided[] = {motion::kSadName, motion::kMotionName, moti
 // Blurred-difference SAD. Acc is the vertical accumulator type: int32 is exact
 // up to 12-bit input, 16-bit input needs int64 (motion::wide_vertical_sum).
 template <typename T, typename Acc>
-MOTION_INLINE uint64_t blurred_sad(const VmafPicture &prev, const VmafPicture &cur, int32_t *row_buf)
+VMAF_INLINE uint64_t blurred_sad(const VmafPicture &prev, const VmafPicture &cur, int32_t *row_buf)
 {
     using namespace motion;
     const int w = int(cur.w[0]), h = int(cur.h[0]);
@@ -105,7 +98,7 @@ uint64_t sad_generic(const VmafPicture &prev, const VmafPicture &cur, int32_t *r
     return blurred_sad<T, Acc>(prev, cur, row_buf);
 }
 
-#if MOTION_X86
+#if VMAF_X86
 template <typename T, typename Acc>
 __attribute__((target("avx2"))) uint64_t sad_avx2(const VmafPicture &prev, const VmafPicture &cur, int32_t *row_buf)
 {
@@ -117,8 +110,8 @@ __attribute__((target("avx2"))) uint64_t sad_avx2(const VmafPicture &prev, const
 template <typename T, typename Acc>
 SadFn pick_sad()
 {
-#if MOTION_X86
-    if (__builtin_cpu_supports("avx2")) return sad_avx2<T, Acc>;
+#if VMAF_X86
+    if (cpu_has_avx2()) return sad_avx2<T, Acc>;
 #endif
     return sad_generic<T, Acc>;
 }

@@ -17,11 +17,9 @@
 #include "feature/vif/vif_score.h"
 #include "feature/vif/vif_tables.h"
 
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-#define VIF_X86 1
+#include "util/simd.h"
+#if VMAF_X86
 #include <immintrin.h>
-#else
-#define VIF_X86 0
 #endif
 
 namespace vmaf {
@@ -45,8 +43,6 @@ constexpr const char *kProvided[] = {
     vif::kNumNames[2], vif::kDenNames[2], vif::kNumNames[3], vif::kDenNames[3],
 };
 
-#define VIF_INLINE inline __attribute__((always_inline))
-
 // A read-only luma plane; stride in samples.
 template <typename T>
 struct Plane {
@@ -63,14 +59,14 @@ constexpr int mirror(int i, int n)
 }
 
 template <int W, typename T>
-VIF_INLINE void window_rows(const Plane<T> &p, int centre, const T *(&rows)[W])
+VMAF_INLINE void window_rows(const Plane<T> &p, int centre, const T *(&rows)[W])
 {
     for (int k = 0; k < W; k++) rows[k] = p.row(mirror(centre - W / 2 + k, int(p.h)));
 }
 
 // Mirror a padded row's kMaxFilterHalf samples on either side of [0, w).
 template <typename T>
-VIF_INLINE void pad_row(T *row, unsigned w, int half)
+VMAF_INLINE void pad_row(T *row, unsigned w, int half)
 {
     for (int f = 1; f <= half; f++) {
         row[-f] = row[f];
@@ -84,7 +80,7 @@ VIF_INLINE void pad_row(T *row, unsigned w, int half)
 
 // Vertical means of one row of both pictures: (sum + round) >> shift.
 template <int S, typename T>
-VIF_INLINE void vertical_means(const T *const (&r)[vif::kFilterWidth[S]],
+VMAF_INLINE void vertical_means(const T *const (&r)[vif::kFilterWidth[S]],
                                const T *const (&d)[vif::kFilterWidth[S]], unsigned w, unsigned shift,
                                uint32_t *__restrict mu1, uint32_t *__restrict mu2)
 {
@@ -110,7 +106,7 @@ struct MomentRow {
     uint32_t *xx_hi, *xx_lo, *yy_hi, *yy_lo, *xy_hi, *xy_lo;
 };
 
-VIF_INLINE void store_split(uint32_t *__restrict hi, uint32_t *__restrict lo, unsigned j, uint32_t v)
+VMAF_INLINE void store_split(uint32_t *__restrict hi, uint32_t *__restrict lo, unsigned j, uint32_t v)
 {
     hi[j] = v >> 16;
     lo[j] = v & 0xffff;
@@ -119,7 +115,7 @@ VIF_INLINE void store_split(uint32_t *__restrict hi, uint32_t *__restrict lo, un
 // 8-bit samples square into 16 bits: the window sums of x^2, y^2 and x*y are
 // exact in 32 bits and need no shift.
 template <int S>
-VIF_INLINE void vertical_moments(const uint8_t *const (&r)[vif::kFilterWidth[S]],
+VMAF_INLINE void vertical_moments(const uint8_t *const (&r)[vif::kFilterWidth[S]],
                                  const uint8_t *const (&d)[vif::kFilterWidth[S]], unsigned w, unsigned,
                                  const MomentRow &out)
 {
@@ -145,7 +141,7 @@ VIF_INLINE void vertical_moments(const uint8_t *const (&r)[vif::kFilterWidth[S]]
 // Deeper samples square into 32 bits: sum their 16-bit halves separately,
 // then (hi * 2^16 + lo + round) >> s == (hi << (16 - s)) + ((lo + round) >> s).
 template <int S, bool Cross>
-VIF_INLINE void vertical_moments16(const uint16_t *const (&r)[vif::kFilterWidth[S]],
+VMAF_INLINE void vertical_moments16(const uint16_t *const (&r)[vif::kFilterWidth[S]],
                                    const uint16_t *const (&d)[vif::kFilterWidth[S]], unsigned w,
                                    unsigned shift, uint32_t *__restrict a_hi, uint32_t *__restrict a_lo,
                                    uint32_t *__restrict b_hi, uint32_t *__restrict b_lo)
@@ -179,7 +175,7 @@ VIF_INLINE void vertical_moments16(const uint16_t *const (&r)[vif::kFilterWidth[
 }
 
 template <int S>
-VIF_INLINE void vertical_moments(const uint16_t *const (&r)[vif::kFilterWidth[S]],
+VMAF_INLINE void vertical_moments(const uint16_t *const (&r)[vif::kFilterWidth[S]],
                                  const uint16_t *const (&d)[vif::kFilterWidth[S]], unsigned w,
                                  unsigned shift, const MomentRow &out)
 {
@@ -189,7 +185,7 @@ VIF_INLINE void vertical_moments(const uint16_t *const (&r)[vif::kFilterWidth[S]
 
 // Horizontal window sums of two padded rows.
 template <int S>
-VIF_INLINE void horizontal_pair(const uint32_t *a, const uint32_t *b, unsigned w, uint32_t *__restrict sa,
+VMAF_INLINE void horizontal_pair(const uint32_t *a, const uint32_t *b, unsigned w, uint32_t *__restrict sa,
                                 uint32_t *__restrict sb)
 {
     constexpr int W = vif::kFilterWidth[S], H = W / 2;
@@ -210,7 +206,7 @@ VIF_INLINE void horizontal_pair(const uint32_t *a, const uint32_t *b, unsigned w
 
 // Horizontal Q16 window sum of a second moment held as 16-bit halves.
 template <int S>
-VIF_INLINE void horizontal_split(const uint32_t *hi, const uint32_t *lo, unsigned w, uint32_t *__restrict out)
+VMAF_INLINE void horizontal_split(const uint32_t *hi, const uint32_t *lo, unsigned w, uint32_t *__restrict out)
 {
     constexpr int W = vif::kFilterWidth[S], H = W / 2;
     constexpr const uint16_t *f = vif::kFilter[S];
@@ -229,13 +225,13 @@ VIF_INLINE void horizontal_split(const uint32_t *hi, const uint32_t *lo, unsigne
 }
 
 // (a * b) >> 32 with rounding, as 32 bits.
-VIF_INLINE uint32_t mul_q32(uint32_t a, uint32_t b)
+VMAF_INLINE uint32_t mul_q32(uint32_t a, uint32_t b)
 {
     return uint32_t((uint64_t(a) * b + 0x80000000u) >> 32);
 }
 
 // Local variances and covariance from the filtered means and moments.
-VIF_INLINE void sigmas(const uint32_t *m1, const uint32_t *m2, const uint32_t *xx, const uint32_t *yy,
+VMAF_INLINE void sigmas(const uint32_t *m1, const uint32_t *m2, const uint32_t *xx, const uint32_t *yy,
                        const uint32_t *xy, unsigned w, int32_t *__restrict s1, int32_t *__restrict s2,
                        int32_t *__restrict s12)
 {
@@ -250,7 +246,7 @@ VIF_INLINE void sigmas(const uint32_t *m1, const uint32_t *m2, const uint32_t *x
 using vif::Sums;
 
 // log2(v) in Q11 from the table: the top 16 significant bits index it.
-VIF_INLINE int32_t log2_q11(const uint16_t *table, uint64_t v)
+VMAF_INLINE int32_t log2_q11(const uint16_t *table, uint64_t v)
 {
     const int k = 63 - __builtin_clzll(v) - 15;
     return int32_t(table[(v >> k) - vif::kLog2First]) + 2048 * k;
@@ -259,7 +255,7 @@ VIF_INLINE int32_t log2_q11(const uint16_t *table, uint64_t v)
 // Per-pixel information terms. Where the reference variance is below the
 // noise floor the pixel counts as one unit of denominator and nearly one of
 // numerator; elsewhere both are log2 ratios.
-VIF_INLINE void accumulate(const int32_t *s1v, const int32_t *s2v, const int32_t *s12v, unsigned w,
+VMAF_INLINE void accumulate(const int32_t *s1v, const int32_t *s2v, const int32_t *s12v, unsigned w,
                            const uint16_t *table, double gain_limit, Sums &acc)
 {
     for (unsigned j = 0; j < w; j++) {
@@ -282,7 +278,7 @@ VIF_INLINE void accumulate(const int32_t *s1v, const int32_t *s2v, const int32_t
     }
 }
 
-#if VIF_X86
+#if VMAF_X86
 // The two parts of log2 in Q11 for integer-valued doubles v in [2^15, 2^52):
 // k = floor(log2 v) - 15 from the exponent, and the table index (v >> k) -
 // 32768, which is the top 15 bits of the mantissa (see log2_q11()).
@@ -425,7 +421,7 @@ struct StatParams {
 };
 
 template <int S, typename T>
-VIF_INLINE ScaleScore statistic(const Plane<T> &ref, const Plane<T> &dis, unsigned bits, RowScratch &rs,
+VMAF_INLINE ScaleScore statistic(const Plane<T> &ref, const Plane<T> &dis, unsigned bits, RowScratch &rs,
                                 const StatParams &t)
 {
     constexpr int W = vif::kFilterWidth[S];
@@ -453,7 +449,7 @@ VIF_INLINE ScaleScore statistic(const Plane<T> &ref, const Plane<T> &dis, unsign
 
 // Blur with scale S's window and keep every other row and column.
 template <int S, typename T>
-VIF_INLINE void halve(const Plane<T> &ref, const Plane<T> &dis, unsigned bits, RowScratch &rs,
+VMAF_INLINE void halve(const Plane<T> &ref, const Plane<T> &dis, unsigned bits, RowScratch &rs,
                       uint16_t *out_ref, uint16_t *out_dis, ptrdiff_t out_stride)
 {
     constexpr int W = vif::kFilterWidth[S], H = W / 2;
@@ -492,7 +488,7 @@ struct ScalePlanes {
     bool is8;
 };
 
-VIF_INLINE ScaleScore statistic_any(const ScalePlanes &p, unsigned bits, int scale, RowScratch &rs,
+VMAF_INLINE ScaleScore statistic_any(const ScalePlanes &p, unsigned bits, int scale, RowScratch &rs,
                                     const StatParams &t)
 {
     if (p.is8) return statistic<0, uint8_t>(p.ref8, p.dis8, bits, rs, t);
@@ -504,7 +500,7 @@ VIF_INLINE ScaleScore statistic_any(const ScalePlanes &p, unsigned bits, int sca
     }
 }
 
-VIF_INLINE void halve_any(const ScalePlanes &p, unsigned bits, int next_scale, RowScratch &rs,
+VMAF_INLINE void halve_any(const ScalePlanes &p, unsigned bits, int next_scale, RowScratch &rs,
                           uint16_t *out_ref, uint16_t *out_dis, ptrdiff_t out_stride)
 {
     if (p.is8) return halve<1, uint8_t>(p.ref8, p.dis8, bits, rs, out_ref, out_dis, out_stride);
@@ -535,7 +531,7 @@ void halve_generic(const ScalePlanes &p, unsigned bits, int next_scale, RowScrat
     halve_any(p, bits, next_scale, rs, out_ref, out_dis, out_stride);
 }
 
-#if VIF_X86
+#if VMAF_X86
 __attribute__((target("avx2"))) ScaleScore statistic_avx2(const ScalePlanes &p, unsigned bits, int scale,
                                                           RowScratch &rs, const StatParams &t)
 {
@@ -550,21 +546,19 @@ __attribute__((target("avx2"))) void halve_avx2(const ScalePlanes &p, unsigned b
 }
 
 // The filter passes again with 512-bit vectors (all-integer: identical results).
-#define VIF_AVX512 "avx512f,avx512bw,avx512vl,prefer-vector-width=512"
-__attribute__((target(VIF_AVX512))) ScaleScore statistic_avx512(const ScalePlanes &p, unsigned bits,
+__attribute__((target(VMAF_TARGET_AVX512))) ScaleScore statistic_avx512(const ScalePlanes &p, unsigned bits,
                                                                 int scale, RowScratch &rs,
                                                                 const StatParams &t)
 {
     return statistic_any(p, bits, scale, rs, t);
 }
 
-__attribute__((target(VIF_AVX512))) void halve_avx512(const ScalePlanes &p, unsigned bits, int next_scale,
+__attribute__((target(VMAF_TARGET_AVX512))) void halve_avx512(const ScalePlanes &p, unsigned bits, int next_scale,
                                                       RowScratch &rs, uint16_t *out_ref,
                                                       uint16_t *out_dis, ptrdiff_t out_stride)
 {
     halve_any(p, bits, next_scale, rs, out_ref, out_dis, out_stride);
 }
-#undef VIF_AVX512
 #endif
 
 struct KernelSet {
@@ -575,11 +569,10 @@ struct KernelSet {
 
 KernelSet pick_kernels(vif::Kernels which)
 {
-#if VIF_X86
-    if (which == vif::Kernels::Best && __builtin_cpu_supports("avx512f") &&
-        __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl"))
+#if VMAF_X86
+    if (which == vif::Kernels::Best && cpu_has_avx512())
         return {statistic_avx512, halve_avx512, accumulate_avx2};
-    if (which == vif::Kernels::Best && __builtin_cpu_supports("avx2"))
+    if (which == vif::Kernels::Best && cpu_has_avx2())
         return {statistic_avx2, halve_avx2, accumulate_avx2};
 #endif
     (void)which;

@@ -1,0 +1,30 @@
+// Run-time instruction-set dispatch of the CPU kernels. A kernel is written once
+// as a VMAF_INLINE template and inlined into one function per target (generic,
+// AVX2, AVX-512), which the extractor picks at start-up; every copy does the
+// same arithmetic (meson.build turns off the fusing of a * b + c into FMA), so
+// they agree to the bit.
+#pragma once
+
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define VMAF_X86 1
+#else
+#define VMAF_X86 0
+#endif
+
+#define VMAF_INLINE inline __attribute__((always_inline))
+
+// The target of the 512-bit builds.
+#define VMAF_TARGET_AVX512 "avx512f,avx512bw,avx512vl,prefer-vector-width=512"
+
+namespace vmaf {
+
+#if VMAF_X86
+inline bool cpu_has_avx2() { return __builtin_cpu_supports("avx2"); }
+inline bool cpu_has_avx512()
+{
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512vl");
+}
+#endif
+
+}  // namespace vmaf
