@@ -330,7 +330,9 @@ TEST_CASE("vif portable and dispatched kernels agree bit for bit", "[vif]")
         auto dis = load_y4m(data_dir() + "/" + std::string(pair) + "_dis.y4m");
         const MapSink best = run(ref, dis, {{"debug", "true"}}, vif::Kernels::Best);
         const MapSink portable = run(ref, dis, {{"debug", "true"}}, vif::Kernels::Portable);
+        const MapSink avx2 = run(ref, dis, {{"debug", "true"}}, vif::Kernels::Avx2);
         CHECK(best.scores == portable.scores);
+        CHECK(avx2.scores == portable.scores);
         unref_all(ref);
         unref_all(dis);
     }
@@ -381,10 +383,12 @@ TEST_CASE("vif is invariant to widening 8-bit samples to 10, 12 and 16 bits", "[
 TEST_CASE("vif on full-range 16-bit and 12-bit noise matches the 64-bit definition", "[vif]")
 {
     // Full-swing noise pushes every 32-bit intermediate to its limit; odd
-    // sizes exercise the mirrors at every scale.
+    // sizes exercise the mirrors at every scale. Every build of the kernels
+    // the processor can run is checked.
     struct Case { unsigned bpc, w, h; double egl; };
+    // The wider ones give the vector kernels whole blocks and a tail at scale 0.
     for (const Case c : {Case{16, 67, 45, 100.0}, Case{16, 40, 33, 1.0}, Case{12, 53, 38, 100.0},
-                         Case{8, 17, 16, 100.0}}) {
+                         Case{8, 17, 16, 100.0}, Case{8, 133, 70, 100.0}, Case{10, 101, 36, 1.0}}) {
         std::mt19937 rng(c.bpc * 1000 + c.w);
         const unsigned max = (1u << c.bpc) - 1;
         std::uniform_int_distribution<unsigned> any(0, max), noise(0, max / 8);
@@ -397,12 +401,15 @@ TEST_CASE("vif on full-range 16-bit and 12-bit noise matches the 64-bit definiti
             return s > max - n ? s - n : s + n;
         }));
         const auto expected = ref_vif(r[0], d[0], c.egl);
-        const auto got = scales_at(run(r, d, {{"vif_enhn_gain_limit", std::to_string(c.egl)}}), 0);
-        INFO("bpc " << c.bpc << " " << c.w << "x" << c.h << " egl " << c.egl);
-        for (int s = 0; s < 4; s++) {
-            CHECK(got[s] == expected[s]);
-            CHECK(got[s] > 0.0);
-            CHECK(got[s] < 1.0);
+        for (const vif::Kernels which : {vif::Kernels::Best, vif::Kernels::Portable, vif::Kernels::Avx2}) {
+            const auto got =
+                scales_at(run(r, d, {{"vif_enhn_gain_limit", std::to_string(c.egl)}}, which), 0);
+            INFO("bpc " << c.bpc << " " << c.w << "x" << c.h << " egl " << c.egl << " kernels " << int(which));
+            for (int s = 0; s < 4; s++) {
+                CHECK(got[s] == expected[s]);
+                CHECK(got[s] > 0.0);
+                CHECK(got[s] < 1.0);
+            }
         }
         unref_all(r);
         unref_all(d);

@@ -10,9 +10,11 @@ extern const ExtractorInfo kVifExtractor;
 namespace vif {
 
 // Which build of the CPU kernels an instance runs: the fastest the processor
-// supports (what kVifExtractor creates) or the portable one. Both give
-// identical scores; tests compare them and benchmarks time them.
-enum class Kernels { Best, Portable };
+// supports (what kVifExtractor creates), the portable one, or the AVX2 one
+// (the portable one where the processor lacks AVX2), so that tests on an
+// AVX-512 machine also run it. All give identical scores; tests compare them
+// and benchmarks time them.
+enum class Kernels { Best, Portable, Avx2 };
 
 std::unique_ptr<Extractor> create_cpu(const FeatureOptions &opts, Kernels which);
 

@@ -14,6 +14,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "feature/vif/vif_hfilter.h"
+#include "feature/vif/vif_hfilter_x86.h"
 #include "feature/vif/vif_score.h"
 #include "feature/vif/vif_tables.h"
 
@@ -78,11 +80,12 @@ VMAF_INLINE void pad_row(T *row, unsigned w, int half)
 // multiply per mirrored pair. They run in wrapping 32-bit arithmetic; every
 // true sum fits in 32 bits, so wrapped partial products cancel exactly.
 
-// Vertical means of one row of both pictures: (sum + round) >> shift.
+// Vertical means of one row of both pictures: (sum + round) >> shift, below
+// 2^16, stored biased for the horizontal pass (vif_hfilter.h).
 template <int S, typename T>
 VMAF_INLINE void vertical_means(const T *const (&r)[vif::kFilterWidth[S]],
                                const T *const (&d)[vif::kFilterWidth[S]], unsigned w, unsigned shift,
-                               uint32_t *__restrict mu1, uint32_t *__restrict mu2)
+                               int16_t *__restrict mu1, int16_t *__restrict mu2)
 {
     constexpr int W = vif::kFilterWidth[S], H = W / 2;
     constexpr const uint16_t *f = vif::kFilter[S];
@@ -95,21 +98,21 @@ VMAF_INLINE void vertical_means(const T *const (&r)[vif::kFilterWidth[S]],
             m1 += f[k] * (uint32_t(r[k][j]) + r[W - 1 - k][j]);
             m2 += f[k] * (uint32_t(d[k][j]) + d[W - 1 - k][j]);
         }
-        mu1[j] = (m1 + round) >> shift;
-        mu2[j] = (m2 + round) >> shift;
+        mu1[j] = vif::bias16((m1 + round) >> shift);
+        mu2[j] = vif::bias16((m2 + round) >> shift);
     }
 }
 
 // One row of vertically filtered second moments, each 32-bit value stored as
-// two 16-bit halves (in 32-bit lanes) so the horizontal sums fit 32 bits.
+// two biased 16-bit halves so the horizontal sums fit 32 bits.
 struct MomentRow {
-    uint32_t *xx_hi, *xx_lo, *yy_hi, *yy_lo, *xy_hi, *xy_lo;
+    int16_t *xx_hi, *xx_lo, *yy_hi, *yy_lo, *xy_hi, *xy_lo;
 };
 
-VMAF_INLINE void store_split(uint32_t *__restrict hi, uint32_t *__restrict lo, unsigned j, uint32_t v)
+VMAF_INLINE void store_split(int16_t *__restrict hi, int16_t *__restrict lo, unsigned j, uint32_t v)
 {
-    hi[j] = v >> 16;
-    lo[j] = v & 0xffff;
+    hi[j] = vif::bias16(v >> 16);
+    lo[j] = vif::bias16(v & 0xffff);
 }
 
 // 8-bit samples square into 16 bits: the window sums of x^2, y^2 and x*y are
@@ -143,8 +146,8 @@ VMAF_INLINE void vertical_moments(const uint8_t *const (&r)[vif::kFilterWidth[S]
 template <int S, bool Cross>
 VMAF_INLINE void vertical_moments16(const uint16_t *const (&r)[vif::kFilterWidth[S]],
                                    const uint16_t *const (&d)[vif::kFilterWidth[S]], unsigned w,
-                                   unsigned shift, uint32_t *__restrict a_hi, uint32_t *__restrict a_lo,
-                                   uint32_t *__restrict b_hi, uint32_t *__restrict b_lo)
+                                   unsigned shift, int16_t *__restrict a_hi, int16_t *__restrict a_lo,
+                                   int16_t *__restrict b_hi, int16_t *__restrict b_lo)
 {
     constexpr int W = vif::kFilterWidth[S], H = W / 2;
     constexpr const uint16_t *f = vif::kFilter[S];
@@ -181,47 +184,6 @@ VMAF_INLINE void vertical_moments(const uint16_t *const (&r)[vif::kFilterWidth[S
 {
     vertical_moments16<S, false>(r, d, w, shift, out.xx_hi, out.xx_lo, out.yy_hi, out.yy_lo);
     vertical_moments16<S, true>(r, d, w, shift, out.xy_hi, out.xy_lo, nullptr, nullptr);
-}
-
-// Horizontal window sums of two padded rows.
-template <int S>
-VMAF_INLINE void horizontal_pair(const uint32_t *a, const uint32_t *b, unsigned w, uint32_t *__restrict sa,
-                                uint32_t *__restrict sb)
-{
-    constexpr int W = vif::kFilterWidth[S], H = W / 2;
-    constexpr const uint16_t *f = vif::kFilter[S];
-#pragma GCC ivdep
-    for (unsigned j = 0; j < w; j++) {
-        uint32_t u = f[H] * a[j], v = f[H] * b[j];
-#pragma GCC unroll 8
-        for (int k = 0; k < H; k++) {
-            const ptrdiff_t lo = ptrdiff_t(j) - H + k, hi = ptrdiff_t(j) + H - k;
-            u += f[k] * (a[lo] + a[hi]);
-            v += f[k] * (b[lo] + b[hi]);
-        }
-        sa[j] = u;
-        sb[j] = v;
-    }
-}
-
-// Horizontal Q16 window sum of a second moment held as 16-bit halves.
-template <int S>
-VMAF_INLINE void horizontal_split(const uint32_t *hi, const uint32_t *lo, unsigned w, uint32_t *__restrict out)
-{
-    constexpr int W = vif::kFilterWidth[S], H = W / 2;
-    constexpr const uint16_t *f = vif::kFilter[S];
-    constexpr uint32_t round = vif::round_of(vif::kQ16Shift);
-#pragma GCC ivdep
-    for (unsigned j = 0; j < w; j++) {
-        uint32_t u = f[H] * hi[j], v = f[H] * lo[j];
-#pragma GCC unroll 8
-        for (int k = 0; k < H; k++) {
-            const ptrdiff_t l = ptrdiff_t(j) - H + k, r = ptrdiff_t(j) + H - k;
-            u += f[k] * (hi[l] + hi[r]);
-            v += f[k] * (lo[l] + lo[r]);
-        }
-        out[j] = u + ((v + round) >> vif::kQ16Shift);
-    }
 }
 
 // (a * b) >> 32 with rounding, as 32 bits.
@@ -387,24 +349,26 @@ __attribute__((target("avx2"))) void accumulate_avx2(const int32_t *s1v, const i
 using vif::ScaleScore;
 
 // Per-instance row scratch. Vertical results are padded by kMaxFilterHalf
-// on both sides for the horizontal mirror.
+// on both sides for the horizontal mirror, plus what the horizontal kernels
+// may read beyond it.
 struct RowScratch {
     static constexpr int kPad = vif::kMaxFilterHalf;
     enum PaddedRow { kMu1, kMu2, kXxHi, kXxLo, kYyHi, kYyLo, kXyHi, kXyLo, kPaddedRows };
     enum Row { kSumMu1, kSumMu2, kSumXx, kSumYy, kSumXy, kRows };
-    std::vector<uint32_t> padded, rows;
+    std::vector<int16_t> padded;
+    std::vector<uint32_t> rows;
     std::vector<int32_t> sig;
     size_t padded_w = 0, width = 0;
 
     void init(unsigned w)
     {
         width = w;
-        padded_w = w + 2 * kPad;
+        padded_w = w + 2 * kPad + vif::kHFilterOverread;
         padded.assign(kPaddedRows * padded_w, 0);
         rows.assign(kRows * size_t(w), 0);
         sig.assign(3 * size_t(w), 0);
     }
-    uint32_t *pad(int i) { return padded.data() + kPad + size_t(i) * padded_w; }
+    int16_t *pad(int i) { return padded.data() + kPad + size_t(i) * padded_w; }
     uint32_t *row(int i) { return rows.data() + size_t(i) * width; }
     int32_t *sigma(int i) { return sig.data() + size_t(i) * width; }
     MomentRow moment_row() { return {pad(kXxHi), pad(kXxLo), pad(kYyHi), pad(kYyLo), pad(kXyHi), pad(kXyLo)}; }
@@ -420,7 +384,8 @@ struct StatParams {
     AccumulateFn accumulate;
 };
 
-template <int S, typename T>
+// Rows: the horizontal kernels (vif::PortableRows or a vector build of them).
+template <int S, typename T, class Rows>
 VMAF_INLINE ScaleScore statistic(const Plane<T> &ref, const Plane<T> &dis, unsigned bits, RowScratch &rs,
                                 const StatParams &t)
 {
@@ -436,10 +401,11 @@ VMAF_INLINE ScaleScore statistic(const Plane<T> &ref, const Plane<T> &dis, unsig
         vertical_means<S, T>(r, d, w, vif::mean_shift(bits), rs.pad(R::kMu1), rs.pad(R::kMu2));
         vertical_moments<S>(r, d, w, vif::moment_shift(bits), rs.moment_row());
         for (int k = 0; k < R::kPaddedRows; k++) pad_row(rs.pad(k), w, W / 2);
-        horizontal_pair<S>(rs.pad(R::kMu1), rs.pad(R::kMu2), w, rs.row(R::kSumMu1), rs.row(R::kSumMu2));
-        horizontal_split<S>(rs.pad(R::kXxHi), rs.pad(R::kXxLo), w, rs.row(R::kSumXx));
-        horizontal_split<S>(rs.pad(R::kYyHi), rs.pad(R::kYyLo), w, rs.row(R::kSumYy));
-        horizontal_split<S>(rs.pad(R::kXyHi), rs.pad(R::kXyLo), w, rs.row(R::kSumXy));
+        Rows::template window_pair<S>(rs.pad(R::kMu1), rs.pad(R::kMu2), w, rs.row(R::kSumMu1),
+                                      rs.row(R::kSumMu2));
+        Rows::template window_split<S>(rs.pad(R::kXxHi), rs.pad(R::kXxLo), w, rs.row(R::kSumXx));
+        Rows::template window_split<S>(rs.pad(R::kYyHi), rs.pad(R::kYyLo), w, rs.row(R::kSumYy));
+        Rows::template window_split<S>(rs.pad(R::kXyHi), rs.pad(R::kXyLo), w, rs.row(R::kSumXy));
         sigmas(rs.row(R::kSumMu1), rs.row(R::kSumMu2), rs.row(R::kSumXx), rs.row(R::kSumYy),
                rs.row(R::kSumXy), w, s1, s2, s12);
         t.accumulate(s1, s2, s12, w, t.log2, t.gain_limit, sums);
@@ -448,36 +414,22 @@ VMAF_INLINE ScaleScore statistic(const Plane<T> &ref, const Plane<T> &dis, unsig
 }
 
 // Blur with scale S's window and keep every other row and column.
-template <int S, typename T>
+template <int S, typename T, class Rows>
 VMAF_INLINE void halve(const Plane<T> &ref, const Plane<T> &dis, unsigned bits, RowScratch &rs,
                       uint16_t *out_ref, uint16_t *out_dis, ptrdiff_t out_stride)
 {
-    constexpr int W = vif::kFilterWidth[S], H = W / 2;
-    constexpr const uint16_t *f = vif::kFilter[S];
-    constexpr uint32_t round = vif::round_of(vif::kQ16Shift);
-    uint32_t *cr = rs.pad(RowScratch::kMu1), *cd = rs.pad(RowScratch::kMu2);
+    constexpr int W = vif::kFilterWidth[S];
+    int16_t *cr = rs.pad(RowScratch::kMu1), *cd = rs.pad(RowScratch::kMu2);
     const unsigned w = ref.w, ow = ref.w / 2, oh = ref.h / 2;
     for (unsigned i = 0; i < oh; i++) {
         const T *r[W], *d[W];
         window_rows<W>(ref, int(2 * i), r);
         window_rows<W>(dis, int(2 * i), d);
         vertical_means<S, T>(r, d, w, bits, cr, cd);
-        pad_row(cr, w, H);
-        pad_row(cd, w, H);
-        uint16_t *__restrict orow = out_ref + ptrdiff_t(i) * out_stride;
-        uint16_t *__restrict drow = out_dis + ptrdiff_t(i) * out_stride;
-#pragma GCC ivdep
-        for (unsigned j = 0; j < ow; j++) {
-            const ptrdiff_t c = 2 * ptrdiff_t(j);
-            uint32_t ar = f[H] * cr[c], ad = f[H] * cd[c];
-#pragma GCC unroll 8
-            for (int k = 0; k < H; k++) {
-                ar += f[k] * (cr[c - H + k] + cr[c + H - k]);
-                ad += f[k] * (cd[c - H + k] + cd[c + H - k]);
-            }
-            orow[j] = uint16_t((ar + round) >> vif::kQ16Shift);
-            drow[j] = uint16_t((ad + round) >> vif::kQ16Shift);
-        }
+        pad_row(cr, w, W / 2);
+        pad_row(cd, w, W / 2);
+        Rows::template window_halve<S>(cr, ow, out_ref + ptrdiff_t(i) * out_stride);
+        Rows::template window_halve<S>(cd, ow, out_dis + ptrdiff_t(i) * out_stride);
     }
 }
 
@@ -488,26 +440,28 @@ struct ScalePlanes {
     bool is8;
 };
 
+template <class Rows>
 VMAF_INLINE ScaleScore statistic_any(const ScalePlanes &p, unsigned bits, int scale, RowScratch &rs,
                                     const StatParams &t)
 {
-    if (p.is8) return statistic<0, uint8_t>(p.ref8, p.dis8, bits, rs, t);
+    if (p.is8) return statistic<0, uint8_t, Rows>(p.ref8, p.dis8, bits, rs, t);
     switch (scale) {
-    case 0: return statistic<0, uint16_t>(p.ref16, p.dis16, bits, rs, t);
-    case 1: return statistic<1, uint16_t>(p.ref16, p.dis16, bits, rs, t);
-    case 2: return statistic<2, uint16_t>(p.ref16, p.dis16, bits, rs, t);
-    default: return statistic<3, uint16_t>(p.ref16, p.dis16, bits, rs, t);
+    case 0: return statistic<0, uint16_t, Rows>(p.ref16, p.dis16, bits, rs, t);
+    case 1: return statistic<1, uint16_t, Rows>(p.ref16, p.dis16, bits, rs, t);
+    case 2: return statistic<2, uint16_t, Rows>(p.ref16, p.dis16, bits, rs, t);
+    default: return statistic<3, uint16_t, Rows>(p.ref16, p.dis16, bits, rs, t);
     }
 }
 
+template <class Rows>
 VMAF_INLINE void halve_any(const ScalePlanes &p, unsigned bits, int next_scale, RowScratch &rs,
                           uint16_t *out_ref, uint16_t *out_dis, ptrdiff_t out_stride)
 {
-    if (p.is8) return halve<1, uint8_t>(p.ref8, p.dis8, bits, rs, out_ref, out_dis, out_stride);
+    if (p.is8) return halve<1, uint8_t, Rows>(p.ref8, p.dis8, bits, rs, out_ref, out_dis, out_stride);
     switch (next_scale) {
-    case 1: return halve<1, uint16_t>(p.ref16, p.dis16, bits, rs, out_ref, out_dis, out_stride);
-    case 2: return halve<2, uint16_t>(p.ref16, p.dis16, bits, rs, out_ref, out_dis, out_stride);
-    default: return halve<3, uint16_t>(p.ref16, p.dis16, bits, rs, out_ref, out_dis, out_stride);
+    case 1: return halve<1, uint16_t, Rows>(p.ref16, p.dis16, bits, rs, out_ref, out_dis, out_stride);
+    case 2: return halve<2, uint16_t, Rows>(p.ref16, p.dis16, bits, rs, out_ref, out_dis, out_stride);
+    default: return halve<3, uint16_t, Rows>(p.ref16, p.dis16, bits, rs, out_ref, out_dis, out_stride);
     }
 }
 
@@ -522,27 +476,27 @@ void accumulate_generic(const int32_t *s1, const int32_t *s2, const int32_t *s12
 ScaleScore statistic_generic(const ScalePlanes &p, unsigned bits, int scale, RowScratch &rs,
                              const StatParams &t)
 {
-    return statistic_any(p, bits, scale, rs, t);
+    return statistic_any<vif::PortableRows>(p, bits, scale, rs, t);
 }
 
 void halve_generic(const ScalePlanes &p, unsigned bits, int next_scale, RowScratch &rs,
                    uint16_t *out_ref, uint16_t *out_dis, ptrdiff_t out_stride)
 {
-    halve_any(p, bits, next_scale, rs, out_ref, out_dis, out_stride);
+    halve_any<vif::PortableRows>(p, bits, next_scale, rs, out_ref, out_dis, out_stride);
 }
 
 #if VMAF_X86
 __attribute__((target("avx2"))) ScaleScore statistic_avx2(const ScalePlanes &p, unsigned bits, int scale,
                                                           RowScratch &rs, const StatParams &t)
 {
-    return statistic_any(p, bits, scale, rs, t);
+    return statistic_any<vif::avx2::Rows>(p, bits, scale, rs, t);
 }
 
 __attribute__((target("avx2"))) void halve_avx2(const ScalePlanes &p, unsigned bits, int next_scale,
                                                 RowScratch &rs, uint16_t *out_ref, uint16_t *out_dis,
                                                 ptrdiff_t out_stride)
 {
-    halve_any(p, bits, next_scale, rs, out_ref, out_dis, out_stride);
+    halve_any<vif::avx2::Rows>(p, bits, next_scale, rs, out_ref, out_dis, out_stride);
 }
 
 // The filter passes again with 512-bit vectors (all-integer: identical results).
@@ -550,14 +504,14 @@ __attribute__((target(VMAF_TARGET_AVX512))) ScaleScore statistic_avx512(const Sc
                                                                 int scale, RowScratch &rs,
                                                                 const StatParams &t)
 {
-    return statistic_any(p, bits, scale, rs, t);
+    return statistic_any<vif::avx512::Rows>(p, bits, scale, rs, t);
 }
 
 __attribute__((target(VMAF_TARGET_AVX512))) void halve_avx512(const ScalePlanes &p, unsigned bits, int next_scale,
                                                       RowScratch &rs, uint16_t *out_ref,
                                                       uint16_t *out_dis, ptrdiff_t out_stride)
 {
-    halve_any(p, bits, next_scale, rs, out_ref, out_dis, out_stride);
+    halve_any<vif::avx512::Rows>(p, bits, next_scale, rs, out_ref, out_dis, out_stride);
 }
 #endif
 
@@ -572,7 +526,7 @@ KernelSet pick_kernels(vif::Kernels which)
 #if VMAF_X86
     if (which == vif::Kernels::Best && cpu_has_avx512())
         return {statistic_avx512, halve_avx512, accumulate_avx2};
-    if (which == vif::Kernels::Best && cpu_has_avx2())
+    if ((which == vif::Kernels::Best || which == vif::Kernels::Avx2) && cpu_has_avx2())
         return {statistic_avx2, halve_avx2, accumulate_avx2};
 #endif
     (void)which;
