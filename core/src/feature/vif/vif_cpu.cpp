@@ -5,17 +5,20 @@
 // The arithmetic reproduces libvmaf's integer_vif.c bit for bit. Wide sums are
 // kept in 32-bit lanes by splitting 32-bit second moments into 16-bit halves:
 // (hi * 2^16 + lo + round) >> s == hi << (16 - s) + ((lo + round) >> s) for
-// s <= 16, so no 64-bit accumulator is needed and the loops vectorize.
+// s <= 16, so no 64-bit accumulator is needed and the loops vectorize. The
+// window sums also have AVX2 and AVX-512 builds on 16-bit multiply-adds
+// (vif_filter.h), picked at run time.
 #include "feature/vif/vif.h"
 
 #include <algorithm>
 #include <cerrno>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
-#include "feature/vif/vif_hfilter.h"
-#include "feature/vif/vif_hfilter_x86.h"
+#include "feature/vif/vif_filter.h"
+#include "feature/vif/vif_filter_x86.h"
 #include "feature/vif/vif_score.h"
 #include "feature/vif/vif_tables.h"
 
@@ -81,17 +84,17 @@ VMAF_INLINE void pad_row(T *row, unsigned w, int half)
 // true sum fits in 32 bits, so wrapped partial products cancel exactly.
 
 // Vertical means of one row of both pictures: (sum + round) >> shift, below
-// 2^16, stored biased for the horizontal pass (vif_hfilter.h).
+// 2^16, stored biased for the horizontal pass (vif_filter.h).
 template <int S, typename T>
 VMAF_INLINE void vertical_means(const T *const (&r)[vif::kFilterWidth[S]],
                                const T *const (&d)[vif::kFilterWidth[S]], unsigned w, unsigned shift,
-                               int16_t *__restrict mu1, int16_t *__restrict mu2)
+                               int16_t *__restrict mu1, int16_t *__restrict mu2, unsigned j0 = 0)
 {
     constexpr int W = vif::kFilterWidth[S], H = W / 2;
     constexpr const uint16_t *f = vif::kFilter[S];
     const uint32_t round = vif::round_of(shift);
 #pragma GCC ivdep
-    for (unsigned j = 0; j < w; j++) {
+    for (unsigned j = j0; j < w; j++) {
         uint32_t m1 = f[H] * uint32_t(r[H][j]), m2 = f[H] * uint32_t(d[H][j]);
 #pragma GCC unroll 8
         for (int k = 0; k < H; k++) {
@@ -120,12 +123,12 @@ VMAF_INLINE void store_split(int16_t *__restrict hi, int16_t *__restrict lo, uns
 template <int S>
 VMAF_INLINE void vertical_moments(const uint8_t *const (&r)[vif::kFilterWidth[S]],
                                  const uint8_t *const (&d)[vif::kFilterWidth[S]], unsigned w, unsigned,
-                                 const MomentRow &out)
+                                 const MomentRow &out, unsigned j0)
 {
     constexpr int W = vif::kFilterWidth[S], H = W / 2;
     constexpr const uint16_t *f = vif::kFilter[S];
 #pragma GCC ivdep
-    for (unsigned j = 0; j < w; j++) {
+    for (unsigned j = j0; j < w; j++) {
         uint32_t a = r[H][j], b = d[H][j];
         uint32_t xx = f[H] * (a * a), yy = f[H] * (b * b), xy = f[H] * (a * b);
 #pragma GCC unroll 8
@@ -180,7 +183,7 @@ VMAF_INLINE void vertical_moments16(const uint16_t *const (&r)[vif::kFilterWidth
 template <int S>
 VMAF_INLINE void vertical_moments(const uint16_t *const (&r)[vif::kFilterWidth[S]],
                                  const uint16_t *const (&d)[vif::kFilterWidth[S]], unsigned w,
-                                 unsigned shift, const MomentRow &out)
+                                 unsigned shift, const MomentRow &out, unsigned)
 {
     vertical_moments16<S, false>(r, d, w, shift, out.xx_hi, out.xx_lo, out.yy_hi, out.yy_lo);
     vertical_moments16<S, true>(r, d, w, shift, out.xy_hi, out.xy_lo, nullptr, nullptr);
@@ -359,6 +362,7 @@ struct RowScratch {
     std::vector<uint32_t> rows;
     std::vector<int32_t> sig;
     size_t padded_w = 0, width = 0;
+    int16_t *row_ptrs[kPaddedRows] = {};
 
     void init(unsigned w)
     {
@@ -371,6 +375,12 @@ struct RowScratch {
     int16_t *pad(int i) { return padded.data() + kPad + size_t(i) * padded_w; }
     uint32_t *row(int i) { return rows.data() + size_t(i) * width; }
     int32_t *sigma(int i) { return sig.data() + size_t(i) * width; }
+    // Every padded row, in PaddedRow order.
+    int16_t *const *padded_rows()
+    {
+        for (int i = 0; i < kPaddedRows; i++) row_ptrs[i] = pad(i);
+        return row_ptrs;
+    }
     MomentRow moment_row() { return {pad(kXxHi), pad(kXxLo), pad(kYyHi), pad(kYyLo), pad(kXyHi), pad(kXyLo)}; }
 };
 
@@ -384,7 +394,7 @@ struct StatParams {
     AccumulateFn accumulate;
 };
 
-// Rows: the horizontal kernels (vif::PortableRows or a vector build of them).
+// Rows: the row kernels (vif::PortableRows or a vector build of them).
 template <int S, typename T, class Rows>
 VMAF_INLINE ScaleScore statistic(const Plane<T> &ref, const Plane<T> &dis, unsigned bits, RowScratch &rs,
                                 const StatParams &t)
@@ -398,8 +408,10 @@ VMAF_INLINE ScaleScore statistic(const Plane<T> &ref, const Plane<T> &dis, unsig
         const T *r[W], *d[W];
         window_rows<W>(ref, i, r);
         window_rows<W>(dis, i, d);
-        vertical_means<S, T>(r, d, w, vif::mean_shift(bits), rs.pad(R::kMu1), rs.pad(R::kMu2));
-        vertical_moments<S>(r, d, w, vif::moment_shift(bits), rs.moment_row());
+        unsigned done = 0;
+        if constexpr (std::is_same_v<T, uint8_t>) done = Rows::template vertical8<S>(r, d, w, rs.padded_rows());
+        vertical_means<S, T>(r, d, w, vif::mean_shift(bits), rs.pad(R::kMu1), rs.pad(R::kMu2), done);
+        vertical_moments<S>(r, d, w, vif::moment_shift(bits), rs.moment_row(), done);
         for (int k = 0; k < R::kPaddedRows; k++) pad_row(rs.pad(k), w, W / 2);
         Rows::template window_pair<S>(rs.pad(R::kMu1), rs.pad(R::kMu2), w, rs.row(R::kSumMu1),
                                       rs.row(R::kSumMu2));

@@ -1,13 +1,14 @@
-// Horizontal window sums of VIF's CPU extractor as 16-bit multiply-adds.
+// The window sums of VIF's CPU extractor as 16-bit multiply-adds.
 //
-// The rows the vertical passes leave behind (means and 16-bit halves of the
-// second moments) are unsigned 16-bit values, stored biased as int16 (v ^
-// 0x8000 == v - 32768) so that pmaddwd, which multiplies signed 16-bit pairs
-// and adds each pair into 32 bits, can take them. A window sum then splits
-// into pairs of adjacent taps: lane i of madd(load(x + c0 + off), {a, b})
-// is a * x[c0 + 2i + off] + b * x[c0 + 2i + off + 1], the contribution of one
-// tap pair to output c0 + 2i. One pass over the pairs gives the even outputs
-// of a block, a second pass one sample further on the odd ones.
+// Horizontal pass. The rows the vertical passes leave behind (means and
+// 16-bit halves of the second moments) are unsigned 16-bit values, stored
+// biased as int16 (v ^ 0x8000 == v - 32768) so that pmaddwd, which multiplies
+// signed 16-bit pairs and adds each pair into 32 bits, can take them. A
+// window sum then splits into pairs of adjacent taps: lane i of
+// madd(load(x + c0 + off), {a, b}) is a * x[c0 + 2i + off] + b * x[c0 + 2i +
+// off + 1], the contribution of one tap pair to output c0 + 2i. One pass over
+// the pairs gives the even outputs of a block, a second pass one sample
+// further on the odd ones.
 //
 // The bias costs nothing: every window's taps sum to 65536, so the biased sum
 // is the true one minus 32768 * 65536 = 2^31, and the accumulators simply
@@ -15,7 +16,12 @@
 // Each tap must fit int16: scale 3's centre tap (43728) is split into two
 // equal halves at the same offset, each paired with a neighbour.
 //
-// This header holds the portable parts; vif_hfilter_x86.h the vector kernels.
+// Vertical pass of 8-bit input (scale 0): the two rows of a tap pair,
+// interleaved as 16-bit pairs, give the pair's mean and second-moment terms
+// in one madd each (vif_filter_tmpl.h). Deeper input keeps the extractor's
+// 32-bit loops.
+//
+// This header holds the portable parts; vif_filter_x86.h the vector kernels.
 #pragma once
 
 #include <array>
@@ -107,9 +113,17 @@ VMAF_INLINE uint32_t window_sum(const int16_t *x, ptrdiff_t c)
     return u;
 }
 
-// The horizontal kernels in portable C++, left to the compiler to vectorize
-// (vif_hfilter_tmpl.h has the same interface with pmaddwd).
+// The row kernels in portable C++, left to the compiler to vectorize
+// (vif_filter_tmpl.h has the same interface with pmaddwd).
 struct PortableRows {
+    // The vector builds' fused vertical pass over 8-bit rows; the portable
+    // build leaves every column to the extractor's own loops.
+    template <int S>
+    static VMAF_INLINE unsigned vertical8(const uint8_t *const *, const uint8_t *const *, unsigned, int16_t *const *)
+    {
+        return 0;
+    }
+
     template <int S>
     static VMAF_INLINE void window_pair(const int16_t *a, const int16_t *b, unsigned w, uint32_t *__restrict sa,
                                         uint32_t *__restrict sb)

@@ -1,12 +1,12 @@
-// The AVX2 and AVX-512 builds of VIF's horizontal kernels (vif_hfilter.h says
-// how they work). The kernels are written once, in vif_hfilter_tmpl.h, and
+// The AVX2 and AVX-512 builds of VIF's window-sum kernels (vif_filter.h says
+// how they work). The kernels are written once, in vif_filter_tmpl.h, and
 // compiled twice below, each time inside a target region and a namespace of
 // its own with the vector operations of its width, so that no code outside a
 // region is built for an instruction set the processor may lack. Callers
 // reach them only through the dispatch in vif_cpu.cpp.
 #pragma once
 
-#include "feature/vif/vif_hfilter.h"
+#include "feature/vif/vif_filter.h"
 
 #if VMAF_X86
 #include <immintrin.h>
@@ -24,7 +24,24 @@ struct Isa {
     static VMAF_INLINE V set1(uint32_t v) { return _mm256_set1_epi32(int(v)); }
     static VMAF_INLINE V madd(V a, V b) { return _mm256_madd_epi16(a, b); }
     static VMAF_INLINE V add(V a, V b) { return _mm256_add_epi32(a, b); }
-    static VMAF_INLINE V srl16(V a) { return _mm256_srli_epi32(a, 16); }
+    template <int N>
+    static VMAF_INLINE V srli(V a) { return _mm256_srli_epi32(a, N); }
+    static VMAF_INLINE V mullo(V a, V b) { return _mm256_mullo_epi32(a, b); }
+    static VMAF_INLINE V low16(V a) { return _mm256_and_si256(a, set1(0xffff)); }
+    // 2L bytes widened to 16 bits.
+    static VMAF_INLINE V load8(const uint8_t *p)
+    {
+        return _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i *>(p)));
+    }
+    static VMAF_INLINE V unpacklo16(V a, V b) { return _mm256_unpacklo_epi16(a, b); }
+    static VMAF_INLINE V unpackhi16(V a, V b) { return _mm256_unpackhi_epi16(a, b); }
+    // Inverse of the unpacks: 32-bit lanes below 2^16 from the lo and hi
+    // halves, narrowed, biased and stored as 2L samples.
+    static VMAF_INLINE void store_biased(int16_t *p, V lo, V hi)
+    {
+        const V packed = _mm256_xor_si256(_mm256_packus_epi32(lo, hi), _mm256_set1_epi16(int16_t(0x8000)));
+        _mm256_storeu_si256(reinterpret_cast<V *>(p), packed);
+    }
     static VMAF_INLINE void store(uint32_t *p, V v) { _mm256_storeu_si256(reinterpret_cast<V *>(p), v); }
     // A block's even and odd outputs, stored in natural order.
     static VMAF_INLINE void store_interleaved(uint32_t *p, V even, V odd)
@@ -41,7 +58,7 @@ struct Isa {
     }
 };
 
-#include "feature/vif/vif_hfilter_tmpl.h"
+#include "feature/vif/vif_filter_tmpl.h"
 
 }  // namespace vmaf::vif::avx2
 #pragma GCC pop_options
@@ -59,7 +76,20 @@ struct Isa {
     static VMAF_INLINE V add(V a, V b) { return _mm512_add_epi32(a, b); }
     // The zero-masked forms with a full mask: the unmasked ones trip GCC 12's
     // -Wmaybe-uninitialized through their undefined pass-through operand.
-    static VMAF_INLINE V srl16(V a) { return _mm512_maskz_srli_epi32(0xffff, a, 16); }
+    template <int N>
+    static VMAF_INLINE V srli(V a) { return _mm512_maskz_srli_epi32(0xffff, a, N); }
+    static VMAF_INLINE V mullo(V a, V b) { return _mm512_mullo_epi32(a, b); }
+    static VMAF_INLINE V low16(V a) { return _mm512_and_si512(a, set1(0xffff)); }
+    static VMAF_INLINE V load8(const uint8_t *p)
+    {
+        return _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(p)));
+    }
+    static VMAF_INLINE V unpacklo16(V a, V b) { return _mm512_unpacklo_epi16(a, b); }
+    static VMAF_INLINE V unpackhi16(V a, V b) { return _mm512_unpackhi_epi16(a, b); }
+    static VMAF_INLINE void store_biased(int16_t *p, V lo, V hi)
+    {
+        _mm512_storeu_si512(p, _mm512_xor_si512(_mm512_packus_epi32(lo, hi), _mm512_set1_epi16(int16_t(0x8000))));
+    }
     static VMAF_INLINE void store(uint32_t *p, V v) { _mm512_storeu_si512(p, v); }
     static VMAF_INLINE void store_interleaved(uint32_t *p, V even, V odd)
     {
@@ -74,7 +104,7 @@ struct Isa {
     }
 };
 
-#include "feature/vif/vif_hfilter_tmpl.h"
+#include "feature/vif/vif_filter_tmpl.h"
 
 }  // namespace vmaf::vif::avx512
 #pragma GCC pop_options
