@@ -14,7 +14,14 @@
 #define VMAF_INLINE inline __attribute__((always_inline))
 
 // The target of the 512-bit builds.
-#define VMAF_TARGET_AVX512 "avx512f,avx512bw,avx512vl,prefer-vector-width=512"
+#define VMAF_TARGET_AVX512 "avx512f,avx512bw,avx512vl,avx512dq,prefer-vector-width=512"
+
+// A region of definitions all built for target t (a string literal), for
+// kernels written once and compiled per instruction set; end it with
+// VMAF_END_TARGET.
+#define VMAF_PRAGMA(x) _Pragma(#x)
+#define VMAF_BEGIN_TARGET(t) _Pragma("GCC push_options") VMAF_PRAGMA(GCC target(t))
+#define VMAF_END_TARGET _Pragma("GCC pop_options")
 
 namespace vmaf {
 
@@ -23,7 +30,7 @@ inline bool cpu_has_avx2() { return __builtin_cpu_supports("avx2"); }
 inline bool cpu_has_avx512()
 {
     return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-           __builtin_cpu_supports("avx512vl");
+           __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
 }
 #endif
 

@@ -11,8 +11,7 @@
 #if VMAF_X86
 #include <immintrin.h>
 
-#pragma GCC push_options
-#pragma GCC target("avx2")
+VMAF_BEGIN_TARGET("avx2")
 namespace vmaf::vif::avx2 {
 
 // The few vector operations the kernels need. L is the number of 32-bit
@@ -61,10 +60,9 @@ struct Isa {
 #include "feature/vif/vif_filter_tmpl.h"
 
 }  // namespace vmaf::vif::avx2
-#pragma GCC pop_options
+VMAF_END_TARGET
 
-#pragma GCC push_options
-#pragma GCC target("avx512f,avx512bw,avx512vl,prefer-vector-width=512")
+VMAF_BEGIN_TARGET(VMAF_TARGET_AVX512)
 namespace vmaf::vif::avx512 {
 
 struct Isa {
@@ -107,6 +105,6 @@ struct Isa {
 #include "feature/vif/vif_filter_tmpl.h"
 
 }  // namespace vmaf::vif::avx512
-#pragma GCC pop_options
+VMAF_END_TARGET
 
 #endif  // VMAF_X86
