@@ -106,11 +106,7 @@ VMAF_INLINE void vertical_means(const T *const (&r)[vif::kFilterWidth[S]],
     }
 }
 
-// One row of vertically filtered second moments, each 32-bit value stored as
-// two biased 16-bit halves so the horizontal sums fit 32 bits.
-struct MomentRow {
-    int16_t *xx_hi, *xx_lo, *yy_hi, *yy_lo, *xy_hi, *xy_lo;
-};
+using vif::MomentRow;
 
 VMAF_INLINE void store_split(int16_t *__restrict hi, int16_t *__restrict lo, unsigned j, uint32_t v)
 {
@@ -362,7 +358,6 @@ struct RowScratch {
     std::vector<uint32_t> rows;
     std::vector<int32_t> sig;
     size_t padded_w = 0, width = 0;
-    int16_t *row_ptrs[kPaddedRows] = {};
 
     void init(unsigned w)
     {
@@ -375,12 +370,6 @@ struct RowScratch {
     int16_t *pad(int i) { return padded.data() + kPad + size_t(i) * padded_w; }
     uint32_t *row(int i) { return rows.data() + size_t(i) * width; }
     int32_t *sigma(int i) { return sig.data() + size_t(i) * width; }
-    // Every padded row, in PaddedRow order.
-    int16_t *const *padded_rows()
-    {
-        for (int i = 0; i < kPaddedRows; i++) row_ptrs[i] = pad(i);
-        return row_ptrs;
-    }
     MomentRow moment_row() { return {pad(kXxHi), pad(kXxLo), pad(kYyHi), pad(kYyLo), pad(kXyHi), pad(kXyLo)}; }
 };
 
@@ -409,7 +398,8 @@ VMAF_INLINE ScaleScore statistic(const Plane<T> &ref, const Plane<T> &dis, unsig
         window_rows<W>(ref, i, r);
         window_rows<W>(dis, i, d);
         unsigned done = 0;
-        if constexpr (std::is_same_v<T, uint8_t>) done = Rows::template vertical8<S>(r, d, w, rs.padded_rows());
+        if constexpr (std::is_same_v<T, uint8_t>)
+            done = Rows::template vertical8<S>(r, d, w, rs.pad(R::kMu1), rs.pad(R::kMu2), rs.moment_row());
         vertical_means<S, T>(r, d, w, vif::mean_shift(bits), rs.pad(R::kMu1), rs.pad(R::kMu2), done);
         vertical_moments<S>(r, d, w, vif::moment_shift(bits), rs.moment_row(), done);
         for (int k = 0; k < R::kPaddedRows; k++) pad_row(rs.pad(k), w, W / 2);

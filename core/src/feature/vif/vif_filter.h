@@ -37,6 +37,12 @@ namespace vmaf::vif {
 VMAF_INLINE int16_t bias16(uint32_t v) { return int16_t(uint16_t(v ^ 0x8000u)); }
 VMAF_INLINE uint32_t unbias16(int16_t s) { return uint16_t(s) ^ 0x8000u; }
 
+// One row of vertically filtered second moments, each 32-bit value stored as
+// two biased 16-bit halves so the horizontal sums fit 32 bits.
+struct MomentRow {
+    int16_t *xx_hi, *xx_lo, *yy_hi, *yy_lo, *xy_hi, *xy_lo;
+};
+
 // a * x[c + off] + b * x[c + off + 1].
 struct MaddPair {
     int off;
@@ -114,39 +120,48 @@ VMAF_INLINE uint32_t window_sum(const int16_t *x, ptrdiff_t c)
 }
 
 // The row kernels in portable C++, left to the compiler to vectorize
-// (vif_filter_tmpl.h has the same interface with pmaddwd).
+// (vif_filter_tmpl.h has the same interface with pmaddwd, and finishes its
+// rows' tails with these from column j0).
 struct PortableRows {
     // The vector builds' fused vertical pass over 8-bit rows; the portable
     // build leaves every column to the extractor's own loops.
     template <int S>
-    static VMAF_INLINE unsigned vertical8(const uint8_t *const *, const uint8_t *const *, unsigned, int16_t *const *)
+    static VMAF_INLINE unsigned vertical8(const uint8_t *const *, const uint8_t *const *, unsigned, int16_t *,
+                                          int16_t *, const MomentRow &)
     {
         return 0;
     }
 
+    // Window sums of two rows (the means).
     template <int S>
     static VMAF_INLINE void window_pair(const int16_t *a, const int16_t *b, unsigned w, uint32_t *__restrict sa,
-                                        uint32_t *__restrict sb)
+                                        uint32_t *__restrict sb, unsigned j0 = 0)
     {
 #pragma GCC ivdep
-        for (unsigned j = 0; j < w; j++) {
+        for (unsigned j = j0; j < w; j++) {
             sa[j] = window_sum<S>(a, j);
             sb[j] = window_sum<S>(b, j);
         }
     }
 
+    // Q16 window sum of a second moment held as two 16-bit halves:
+    // Σ hi + (Σ lo + round) >> 16.
     template <int S>
-    static VMAF_INLINE void window_split(const int16_t *hi, const int16_t *lo, unsigned w, uint32_t *__restrict out)
+    static VMAF_INLINE void window_split(const int16_t *hi, const int16_t *lo, unsigned w, uint32_t *__restrict out,
+                                         unsigned j0 = 0)
     {
+        constexpr uint32_t round = round_of(kQ16Shift);
 #pragma GCC ivdep
-        for (unsigned j = 0; j < w; j++) out[j] = window_sum<S>(hi, j) + ((window_sum<S>(lo, j) + (1u << 15)) >> 16);
+        for (unsigned j = j0; j < w; j++) out[j] = window_sum<S>(hi, j) + ((window_sum<S>(lo, j) + round) >> kQ16Shift);
     }
 
+    // The horizontal half of halving: Q16 window sums at the even samples.
     template <int S>
-    static VMAF_INLINE void window_halve(const int16_t *x, unsigned out_w, uint16_t *__restrict out)
+    static VMAF_INLINE void window_halve(const int16_t *x, unsigned out_w, uint16_t *__restrict out, unsigned j0 = 0)
     {
+        constexpr uint32_t round = round_of(kQ16Shift);
 #pragma GCC ivdep
-        for (unsigned j = 0; j < out_w; j++) out[j] = uint16_t((window_sum<S>(x, 2 * ptrdiff_t(j)) + (1u << 15)) >> 16);
+        for (unsigned j = j0; j < out_w; j++) out[j] = uint16_t((window_sum<S>(x, 2 * ptrdiff_t(j)) + round) >> kQ16Shift);
     }
 };
 

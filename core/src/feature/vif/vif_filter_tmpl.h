@@ -6,19 +6,21 @@
 
 struct Rows {
     // Scale S's vertical pass over 8-bit rows, for whole blocks of 2L
-    // columns: the means (Σ f a + 2^7) >> 8 and the second moments Σ f a^2,
-    // Σ f b^2, Σ f a b, all biased; the moments as two 16-bit halves. out:
-    // mu1, mu2, then hi and lo of xx, yy and xy. Returns the columns done.
+    // columns: the means (Σ f a + 2^7) >> 8 into mu1 and mu2 and the second
+    // moments Σ f a^2, Σ f b^2, Σ f a b as two 16-bit halves, all biased.
+    // Returns the columns done.
     //
     // Each tap pair's rows are interleaved as 16-bit pairs (a_k, a_W-1-k), so
     // that one madd with (f, f) gives f (a_k + a_W-1-k) and one with itself
     // a_k^2 + a_W-1-k^2 (then times f); the centre tap pairs with zeros.
     template <int S>
-    static unsigned vertical8(const uint8_t *const *r, const uint8_t *const *d, unsigned w, int16_t *const *out)
+    static unsigned vertical8(const uint8_t *const *r, const uint8_t *const *d, unsigned w, int16_t *mu1,
+                              int16_t *mu2, const MomentRow &out)
     {
         constexpr int W = kFilterWidth[S], H = W / 2;
         constexpr const uint16_t *f = kFilter[S];
-        static_assert(mean_shift(8) == 8 && moment_shift(8) == 0);
+        constexpr unsigned shift = mean_shift(8);
+        static_assert(moment_shift(8) == 0, "8-bit moments are stored unshifted");
         using V = Isa::V;
         unsigned j = 0;
         for (; j + 2 * Isa::L <= w; j += 2 * Isa::L) {
@@ -43,16 +45,17 @@ struct Rows {
                     }
                 }
             }
-            const V round = Isa::set1(1u << 7);
-            auto mean = [&](const V &m) { return Isa::template srli<8>(Isa::add(m, round)); };
-            Isa::store_biased(out[0] + j, mean(m1[0]), mean(m1[1]));
-            Isa::store_biased(out[1] + j, mean(m2[0]), mean(m2[1]));
-            const V *moments[3] = {xx, yy, xy};
-            for (int q = 0; q < 3; q++) {
-                const V *m = moments[q];
-                Isa::store_biased(out[2 + 2 * q] + j, Isa::template srli<16>(m[0]), Isa::template srli<16>(m[1]));
-                Isa::store_biased(out[3 + 2 * q] + j, Isa::low16(m[0]), Isa::low16(m[1]));
-            }
+            const V round = Isa::set1(round_of(shift));
+            auto mean = [&](const V &m) { return Isa::template srli<shift>(Isa::add(m, round)); };
+            Isa::store_biased(mu1 + j, mean(m1[0]), mean(m1[1]));
+            Isa::store_biased(mu2 + j, mean(m2[0]), mean(m2[1]));
+            auto split = [&](const V *m, int16_t *hi, int16_t *lo) {
+                Isa::store_biased(hi + j, Isa::template srli<16>(m[0]), Isa::template srli<16>(m[1]));
+                Isa::store_biased(lo + j, Isa::low16(m[0]), Isa::low16(m[1]));
+            };
+            split(xx, out.xx_hi, out.xx_lo);
+            split(yy, out.yy_hi, out.yy_lo);
+            split(xy, out.xy_hi, out.xy_lo);
         }
         return j;
     }
@@ -80,37 +83,34 @@ struct Rows {
             Isa::store_interleaved(sa + j, window_every_other<S>(a, j), window_every_other<S>(a, j + 1));
             Isa::store_interleaved(sb + j, window_every_other<S>(b, j), window_every_other<S>(b, j + 1));
         }
-        for (; j < w; j++) {
-            sa[j] = window_sum<S>(a, j);
-            sb[j] = window_sum<S>(b, j);
-        }
+        PortableRows::window_pair<S>(a, b, w, sa, sb, j);
     }
 
     // Q16 window sum of a second moment held as two 16-bit halves:
-    // Σ hi + (Σ lo + 2^15) >> 16.
+    // Σ hi + (Σ lo + round) >> 16.
     template <int S>
     static void window_split(const int16_t *hi, const int16_t *lo, unsigned w, uint32_t *__restrict out)
     {
-        const Isa::V round = Isa::set1(1u << 15);
+        const Isa::V round = Isa::set1(round_of(kQ16Shift));
         unsigned j = 0;
         for (; j + 2 * Isa::L <= w; j += 2 * Isa::L) {
             const Isa::V even = Isa::add(window_every_other<S>(hi, j),
-                                         Isa::template srli<16>(Isa::add(window_every_other<S>(lo, j), round)));
+                                         Isa::template srli<kQ16Shift>(Isa::add(window_every_other<S>(lo, j), round)));
             const Isa::V odd = Isa::add(window_every_other<S>(hi, j + 1),
-                                        Isa::template srli<16>(Isa::add(window_every_other<S>(lo, j + 1), round)));
+                                        Isa::template srli<kQ16Shift>(Isa::add(window_every_other<S>(lo, j + 1), round)));
             Isa::store_interleaved(out + j, even, odd);
         }
-        for (; j < w; j++) out[j] = window_sum<S>(hi, j) + ((window_sum<S>(lo, j) + (1u << 15)) >> 16);
+        PortableRows::window_split<S>(hi, lo, w, out, j);
     }
 
     // The horizontal half of halving: Q16 window sums at the even samples.
     template <int S>
     static void window_halve(const int16_t *x, unsigned out_w, uint16_t *__restrict out)
     {
-        const Isa::V round = Isa::set1(1u << 15);
+        const Isa::V round = Isa::set1(round_of(kQ16Shift));
         unsigned j = 0;
         for (; j + Isa::L <= out_w; j += Isa::L)
-            Isa::store16(out + j, Isa::template srli<16>(Isa::add(window_every_other<S>(x, 2 * ptrdiff_t(j)), round)));
-        for (; j < out_w; j++) out[j] = uint16_t((window_sum<S>(x, 2 * ptrdiff_t(j)) + (1u << 15)) >> 16);
+            Isa::store16(out + j, Isa::template srli<kQ16Shift>(Isa::add(window_every_other<S>(x, 2 * ptrdiff_t(j)), round)));
+        PortableRows::window_halve<S>(x, out_w, out, j);
     }
 };
