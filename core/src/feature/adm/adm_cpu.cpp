@@ -24,7 +24,6 @@
 #include "feature/adm/adm_score.h"
 #include "feature/adm/adm_tables.h"
 
-
 namespace vmaf {
 
 namespace {
