@@ -62,6 +62,14 @@ enum ExtractorFlags : unsigned {
     kExtractorPrevRef = 1u << 1,
 };
 
+// libvmaf's output alias of a provided feature name
+// ("VMAF_integer_feature_vif_scale0_score" is written as "integer_vif_scale0").
+struct FeatureAlias {
+    const char *name;
+    const char *alias;
+};
+
+// One extractor, as its folder registers it (feature/registry.cpp lists them).
 struct ExtractorInfo {
     const char *name;                          // libvmaf's extractor name ("vif")
     std::span<const char *const> provided;     // provided feature names
@@ -70,6 +78,8 @@ struct ExtractorInfo {
     std::unique_ptr<Extractor> (*create)(const FeatureOptions &opts);
     // Optional: flags that depend on the options (ORed with `flags`).
     unsigned (*option_flags)(const FeatureOptions &opts) = nullptr;
+    // The output aliases of provided names that have one.
+    std::span<const FeatureAlias> aliases = {};
 };
 
 }  // namespace vmaf

@@ -6,8 +6,21 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string_view>
 
 namespace vmaf {
+
+// Whether `text` is one of the '|'-separated `choices`.
+static bool is_choice(const char *choices, const std::string &text)
+{
+    std::string_view rest(choices);
+    while (true) {
+        const size_t bar = rest.find('|');
+        if (rest.substr(0, bar) == text) return true;
+        if (bar == std::string_view::npos) return false;
+        rest.remove_prefix(bar + 1);
+    }
+}
 
 static bool parse_value(const OptionSpec &spec, const std::string &text, double *v)
 {
@@ -29,13 +42,23 @@ int FeatureOptions::parse(std::span<const OptionSpec> specs, const Dict &user,
                           FeatureOptions *out, std::string *err)
 {
     FeatureOptions o;
-    for (const auto &s : specs) o.values_.push_back({&s, s.def, false});
+    for (const auto &s : specs)
+        o.values_.push_back({&s, s.def, false, s.type == OptType::String && s.text_def ? s.text_def : ""});
     for (const auto &[key, text] : user) {
         auto it = std::find_if(o.values_.begin(), o.values_.end(),
                                [&](const Value &v) { return key == v.spec->name; });
         if (it == o.values_.end()) {
             if (err) *err = "unknown option '" + key + "'";
             return -EINVAL;
+        }
+        if (it->spec->type == OptType::String) {
+            if (it->spec->choices && !is_choice(it->spec->choices, text)) {
+                if (err) *err = "option '" + key + "': '" + text + "' is not one of " + it->spec->choices;
+                return -EINVAL;
+            }
+            it->s = text;
+            it->set = true;
+            continue;
         }
         double v;
         if (!parse_value(*it->spec, text, &v)) {
@@ -56,12 +79,22 @@ int FeatureOptions::parse(std::span<const OptionSpec> specs, const Dict &user,
     return 0;
 }
 
-double FeatureOptions::number(const char *name) const
+const FeatureOptions::Value &FeatureOptions::find(const char *name) const
 {
     for (const auto &v : values_)
-        if (!std::strcmp(v.spec->name, name)) return v.v;
+        if (!std::strcmp(v.spec->name, name)) return v;
     std::fprintf(stderr, "libvmaf: internal error: no option %s\n", name);
     std::abort();
+}
+
+double FeatureOptions::number(const char *name) const
+{
+    return find(name).v;
+}
+
+const std::string &FeatureOptions::text(const char *name) const
+{
+    return find(name).s;
 }
 
 bool FeatureOptions::flag(const char *name) const
@@ -73,7 +106,10 @@ std::string FeatureOptions::name_suffix() const
 {
     std::vector<const Value *> tagged;
     for (const auto &v : values_)
-        if (v.spec->feature_param && v.v != v.spec->def) tagged.push_back(&v);
+        if (v.spec->feature_param && (v.spec->type == OptType::String
+                                          ? v.s != (v.spec->text_def ? v.spec->text_def : "")
+                                          : v.v != v.spec->def))
+            tagged.push_back(&v);
     std::sort(tagged.begin(), tagged.end(), [](const Value *a, const Value *b) {
         return std::strcmp(a->spec->name, b->spec->name) < 0;
     });
@@ -83,6 +119,10 @@ std::string FeatureOptions::name_suffix() const
         out += "_";
         out += key;
         if (v->spec->type == OptType::Bool) continue;
+        if (v->spec->type == OptType::String) {
+            out += "_" + v->s;
+            continue;
+        }
         char buf[64];
         if (v->spec->type == OptType::Int)
             std::snprintf(buf, sizeof(buf), "_%d", int(v->v));
@@ -97,6 +137,10 @@ std::string FeatureOptions::canonical() const
 {
     std::string out;
     for (const auto &v : values_) {
+        if (v.spec->type == OptType::String) {
+            out += std::string(v.spec->name) + "=" + v.s + ":";
+            continue;
+        }
         char buf[96];
         std::snprintf(buf, sizeof(buf), "%s=%.17g:", v.spec->name, v.v);
         out += buf;

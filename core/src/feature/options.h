@@ -12,15 +12,19 @@ namespace vmaf {
 // Ordered key/value pairs as the user gave them (VmafFeatureDictionary's body).
 using Dict = std::vector<std::pair<std::string, std::string>>;
 
-enum class OptType { Bool, Int, Double };
+enum class OptType { Bool, Int, Double, String };
 
 struct OptionSpec {
     const char *name;     // key in the dictionary ("vif_enhn_gain_limit")
     const char *alias;    // short key used in output names ("egl"), or nullptr
     OptType type;
-    double def, min, max; // bools: 0/1
+    double def, min, max; // bools: 0/1; unused for strings
     bool feature_param;   // changes the computed score, so it tags output names
     const char *help;
+    // String options: the default, and the accepted values ("a|b|c"), or
+    // nullptr for any text.
+    const char *text_def = nullptr;
+    const char *choices = nullptr;
 };
 
 class FeatureOptions {
@@ -32,6 +36,7 @@ public:
 
     double number(const char *name) const;  // Int and Double options
     bool flag(const char *name) const;      // Bool options
+    const std::string &text(const char *name) const;  // String options
 
     // "_egl_1" style suffix: non-default feature params, sorted by option name,
     // alias (or name) then value printed with %g; bools add "_alias" alone.
@@ -41,7 +46,8 @@ public:
     std::string canonical() const;
 
 private:
-    struct Value { const OptionSpec *spec; double v; bool set; };
+    struct Value { const OptionSpec *spec; double v; bool set; std::string s; };
+    const Value &find(const char *name) const;
     std::vector<Value> values_;
 };
 

@@ -11,31 +11,13 @@ namespace vmaf {
 
 namespace {
 
+// Every extractor: one line per feature folder. Each folder declares its own
+// options, provided names and output aliases in its ExtractorInfo.
 constexpr std::array kExtractors = {
     &kPsnrExtractor,
     &kMotionExtractor,
     &kVifExtractor,
     &kAdmExtractor,
-};
-
-struct Alias { std::string_view name, alias; };
-
-// libvmaf's alias table for the features this library computes.
-constexpr Alias kAliases[] = {
-    {"VMAF_integer_feature_adm2_score", "integer_adm2"},
-    {"VMAF_integer_feature_aim_score", "integer_aim"},
-    {"VMAF_integer_feature_adm3_score", "integer_adm3"},
-    {"VMAF_integer_feature_adm_scale0_score", "integer_adm_scale0"},
-    {"VMAF_integer_feature_adm_scale1_score", "integer_adm_scale1"},
-    {"VMAF_integer_feature_adm_scale2_score", "integer_adm_scale2"},
-    {"VMAF_integer_feature_adm_scale3_score", "integer_adm_scale3"},
-    {"VMAF_integer_feature_motion_score", "integer_motion"},
-    {"VMAF_integer_feature_motion2_score", "integer_motion2"},
-    {"VMAF_integer_feature_motion3_score", "integer_motion3"},
-    {"VMAF_integer_feature_vif_scale0_score", "integer_vif_scale0"},
-    {"VMAF_integer_feature_vif_scale1_score", "integer_vif_scale1"},
-    {"VMAF_integer_feature_vif_scale2_score", "integer_vif_scale2"},
-    {"VMAF_integer_feature_vif_scale3_score", "integer_vif_scale3"},
 };
 
 }  // namespace
@@ -62,8 +44,9 @@ const ExtractorInfo *find_extractor_by_feature(std::string_view feature)
 
 std::string_view feature_alias(std::string_view provided)
 {
-    for (const Alias &a : kAliases)
-        if (a.name == provided) return a.alias;
+    for (const ExtractorInfo *e : kExtractors)
+        for (const FeatureAlias &a : e->aliases)
+            if (provided == a.name) return a.alias;
     return provided;
 }
 

@@ -395,6 +395,20 @@ std::unique_ptr<Extractor> adm::create_cpu(const FeatureOptions &opts, Kernels w
     return std::make_unique<AdmCpu>(opts, which);
 }
 
-const ExtractorInfo kAdmExtractor = {"adm", kProvided, kOptions, 0, create};
+namespace {
+
+constexpr FeatureAlias kAliases[] = {
+    {kAdm2Name, "integer_adm2"},
+    {kAimName, "integer_aim"},
+    {kAdm3Name, "integer_adm3"},
+    {kScaleNames[0], "integer_adm_scale0"},
+    {kScaleNames[1], "integer_adm_scale1"},
+    {kScaleNames[2], "integer_adm_scale2"},
+    {kScaleNames[3], "integer_adm_scale3"},
+};
+
+}  // namespace
+
+const ExtractorInfo kAdmExtractor = {"adm", kProvided, kOptions, 0, create, nullptr, kAliases};
 
 }  // namespace vmaf

@@ -164,6 +164,17 @@ std::unique_ptr<Extractor> create(const FeatureOptions &o)
 
 }  // namespace
 
-const ExtractorInfo kMotionExtractor = {"motion", kProvided, kOptions, kExtractorPrevRef, create};
+namespace {
+
+constexpr FeatureAlias kAliases[] = {
+    {motion::kMotionName, "integer_motion"},
+    {motion::kMotion2Name, "integer_motion2"},
+    {motion::kMotion3Name, "integer_motion3"},
+};
+
+}  // namespace
+
+const ExtractorInfo kMotionExtractor = {"motion", kProvided, kOptions, kExtractorPrevRef, create, nullptr,
+                                        kAliases};
 
 }  // namespace vmaf

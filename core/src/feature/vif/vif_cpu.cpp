@@ -624,6 +624,17 @@ std::unique_ptr<Extractor> vif::create_cpu(const FeatureOptions &opts, Kernels w
     return std::make_unique<VifCpu>(opts, which);
 }
 
-const ExtractorInfo kVifExtractor = {"vif", kProvided, kOptions, 0, create};
+namespace {
+
+constexpr FeatureAlias kAliases[] = {
+    {vif::kScaleNames[0], "integer_vif_scale0"},
+    {vif::kScaleNames[1], "integer_vif_scale1"},
+    {vif::kScaleNames[2], "integer_vif_scale2"},
+    {vif::kScaleNames[3], "integer_vif_scale3"},
+};
+
+}  // namespace
+
+const ExtractorInfo kVifExtractor = {"vif", kProvided, kOptions, 0, create, nullptr, kAliases};
 
 }  // namespace vmaf
