@@ -26,7 +26,6 @@ ffmpeg_deb_version=7:8.1.2-2
 ffmpeg_version=8.1.2
 ffmpeg_orig=ffmpeg_${ffmpeg_version}.orig.tar.xz
 ffmpeg_orig_sha256=464beb5e7bf0c311e68b45ae2f04e9cc2af88851abb4082231742a74d97b524c
-ffmpeg_orig_sha1=e918a340016f3f0633daa0b6a95e4ce3c58062ee  # snapshot.debian.org's key
 
 # FFmpeg 8.1 needs Vulkan headers >= 1.3.277; bookworm has 1.3.239. sid's headers
 # are unpacked into the cache (never installed); the loader stays the system's.
@@ -55,18 +54,56 @@ ffmpeg_lock_cache() {
   fi
 }
 
+# The Debian mirrors this machine's apt is configured with (deb822 .sources and
+# one-line .list files), one per line: http(s)/file URIs of enabled sources that
+# are not the security archive. No host is named here: whatever the system uses
+# is what these scripts use.
+ffmpeg_apt_mirrors() {
+  local files=()
+  shopt -s nullglob
+  files=(/etc/apt/sources.list.d/*.sources)
+  local lists=(/etc/apt/sources.list /etc/apt/sources.list.d/*.list)
+  shopt -u nullglob
+  {
+    if [ ${#files[@]} -gt 0 ]; then
+      awk '
+        function flush() {
+          if (uris != "" && suites !~ /-security/ && enabled != "no") print uris
+          uris = ""; suites = ""; enabled = ""
+        }
+        FNR == 1 { flush() }
+        /^[[:space:]]*$/ { flush(); next }
+        /^URIs:/ { sub(/^URIs:[[:space:]]*/, ""); uris = $0 }
+        /^Suites:/ { suites = $0 }
+        /^Enabled:/ { enabled = tolower($2) }
+        END { flush() }' "${files[@]}"
+    fi
+    local f
+    for f in "${lists[@]}"; do
+      [ -r "$f" ] || continue
+      awk '$1 == "deb" || $1 == "deb-src" {
+        i = 2
+        if ($i ~ /^\[/) { while (i < NF && $i !~ /\]$/) i++; i++ }
+        if ($(i + 1) !~ /-security/) print $i
+      }' "$f"
+    done
+  } | tr ' ' '\n' | grep -E '^(https?|file):' | sed 's#/*$##' | awk '!seen[$0]++'
+}
+
 # Runs apt-get/apt-cache against sid's sources only, with state kept in the cache:
-# the system's sources and package lists are not read or changed.
+# the system's sources and package lists are not read or changed. sid is taken
+# from the same mirrors as the system's own sources.
 ffmpeg_apt() {
   local tool=$1; shift
   local dir=$ffmpeg_cache/apt
   if [ ! -s "$dir/sid.sources" ]; then
-    local uri
-    uri=$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
-    [ -n "$uri" ] || uri=http://deb.debian.org/debian
+    local uris
+    uris=$(ffmpeg_apt_mirrors | tr '\n' ' ')
+    [ -n "${uris// /}" ] ||
+      die "no Debian mirror found in the apt sources (/etc/apt/sources.list, /etc/apt/sources.list.d/); add one, or set LIBVMAF_VK_FFMPEG_TARBALL to a local $ffmpeg_orig"
     mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
     printf 'Types: deb deb-src\nURIs: %s\nSuites: sid\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
-      "$uri" >"$dir/sid.sources"
+      "${uris% }" >"$dir/sid.sources"
   fi
   local opts=(
     -o "Dir::Etc::SourceList=$dir/sid.sources" -o Dir::Etc::SourceParts=/nonexistent
@@ -108,22 +145,21 @@ ffmpeg_fetch_source() {
     say "apt-get source --download-only ffmpeg=$ffmpeg_deb_version"
     if ! (cd "$dl" && ffmpeg_apt apt-get -qq source --download-only "ffmpeg=$ffmpeg_deb_version" \
       >"$dl/source.log" 2>&1); then
-      # sid has moved on: the same tarball from the archive's pool (while any
-      # suite still has it) or from snapshot.debian.org (by its sha1, forever).
-      say "sid no longer offers ffmpeg $ffmpeg_deb_version; trying the pool and snapshot.debian.org"
-      local url
-      for url in "http://deb.debian.org/debian/pool/main/f/ffmpeg/$ffmpeg_orig" \
-                 "https://snapshot.debian.org/file/$ffmpeg_orig_sha1"; do
-        if python3 - "$url" "$tarball.part" >>"$dl/source.log" 2>&1 <<'PY'
+      # sid has moved on: the same tarball from the pool of each configured
+      # mirror, while any suite there still has it.
+      say "sid no longer offers ffmpeg $ffmpeg_deb_version; trying the pool of each apt mirror"
+      local mirror
+      while read -r mirror; do
+        if python3 - "$mirror/pool/main/f/ffmpeg/$ffmpeg_orig" "$tarball.part" >>"$dl/source.log" 2>&1 <<'PY'
 import sys, urllib.request
 with urllib.request.urlopen(sys.argv[1], timeout=120) as r, open(sys.argv[2], "wb") as f:
     while chunk := r.read(1 << 20):
         f.write(chunk)
 PY
         then mv "$tarball.part" "$tarball"; break; fi
-      done
+      done < <(ffmpeg_apt_mirrors)
       [ -s "$tarball" ] ||
-        die "could not download Debian's ffmpeg $ffmpeg_deb_version source (see $dl/source.log); set LIBVMAF_VK_FFMPEG_TARBALL to a local $ffmpeg_orig"
+        die "no apt source serves Debian's ffmpeg $ffmpeg_deb_version ($ffmpeg_orig; see $dl/source.log); set LIBVMAF_VK_FFMPEG_TARBALL to a local copy (sha256 $ffmpeg_orig_sha256)"
     fi
   fi
   local got
