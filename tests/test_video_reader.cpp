@@ -133,3 +133,38 @@ TEST_CASE("skip reads past frames and reports a truncated one", "[io]")
     std::remove(path.c_str());
     std::remove(raw.c_str());
 }
+
+TEST_CASE("a deeper picture gets the samples shifted up (common bit depth)", "[io]")
+{
+    // One 4x2 4:2:0 8-bit frame: Y 0..7, U 100 101, V 200 201.
+    std::string y4m = "YUV4MPEG2 W4 H2 F25:1 Ip A1:1 C420jpeg\nFRAME\n";
+    for (int i = 0; i < 8; i++) y4m += char(i * 30);
+    y4m += std::string("\x64\x65", 2) + std::string("\xc8\xc9", 2);
+    const std::string path = temp_file("deeper.y4m", y4m);
+    std::unique_ptr<VideoReader> r;
+    std::string err;
+    REQUIRE(VideoReader::open_y4m(path, &r, &err) == 0);
+    VmafPicture pic;
+    REQUIRE(vmaf::picture_alloc(&pic, VMAF_PIX_FMT_YUV420P, 10, 4, 2) == 0);
+    REQUIRE(r->read(&pic, &err) == 1);
+    const auto *y = static_cast<const uint16_t *>(pic.data[0]);
+    const auto *y1 = reinterpret_cast<const uint16_t *>(static_cast<const uint8_t *>(pic.data[0]) + pic.stride[0]);
+    CHECK(y[0] == 0);
+    CHECK(y[3] == 90 * 4);
+    CHECK(y1[3] == 210 * 4);
+    CHECK(static_cast<const uint16_t *>(pic.data[1])[1] == 101 * 4);
+    CHECK(static_cast<const uint16_t *>(pic.data[2])[0] == 200 * 4);
+    vmaf_picture_unref(&pic);
+
+    std::remove(path.c_str());
+
+    // A shallower picture cannot hold a deeper video.
+    const std::string path10 = temp_file("deeper10.y4m",
+        "YUV4MPEG2 W4 H2 F25:1 Ip A1:1 C420p10\nFRAME\n" + std::string(12 * 2, '\x01'));
+    REQUIRE(VideoReader::open_y4m(path10, &r, &err) == 0);
+    REQUIRE(vmaf::picture_alloc(&pic, VMAF_PIX_FMT_YUV420P, 8, 4, 2) == 0);
+    CHECK(r->read(&pic, &err) == -EINVAL);
+    CHECK(err.find("cannot hold") != std::string::npos);
+    vmaf_picture_unref(&pic);
+    std::remove(path10.c_str());
+}

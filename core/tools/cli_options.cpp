@@ -7,6 +7,7 @@
 #include <limits>
 #include <string_view>
 
+#include "cli_presets.h"
 #include "io/video_reader.h"
 
 namespace vmaf::cli {
@@ -28,6 +29,8 @@ enum LongOnly : int {
     kOptFrameSkipDist,
     kOptBackend,
     kOptVulkanDevice,
+    kOptAomCtc,
+    kOptNflxCtc,
     kOptHelp,
 };
 
@@ -59,6 +62,8 @@ constexpr option kLongOpts[] = {
     {"no_prediction", no_argument, nullptr, 'n'},
     {"quiet", no_argument, nullptr, 'q'},
     {"version", no_argument, nullptr, 'v'},
+    {"aom_ctc", required_argument, nullptr, kOptAomCtc},
+    {"nflx_ctc", required_argument, nullptr, kOptNflxCtc},
     {"help", no_argument, nullptr, kOptHelp},
     {nullptr, 0, nullptr, 0},
 };
@@ -169,7 +174,7 @@ int parse_model(const char *arg, ModelSpec *m, std::string *err)
     return 0;
 }
 
-int parse_feature(const char *arg, FeatureSpec *f, std::string *err)
+int parse_feature_arg(const char *arg, FeatureSpec *f, std::string *err)
 {
     const std::string_view s(arg);
     const size_t eq = s.find('=');
@@ -235,7 +240,7 @@ int apply(int o, const char *arg, Options *opt, std::string *err)
     case kOptThreads: return parse_unsigned(o, arg, 1024, &opt->threads, err);
     case kOptFeature: {
         FeatureSpec f;
-        if (int e = parse_feature(arg, &f, err)) return e;
+        if (int e = parse_feature_arg(arg, &f, err)) return e;
         opt->features.push_back(std::move(f));
         return 0;
     }
@@ -258,6 +263,8 @@ int apply(int o, const char *arg, Options *opt, std::string *err)
         opt->vulkan_device = int(dev);
         return 0;
     }
+    case kOptAomCtc: return apply_preset("aom_ctc", arg, opt, err);
+    case kOptNflxCtc: return apply_preset("nflx_ctc", arg, opt, err);
     case 'n': opt->no_prediction = true; return 0;
     case 'q': opt->quiet = true; return 0;
     case 'v': opt->show_version = true; return 0;
@@ -307,6 +314,11 @@ int validate(Options *opt, std::string *err)
 }
 
 }  // namespace
+
+int parse_feature(const char *arg, FeatureSpec *f, std::string *err)
+{
+    return parse_feature_arg(arg, f, err);
+}
 
 int parse_options(int argc, char **argv, Options *out, std::string *err)
 {
@@ -362,7 +374,11 @@ Scoring:
                                 FEATURE.OPT=VAL  override a feature option
                               default: version=vmaf_v0.6.1
       --feature NAME[=OPT=VAL:OPT=VAL]
-                              also compute a feature (repeatable): psnr, motion, vif, adm
+                              also compute a feature (repeatable; docs/features.md
+                              lists them)
+      --aom_ctc VERSION       the AOM common test conditions' models and features:
+                              v1.0 to v7.0 (as libvmaf's --aom_ctc)
+      --nflx_ctc VERSION      Netflix's common test conditions: v1.0
   -n, --no_prediction         compute features only, no model
       --threads N             frame threads (0: the calling thread only)
       --subsample N           compute every N-th frame only

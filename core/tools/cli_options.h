@@ -56,6 +56,9 @@ struct Options {
 
     std::vector<ModelSpec> models;
     std::vector<FeatureSpec> features;
+    // Reference and distorted may differ in bit depth; both are read at the
+    // deeper one (--aom_ctc v6.0 and later).
+    bool common_bitdepth = false;
 
     unsigned threads = 0;
     unsigned subsample = 0;
@@ -78,6 +81,9 @@ struct Options {
 
 // Parse argv. Returns 0, or kExitUsage with a one-line reason in *err.
 int parse_options(int argc, char **argv, Options *out, std::string *err);
+
+// One --feature argument, "NAME[=OPT=VAL:OPT=VAL]".
+int parse_feature(const char *arg, FeatureSpec *f, std::string *err);
 
 // The --help text.
 std::string usage_text(const char *program);

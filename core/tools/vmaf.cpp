@@ -1,5 +1,6 @@
 // vmaf: score a distorted video against its reference with the libvmaf C API.
 // Options and output follow Netflix libvmaf's tool of the same name (docs/cli.md).
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdarg>
@@ -40,6 +41,9 @@ std::string describe(const FrameFormat &f)
 
 struct Inputs {
     std::unique_ptr<io::VideoReader> ref, dist;
+    // What the pictures hold: the inputs' format, at the deeper bit depth
+    // with a common bit depth.
+    FrameFormat format{};
 };
 
 int open_one(const Options &o, const std::string &path, std::unique_ptr<io::VideoReader> *out)
@@ -61,11 +65,16 @@ int open_inputs(const Options &o, Inputs *in)
     if (int e = open_one(o, o.ref_path, &in->ref)) return e;
     if (int e = open_one(o, o.dist_path, &in->dist)) return e;
     const FrameFormat &a = in->ref->format(), &b = in->dist->format();
-    if (a.w != b.w || a.h != b.h || a.pix_fmt != b.pix_fmt || a.bpc != b.bpc) {
+    if (a.w != b.w || a.h != b.h || a.pix_fmt != b.pix_fmt ||
+        (a.bpc != b.bpc && !o.common_bitdepth)) {
         error("reference and distorted videos differ: %s is %s, %s is %s", o.ref_path.c_str(),
               describe(a).c_str(), o.dist_path.c_str(), describe(b).c_str());
         return kExitInput;
     }
+    in->format = a;
+    // libvmaf's tool sizes its pictures at the deeper depth but reads the
+    // shallower file's bytes unconverted; here its samples are shifted up.
+    in->format.bpc = std::max(a.bpc, b.bpc);
     return 0;
 }
 
@@ -385,7 +394,7 @@ int run(const Options &o)
 
     // Pictures in flight: two per queued or running frame plus the reference
     // history motion keeps; the pool blocks the reader when all are busy.
-    const FrameFormat &f = in.ref->format();
+    const FrameFormat &f = in.format;
     VmafPictureConfiguration pic_cfg{};
     pic_cfg.pic_params.w = f.w;
     pic_cfg.pic_params.h = f.h;

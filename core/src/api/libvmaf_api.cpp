@@ -4,6 +4,7 @@
 #include <memory>
 #include <new>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "api/dictionary.h"
@@ -67,8 +68,11 @@ VMAF_EXPORT int vmaf_use_feature(VmafContext *vmaf, const char *feature_name,
     const vmaf::ExtractorInfo *info = vmaf::find_extractor(feature_name);
     if (!info) info = vmaf::find_extractor_by_feature(feature_name);
     if (!info) {
-        vmaf::log(VMAF_LOG_LEVEL_ERROR, "unknown feature '%s' (this library computes psnr, motion, "
-                                        "vif and adm)\n", feature_name);
+        std::string known;
+        for (const vmaf::ExtractorInfo *e : vmaf::cpu_extractors())
+            known += (known.empty() ? "" : ", ") + std::string(e->name);
+        vmaf::log(VMAF_LOG_LEVEL_ERROR, "unknown feature '%s' (known: %s)\n", feature_name,
+                  known.c_str());
         return -EINVAL;
     }
     return guarded([&] { return vmaf->ctx.use_feature(info, opts ? opts->entries : vmaf::Dict{}); });

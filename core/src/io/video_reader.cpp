@@ -190,16 +190,34 @@ int VideoReader::read(VmafPicture *pic, std::string *err)
         if (r <= 0) return r;
     }
     const unsigned bps = bytes_per_sample(fmt_.bpc);
+    if (pic->bpc < fmt_.bpc)
+        return fail(err, -EINVAL, path_ + ": a " + std::to_string(pic->bpc) +
+                    "-bit picture cannot hold this " + std::to_string(fmt_.bpc) + "-bit video");
+    // A deeper picture (a common bit depth of two inputs): samples are read
+    // then shifted up to its depth.
+    const unsigned shift = pic->bpc - fmt_.bpc;
+    std::vector<uint8_t> scratch(shift ? size_t(pic->w[0]) * bps : 0);
     for (unsigned p = 0; p < plane_count(fmt_.pix_fmt); p++) {
         auto *row = static_cast<uint8_t *>(pic->data[p]);
         for (unsigned y = 0; y < pic->h[p]; y++, row += pic->stride[p]) {
             const size_t want = size_t(pic->w[p]) * bps;
-            const size_t got = std::fread(row, 1, want, f_);
+            uint8_t *dst = shift ? scratch.data() : row;
+            const size_t got = std::fread(dst, 1, want, f_);
             if (got != want) {
                 if (!y4m_ && p == 0 && y == 0 && got == 0) return 0;
                 return fail(err, -EIO, path_ + ": truncated frame " +
                             std::to_string(frames_read_));
             }
+            if (!shift) continue;
+            auto *out = reinterpret_cast<uint16_t *>(row);
+            if (bps == 1)
+                for (unsigned x = 0; x < pic->w[p]; x++) out[x] = uint16_t(dst[x] << shift);
+            else
+                for (unsigned x = 0; x < pic->w[p]; x++) {
+                    uint16_t v;
+                    std::memcpy(&v, dst + 2 * x, 2);
+                    out[x] = uint16_t(v << shift);
+                }
         }
     }
     frames_read_++;
