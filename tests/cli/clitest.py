@@ -47,13 +47,13 @@ class Cli:
         """A path in this run's temporary directory."""
         return os.path.join(self.tmp.name, name)
 
-    def run(self, *args):
+    def run(self, *args, env=None):
         args = [self.exe, *args]
-        env = None
+        env = dict(os.environ, **env) if env else None
         if "--backend" in args and args[args.index("--backend") + 1:][:1] != ["cpu"]:
             # A sanitized build's leak check would report the Vulkan driver's own
             # allocations (see tests/meson.build); address checks stay on.
-            env = dict(os.environ, ASAN_OPTIONS="detect_leaks=0")
+            env = dict(env or os.environ, ASAN_OPTIONS="detect_leaks=0")
         try:
             proc = subprocess.run(args, capture_output=True, text=True, timeout=TIMEOUT_S, env=env)
         except subprocess.TimeoutExpired:
@@ -63,10 +63,10 @@ class Cli:
             raise Failure(f"killed by signal {-r.rc}\n{r.describe()}")
         return r
 
-    def run_json(self, *args, name="out.json"):
+    def run_json(self, *args, name="out.json", env=None):
         """Run with --json -o FILE and return the parsed document."""
         out = self.scratch(name)
-        r = self.run(*args, "--json", "-o", out, "-q")
+        r = self.run(*args, "--json", "-o", out, "-q", env=env)
         if r.rc != 0:
             raise Failure(f"expected success\n{r.describe()}")
         with open(out) as f:

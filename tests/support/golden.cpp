@@ -1,6 +1,7 @@
 #include "golden.h"
 
 #include <cstdlib>
+#include <limits>
 
 #include <filesystem>
 #include <fstream>
@@ -37,6 +38,16 @@ std::vector<std::string> golden_pairs()
     return names;
 }
 
+namespace {
+
+// libvmaf writes null for a score that is not finite.
+double number(const nlohmann::json &v)
+{
+    return v.is_null() ? std::numeric_limits<double>::quiet_NaN() : v.get<double>();
+}
+
+}  // namespace
+
 Expected load_expected(const std::string &json_path)
 {
     std::ifstream in(json_path);
@@ -45,12 +56,12 @@ Expected load_expected(const std::string &json_path)
     Expected e;
     for (const auto &fr : j.at("frames")) {
         std::map<std::string, double> m;
-        for (const auto &[k, v] : fr.at("metrics").items()) m[k] = v.get<double>();
+        for (const auto &[k, v] : fr.at("metrics").items()) m[k] = number(v);
         e.frames.push_back(std::move(m));
     }
     if (j.contains("pooled_metrics"))
         for (const auto &[name, methods] : j.at("pooled_metrics").items())
-            for (const auto &[method, v] : methods.items()) e.pooled[name][method] = v.get<double>();
+            for (const auto &[method, v] : methods.items()) e.pooled[name][method] = number(v);
     return e;
 }
 

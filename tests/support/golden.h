@@ -15,7 +15,8 @@ std::string data_dir();
 // The names of all golden pairs ("coffee_320x240_crf28", ...).
 std::vector<std::string> golden_pairs();
 
-// Per-frame metrics of a libvmaf JSON output: frames[i][name] = value.
+// Per-frame metrics of a libvmaf JSON output: frames[i][name] = value (NaN
+// where libvmaf wrote null: a score that is not finite).
 struct Expected {
     std::vector<std::map<std::string, double>> frames;
     std::map<std::string, std::map<std::string, double>> pooled;  // name -> method -> value

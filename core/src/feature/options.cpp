@@ -97,6 +97,11 @@ const std::string &FeatureOptions::text(const char *name) const
     return find(name).s;
 }
 
+bool FeatureOptions::is_set(const char *name) const
+{
+    return find(name).set;
+}
+
 bool FeatureOptions::flag(const char *name) const
 {
     return number(name) != 0.0;

@@ -37,6 +37,7 @@ public:
     double number(const char *name) const;  // Int and Double options
     bool flag(const char *name) const;      // Bool options
     const std::string &text(const char *name) const;  // String options
+    bool is_set(const char *name) const;              // given by the caller
 
     // "_egl_1" style suffix: non-default feature params, sorted by option name,
     // alias (or name) then value printed with %g; bools add "_alias" alone.

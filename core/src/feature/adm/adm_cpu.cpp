@@ -51,6 +51,10 @@ constexpr OptionSpec kOptions[] = {
     {"adm_skip_aim", nullptr, OptType::Bool, 0, 0, 1, false, "skip AIM (integer_aim is then 0)"},
     {"adm_skip_scale0", "ssz", OptType::Bool, 0, 0, 1, true, "skip scale 0: its score is written as 0"},
     {"adm_min_val", "min", OptType::Double, 0.0, 0.0, 1.0, true, "lower bound of adm3"},
+    {"edge_as", nullptr, OptType::String, 0, 0, 0, false,
+     "right-edge behaviour of the libvmaf build to reproduce at odd sizes: avx512 (default) or avx2; "
+     "the default can also be set with the environment variable VMAF_ADM_EDGE_AS",
+     "avx512", "avx512|avx2"},
 };
 
 constexpr const char *kProvided[] = {
@@ -160,6 +164,7 @@ struct Params {
     Weights weights;
     SumShifts shifts[kScales];
     const int32_t *recip;
+    kernels::EdgeBlocks edge;
 };
 
 // The reference's cubed detail coefficients, summed per row in libvmaf's
@@ -246,16 +251,16 @@ VMAF_INLINE void compute_frame(const Pixel *ref, ptrdiff_t ref_stride, const Pix
                               unsigned bpc, const Params &p, Scratch &s, ScaleSums (&out)[kScales])
 {
     const int w = s.w[0], h = s.h[0];
-    kernels::dwt0(ref, ref_stride, w, h, bpc, s.rows0.data(), s.ref0.view);
-    kernels::dwt0(dis, dis_stride, w, h, bpc, s.rows0.data(), s.dis0.view);
+    kernels::dwt0(ref, ref_stride, w, h, bpc, p.edge, s.rows0.data(), s.ref0.view);
+    kernels::dwt0(dis, dis_stride, w, h, bpc, p.edge, s.rows0.data(), s.dis0.view);
     if (!p.skip_scale0) sum_scale(s.ref0.view, s.dis0.view, s.dec0, 0, p, s, &out[0]);
 
     for (int scale = 1; scale < kScales; scale++) {
         if (scale == 1)
-            kernels::dwt(s.ref0.view.a, s.dis0.view.a, s.w[1], s.h[1], 1, s.rows.data(), s.ref[1].view,
+            kernels::dwt(s.ref0.view.a, s.dis0.view.a, s.w[1], s.h[1], 1, p.edge, s.rows.data(), s.ref[1].view,
                          s.dis[1].view);
         else
-            kernels::dwt(s.ref[scale - 1].view.a, s.dis[scale - 1].view.a, s.w[scale], s.h[scale], scale,
+            kernels::dwt(s.ref[scale - 1].view.a, s.dis[scale - 1].view.a, s.w[scale], s.h[scale], scale, p.edge,
                          s.rows.data(), s.ref[scale].view, s.dis[scale].view);
         sum_scale(s.ref[scale].view, s.dis[scale].view, s.dec, scale, p, s, &out[scale]);
     }
@@ -318,6 +323,7 @@ public:
         params_.gain_limit = settings_.gain_limit;
         params_.skip_scale0 = settings_.skip_scale0;
         params_.skip_aim = settings_.skip_aim;
+        params_.edge = settings_.edge;
     }
 
     int init(const FrameFormat &fmt) override

@@ -92,11 +92,21 @@ namespace kernels {
 // multiple of its block: 32 columns for 8-bit input, 64 for deeper input at
 // scale 0, 8 at scales 1..3. Only the last column of the bands changes, which
 // reaches the scores of small pictures at coarse scales.
-inline constexpr int kAvx512Block8 = 32, kAvx512Block16 = 64, kAvx512BlockDeep = 8;
+//
+// libvmaf picks its AVX-512 or AVX2 code by the processor it runs on, so its
+// scores depend on it. Its AVX2 code reads past the row the same way with
+// other blocks (16 for deeper input at scale 0, 4 at scales 1..3) and stops
+// short of the edge for 8-bit input. Both are reproduced; the AVX-512 one is
+// the default (option edge_as).
+struct EdgeBlocks {
+    int scale0_8bit, scale0_deep, scales123;  // 0: the C code's mirror
+};
+inline constexpr EdgeBlocks kEdgeAvx512{32, 64, 8};
+inline constexpr EdgeBlocks kEdgeAvx2{0, 16, 4};
 
 VMAF_INLINE bool right_edge_reads_on(int ow, int block)
 {
-    return (ow - 1) % block == 0;
+    return block > 0 && (ow - 1) % block == 0;
 }
 
 VMAF_INLINE int right_edge_tap(int x, int w, bool reads_on)
@@ -153,8 +163,8 @@ VMAF_INLINE void dwt0_horizontal(const int16_t *lo, const int16_t *hi, int w, in
 // 16-bit input the low-pass sum passes 2^31 before the centring offset
 // brings it back, exactly as libvmaf's int32 arithmetic wraps.
 template <typename Pixel>
-VMAF_INLINE void dwt0(const Pixel *src, ptrdiff_t stride, int w, int h, unsigned bpc, int16_t *tmp,
-                     const Bands<int16_t> &out)
+VMAF_INLINE void dwt0(const Pixel *src, ptrdiff_t stride, int w, int h, unsigned bpc, const EdgeBlocks &eb,
+                     int16_t *tmp, const Bands<int16_t> &out)
 {
     const uint32_t round = uint32_t(dwt0_vertical_round(bpc));
     const uint32_t offset = uint32_t(dwt0_lo_offset(bpc));
@@ -163,7 +173,7 @@ VMAF_INLINE void dwt0(const Pixel *src, ptrdiff_t stride, int w, int h, unsigned
     const uint32_t hi0 = uint32_t(kDwtHi[0]), hi1 = uint32_t(kDwtHi[1]), hi2 = uint32_t(kDwtHi[2]),
                    hi3 = uint32_t(kDwtHi[3]);
     const int ow = (w + 1) / 2, oh = (h + 1) / 2;
-    const bool edge = right_edge_reads_on(ow, sizeof(Pixel) == 1 ? kAvx512Block8 : kAvx512Block16);
+    const bool edge = right_edge_reads_on(ow, sizeof(Pixel) == 1 ? eb.scale0_8bit : eb.scale0_deep);
     int16_t *__restrict lo = tmp;
     int16_t *__restrict hi = tmp + w;
     for (int i = 0; i < oh; i++) {
@@ -246,13 +256,13 @@ VMAF_INLINE void dwt_horizontal(const int32_t *lo, const int32_t *hi, int w, int
 // of both pictures, row by row as libvmaf interleaves them; tmp holds the
 // four intermediate rows (4 w + 2 entries).
 template <typename In>
-VMAF_INLINE void dwt(const Plane<In> &ref, const Plane<In> &dis, int w, int h, int scale, int32_t *tmp,
-                    const Bands<int32_t> &ref_out, const Bands<int32_t> &dis_out)
+VMAF_INLINE void dwt(const Plane<In> &ref, const Plane<In> &dis, int w, int h, int scale, const EdgeBlocks &eb,
+                    int32_t *tmp, const Bands<int32_t> &ref_out, const Bands<int32_t> &dis_out)
 {
     const int vs = kDwtVerticalShift[scale - 1], hs = kDwtHorizontalShift[scale - 1];
     const int64_t vr = round_of(vs), hr = round_of(hs);
     const int ow = (w + 1) / 2, oh = (h + 1) / 2;
-    const bool edge = right_edge_reads_on(ow, kAvx512BlockDeep);
+    const bool edge = right_edge_reads_on(ow, eb.scales123);
     int32_t *lo_r = tmp, *hi_r = tmp + w, *lo_d = tmp + 2 * w, *hi_d = tmp + 3 * w;
     for (int i = 0; i < oh; i++) {
         dwt_vertical(ref, w, h, i, vr, vs, lo_r, hi_r);

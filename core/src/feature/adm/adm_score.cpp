@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <string>
+#include <string_view>
 
 namespace vmaf::adm {
 
@@ -95,6 +98,12 @@ Settings Settings::from(const FeatureOptions &o)
     s.view.ref_display_height = int(o.number("adm_ref_display_height"));
     s.view.csf_scale = o.number("adm_csf_scale");
     s.view.csf_diag_scale = o.number("adm_csf_diag_scale");
+    // The option, else the environment's default, else libvmaf's AVX-512 build.
+    std::string edge = o.text("edge_as");
+    if (!o.is_set("edge_as"))
+        if (const char *env = std::getenv("VMAF_ADM_EDGE_AS"); env && std::string_view(env) == "avx2")
+            edge = "avx2";
+    s.edge = edge == "avx2" ? kernels::kEdgeAvx2 : kernels::kEdgeAvx512;
     return s;
 }
 

@@ -62,6 +62,7 @@ struct Settings {
     double dlm_weight = 0.5;
     double min_val = 0.0;
     ViewSetup view;
+    kernels::EdgeBlocks edge = kernels::kEdgeAvx512;
 
     static Settings from(const FeatureOptions &o);
 };

@@ -220,7 +220,8 @@ private:
     bool edge_reads_on(int s) const
     {
         using namespace adm::kernels;
-        const int block = s > 0 ? kAvx512BlockDeep : (fmt_.bpc == 8 ? kAvx512Block8 : kAvx512Block16);
+        const EdgeBlocks &eb = settings_.edge;
+        const int block = s > 0 ? eb.scales123 : (fmt_.bpc == 8 ? eb.scale0_8bit : eb.scale0_deep);
         return right_edge_reads_on(w_[s + 1], block);
     }
 
