@@ -195,6 +195,28 @@ for golden in "$data"/*.libvmaf.json; do
   n=$((n + 1))
 done
 [ "$n" -gt 0 ] || die "no golden pairs in $data"
+
+# The AOM CTC v7.0 set through the stock libvmaf filter (models and features
+# spelled out as libvmaf's --aom_ctc v7.0 expands them), against the vmaf tool's
+# --aom_ctc v7.0 and libvmaf's own output. ':' inside an option value is
+# escaped once for the option parser and once for the filtergraph.
+ctc_pair=coffee_320x240_crf28
+ctc_models='version=vmaf_v0.6.1\\:name=vmaf|version=vmaf_v0.6.1neg\\:name=vmaf_neg'
+ctc_features='name=psnr\\:reduced_hbd_peak=true\\:enable_apsnr=true\\:min_sse=0.5|name=ciede'
+ctc_features+='|name=float_ssim\\:scale=1\\:enable_db=true\\:clip_db=true'
+ctc_features+='|name=float_ms_ssim\\:enable_db=true\\:clip_db=true|name=psnr_hvs|name=cambi'
+limited "$ffmpeg" "${common[@]}" -i "$data/${ctc_pair}_dis.y4m" -i "$data/${ctc_pair}_ref.y4m" \
+  -lavfi "[0:v][1:v]libvmaf=model=$ctc_models:feature=$ctc_features:log_fmt=json:log_path=$out/$ctc_pair.aom_ctc.cpu.json" \
+  -f null - >"$out/$ctc_pair.aom_ctc.cpu.log" 2>&1 ||
+  die "the libvmaf filter failed on the aom_ctc set: $(grep -m 3 -i -E 'error|fail' "$out/$ctc_pair.aom_ctc.cpu.log" | tr '\n' ' ')"
+limited "$cli" -q -r "$data/${ctc_pair}_ref.y4m" -d "$data/${ctc_pair}_dis.y4m" --aom_ctc v7.0 --json \
+  -o "$out/$ctc_pair.aom_ctc.cli.json" >"$out/$ctc_pair.aom_ctc.cli.log" 2>&1 ||
+  die "vmaf --aom_ctc v7.0 failed: $(head -n 3 "$out/$ctc_pair.aom_ctc.cli.log" | tr '\n' ' ')"
+"$python" scripts/ffmpeg/compare.py --label "$ctc_pair aom_ctc v7.0" \
+  --golden "$data/$ctc_pair.libvmaf.aom_ctc_v7.0.json" --tolerance "$tolerance" \
+  "cpu=$out/$ctc_pair.aom_ctc.cpu.json" "cli=$out/$ctc_pair.aom_ctc.cli.json" ||
+  failed=$((failed + 1))
+
 t_end=$(date +%s)
 say "build $((t_build - t0)) s, $n pairs $((t_end - t_build)) s"
 [ "$failed" -eq 0 ] || die "$failed of $n pairs differ by more than $tolerance (lines with FAIL above)"
