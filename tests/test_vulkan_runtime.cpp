@@ -75,6 +75,17 @@ TEST_CASE("state init: configuration checks and device choice", "[vulkan]")
     CHECK(s == nullptr);
     CHECK(vmaf_vulkan_state_free(&s) == 0);
     CHECK(vmaf_vulkan_import_state(nullptr, nullptr) == -EINVAL);
+
+    // A context takes one state: a second import is refused, not a silent swap.
+    REQUIRE(vmaf_vulkan_state_init(&s, cfg) == 0);
+    VmafConfiguration vcfg{};
+    vcfg.log_level = VMAF_LOG_LEVEL_NONE;
+    VmafContext *vmaf = nullptr;
+    REQUIRE(vmaf_init(&vmaf, vcfg) == 0);
+    CHECK(vmaf_vulkan_import_state(vmaf, s) == 0);
+    CHECK(vmaf_vulkan_import_state(vmaf, s) == -EBUSY);
+    CHECK(vmaf_close(vmaf) == 0);
+    CHECK(vmaf_vulkan_state_free(&s) == 0);
 }
 
 TEST_CASE("allocator: memory types, sub-allocation, dedicated blocks", "[vulkan]")

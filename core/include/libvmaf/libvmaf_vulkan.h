@@ -84,7 +84,7 @@ int vmaf_vulkan_state_init(VmafVulkanState **state, VmafVulkanConfiguration cfg)
 /**
  * Use `state` for this context's GPU features. Call before the first
  * vmaf_read_pictures(). The state must outlive the context; several contexts may
- * share one state.
+ * share one state. A context takes one state: a second import fails with -EBUSY.
  *
  * @return 0 on success, or < 0 (a negative errno code) on error.
  */

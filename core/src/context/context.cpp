@@ -350,6 +350,10 @@ int Context::import_vulkan_state(vk::State *state)
         log(VMAF_LOG_LEVEL_ERROR, "GPU use is disabled by VmafConfiguration.gpumask\n");
         return -EINVAL;
     }
+    if (vk_state_) {
+        log(VMAF_LOG_LEVEL_ERROR, "this context already imported a Vulkan state; a context takes one\n");
+        return -EBUSY;
+    }
     vk_state_ = state;
     return 0;
 #else
