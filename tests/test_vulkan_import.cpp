@@ -618,24 +618,72 @@ TEST_CASE("import lifetimes and refusals end cleanly", "[vulkan][import]")
         // Frame 2 was never submitted: its semaphore is where the upload left it.
         CHECK(h.counter(r2->semaphore(0)) == r2->value(0));
     }
-    SECTION("a feature on the CPU cannot read imported pictures")
+    SECTION("features without a GPU twin run on the CPU from host copies of imported frames")
     {
+        // One extractor runs on the GPU once per context; a second configuration
+        // of it stays on the CPU: vif and motion (temporal, with its reference
+        // history) with the neg model's options, beside their GPU twins. The
+        // scores equal the CPU's from host pictures, frame by frame.
+        auto use = [](VmafContext *ctx) {
+            REQUIRE(vmaf_use_feature(ctx, "vif", nullptr) == 0);
+            REQUIRE(vmaf_use_feature(ctx, "motion", nullptr) == 0);
+            VmafFeatureDictionary *v = nullptr;
+            REQUIRE(vmaf_feature_dictionary_set(&v, "vif_enhn_gain_limit", "1") == 0);
+            REQUIRE(vmaf_use_feature(ctx, "vif", v) == 0);
+            VmafFeatureDictionary *m = nullptr;
+            REQUIRE(vmaf_feature_dictionary_set(&m, "motion_force_zero", "true") == 0);
+            REQUIRE(vmaf_use_feature(ctx, "motion", m) == 0);
+        };
+        Scores want;
+        {
+            VmafContext *ctx = nullptr;
+            REQUIRE(vmaf_init(&ctx, quiet_config()) == 0);
+            use(ctx);
+            for (size_t i = 0; i < pair.ref.size(); i++) {
+                VmafPicture r, d;
+                picture_ref(&r, &pair.ref[i]);
+                picture_ref(&d, &pair.dist[i]);
+                REQUIRE(vmaf_read_pictures(ctx, &r, &d, unsigned(i)) == 0);
+            }
+            REQUIRE(vmaf_read_pictures(ctx, nullptr, nullptr, 0) == 0);
+            want = scores_of(ctx);
+            REQUIRE(vmaf_close(ctx) == 0);
+        }
+        REQUIRE(want.series.count("integer_vif_scale0_egl_1"));
+        for (unsigned threads : {0u, 2u}) {
+            INFO("threads " << threads);
+            VmafConfiguration cfg = quiet_config();
+            cfg.n_threads = threads;
+            VmafContext *ctx = nullptr;
+            REQUIRE(vmaf_init(&ctx, cfg) == 0);
+            REQUIRE(vmaf_vulkan_import_state(ctx, state) == 0);
+            use(ctx);
+            {
+                std::vector<std::unique_ptr<ImageSet>> sets;
+                for (unsigned k = 0; k < 6; k++) sets.push_back(std::make_unique<ImageSet>(h, c, like));
+                for (unsigned i = 0; i < pair.ref.size(); i++) {
+                    ImageSet &r = *sets[2 * (i % 3)], &d = *sets[2 * (i % 3) + 1];
+                    r.upload(pair.ref[i]);
+                    d.upload(pair.dist[i]);
+                    const VmafVulkanImage rd = r.describe(VK_IMAGE_LAYOUT_UNDEFINED);
+                    const VmafVulkanImage dd = d.describe(VK_IMAGE_LAYOUT_UNDEFINED);
+                    REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_REFERENCE, &rd, i) == 0);
+                    REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_DISTORTED, &dd, i) == 0);
+                    REQUIRE(vmaf_vulkan_read_imported_pictures(ctx, i) == 0);
+                    r.imported(rd);
+                    d.imported(dd);
+                }
+                REQUIRE(vmaf_read_pictures(ctx, nullptr, nullptr, 0) == 0);
+                require_identical(scores_of(ctx), want, unsigned(pair.ref.size()));
+                REQUIRE(vmaf_close(ctx) == 0);
+            }
+        }
+
         ImageSet r(h, c, like);
         r.upload(pair.ref[0]);
         const VmafVulkanImage rd = r.describe(VK_IMAGE_LAYOUT_UNDEFINED);
         VmafContext *ctx = nullptr;
-        REQUIRE(vmaf_init(&ctx, quiet_config()) == 0);
-        REQUIRE(vmaf_vulkan_import_state(ctx, state) == 0);
-        // One extractor runs on the GPU once per context; a second configuration
-        // of it stays on the CPU.
-        REQUIRE(vmaf_use_feature(ctx, "psnr", nullptr) == 0);
-        VmafFeatureDictionary *opts = nullptr;
-        REQUIRE(vmaf_feature_dictionary_set(&opts, "enable_chroma", "false") == 0);
-        REQUIRE(vmaf_use_feature(ctx, "psnr", opts) == 0);
-        CHECK(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_REFERENCE, &rd, 0) == -ENOTSUP);
-        REQUIRE(vmaf_close(ctx) == 0);
-
-        REQUIRE(vmaf_init(&ctx, quiet_config()) == 0);  // and without a state at all
+        REQUIRE(vmaf_init(&ctx, quiet_config()) == 0);  // imports without a state at all
         REQUIRE(vmaf_use_feature(ctx, "psnr", nullptr) == 0);
         CHECK(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_REFERENCE, &rd, 0) == -EINVAL);
         REQUIRE(vmaf_close(ctx) == 0);

@@ -123,7 +123,7 @@ void Context::record_error(int err)
     if (!async_error_) async_error_ = err;
 }
 
-int Context::start(const FrameFormat &fmt)
+int Context::start(const FrameFormat &fmt, bool gpu_frames)
 {
     fmt_ = fmt;
     for (auto &f : features_) {
@@ -145,11 +145,33 @@ int Context::start(const FrameFormat &fmt)
                 gpu.emplace_back(f->info, f->opts);
             }
         }
-        if (!gpu.empty()) {
+        if (!gpu.empty() || gpu_frames) {
             if (int err = vk::Engine::create(vk_state_, *fmt_, gpu, &vk_engine_)) {
                 log(VMAF_LOG_LEVEL_ERROR, "the Vulkan engine failed to start (%d)\n", err);
                 return err;
             }
+        }
+        if (gpu_frames && gpu.size() < features_.size()) {
+            // Features without a GPU twin get each frame back in host memory,
+            // copied into host pictures they may keep (motion's history).
+            std::string cpu;
+            for (const auto &f : features_)
+                if (!f->on_gpu) cpu += (cpu.empty() ? "" : ", ") + std::string(f->info->name) + f->suffix;
+            log(VMAF_LOG_LEVEL_INFO, "features without a GPU twin run on the CPU from host copies of the "
+                                     "frames: %s\n", cpu.c_str());
+            const int err = vk_engine_->enable_host_frames(
+                [this](const VmafPicture &r, const VmafPicture &d, unsigned index) {
+                    VmafPicture pics[2]{};
+                    const VmafPicture *src[2] = {&r, &d};
+                    for (unsigned k = 0; k < 2; k++) {
+                        if (int err = picture_copy_to_new(*src[k], &pics[k])) {
+                            if (k) vmaf_picture_unref(&pics[0]);
+                            return err;
+                        }
+                    }
+                    return run_cpu_frame(&pics[0], &pics[1], index);
+                });
+            if (err) return err;
         }
     }
 #endif
@@ -230,6 +252,15 @@ int Context::read_pictures(VmafPicture *ref, VmafPicture *dist, unsigned index)
     }
     pic_cnt_++;
 
+#if VMAF_HAVE_VULKAN
+    if (vk_engine_)
+        if (int err = vk_engine_->submit(*ref, *dist, index, *gpu_sink_)) return err;
+#endif
+    return run_cpu_frame(ref, dist, index);
+}
+
+int Context::run_cpu_frame(VmafPicture *ref, VmafPicture *dist, unsigned index)
+{
     RefHistory history{prev_ref_.ref ? &prev_ref_ : nullptr,
                        prev_prev_ref_.ref ? &prev_prev_ref_ : nullptr};
 
@@ -240,12 +271,11 @@ int Context::read_pictures(VmafPicture *ref, VmafPicture *dist, unsigned index)
         if (int err = f->main->extract(*ref, *dist, index, *f->sink)) return err;
     }
 
-#if VMAF_HAVE_VULKAN
-    if (vk_engine_)
-        if (int err = vk_engine_->submit(*ref, *dist, index, *gpu_sink_)) return err;
-#endif
-
-    if (pool_) {
+    bool any = false;
+    for (const auto &f : features_) any |= !f->on_gpu && !(f->flags & kExtractorTemporal);
+    if (!any) {
+        // Nothing for the pool.
+    } else if (pool_) {
         // The job holds its own references; ours are released below.
         VmafPicture r, d, p{}, pp{};
         picture_ref(&r, ref);
@@ -312,11 +342,12 @@ int Context::flush()
 #if VMAF_HAVE_VULKAN
     if (vk_io_) vk_io_->drop_unread();
 #endif
-    if (pool_) pool_->wait();
 #if VMAF_HAVE_VULKAN
+    // First: the engine's last frames may still feed CPU features (imports).
     if (vk_engine_)
         if (int err = vk_engine_->flush(*gpu_sink_)) record_error(err);
 #endif
+    if (pool_) pool_->wait();
     {
         std::lock_guard lock(error_mutex_);
         if (async_error_) return async_error_;

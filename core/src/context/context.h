@@ -89,7 +89,13 @@ private:
     // Where this context's pictures live, fixed by the first frame.
     enum class Backing { Unknown, Host, Device, Imported };
 
-    int start(const FrameFormat &fmt);
+    // gpu_frames: the pictures arrive on the GPU (imports), so the engine runs
+    // even without GPU features and hands the CPU features host copies.
+    int start(const FrameFormat &fmt, bool gpu_frames = false);
+    // The CPU features' part of one frame: temporal ones here in call order,
+    // the others on the thread pool (or here); keeps the reference history.
+    // Takes over the caller's references to both pictures.
+    int run_cpu_frame(VmafPicture *ref, VmafPicture *dist, unsigned index);
     int check_backing(const VmafPicture &ref, const VmafPicture &dist, unsigned index);
     // Run the non-temporal CPU features on one frame, on a worker's own
     // instances, or on the main instances when `instances` is null.

@@ -109,6 +109,20 @@ bool picture_same_format(const VmafPicture &a, const VmafPicture &b)
     return a.pix_fmt == b.pix_fmt && a.bpc == b.bpc && a.w[0] == b.w[0] && a.h[0] == b.h[0];
 }
 
+int picture_copy_to_new(const VmafPicture &src, VmafPicture *dst)
+{
+    if (int err = picture_alloc(dst, src.pix_fmt, src.bpc, src.w[0], src.h[0])) return err;
+    const size_t bps = bytes_per_sample(src.bpc);
+    for (unsigned p = 0; p < plane_count(src.pix_fmt); p++) {
+        const auto *in = static_cast<const uint8_t *>(src.data[p]);
+        auto *out = static_cast<uint8_t *>(dst->data[p]);
+        for (unsigned y = 0; y < dst->h[p]; y++)
+            std::memcpy(out + std::ptrdiff_t(y) * dst->stride[p], in + std::ptrdiff_t(y) * src.stride[p],
+                        size_t(dst->w[p]) * bps);
+    }
+    return 0;
+}
+
 }  // namespace vmaf
 
 VMAF_EXPORT int vmaf_picture_alloc(VmafPicture *pic, enum VmafPixelFormat pix_fmt,

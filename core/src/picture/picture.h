@@ -26,6 +26,10 @@ size_t picture_storage_size(VmafPixelFormat fmt, unsigned bpc, unsigned w, unsig
 int picture_wrap(VmafPicture *pic, VmafPixelFormat fmt, unsigned bpc, unsigned w,
                  unsigned h, void *storage, std::function<void(void *)> release);
 
+// A new picture (fresh storage) holding a copy of `src`'s samples, which may be
+// any planes (e.g. unowned host memory).
+int picture_copy_to_new(const VmafPicture &src, VmafPicture *dst);
+
 // Take another reference to the same storage.
 void picture_ref(VmafPicture *dst, const VmafPicture *src);
 

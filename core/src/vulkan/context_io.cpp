@@ -129,27 +129,9 @@ int Context::vulkan_import(unsigned side, std::unique_ptr<vk::ImportedPicture> p
             log(VMAF_LOG_LEVEL_ERROR, "%s: no feature or model registered\n", what);
             return -EINVAL;
         }
-        // Imported pictures never reach host memory: every feature must be on the
-        // GPU (start() places them exactly like this).
-        std::string cpu;
-        std::vector<const ExtractorInfo *> gpu;
-        for (const auto &f : features_) {
-            bool on_gpu = vk::Engine::supports(*f->info, f->opts);
-            for (const ExtractorInfo *g : gpu) on_gpu &= g != f->info;
-            if (on_gpu) {
-                gpu.push_back(f->info);
-            } else {
-                if (!cpu.empty()) cpu += ", ";
-                cpu += f->info->name + f->suffix;
-            }
-        }
-        if (!cpu.empty()) {
-            log(VMAF_LOG_LEVEL_ERROR, "%s: imported pictures stay on the GPU, but these features run on the CPU: "
-                                      "%s\n", what, cpu.c_str());
-            return -ENOTSUP;
-        }
+        // Features without a GPU twin get host copies of the frames (start()).
         t_start_ = std::chrono::steady_clock::now();
-        if (int err = start(pic->fmt)) return err;
+        if (int err = start(pic->fmt, true)) return err;
     } else if (pic->fmt.pix_fmt != fmt_->pix_fmt || pic->fmt.bpc != fmt_->bpc || pic->fmt.w != fmt_->w ||
                pic->fmt.h != fmt_->h) {
         log(VMAF_LOG_LEVEL_ERROR, "%s: frame %u is %ux%u %u-bit pix_fmt %d; the first import was %ux%u %u-bit "
@@ -182,7 +164,7 @@ int Context::vulkan_read_imported(unsigned index)
         return -EINVAL;
     }
     io->importing = false;
-    if (!vk_engine_) return -EINVAL;  // start() made it: every feature is on the GPU
+    if (!vk_engine_) return -EINVAL;  // start() made it for the imports
     if (int err = vk_engine_->submit_imported(std::move(io->side[0]), std::move(io->side[1]), index, *gpu_sink_))
         return err;
     pic_cnt_++;

@@ -142,7 +142,8 @@ int Engine::init(const FrameFormat &fmt, const FeatureList &list)
     const unsigned n = st_.frames_in_flight();
     Allocator &a = st_.allocator();
     constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-    if (int err = a.create_buffer(frame_.planes_size, kStorage | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+    if (int err = a.create_buffer(frame_.planes_size,
+                                  kStorage | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                                   MemoryUse::Device, &planes_))
         return err;
     if (int err = a.create_buffer(slot_results_size_ * n, kStorage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
@@ -278,6 +279,14 @@ int Engine::record_and_submit(unsigned slot, unsigned index, const Loader &load,
     // The loads (copies, and unpack kernels for imports) are visible to the features.
     memory_barrier(st_, cmd, kWork, VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT,
                    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+    if (host_frames_) {
+        // The planes as loaded, for the features that run on the CPU; the
+        // barrier before the results' copy makes them visible to the host.
+        memory_barrier(st_, cmd, kWork, VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+        const VkBufferCopy all{0, 0, frame_.planes_size};
+        fn.vkCmdCopyBuffer(cmd, planes_.get(), slots_[slot].host_planes.get(), 1, &all);
+    }
 
     // Stage by stage (vulkan/feature.h): one barrier between stages serves every
     // feature, and the features' dispatches of a stage run side by side.
@@ -499,6 +508,36 @@ int Engine::collect_oldest(ScoreSink &sink)
             return err;
         }
     }
+    if (host_frames_) {
+        const Buffer &hp = s.host_planes;
+        if (int err = hp.invalidate()) return err;
+        VmafPicture pics[2]{};
+        const PlaneRegion *regions[2] = {frame_.ref, frame_.dist};
+        for (unsigned k = 0; k < 2; k++) {
+            VmafPicture &p = pics[k];
+            p.pix_fmt = fmt_.pix_fmt;
+            p.bpc = fmt_.bpc;
+            for (unsigned i = 0; i < frame_.n_planes; i++) {
+                const PlaneRegion &r = regions[k][i];
+                p.data[i] = hp.data() + r.offset;
+                p.stride[i] = std::ptrdiff_t(r.stride);
+                p.w[i] = r.w;
+                p.h[i] = r.h;
+            }
+        }
+        if (int err = host_frames_(pics[0], pics[1], f.index)) return err;
+    }
+    return 0;
+}
+
+int Engine::enable_host_frames(HostFrameFn fn)
+{
+    if (!pending_.empty() || host_frames_) return -EINVAL;
+    for (Slot &s : slots_)
+        if (int err = st_.allocator().create_buffer(frame_.planes_size, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                                    MemoryUse::Readback, &s.host_planes))
+            return err;
+    host_frames_ = std::move(fn);
     return 0;
 }
 

@@ -62,6 +62,14 @@ public:
     // objects made for the import) until the frame is done.
     int submit_imported(std::unique_ptr<ImportedPicture> ref, std::unique_ptr<ImportedPicture> dist,
                         unsigned index, ScoreSink &sink);
+    // Features without a GPU twin, for frames that reach the engine on the GPU
+    // (imports): every frame's planes are also copied to host memory in the
+    // same submission, and `fn` gets them as host pictures (valid during the
+    // call only) when the frame is collected, in frame order, after the GPU
+    // features' scores. Call before the first frame.
+    using HostFrameFn = std::function<int(const VmafPicture &ref, const VmafPicture &dist, unsigned index)>;
+    int enable_host_frames(HostFrameFn fn);
+
     // Wait for every frame in flight and write their scores.
     int wait_idle(ScoreSink &sink);
     // Collect the oldest frame in flight, waiting for it; *collected is false
@@ -87,6 +95,7 @@ private:
     struct Slot {
         Buffer staging;   // both pictures, laid out like FrameBuffers::planes (host pictures only)
         Buffer readback;  // this slot's results, back in host memory
+        Buffer host_planes;  // both pictures back in host memory (enable_host_frames)
         // What the frame in this slot reads until it is done.
         std::vector<VmafPicture> pictures;
         std::unique_ptr<ImportedPicture> imported[2];
@@ -132,6 +141,7 @@ private:
     std::deque<Pending> pending_;  // in submission order
     unsigned next_slot_ = 0;
     int error_ = 0;  // sticky: after a failure every call returns it
+    HostFrameFn host_frames_;
     bool flushed_ = false;
 
     // Imports: raw plane copies and the kernel that unpacks them (made on the
