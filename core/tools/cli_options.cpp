@@ -30,6 +30,7 @@ enum LongOnly : int {
     kOptBackend,
     kOptVulkanDevice,
     kOptAomCtc,
+    kOptHwdec,
     kOptNflxCtc,
     kOptHelp,
 };
@@ -63,6 +64,7 @@ constexpr option kLongOpts[] = {
     {"quiet", no_argument, nullptr, 'q'},
     {"version", no_argument, nullptr, 'v'},
     {"aom_ctc", required_argument, nullptr, kOptAomCtc},
+    {"hwdec", required_argument, nullptr, kOptHwdec},
     {"nflx_ctc", required_argument, nullptr, kOptNflxCtc},
     {"help", no_argument, nullptr, kOptHelp},
     {nullptr, 0, nullptr, 0},
@@ -264,6 +266,11 @@ int apply(int o, const char *arg, Options *opt, std::string *err)
         return 0;
     }
     case kOptAomCtc: return apply_preset("aom_ctc", arg, opt, err);
+    case kOptHwdec:
+        if (std::string_view(arg) == "none") opt->hwdec_vulkan = false;
+        else if (std::string_view(arg) == "vulkan") opt->hwdec_vulkan = true;
+        else return bad_value(err, o, arg, "vulkan or none");
+        return 0;
     case kOptNflxCtc: return apply_preset("nflx_ctc", arg, opt, err);
     case 'n': opt->no_prediction = true; return 0;
     case 'q': opt->quiet = true; return 0;
@@ -354,8 +361,10 @@ std::string usage_text(const char *program)
 Computes VMAF (and other features) of a distorted video against its reference.
 
 Input:
-  -r, --reference FILE        reference video (.y4m, or raw .yuv with -w -h -p -b)
+  -r, --reference FILE        reference video: .y4m, raw .yuv with -w -h -p -b, or (in a
+                              build with FFmpeg's libraries) any file FFmpeg decodes
   -d, --distorted FILE        distorted video
+      --hwdec vulkan|none     decode on the GPU (needs FFmpeg 6.1 or later; default none)
   -w, --width N               raw input: width
   -h, --height N              raw input: height
   -p, --pixel_format FMT      raw input: 420, 422, 444 or 400

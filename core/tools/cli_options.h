@@ -73,6 +73,7 @@ struct Options {
     bool no_prediction = false;
 
     Backend backend = Backend::Cpu;
+    bool hwdec_vulkan = false;  // --hwdec vulkan
     int vulkan_device = -1;  // -1: the first suitable device
 
     bool show_help = false;

@@ -46,18 +46,48 @@ struct Inputs {
     FrameFormat format{};
 };
 
+bool has_extension(const std::string &path, const char *ext)
+{
+    const size_t n = std::strlen(ext);
+    return path.size() >= n && path.compare(path.size() - n, n, ext) == 0;
+}
+
+// .y4m natively, raw .yuv with -w -h -p -b, anything else through FFmpeg's
+// libraries where the build has them.
 int open_one(const Options &o, const std::string &path, std::unique_ptr<io::VideoReader> *out)
 {
     std::string err;
-    const int e = o.raw ? io::VideoReader::open_raw(path, o.width, o.height, o.pix_fmt, o.bitdepth,
-                                                    out, &err)
-                        : io::VideoReader::open_y4m(path, out, &err);
+    int e;
+    if (o.raw) {
+        e = io::VideoReader::open_raw(path, o.width, o.height, o.pix_fmt, o.bitdepth, out, &err);
+    } else if (has_extension(path, ".y4m") || (!io::have_libav() && !has_extension(path, ".yuv"))) {
+        e = io::VideoReader::open_y4m(path, out, &err);
+        if (e && e != -ENOENT && !has_extension(path, ".y4m"))
+            err += " (this vmaf reads .y4m, and raw .yuv with -w, -h, -p and -b; other files need a build "
+                   "with FFmpeg's libraries, docs/cli.md)";
+    } else if (has_extension(path, ".yuv")) {
+        e = -EINVAL;
+        err = path + ": raw .yuv input needs -w, -h, -p and -b";
+    } else {
+        e = io::open_libav(path, out, &err);
+    }
     if (!e) return 0;
-    const bool y4m_name = path.size() >= 4 && path.compare(path.size() - 4, 4, ".y4m") == 0;
-    if (!o.raw && !y4m_name && e != -ENOENT)
-        err += " (raw .yuv input needs -w, -h, -p and -b)";
     error("%s", err.c_str());
     return kExitInput;
+}
+
+// What to do about two inputs that differ.
+std::string how_to_match(const FrameFormat &a, const FrameFormat &b)
+{
+    std::string fix;
+    if (a.w != b.w || a.h != b.h)
+        fix += " Scale the distorted video to the reference's size first (e.g. ffmpeg -i DIST -vf scale=" +
+               std::to_string(a.w) + ":" + std::to_string(a.h) + " -pix_fmt ... dist.y4m).";
+    if (a.pix_fmt != b.pix_fmt)
+        fix += " Convert both to one chroma layout (e.g. ffmpeg -pix_fmt yuv420p).";
+    if (a.bpc != b.bpc)
+        fix += " Convert both to one bit depth, or score them at the deeper one with --aom_ctc v6.0 or later.";
+    return fix;
 }
 
 int open_inputs(const Options &o, Inputs *in)
@@ -67,8 +97,8 @@ int open_inputs(const Options &o, Inputs *in)
     const FrameFormat &a = in->ref->format(), &b = in->dist->format();
     if (a.w != b.w || a.h != b.h || a.pix_fmt != b.pix_fmt ||
         (a.bpc != b.bpc && !o.common_bitdepth)) {
-        error("reference and distorted videos differ: %s is %s, %s is %s", o.ref_path.c_str(),
-              describe(a).c_str(), o.dist_path.c_str(), describe(b).c_str());
+        error("reference and distorted videos differ: %s is %s, %s is %s.%s", o.ref_path.c_str(),
+              describe(a).c_str(), o.dist_path.c_str(), describe(b).c_str(), how_to_match(a, b).c_str());
         return kExitInput;
     }
     in->format = a;
@@ -366,6 +396,14 @@ int run(const Options &o)
 {
     const bool tty = isatty(fileno(stderr));
     const bool chatty = tty && !o.quiet;
+    if (o.hwdec_vulkan) {
+        // Vulkan decoding needs FFmpeg 6.1 (libavcodec 60.31) or later.
+        const std::string v = io::libav_versions();
+        error("--hwdec vulkan is not available in this build (%s): it needs FFmpeg's libraries at 6.1 or later "
+              "with Vulkan decoding; decode on the CPU (leave out --hwdec) or see docs/cli.md",
+              v.empty() ? "built without FFmpeg's libraries" : ("built against " + v).c_str());
+        return kExitUsage;
+    }
 
     Inputs in;
     if (int e = open_inputs(o, &in)) return e;

@@ -13,7 +13,7 @@ namespace vmaf::io {
 
 class VideoReader {
 public:
-    ~VideoReader();
+    virtual ~VideoReader();
 
     // Open a YUV4MPEG2 file: 4:2:0, 4:2:2, 4:4:4 and mono at 8 to 16 bits.
     static int open_y4m(const std::string &path, std::unique_ptr<VideoReader> *out,
@@ -33,24 +33,37 @@ public:
     // Frame count when the file size tells it (0 when unknown).
     unsigned frame_count_hint() const { return frame_hint_; }
 
-    // Read the next frame into `pic` (which must be allocated with format()).
-    // Returns 1 on a frame, 0 at a clean end of file, negative errno on a
-    // truncated or corrupt frame (message in *err).
-    int read(VmafPicture *pic, std::string *err);
+    // Read the next frame into `pic` (allocated with format(), or with a
+    // greater bit depth: the samples are then shifted up to it). Returns 1 on a
+    // frame, 0 at a clean end of file, negative errno on a truncated or corrupt
+    // frame (message in *err).
+    virtual int read(VmafPicture *pic, std::string *err);
     // Skip n frames; same return convention as read().
-    int skip(unsigned n, std::string *err);
+    virtual int skip(unsigned n, std::string *err);
 
-private:
+protected:
     VideoReader() = default;
-    int read_frame_header(std::string *err);
-    std::FILE *f_ = nullptr;
     std::string path_;
     FrameFormat fmt_{};
+    unsigned frame_hint_ = 0;
+
+private:
+    int read_frame_header(std::string *err);
+    std::FILE *f_ = nullptr;
     bool y4m_ = false;
     size_t frame_bytes_ = 0;
-    unsigned frame_hint_ = 0;
     unsigned frames_read_ = 0;
 };
+
+// Whether this build reads other files through FFmpeg's libraries.
+bool have_libav();
+// Open any file FFmpeg demuxes and decodes (first video stream, decoded on the
+// CPU); -ENOSYS in a build without them. Planar YUV and grey frames of 8 to
+// 16 bits are read as they are; other pixel formats fail with a message
+// saying how to convert them.
+int open_libav(const std::string &path, std::unique_ptr<VideoReader> *out, std::string *err);
+// "libavformat 59.27.100, libavcodec 59.37.100" of the build, or "".
+std::string libav_versions();
 
 // Parse "420", "422", "444", "400" into a pixel format (UNKNOWN on failure).
 VmafPixelFormat parse_pix_fmt(const std::string &s);
