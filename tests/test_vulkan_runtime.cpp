@@ -84,8 +84,13 @@ TEST_CASE("state init: configuration checks and device choice", "[vulkan]")
     REQUIRE(vmaf_init(&vmaf, vcfg) == 0);
     CHECK(vmaf_vulkan_import_state(vmaf, s) == 0);
     CHECK(vmaf_vulkan_import_state(vmaf, s) == -EBUSY);
+    // Nor is a state in use freed under its context.
+    VmafVulkanState *keep = s;
+    CHECK(vmaf_vulkan_state_free(&s) == -EBUSY);
+    CHECK(s == keep);
     CHECK(vmaf_close(vmaf) == 0);
     CHECK(vmaf_vulkan_state_free(&s) == 0);
+    CHECK(s == nullptr);
 }
 
 TEST_CASE("allocator: memory types, sub-allocation, dedicated blocks", "[vulkan]")

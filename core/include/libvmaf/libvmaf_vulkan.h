@@ -94,7 +94,8 @@ int vmaf_vulkan_import_state(VmafContext *vmaf, VmafVulkanState *state);
  * Free a state created by vmaf_vulkan_state_init() or
  * vmaf_vulkan_state_init_external(), after every context that imported it is
  * closed and every DEVICE picture of those contexts is unreferenced (their
- * buffers belong to the state). Sets *state to NULL.
+ * buffers belong to the state). Sets *state to NULL. While a context that
+ * imported it is still open, fails with -EBUSY and frees nothing.
  *
  * @return 0 on success, or < 0 (a negative errno code) on error.
  */

@@ -43,6 +43,11 @@ VMAF_EXPORT int vmaf_vulkan_state_free(VmafVulkanState **state)
 {
     if (!state) return -EINVAL;
     if (*state) {
+        if (const unsigned n = vmaf::vk::state_users((*state)->state)) {
+            vmaf::log(VMAF_LOG_LEVEL_ERROR, "vmaf_vulkan_state_free: %u context(s) still use this state; "
+                                            "close them first\n", n);
+            return -EBUSY;
+        }
         vmaf::vk::state_destroy((*state)->state);
         delete *state;
         *state = nullptr;

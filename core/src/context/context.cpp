@@ -8,6 +8,7 @@
 #include "util/log.h"
 
 #if VMAF_HAVE_VULKAN
+#include "vulkan/context.h"
 #include "vulkan/context_io.h"
 #include "vulkan/device_picture.h"
 #include "vulkan/engine.h"
@@ -87,6 +88,9 @@ Context::~Context()
     if (prev_ref_.ref) vmaf_picture_unref(&prev_ref_);
     if (prev_prev_ref_.ref) vmaf_picture_unref(&prev_prev_ref_);
     vk_io_.reset();  // device picture pools, imports never read: after every user
+#if VMAF_HAVE_VULKAN
+    if (vk_state_) vk_state_->detach();
+#endif
 }
 
 int Context::use_feature(const ExtractorInfo *info, const Dict &opts)
@@ -386,6 +390,7 @@ int Context::import_vulkan_state(vk::State *state)
         return -EBUSY;
     }
     vk_state_ = state;
+    state->attach();
     return 0;
 #else
     (void)state;

@@ -10,6 +10,8 @@ class State;
 
 int state_create(const VmafVulkanConfiguration &cfg, State **out);
 void state_destroy(State *state);
+// Contexts that imported the state and are still open.
+unsigned state_users(const State *state);
 int list_devices(VmafVulkanDeviceInfo *devices, unsigned capacity, unsigned *count);
 int available();
 

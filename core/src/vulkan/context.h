@@ -173,6 +173,12 @@ public:
     // Submissions so far (diagnostics and tests).
     uint64_t submissions() const { return submissions_.load(); }
 
+    // Contexts that imported this state and are not closed yet: the state must
+    // outlive them (vmaf_vulkan_state_free refuses while any is left).
+    void attach() { contexts_.fetch_add(1); }
+    void detach() { contexts_.fetch_sub(1); }
+    unsigned attached() const { return contexts_.load(); }
+
     // Messages from the validation layer since creation (zero without it).
     bool validation_enabled() const { return messenger_ != VK_NULL_HANDLE; }
     unsigned validation_errors() const { return errors_.load(); }
@@ -210,6 +216,7 @@ private:
     std::mutex queue_mutex_;
     std::atomic<unsigned> errors_{0}, warnings_{0};
     std::atomic<uint64_t> submissions_{0};
+    std::atomic<unsigned> contexts_{0};
 };
 
 }  // namespace vmaf::vk

@@ -47,6 +47,7 @@ int state_adopt(const VmafVulkanExternalHandles &h, State **out)
 }
 
 void state_destroy(State *state) { delete state; }
+unsigned state_users(const State *state) { return state->attached(); }
 
 namespace {
 

@@ -16,6 +16,7 @@ int unavailable(const char *what)
 
 int state_create(const VmafVulkanConfiguration &, State **) { return unavailable("vmaf_vulkan_state_init"); }
 void state_destroy(State *) {}
+unsigned state_users(const State *) { return 0; }
 int list_devices(VmafVulkanDeviceInfo *, unsigned, unsigned *count)
 {
     *count = 0;
