@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 
@@ -144,4 +145,29 @@ TEST_CASE("preallocated pictures through the API", "[api]")
     double s;
     REQUIRE(vmaf_feature_score_at_index(c.v, "psnr_y", &s, 19) == 0);
     CHECK(s == Approx(10 * std::log10(255.0 * 255.0 / 4.0)));
+}
+
+TEST_CASE("an exhausted pool: the timed fetch returns instead of blocking", "[api]")
+{
+    Ctx c;
+    VmafPicture p[3];
+    CHECK(vmaf_fetch_preallocated_picture_timeout(c.v, &p[0], 0) == -EINVAL);  // no pool yet
+    VmafPictureConfiguration cfg{};
+    cfg.pic_params = {32, 16, 8, VMAF_PIX_FMT_YUV420P};
+    cfg.pic_cnt = 2;
+    REQUIRE(vmaf_preallocate_pictures(c.v, cfg) == 0);
+    REQUIRE(vmaf_fetch_preallocated_picture_timeout(c.v, &p[0], 0) == 0);
+    REQUIRE(vmaf_fetch_preallocated_picture_timeout(c.v, &p[1], 5) == 0);
+    CHECK(vmaf_fetch_preallocated_picture_timeout(c.v, &p[2], 0) == -EBUSY);
+    const auto t0 = std::chrono::steady_clock::now();
+    CHECK(vmaf_fetch_preallocated_picture_timeout(c.v, &p[2], 50) == -ETIMEDOUT);
+    CHECK(std::chrono::steady_clock::now() - t0 >= std::chrono::milliseconds(50));
+    // A picture handed back is there for the next fetch, blocking or not.
+    vmaf_picture_unref(&p[0]);
+    CHECK(vmaf_fetch_preallocated_picture_timeout(c.v, &p[2], 0) == 0);
+    vmaf_picture_unref(&p[1]);
+    CHECK(vmaf_fetch_preallocated_picture_timeout(c.v, &p[1], -1) == 0);
+    vmaf_picture_unref(&p[1]);
+    vmaf_picture_unref(&p[2]);
+    CHECK(vmaf_fetch_preallocated_picture_timeout(nullptr, &p[0], 0) == -EINVAL);
 }

@@ -123,6 +123,15 @@ int vmaf_preallocate_pictures(VmafContext *vmaf,
 /** Take a picture from the pool, waiting until one is free. */
 int vmaf_fetch_preallocated_picture(VmafContext *vmaf, VmafPicture *pic);
 
+/**
+ * libvmaf-vk: vmaf_fetch_preallocated_picture() with a limit on the wait, for
+ * callers that must not block forever on an exhausted pool (every picture held
+ * by the caller or by frames in flight). timeout_ms 0: do not wait, -EBUSY when
+ * no picture is free; > 0: -ETIMEDOUT after that many milliseconds; < 0: wait
+ * as long as it takes (vmaf_fetch_preallocated_picture()).
+ */
+int vmaf_fetch_preallocated_picture_timeout(VmafContext *vmaf, VmafPicture *pic, int timeout_ms);
+
 /** Free the context; waits for any frames still in flight. */
 int vmaf_close(VmafContext *vmaf);
 

@@ -128,3 +128,9 @@ VMAF_EXPORT int vmaf_fetch_preallocated_picture(VmafContext *vmaf, VmafPicture *
     if (!vmaf || !pic) return -EINVAL;
     return guarded([&] { return vmaf->ctx.fetch_preallocated_picture(pic); });
 }
+
+VMAF_EXPORT int vmaf_fetch_preallocated_picture_timeout(VmafContext *vmaf, VmafPicture *pic, int timeout_ms)
+{
+    if (!vmaf || !pic) return -EINVAL;
+    return guarded([&] { return vmaf->ctx.fetch_preallocated_picture(pic, timeout_ms); });
+}

@@ -406,10 +406,10 @@ int Context::preallocate_pictures(const VmafPictureConfiguration &c)
                                c.pic_params.h, c.pic_cnt, &picture_pool_);
 }
 
-int Context::fetch_preallocated_picture(VmafPicture *pic)
+int Context::fetch_preallocated_picture(VmafPicture *pic, int timeout_ms)
 {
     if (!picture_pool_) return -EINVAL;
-    return picture_pool_->fetch(pic);
+    return picture_pool_->fetch(pic, timeout_ms);
 }
 
 int context_import_vulkan_state(VmafContext *ctx, vk::State *state)

@@ -54,7 +54,7 @@ public:
     int import_vulkan_state(vk::State *state);
 
     int preallocate_pictures(const VmafPictureConfiguration &cfg);
-    int fetch_preallocated_picture(VmafPicture *pic);
+    int fetch_preallocated_picture(VmafPicture *pic, int timeout_ms = -1);
 
     // The Vulkan zero-copy paths (<libvmaf/libvmaf_vulkan.h>), defined in
     // vulkan/context_io.cpp: picture pools in device memory, imported frames.

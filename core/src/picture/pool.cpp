@@ -1,6 +1,7 @@
 #include "picture/pool.h"
 
 #include <cerrno>
+#include <chrono>
 #include <condition_variable>
 #include <cstdlib>
 #include <mutex>
@@ -48,9 +49,20 @@ PicturePool::~PicturePool() = default;
 
 int PicturePool::fetch(VmafPicture *pic)
 {
+    return fetch(pic, -1);
+}
+
+int PicturePool::fetch(VmafPicture *pic, int timeout_ms)
+{
     if (!pic) return -EINVAL;
     std::unique_lock lock(shared_->mutex);
-    shared_->freed.wait(lock, [&] { return !shared_->free_list.empty(); });
+    const auto free = [&] { return !shared_->free_list.empty(); };
+    if (timeout_ms < 0)
+        shared_->freed.wait(lock, free);
+    else if (timeout_ms == 0 && !free())
+        return -EBUSY;
+    else if (!shared_->freed.wait_for(lock, std::chrono::milliseconds(timeout_ms), free))
+        return -ETIMEDOUT;
     void *storage = shared_->free_list.back();
     shared_->free_list.pop_back();
     lock.unlock();

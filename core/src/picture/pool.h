@@ -17,6 +17,8 @@ public:
 
     // Hand out a free picture, waiting until one is unreferenced.
     int fetch(VmafPicture *pic);
+    // Wait at most timeout_ms (0: not at all, -EBUSY; >0: -ETIMEDOUT; <0: forever).
+    int fetch(VmafPicture *pic, int timeout_ms);
 
 private:
     struct Shared;
