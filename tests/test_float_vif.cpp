@@ -224,6 +224,31 @@ TEST_CASE("float_vif options change the scores and tag the output names", "[floa
     }
 }
 
+TEST_CASE("float_vif options match libvmaf's", "[float_vif][options]")
+{
+    // libvmaf (f85a8536, built with float features) on coffee_320x240_crf28,
+    // frames 0-3, with vif_prescale=1.5, vif_prescale_method=lanczos4,
+    // vif_kernelscale=1.5 and vif_enhn_gain_limit=1.2.
+    const std::string sfx = "_egl_1.2_ks_1.5_ps_1.5_pm_lanczos4";
+    const std::map<std::string, std::vector<double>> libvmaf = {
+        {"vif_scale0" + sfx, {0.53129528129154002, 0.51449771929505717, 0.51653772123888542, 0.51418938170653039}},
+        {"vif_scale1" + sfx, {0.92349075052702556, 0.90878167068671234, 0.91379837455196689, 0.90837167877191594}},
+        {"vif_scale2" + sfx, {0.96467067989244359, 0.95536290141564972, 0.96014735600466861, 0.95552801693979139}},
+        {"vif_scale3" + sfx, {0.97888606463208838, 0.97229961888830418, 0.97651704188602129, 0.97315064705341847}},
+    };
+    std::vector<std::string> names;
+    for (const auto &[n, v] : libvmaf) names.push_back(n);
+    const auto got = run_vif("coffee_320x240_crf28",
+                             {{"vif_prescale", "1.5"}, {"vif_prescale_method", "lanczos4"}, {"vif_kernelscale", "1.5"},
+                              {"vif_enhn_gain_limit", "1.2"}},
+                             names);
+    for (const auto &[n, want] : libvmaf)
+        for (size_t i = 0; i < want.size(); i++) {
+            INFO(n << " frame " << i);
+            CHECK(got.at(n)[i] == want[i]);
+        }
+}
+
 TEST_CASE("float_vif rejects bad options", "[float_vif][options]")
 {
     CHECK(use_with({{"vif_enhn_gain_limit", "0.5"}}) == -EINVAL);
