@@ -3,6 +3,8 @@
 #include <array>
 
 #include "feature/adm/adm.h"
+#include "feature/float_motion/float_motion.h"
+#include "feature/float_vif/float_vif.h"
 #include "feature/motion/motion.h"
 #include "feature/psnr/psnr.h"
 #include "feature/vif/vif.h"
@@ -18,6 +20,8 @@ constexpr std::array kExtractors = {
     &kMotionExtractor,
     &kVifExtractor,
     &kAdmExtractor,
+    &kFloatVifExtractor,
+    &kFloatMotionExtractor,
 };
 
 }  // namespace
