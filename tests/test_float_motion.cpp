@@ -20,23 +20,6 @@ namespace {
 
 const std::vector<std::string> kOutputs = {"motion", "motion2", "motion3"};
 
-// libvmaf's per-frame metrics of one JSON file; a null (a non-finite value
-// libvmaf printed) reads as NaN.
-Expected load_metrics(const std::string &path)
-{
-    std::ifstream in(path);
-    REQUIRE(in);
-    const auto j = nlohmann::json::parse(in);
-    Expected e;
-    for (const auto &fr : j.at("frames")) {
-        std::map<std::string, double> m;
-        for (const auto &[k, v] : fr.at("metrics").items())
-            m[k] = v.is_null() ? std::numeric_limits<double>::quiet_NaN() : v.get<double>();
-        e.frames.push_back(std::move(m));
-    }
-    return e;
-}
-
 double max_diff(const std::vector<double> &got, const Expected &e, const std::string &name)
 {
     REQUIRE(got.size() == e.frames.size());
@@ -54,7 +37,7 @@ TEST_CASE("float_motion matches libvmaf on every golden pair", "[float_motion][g
     for (const auto &pair : golden_pairs()) {
         const auto got = run_pair(pair, {{"float_motion", {}}}, kOutputs);
         for (const char *suffix : {".libvmaf.json", ".libvmaf.more.json"}) {
-            const auto expected = load_metrics(data_dir() + "/" + pair + suffix);
+            const auto expected = load_expected(data_dir() + "/" + pair + suffix);
             for (const auto &n : kOutputs) {
                 if (!expected.frames.at(0).count(n)) continue;
                 compared++;

@@ -22,23 +22,6 @@ namespace {
 
 const std::vector<std::string> kScales = {"vif_scale0", "vif_scale1", "vif_scale2", "vif_scale3"};
 
-// libvmaf's per-frame metrics of one JSON file; a null (a non-finite value
-// libvmaf printed) reads as NaN.
-Expected load_metrics(const std::string &path)
-{
-    std::ifstream in(path);
-    REQUIRE(in);
-    const auto j = nlohmann::json::parse(in);
-    Expected e;
-    for (const auto &fr : j.at("frames")) {
-        std::map<std::string, double> m;
-        for (const auto &[k, v] : fr.at("metrics").items())
-            m[k] = v.is_null() ? std::numeric_limits<double>::quiet_NaN() : v.get<double>();
-        e.frames.push_back(std::move(m));
-    }
-    return e;
-}
-
 bool has_all(const Expected &e, const std::vector<std::string> &names)
 {
     for (const auto &f : e.frames)
@@ -65,7 +48,7 @@ TEST_CASE("float_vif matches libvmaf on every golden pair", "[float_vif][golden]
     for (const auto &pair : golden_pairs()) {
         const auto got = run_pair(pair, {{"float_vif", {}}}, kScales);
         for (const char *suffix : {".libvmaf.json", ".libvmaf.more.json"}) {
-            const auto expected = load_metrics(data_dir() + "/" + pair + suffix);
+            const auto expected = load_expected(data_dir() + "/" + pair + suffix);
             if (!has_all(expected, kScales)) continue;
             compared++;
             for (const auto &n : kScales) {
@@ -301,7 +284,7 @@ TEST_CASE("the float VMAF model scores like libvmaf's vmaf_float", "[float_vif][
     const std::string path = std::string(dir) + "/vmaf_float_v0.6.1.json";
     double worst = 0;
     for (const auto &pair : golden_pairs()) {
-        const auto expected = load_metrics(data_dir() + "/" + pair + ".libvmaf.more.json");
+        const auto expected = load_expected(data_dir() + "/" + pair + ".libvmaf.more.json");
         auto ref = load_y4m(data_dir() + "/" + pair + "_ref.y4m");
         auto dis = load_y4m(data_dir() + "/" + pair + "_dis.y4m");
         REQUIRE(ref.size() == expected.frames.size());
