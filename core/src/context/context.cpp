@@ -78,6 +78,13 @@ Context::~Context()
     if (pool_) pool_->wait();
     pool_.reset();
 #if VMAF_HAVE_VULKAN
+    if (vk_state_ && vk_state_->hung() && (vk_engine_ || vk_io_)) {
+        // The GPU may still use the engine's buffers, pipelines and command
+        // buffers and the device pictures: they are left allocated.
+        log(VMAF_LOG_LEVEL_ERROR, "the GPU is hung: this context's GPU objects are not freed\n");
+        (void)vk_engine_.release();
+        (void)vk_io_.release();
+    }
     if (vk_engine_) {
         FeatureCollector scratch;
         CollectorSink sink(scratch, "");
@@ -252,7 +259,10 @@ int Context::read_pictures(VmafPicture *ref, VmafPicture *dist, unsigned index)
     if (int err = check_backing(*ref, *dist, index)) return err;
     if (!started_) {
         t_start_ = std::chrono::steady_clock::now();
-        if (int err = start(FrameFormat{ref->pix_fmt, ref->bpc, ref->w[0], ref->h[0]})) return err;
+        if (int err = start(FrameFormat{ref->pix_fmt, ref->bpc, ref->w[0], ref->h[0]})) {
+            record_error(err);  // and every later call
+            return err;
+        }
     }
     pic_cnt_++;
 

@@ -55,6 +55,7 @@ int FrameRing::create(State &st, unsigned slots, std::unique_ptr<FrameRing> *out
 
 FrameRing::~FrameRing()
 {
+    if (st_.hung()) return;  // the GPU may still run these command buffers
     wait_all();
     const auto &fn = st_.fn();
     for (Slot &s : slots_)
@@ -69,10 +70,13 @@ int FrameRing::wait_value(uint64_t value)
     wi.semaphoreCount = 1;
     wi.pSemaphores = &timeline_;
     wi.pValues = &value;
-    const VkResult r = st_.fn().vkWaitSemaphores(st_.device(), &wi, kWaitTimeoutNs);
+    VkResult r = st_.injected(State::Fault::Wait);
+    if (r == VK_SUCCESS) r = st_.fn().vkWaitSemaphores(st_.device(), &wi, kWaitTimeoutNs);
     if (r == VK_TIMEOUT) {
-        log(VMAF_LOG_LEVEL_ERROR, "Vulkan: a frame did not finish in %llu s; the GPU is hung\n",
+        log(VMAF_LOG_LEVEL_ERROR, "Vulkan: a frame did not finish in %llu s; the GPU is hung, and nothing it may "
+                                  "still use will be freed\n",
             (unsigned long long)(kWaitTimeoutNs / 1000000000ull));
+        st_.mark_hung();
         return -ETIMEDOUT;
     }
     return check(r, "vkWaitSemaphores");

@@ -553,8 +553,27 @@ bool State::has_extension(std::string_view name) const
     return std::find(extensions_.begin(), extensions_.end(), name) != extensions_.end();
 }
 
+void State::inject_fault(Fault what, unsigned nth, VkResult result)
+{
+    InjectedFault &f = faults_[int(what)];
+    f.result = result;
+    f.countdown.store(nth);
+}
+
+VkResult State::injected(Fault what)
+{
+    InjectedFault &f = faults_[int(what)];
+    f.calls.fetch_add(1);
+    unsigned n = f.countdown.load();
+    while (n) {
+        if (f.countdown.compare_exchange_weak(n, n - 1)) return n == 1 ? f.result : VK_SUCCESS;
+    }
+    return VK_SUCCESS;
+}
+
 VkResult State::submit(const VkSubmitInfo &info, VkFence fence)
 {
+    if (const VkResult r = injected(Fault::Submit); r != VK_SUCCESS) return r;
     submissions_.fetch_add(1);
     if (queue_lock_.lock) {
         queue_lock_.lock(queue_lock_.opaque, queue_family_, queue_index_);

@@ -173,6 +173,21 @@ public:
     // Submissions so far (diagnostics and tests).
     uint64_t submissions() const { return submissions_.load(); }
 
+    // Fault injection, for tests: the nth next call (1: the very next) of the
+    // kind fails with `result` instead of reaching the driver. The engine's
+    // queue submissions, its waits for frames and device memory allocations
+    // consult it; nothing else.
+    enum class Fault { Submit, Wait, Allocate, Count };
+    void inject_fault(Fault what, unsigned nth, VkResult result);
+    VkResult injected(Fault what);  // VK_SUCCESS when no fault is due
+    unsigned fault_calls(Fault what) const { return faults_[int(what)].calls.load(); }  // so far
+
+    // A wait for a frame timed out: the GPU may still be using every object of
+    // this device, so nothing of it is destroyed any more (contexts, pools and
+    // the state leak what they hold, and say so).
+    void mark_hung() { hung_.store(true); }
+    bool hung() const { return hung_.load(); }
+
     // Contexts that imported this state and are not closed yet: the state must
     // outlive them (vmaf_vulkan_state_free refuses while any is left).
     void attach() { contexts_.fetch_add(1); }
@@ -217,6 +232,13 @@ private:
     std::atomic<unsigned> errors_{0}, warnings_{0};
     std::atomic<uint64_t> submissions_{0};
     std::atomic<unsigned> contexts_{0};
+    std::atomic<bool> hung_{false};
+    struct InjectedFault {
+        std::atomic<unsigned> countdown{0};
+        std::atomic<unsigned> calls{0};
+        VkResult result = VK_SUCCESS;
+    };
+    InjectedFault faults_[int(Fault::Count)];
 };
 
 }  // namespace vmaf::vk

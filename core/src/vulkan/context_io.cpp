@@ -131,7 +131,10 @@ int Context::vulkan_import(unsigned side, std::unique_ptr<vk::ImportedPicture> p
         }
         // Features without a GPU twin get host copies of the frames (start()).
         t_start_ = std::chrono::steady_clock::now();
-        if (int err = start(pic->fmt, true)) return err;
+        if (int err = start(pic->fmt, true)) {
+            record_error(err);  // and every later call
+            return err;
+        }
     } else if (pic->fmt.pix_fmt != fmt_->pix_fmt || pic->fmt.bpc != fmt_->bpc || pic->fmt.w != fmt_->w ||
                pic->fmt.h != fmt_->h) {
         log(VMAF_LOG_LEVEL_ERROR, "%s: frame %u is %ux%u %u-bit pix_fmt %d; the first import was %ux%u %u-bit "

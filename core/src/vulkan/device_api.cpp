@@ -46,7 +46,15 @@ int state_adopt(const VmafVulkanExternalHandles &h, State **out)
     return 0;
 }
 
-void state_destroy(State *state) { delete state; }
+void state_destroy(State *state)
+{
+    if (state && state->hung()) {
+        // Destroying a device the GPU still works for is undefined: keep it.
+        log(VMAF_LOG_LEVEL_ERROR, "Vulkan: the GPU is hung: the device of this state is not destroyed\n");
+        return;
+    }
+    delete state;
+}
 unsigned state_users(const State *state) { return state->attached(); }
 
 namespace {

@@ -51,7 +51,10 @@ int Engine::create(State *state, const FrameFormat &fmt, FeatureList features, s
         return -EINVAL;
     }
     std::unique_ptr<Engine> e(new Engine(*state));
-    if (int err = e->init(fmt, features)) return err;
+    if (int err = e->init(fmt, features)) {
+        if (state->hung()) (void)e.release();  // its set-up work may still run: keep what it uses
+        return err;
+    }
     *out = std::move(e);
     return 0;
 }

@@ -163,7 +163,8 @@ int Allocator::new_block(uint32_t type, VkDeviceSize size, size_t *index)
     VkMemoryAllocateInfo ai = make<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
     ai.allocationSize = size;
     ai.memoryTypeIndex = type;
-    VkResult r = st_.fn().vkAllocateMemory(st_.device(), &ai, nullptr, &b->memory);
+    VkResult r = st_.injected(State::Fault::Allocate);
+    if (r == VK_SUCCESS) r = st_.fn().vkAllocateMemory(st_.device(), &ai, nullptr, &b->memory);
     if (r != VK_SUCCESS) return errno_from(r);
     const VkMemoryPropertyFlags f = mp.memoryTypes[type].propertyFlags;
     if (f & kHostVisible) {
