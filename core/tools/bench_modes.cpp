@@ -264,6 +264,16 @@ std::unique_ptr<Feeder> make_feeder(Mode mode, const DeviceOptions &o, const Fra
     return nullptr;
 }
 
+uint64_t gpu_memory_bytes(VmafContext *vmaf)
+{
+#if VMAF_BENCH_HAVE_VULKAN
+    if (vk::State *st = vmaf->ctx.vulkan_state()) return uint64_t(st->allocator().allocated_bytes());
+#else
+    (void)vmaf;
+#endif
+    return 0;
+}
+
 GpuTime gpu_time(VmafContext *vmaf)
 {
     GpuTime t;

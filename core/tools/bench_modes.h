@@ -49,6 +49,9 @@ struct GpuTime {
 };
 GpuTime gpu_time(VmafContext *vmaf);
 
+// Device memory the context's Vulkan state holds (0 without one).
+uint64_t gpu_memory_bytes(VmafContext *vmaf);
+
 std::string errno_text(int err);
 
 }  // namespace vmaf::bench

@@ -15,7 +15,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <dirent.h>
 #include <memory>
+#include <unistd.h>
+#include <vector>
 #include <string>
 
 #include "bench_frames.h"
@@ -34,6 +37,7 @@ struct Options {
     unsigned frames = 300, warmup = 10;
     unsigned threads = 1;
     unsigned ring = 8;       // distinct frame pairs, cycled
+    unsigned soak = 0;       // memory and open-file samples over the timed frames
     std::string ref, dist, model_dir, json;
     DeviceOptions dev;
 };
@@ -46,7 +50,38 @@ struct Result {
     double gpu_min_ms = 0, gpu_max_ms = 0;  // over every frame, warm-up included
     double vmaf = NAN, psnr_y = NAN;
     unsigned validation_messages = 0;
+    struct Sample {
+        unsigned frame;
+        uint64_t rss, gpu;  // bytes
+        int fds;
+    };
+    std::vector<Sample> soak;
+    int fds_start = -1, fds_end = -1;  // before the context (and device) exist, after they are gone
 };
+
+// Resident memory of this process, bytes.
+uint64_t rss_bytes()
+{
+    std::FILE *f = std::fopen("/proc/self/statm", "r");
+    unsigned long long size = 0, resident = 0;
+    if (f) {
+        if (std::fscanf(f, "%llu %llu", &size, &resident) != 2) resident = 0;
+        std::fclose(f);
+    }
+    return uint64_t(resident) * uint64_t(sysconf(_SC_PAGESIZE));
+}
+
+// Open file descriptors of this process.
+int open_fds()
+{
+    DIR *d = opendir("/proc/self/fd");
+    if (!d) return -1;
+    int n = 0;
+    while (const dirent *e = readdir(d))
+        if (e->d_name[0] != '.') n++;
+    closedir(d);
+    return n - 1;  // the directory's own
+}
 
 void usage(std::FILE *f)
 {
@@ -65,7 +100,9 @@ void usage(std::FILE *f)
                  "                    G8_B8_R8_3PLANE_420 image per picture) or r8 (an R8 image per plane)\n"
                  "  --model-dir DIR   where vmaf_v0.6.1.json is (default: $VMAF_MODEL_DIR, else the built-in)\n"
                  "  --validation      Khronos validation layer on; any message fails the run\n"
-                 "  --json FILE       also write the result as one JSON object ('-': stdout)\n");
+                 "  --json FILE       also write the result as one JSON object ('-': stdout)\n"
+                 "  --soak N          sample memory (RSS, device) and open files N times over the\n"
+                 "                    timed frames, and open files before and after (scripts/soak.sh)\n");
 }
 
 bool parse_unsigned(const char *s, unsigned *out)
@@ -101,7 +138,7 @@ int parse_options(int argc, char **argv, Options *o)
             unsigned *dst;
         } numbers[] = {{"--width", &o->width},   {"--height", &o->height},   {"--frames", &o->frames},
                        {"--warmup", &o->warmup}, {"--threads", &o->threads}, {"--ring", &o->ring},
-                       {"--in-flight", &o->dev.in_flight}};
+                       {"--in-flight", &o->dev.in_flight}, {"--soak", &o->soak}};
         bool done = false;
         for (const auto &n : numbers) {
             if (a != n.name) continue;
@@ -196,8 +233,12 @@ int run_frames(const Options &o, Feeder &feeder, VmafContext *vmaf, VmafModel *m
     }
     const GpuTime before = gpu_time(vmaf);
     const double wall0 = wall_seconds(), cpu0 = process_cpu_seconds();
-    for (unsigned i = o.warmup; i < total; i++)
+    const unsigned every = o.soak ? std::max(1u, o.frames / o.soak) : 0;
+    for (unsigned i = o.warmup; i < total; i++) {
+        if (every && (i - o.warmup) % every == 0)
+            r->soak.push_back({i, rss_bytes(), gpu_memory_bytes(vmaf), open_fds()});
         if (int e = feeder.feed(vmaf, i, err)) return e;
+    }
     if (int e = vmaf_read_pictures(vmaf, nullptr, nullptr, 0)) {
         *err = "flush: " + errno_text(e);
         return e;
@@ -226,6 +267,7 @@ int run(const Options &o, const FrameCycle &frames, Result *r, std::string *err)
 {
     VmafModel *model = nullptr;
     if (int e = load_model(o, &model, err)) return e;
+    r->fds_start = open_fds();
     std::unique_ptr<Feeder> feeder = make_feeder(o.mode, o.dev, frames, err);
     if (!feeder) {
         vmaf_model_destroy(model);
@@ -244,6 +286,7 @@ int run(const Options &o, const FrameCycle &frames, Result *r, std::string *err)
     if (vmaf) vmaf_close(vmaf);
     feeder.reset();  // after the context: it may own the device the context used
     vmaf_model_destroy(model);
+    r->fds_end = open_fds();
     return e;
 }
 
@@ -298,6 +341,18 @@ int main_impl(int argc, char **argv)
                 "VMAF %.6f, PSNR-Y %.6f [%s]\n",
                 mode_name(o.mode), p.w[0], p.h[0], o.frames, o.frames / r.wall_s, r.wall_s,
                 1e3 * r.cpu_s / o.frames, gpu, r.vmaf, r.psnr_y, r.device.c_str());
+    if (!r.soak.empty()) {
+        // Memory over the run: per-frame growth from the first to the last sample
+        // (libvmaf's per-frame score storage grows by design), and open files.
+        for (const Result::Sample &s : r.soak)
+            std::printf("soak: frame %u rss %.1f MiB gpu %.1f MiB fds %d\n", s.frame, s.rss / 1048576.0,
+                        s.gpu / 1048576.0, s.fds);
+        const Result::Sample &a = r.soak.front(), &b = r.soak.back();
+        const double frames_between = b.frame > a.frame ? double(b.frame - a.frame) : 1.0;
+        std::printf("soak: rss %+.1f bytes/frame, gpu %+.1f bytes/frame over %u frames; open files %d before, "
+                    "%d after\n", (double(b.rss) - double(a.rss)) / frames_between,
+                    (double(b.gpu) - double(a.gpu)) / frames_between, b.frame - a.frame, r.fds_start, r.fds_end);
+    }
     if (!o.json.empty()) {
         std::FILE *f = o.json == "-" ? stdout : std::fopen(o.json.c_str(), "w");
         if (!f) {

@@ -133,6 +133,15 @@ std::vector<uint32_t> Allocator::ranked_types(MemoryUse use, uint32_t type_bits)
     return out;
 }
 
+VkDeviceSize Allocator::allocated_bytes() const
+{
+    std::lock_guard lock(mutex_);
+    VkDeviceSize n = 0;
+    for (const auto &b : blocks_)
+        if (b) n += b->size;
+    return n;
+}
+
 size_t Allocator::block_count() const
 {
     std::lock_guard lock(mutex_);

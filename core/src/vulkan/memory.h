@@ -81,8 +81,9 @@ public:
     // Memory types acceptable for `use` among `type_bits`, best first.
     std::vector<uint32_t> ranked_types(MemoryUse use, uint32_t type_bits) const;
 
-    // Live blocks (for tests: sub-allocation must share them).
+    // Live blocks (for tests: sub-allocation must share them), and their bytes.
     size_t block_count() const;
+    VkDeviceSize allocated_bytes() const;
     // Default block size; larger requests get a block to themselves.
     static constexpr VkDeviceSize kBlockSize = VkDeviceSize(32) << 20;
 

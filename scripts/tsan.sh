@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# ThreadSanitizer: builds the library and tests with clang and -fsanitize=thread
+# into build-tsan/ and runs the tests that use threads: frame threads of one
+# context, several contexts on several threads (CPU), and several contexts
+# sharing one adopted Vulkan device through the caller's queue lock (lavapipe,
+# validation layer on). Any report fails the run.
+#   scripts/tsan.sh            # BUILD_DIR=build-tsan
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${BUILD_DIR:-build-tsan}
+command -v clang++ >/dev/null || { echo "tsan: clang++ is needed (apt-get install clang)" >&2; exit 1; }
+model_dir=$(bash scripts/get-models.sh)
+if [ ! -d "$build" ]; then
+  CC=clang CXX=clang++ meson setup "$build" -Db_sanitize=thread -Db_lundef=false -Dbuildtype=debugoptimized \
+    -Dmodel_dir="$model_dir" -Dlibav=disabled >/dev/null
+fi
+tests=(concurrency api psnr motion vif adm)
+if grep -q "vulkan_concurrency" "$build/meson-info/intro-tests.json" 2>/dev/null; then
+  tests+=(vulkan_concurrency vulkan_faults)
+fi
+ninja -C "$build" $(printf 'tests/test_%s ' "${tests[@]}")
+# The Vulkan driver (lavapipe) and loader are not instrumented: their own
+# threads are not ours to judge (tests/tsan.supp). halt_on_error: any report fails.
+export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$PWD/tests/tsan.supp ${TSAN_OPTIONS:-}"
+export VMAF_MODEL_DIR=$model_dir
+meson test -C "$build" --no-rebuild --print-errorlogs --num-processes 1 --timeout-multiplier 4 "${tests[@]}"
+echo "tsan: ${#tests[@]} test programs, no ThreadSanitizer report"
