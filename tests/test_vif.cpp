@@ -458,11 +458,23 @@ TEST_CASE("vif instances run concurrently", "[vif][threads]")
     auto ref = load_y4m(data_dir() + "/coffee_320x240_crf28_ref.y4m");
     auto dis = load_y4m(data_dir() + "/coffee_320x240_crf28_dis.y4m");
     const MapSink serial = run(ref, dis);
+    // No Catch assertion on the workers (it is not thread-safe): instances are
+    // made here, the threads only extract.
+    auto ea = vif::create_cpu(parse_options({}), vif::Kernels::Best);
+    auto eb = vif::create_cpu(parse_options({}), vif::Kernels::Best);
+    REQUIRE(ea->init(format_of(ref[0])) == 0);
+    REQUIRE(eb->init(format_of(ref[0])) == 0);
     MapSink a, b;
-    std::thread ta([&] { a = run(ref, dis); });
-    std::thread tb([&] { b = run(ref, dis); });
+    int err_a = 0, err_b = 0;
+    auto work = [&](Extractor &e, MapSink &sink, int &err) {
+        for (unsigned i = 0; i < ref.size() && !err; i++) err = e.extract(ref[i], dis[i], i, sink);
+    };
+    std::thread ta([&] { work(*ea, a, err_a); });
+    std::thread tb([&] { work(*eb, b, err_b); });
     ta.join();
     tb.join();
+    CHECK(err_a == 0);
+    CHECK(err_b == 0);
     CHECK(a.scores == serial.scores);
     CHECK(b.scores == serial.scores);
     unref_all(ref);

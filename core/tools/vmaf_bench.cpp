@@ -347,11 +347,14 @@ int main_impl(int argc, char **argv)
         for (const Result::Sample &s : r.soak)
             std::printf("soak: frame %u rss %.1f MiB gpu %.1f MiB fds %d\n", s.frame, s.rss / 1048576.0,
                         s.gpu / 1048576.0, s.fds);
-        const Result::Sample &a = r.soak.front(), &b = r.soak.back();
+        // From the second sample: until then frame threads and their per-thread
+        // buffers are still being made (a one-time rise, not a trend).
+        const Result::Sample &a = r.soak.size() >= 3 ? r.soak[1] : r.soak.front(), &b = r.soak.back();
         const double frames_between = b.frame > a.frame ? double(b.frame - a.frame) : 1.0;
-        std::printf("soak: rss %+.1f bytes/frame, gpu %+.1f bytes/frame over %u frames; open files %d before, "
-                    "%d after\n", (double(b.rss) - double(a.rss)) / frames_between,
-                    (double(b.gpu) - double(a.gpu)) / frames_between, b.frame - a.frame, r.fds_start, r.fds_end);
+        std::printf("soak: rss %+.1f bytes/frame, gpu %+.1f bytes/frame over %u frames (from frame %u); open "
+                    "files %d before, %d after\n", (double(b.rss) - double(a.rss)) / frames_between,
+                    (double(b.gpu) - double(a.gpu)) / frames_between, b.frame - a.frame, a.frame, r.fds_start,
+                    r.fds_end);
     }
     if (!o.json.empty()) {
         std::FILE *f = o.json == "-" ? stdout : std::fopen(o.json.c_str(), "w");
