@@ -4,7 +4,7 @@
 # Vulkan; CLI tests; Python package tests; then the FFmpeg integration
 # (scripts/ffmpeg/test.sh: FFmpeg 8.1.2 with ffmpeg-patches/, built once into a
 # cache, needs network the first time). VMAF_TEST_FFMPEG=0 skips the FFmpeg part,
-# VMAF_TEST_ASAN=0 the sanitizer pass.
+# VMAF_TEST_ASAN=0 the sanitizer pass, VMAF_TEST_TSAN=0 the ThreadSanitizer one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -16,6 +16,11 @@ if [ "${VMAF_TEST_ASAN:-1}" != 0 ]; then
   BUILD_DIR=build-asan MESON_ARGS="-Db_sanitize=address,undefined -Dbuildtype=debugoptimized" bash scripts/setup.sh
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     meson test -C build-asan --print-errorlogs --num-processes 2 --timeout-multiplier 2
+fi
+# The threading tests under ThreadSanitizer (clang, build-tsan/). VMAF_TEST_TSAN=0
+# skips them.
+if [ "${VMAF_TEST_TSAN:-1}" != 0 ]; then
+  bash scripts/tsan.sh
 fi
 if [ "${VMAF_TEST_FFMPEG:-1}" != 0 ]; then
   bash scripts/ffmpeg/test.sh
