@@ -46,7 +46,7 @@ int FeatureOptions::parse(std::span<const OptionSpec> specs, const Dict &user,
         o.values_.push_back({&s, s.def, false, s.type == OptType::String && s.text_def ? s.text_def : ""});
     for (const auto &[key, text] : user) {
         auto it = std::find_if(o.values_.begin(), o.values_.end(),
-                               [&](const Value &v) { return key == v.spec->name; });
+                               [&key = key](const Value &v) { return key == v.spec->name; });
         if (it == o.values_.end()) {
             if (err) *err = "unknown option '" + key + "'";
             return -EINVAL;

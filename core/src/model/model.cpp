@@ -67,7 +67,7 @@ int Model::overload(std::string_view extractor_name, const Dict &opts, std::stri
         if (!f.extractor || extractor_name != f.extractor->name) continue;
         for (const auto &[key, val] : opts) {
             const std::string v = normalize_option_value(val);
-            auto it = std::find_if(f.opts.begin(), f.opts.end(), [&](const auto &kv) { return kv.first == key; });
+            auto it = std::find_if(f.opts.begin(), f.opts.end(), [&key = key](const auto &kv) { return kv.first == key; });
             if (it != f.opts.end()) it->second = v;
             else f.opts.emplace_back(key, v);
         }

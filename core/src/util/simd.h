@@ -20,8 +20,18 @@
 // kernels written once and compiled per instruction set; end it with
 // VMAF_END_TARGET.
 #define VMAF_PRAGMA(x) _Pragma(#x)
+#if defined(__clang__)
+// Clang has no "#pragma GCC target"; its attribute region does the same for the
+// functions defined inside. It knows no prefer-vector-width target option.
+#define VMAF_BEGIN_TARGET(t) \
+    VMAF_PRAGMA(clang attribute push(__attribute__((target(t))), apply_to = function))
+#define VMAF_END_TARGET _Pragma("clang attribute pop")
+#undef VMAF_TARGET_AVX512
+#define VMAF_TARGET_AVX512 "avx512f,avx512bw,avx512vl,avx512dq"
+#else
 #define VMAF_BEGIN_TARGET(t) _Pragma("GCC push_options") VMAF_PRAGMA(GCC target(t))
 #define VMAF_END_TARGET _Pragma("GCC pop_options")
+#endif
 
 namespace vmaf {
 
