@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Builds (via setup.sh) and runs the whole test suite: unit and golden-parity
 # tests on the CPU and, through lavapipe with the Khronos validation layer, on
-# Vulkan; CLI tests; Python package tests; then the FFmpeg integration
+# Vulkan; CLI tests; Python package tests; the libFuzzer targets (scripts/fuzz.sh:
+# clang, 60 s each, two at a time); then the FFmpeg integration
 # (scripts/ffmpeg/test.sh: FFmpeg 8.1.2 with ffmpeg-patches/, built once into a
 # cache, needs network the first time). VMAF_TEST_FFMPEG=0 skips the FFmpeg part,
-# VMAF_TEST_ASAN=0 the sanitizer pass.
+# VMAF_TEST_ASAN=0 the sanitizer pass, VMAF_TEST_FUZZ=0 the fuzzing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -16,6 +17,11 @@ if [ "${VMAF_TEST_ASAN:-1}" != 0 ]; then
   BUILD_DIR=build-asan MESON_ARGS="-Db_sanitize=address,undefined -Dbuildtype=debugoptimized" bash scripts/setup.sh
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     meson test -C build-asan --print-errorlogs --num-processes 2 --timeout-multiplier 2
+fi
+# Each fuzz target for 60 s on its seed corpus; any finding fails.
+# VMAF_TEST_FUZZ=0 skips them.
+if [ "${VMAF_TEST_FUZZ:-1}" != 0 ]; then
+  FUZZ_JOBS=2 bash scripts/fuzz.sh 60
 fi
 if [ "${VMAF_TEST_FFMPEG:-1}" != 0 ]; then
   bash scripts/ffmpeg/test.sh
