@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Builds (via setup.sh) and runs the whole test suite: unit and golden-parity
 # tests on the CPU and, through lavapipe with the Khronos validation layer, on
-# Vulkan; CLI tests; Python package tests; then the FFmpeg integration
+# Vulkan; CLI tests; Python package tests; the libFuzzer targets (scripts/fuzz.sh:
+# clang, 60 s each, two at a time); then the FFmpeg integration
 # (scripts/ffmpeg/test.sh: FFmpeg 8.1.2 with ffmpeg-patches/, built once into a
 # cache, needs network the first time). VMAF_TEST_FFMPEG=0 skips the FFmpeg part,
-# VMAF_TEST_ASAN=0 the sanitizer pass, VMAF_TEST_TSAN=0 the ThreadSanitizer one.
+# VMAF_TEST_ASAN=0 the sanitizer pass, VMAF_TEST_TSAN=0 the ThreadSanitizer one,
+# VMAF_TEST_FUZZ=0 the fuzzing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -21,6 +23,11 @@ fi
 # skips them.
 if [ "${VMAF_TEST_TSAN:-1}" != 0 ]; then
   bash scripts/tsan.sh
+fi
+# Each fuzz target for 60 s on its seed corpus; any finding fails.
+# VMAF_TEST_FUZZ=0 skips them.
+if [ "${VMAF_TEST_FUZZ:-1}" != 0 ]; then
+  FUZZ_JOBS=2 bash scripts/fuzz.sh 60
 fi
 if [ "${VMAF_TEST_FFMPEG:-1}" != 0 ]; then
   bash scripts/ffmpeg/test.sh

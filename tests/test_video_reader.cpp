@@ -104,6 +104,8 @@ TEST_CASE("raw reader checks geometry and size", "[io]")
     CHECK(VideoReader::open_raw(two_frames, 16, 16, VMAF_PIX_FMT_YUV420P, 9, &r, &err) == -ENOTSUP);
     CHECK(VideoReader::open_raw(two_frames, 0, 16, VMAF_PIX_FMT_YUV420P, 8, &r, &err) == -EINVAL);
     CHECK(VideoReader::open_raw(two_frames, 16, 16, VMAF_PIX_FMT_UNKNOWN, 8, &r, &err) == -EINVAL);
+    // A value outside the enum (found by fuzzing: it opened, and no picture fits it).
+    CHECK(VideoReader::open_raw(two_frames, 16, 16, VmafPixelFormat(5), 8, &r, &err) == -EINVAL);
     CHECK(VideoReader::open_raw(two_frames, 16, 15, VMAF_PIX_FMT_YUV420P, 8, &r, &err) == -EINVAL);
     REQUIRE(VideoReader::open_raw(two_frames, 16, 16, VMAF_PIX_FMT_YUV420P, 8, &r, &err) == 0);
     CHECK(r->frame_count_hint() == 2);

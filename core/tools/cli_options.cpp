@@ -331,7 +331,10 @@ int parse_options(int argc, char **argv, Options *out, std::string *err)
 {
     Options opt;
     opterr = 0;  // our messages, not getopt's
-    optind = 1;
+    // 0, not 1: glibc then also drops what it kept from an earlier parse (the
+    // rest of an option cluster, the permutation bounds), which may point into
+    // an argv that no longer exists.
+    optind = 0;
     for (;;) {
         const int prev_optind = optind;
         const int o = getopt_long(argc, argv, kShortOpts, kLongOpts, nullptr);

@@ -136,7 +136,8 @@ int VideoReader::open_raw(const std::string &path, unsigned w, unsigned h,
 {
     if (!w || !h || w > 65536 || h > 65536)
         return fail(err, -EINVAL, path + ": raw input needs a width and height (-w, -h)");
-    if (fmt == VMAF_PIX_FMT_UNKNOWN)
+    if (fmt != VMAF_PIX_FMT_YUV420P && fmt != VMAF_PIX_FMT_YUV422P && fmt != VMAF_PIX_FMT_YUV444P &&
+        fmt != VMAF_PIX_FMT_YUV400P)
         return fail(err, -EINVAL, path + ": raw input needs a pixel format (-p 420|422|444|400)");
     if (bpc != 8 && bpc != 10 && bpc != 12 && bpc != 16)
         return fail(err, -ENOTSUP, path + ": unsupported bit depth " + std::to_string(bpc) +
