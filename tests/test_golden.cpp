@@ -29,8 +29,6 @@ const std::map<std::string, std::set<std::string>> kPending = {
     {"float_ssim", {"float_ssim"}},
     {"float_ms_ssim", {"float_ms_ssim"}},
     {"cambi", {"cambi"}},
-    {"float_adm", {"adm2", "aim", "adm3", "adm_scale0", "adm_scale1", "adm_scale2", "adm_scale3",
-                   "vmaf_float"}},
     {"float_psnr", {"float_psnr"}},
     {"float_ansnr", {"float_ansnr", "float_anpsnr"}},
     {"float_moment", {"float_moment_ref1st", "float_moment_dis1st", "float_moment_ref2nd",

@@ -5,6 +5,7 @@
 #include "feature/adm/adm.h"
 #include "feature/float_motion/float_motion.h"
 #include "feature/float_vif/float_vif.h"
+#include "feature/float_adm/float_adm.h"
 #include "feature/motion/motion.h"
 #include "feature/psnr/psnr.h"
 #include "feature/vif/vif.h"
@@ -22,6 +23,7 @@ constexpr std::array kExtractors = {
     &kAdmExtractor,
     &kFloatVifExtractor,
     &kFloatMotionExtractor,
+    &kFloatAdmExtractor,
 };
 
 }  // namespace
