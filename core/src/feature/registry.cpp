@@ -3,8 +3,13 @@
 #include <array>
 
 #include "feature/adm/adm.h"
+#include "feature/ciede/ciede.h"
+#include "feature/float_ansnr/float_ansnr.h"
+#include "feature/float_moment/float_moment.h"
+#include "feature/float_psnr/float_psnr.h"
 #include "feature/motion/motion.h"
 #include "feature/psnr/psnr.h"
+#include "feature/psnr_hvs/psnr_hvs.h"
 #include "feature/vif/vif.h"
 
 namespace vmaf {
@@ -18,6 +23,11 @@ constexpr std::array kExtractors = {
     &kMotionExtractor,
     &kVifExtractor,
     &kAdmExtractor,
+    &kPsnrHvsExtractor,
+    &kCiedeExtractor,
+    &kFloatPsnrExtractor,
+    &kFloatAnsnrExtractor,
+    &kFloatMomentExtractor,
 };
 
 }  // namespace
