@@ -127,7 +127,7 @@ Scored score_pair(const char *feature, VmafPicture a, VmafPicture b, const std::
     Scored s;
     s.init_err = vmaf_use_feature(vmaf, feature, d);
     if (!s.init_err) s.init_err = vmaf_read_pictures(vmaf, &a, &b, 0);
-    else {
+    if (s.init_err) {  // the pictures were not taken
         vmaf_picture_unref(&a);
         vmaf_picture_unref(&b);
     }
@@ -243,5 +243,39 @@ TEST_CASE("unsupported inputs fail cleanly", "[psnr_hvs][ciede]")
         const auto gray = score_pair(feature, make_picture(VMAF_PIX_FMT_YUV400P, 8, 32, 32, g, 0),
                                      make_picture(VMAF_PIX_FMT_YUV400P, 8, 32, 32, g, 0), {});
         CHECK(gray.init_err == 0);
+    }
+}
+
+TEST_CASE("small and odd sizes", "[psnr_hvs][ciede][float_ansnr]")
+{
+    auto f = [](unsigned x, unsigned y) { return texture(x, y); };
+    auto g = [](unsigned x, unsigned y) { return texture(x + 1, y); };
+    // Under 8x8 psnr_hvs has no block: libvmaf's 0 / 0 gives NaN.
+    const auto tiny = score_pair("psnr_hvs", make_picture(VMAF_PIX_FMT_YUV444P, 8, 6, 6, f, 128),
+                                 make_picture(VMAF_PIX_FMT_YUV444P, 8, 6, 6, g, 128), {"psnr_hvs_y"});
+    REQUIRE(tiny.init_err == 0);
+    CHECK(std::isnan(tiny.v.at("psnr_hvs_y")));
+    // float_ansnr's 5x5 filter needs 3x3.
+    const auto small = score_pair("float_ansnr", make_picture(VMAF_PIX_FMT_YUV444P, 8, 2, 8, f, 128),
+                                  make_picture(VMAF_PIX_FMT_YUV444P, 8, 2, 8, g, 128), {"float_ansnr"});
+    CHECK(small.init_err < 0);
+    const auto three = score_pair("float_ansnr", make_picture(VMAF_PIX_FMT_YUV444P, 8, 3, 3, f, 128),
+                                  make_picture(VMAF_PIX_FMT_YUV444P, 8, 3, 3, g, 128), {"float_ansnr"});
+    CHECK(three.init_err == 0);
+    // Odd sizes in every layout run through (libvmaf's chroma is rounded down).
+    for (VmafPixelFormat fmt : {VMAF_PIX_FMT_YUV420P, VMAF_PIX_FMT_YUV422P, VMAF_PIX_FMT_YUV444P}) {
+        for (unsigned bpc : {8u, 10u}) {
+            INFO("fmt " << fmt << " bpc " << bpc);
+            for (const char *feature : {"psnr_hvs", "ciede"}) {
+                const char *name = feature[0] == 'p' ? "psnr_hvs" : "ciede2000";
+                const auto odd = score_pair(feature, make_picture(fmt, bpc, 33, 17, f, 120),
+                                            make_picture(fmt, bpc, 33, 17, g, 125), {name});
+                REQUIRE(odd.init_err == 0);
+                CHECK(std::isfinite(odd.v.at(name)));
+            }
+            const auto one = score_pair("ciede", make_picture(fmt, bpc, 1, 1, f, 120),
+                                        make_picture(fmt, bpc, 1, 1, g, 125), {"ciede2000"});
+            REQUIRE(one.init_err == 0);
+        }
     }
 }

@@ -156,6 +156,7 @@ public:
     // buffer, taken here as 0.
     uint16_t at(const VmafPicture &pic, unsigned p, std::size_t off) const
     {
+        if (!stride_) return 0;  // a one-sample-wide 4:2:x picture has no libvmaf chroma
         std::size_t row = off / stride_;
         const std::size_t col = off % stride_;
         if (row >= hc_) {

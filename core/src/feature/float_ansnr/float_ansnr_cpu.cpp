@@ -20,6 +20,8 @@ namespace {
 
 constexpr const char *kProvided[] = {float_ansnr::kAnsnr, float_ansnr::kAnpsnr};
 
+constexpr unsigned kMinSize = float_ansnr::kDisWidth / 2 + 1;
+
 // Filter `src` (w x h, packed) with the width x width taps `f` into `dst`:
 // each tap row summed in float, then the rows summed in float, top to bottom.
 void filter2d(const float *f, int width, const FloatPlane &src, std::vector<float> &dst)
@@ -67,6 +69,13 @@ public:
         if (!float_psnr::peak_for(fmt.bpc, &peak_)) {
             log(VMAF_LOG_LEVEL_ERROR, "float_ansnr: unsupported bit depth %u (8, 10, 12 or 16)\n",
                 fmt.bpc);
+            return -EINVAL;
+        }
+        // The 5x5 filter's mirrored border needs 3 samples each way (libvmaf
+        // reads outside the picture below that).
+        if (fmt.w < kMinSize || fmt.h < kMinSize) {
+            log(VMAF_LOG_LEVEL_ERROR, "float_ansnr: picture %ux%u is smaller than %ux%u\n", fmt.w, fmt.h,
+                kMinSize, kMinSize);
             return -EINVAL;
         }
         return 0;

@@ -91,10 +91,9 @@ void load_block(const VmafPicture &pic, unsigned p, int x, int y, int32_t b[64])
 // The plane's masked, CSF-weighted squared DCT error per coefficient,
 // normalised by the squared peak.
 template <typename T>
-double plane_score(const VmafPicture &ref, const VmafPicture &dis, unsigned p, const Table &csf,
-                   const Mask &mask)
+double plane_score(const VmafPicture &ref, const VmafPicture &dis, unsigned p, int w, int h,
+                   const Table &csf, const Mask &mask)
 {
-    const int w = int(ref.w[p]), h = int(ref.h[p]);
     float total = 0.0f;
     int count = 0;
     int32_t s[64], d[64];
@@ -146,6 +145,14 @@ public:
             log(VMAF_LOG_LEVEL_ERROR, "psnr_hvs: needs chroma planes (4:0:0 input given)\n");
             return -EINVAL;
         }
+        // Plane sizes as libvmaf's pictures have them: subsampled chroma
+        // rounded down (an odd-sized picture's last chroma column/row is not scored).
+        const unsigned ss_x = fmt.pix_fmt != VMAF_PIX_FMT_YUV444P;
+        const unsigned ss_y = fmt.pix_fmt == VMAF_PIX_FMT_YUV420P;
+        for (unsigned p = 0; p < 3; p++) {
+            w_[p] = int(p ? fmt.w >> ss_x : fmt.w);
+            h_[p] = int(p ? fmt.h >> ss_y : fmt.h);
+        }
         return 0;
     }
 
@@ -155,8 +162,8 @@ public:
         static constexpr const Table *kCsf[3] = {&psnr_hvs::kCsfY, &psnr_hvs::kCsfCb, &psnr_hvs::kCsfCr};
         double score[3];
         for (unsigned p = 0; p < 3; p++) {
-            score[p] = ref.bpc > 8 ? plane_score<uint16_t>(ref, dist, p, *kCsf[p], masks_[p])
-                                   : plane_score<uint8_t>(ref, dist, p, *kCsf[p], masks_[p]);
+            score[p] = ref.bpc > 8 ? plane_score<uint16_t>(ref, dist, p, w_[p], h_[p], *kCsf[p], masks_[p])
+                                   : plane_score<uint8_t>(ref, dist, p, w_[p], h_[p], *kCsf[p], masks_[p]);
             if (int err = out.append(psnr_hvs::kNames[p], index, to_db(score[p]))) return err;
         }
         const double combined = score[0] * psnr_hvs::kWeightY + psnr_hvs::kWeightC * (score[1] + score[2]);
@@ -165,6 +172,7 @@ public:
 
 private:
     Mask masks_[3];
+    int w_[3] = {}, h_[3] = {};
 };
 
 std::unique_ptr<Extractor> create(const FeatureOptions &)
