@@ -29,12 +29,6 @@ const std::map<std::string, std::set<std::string>> kPending = {
     {"float_ssim", {"float_ssim"}},
     {"float_ms_ssim", {"float_ms_ssim"}},
     {"cambi", {"cambi"}},
-    {"float_psnr", {"float_psnr"}},
-    {"float_ansnr", {"float_ansnr", "float_anpsnr"}},
-    {"float_moment", {"float_moment_ref1st", "float_moment_dis1st", "float_moment_ref2nd",
-                      "float_moment_dis2nd"}},
-    {"ciede", {"ciede2000"}},
-    {"psnr_hvs", {"psnr_hvs", "psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr"}},
     {"speed_chroma", {"speed_chroma_u", "speed_chroma_v", "speed_chroma_uv"}},
     {"speed_temporal", {"speed_temporal"}},
 };

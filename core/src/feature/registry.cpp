@@ -6,8 +6,13 @@
 #include "feature/float_motion/float_motion.h"
 #include "feature/float_vif/float_vif.h"
 #include "feature/float_adm/float_adm.h"
+#include "feature/ciede/ciede.h"
+#include "feature/float_ansnr/float_ansnr.h"
+#include "feature/float_moment/float_moment.h"
+#include "feature/float_psnr/float_psnr.h"
 #include "feature/motion/motion.h"
 #include "feature/psnr/psnr.h"
+#include "feature/psnr_hvs/psnr_hvs.h"
 #include "feature/vif/vif.h"
 
 namespace vmaf {
@@ -24,6 +29,11 @@ constexpr std::array kExtractors = {
     &kFloatVifExtractor,
     &kFloatMotionExtractor,
     &kFloatAdmExtractor,
+    &kPsnrHvsExtractor,
+    &kCiedeExtractor,
+    &kFloatPsnrExtractor,
+    &kFloatAnsnrExtractor,
+    &kFloatMomentExtractor,
 };
 
 }  // namespace

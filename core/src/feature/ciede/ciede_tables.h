@@ -1,0 +1,58 @@
+// ciede constants shared by the CPU extractor and its later Vulkan twin
+// (behaviour of libvmaf's ciede.c: BT.709 YUV -> sRGB -> XYZ (D65) -> CIELAB,
+// then CIEDE2000 per pixel with kL = 0.65, kC = 1, kH = 4).
+#pragma once
+
+namespace vmaf::ciede {
+
+inline constexpr const char *kName = "ciede2000";
+
+inline constexpr double kPi = 3.14159265358979323846;
+
+// The score: 45 - 20 log10(mean dE00).
+inline constexpr double kScoreOffset = 45.0;
+inline constexpr double kScoreScale = 20.0;
+
+// Video range at 8 bit, scaled by 2^(bpc - 8): black 16, span 219 (luma);
+// centre 128, span 224 (chroma).
+inline constexpr double kLumaBlack = 16.0, kLumaRange = 219.0;
+inline constexpr double kChromaZero = 128.0, kChromaRange = 224.0;
+
+// BT.709 YUV -> R'G'B'.
+inline constexpr double kRFromV = 1.28033;
+inline constexpr double kGFromU = 0.21482, kGFromV = 0.38059;
+inline constexpr double kBFromU = 2.12798;
+
+// sRGB transfer: linear below 10/255, else ((c + 0.055) / 1.055)^2.4.
+inline constexpr double kSrgbKnee = 10.0 / 255.0;
+inline constexpr double kSrgbOffset = 0.055;
+inline constexpr double kSrgbInvScale = 1.0 / 1.055;
+inline constexpr double kSrgbGamma = 2.4;
+inline constexpr double kSrgbInvSlope = 1.0 / 12.92;
+
+// Linear sRGB -> XYZ (rows X, Y, Z; columns R, G, B).
+inline constexpr double kXyz[3][3] = {
+    {0.4124564390896921, 0.357576077643909, 0.18043748326639894},
+    {0.21267285140562248, 0.715152155287818, 0.07217499330655958},
+    {0.019333895582329317, 0.119192025881303, 0.9503040785363677},
+};
+
+// D65 white: X and Z are divided by these (Y by 1).
+inline constexpr double kInvWhiteX = 1.0 / 0.95047;
+inline constexpr double kInvWhiteZ = 1.0 / 1.08883;
+
+// CIELAB's f(t): cube root above epsilon, (kappa t + 16) / 116 below.
+inline constexpr double kLabKappa = 24389.0 / 27.0;
+inline constexpr double kLabEpsilon = 216.0 / 24389.0;
+inline constexpr double kCubeRoot = 1.0 / 3.0;
+inline constexpr double kInv116 = 1.0 / 116.0;
+
+// CIEDE2000 weights, as float.
+inline constexpr float kWeightL = float(0.65), kWeightC = 1.0f, kWeightH = 4.0f;
+
+// libvmaf's picture layout, which its chroma upsampling reads past row ends
+// into: rows of a plane padded to a multiple of 32 samples (padding zeroed),
+// the Cr plane right after the Cb plane.
+inline constexpr unsigned kLibvmafRowAlign = 32;
+
+}  // namespace vmaf::ciede
