@@ -217,6 +217,25 @@ limited "$cli" -q -r "$data/${ctc_pair}_ref.y4m" -d "$data/${ctc_pair}_dis.y4m" 
   "cpu=$out/$ctc_pair.aom_ctc.cpu.json" "cli=$out/$ctc_pair.aom_ctc.cli.json" ||
   failed=$((failed + 1))
 
+# Features without a GPU twin through libvmaf_vulkan: they run on the CPU from
+# host copies of the uploaded frames, in the same context; the scores must be
+# the vmaf tool's on the same files.
+mix_pair=coffee_320x240_crf28
+mix_features='name=psnr|name=ciede|name=psnr_hvs|name=float_vif|name=float_motion'
+limited "$ffmpeg" "${common[@]}" -init_hw_device "vulkan=vk:$device" -filter_hw_device vk \
+  -i "$data/${mix_pair}_dis.y4m" -i "$data/${mix_pair}_ref.y4m" \
+  -lavfi "[0:v]format=yuv420p,hwupload[dis];[1:v]format=yuv420p,hwupload[ref];[dis][ref]libvmaf_vulkan=feature=$mix_features:log_fmt=json:log_path=$out/$mix_pair.mix.vulkan.json" \
+  -f null - >"$out/$mix_pair.mix.vulkan.log" 2>&1 ||
+  die "libvmaf_vulkan with CPU-only features failed: $(grep -m 4 -i -E 'error|fail' "$out/$mix_pair.mix.vulkan.log" | tr '\n' ' ')"
+check_validation "$out/$mix_pair.mix.vulkan.log" "libvmaf_vulkan with CPU-only features"
+limited "$cli" -q -r "$data/${mix_pair}_ref.y4m" -d "$data/${mix_pair}_dis.y4m" --feature psnr --feature ciede \
+  --feature psnr_hvs --feature float_vif --feature float_motion --json -o "$out/$mix_pair.mix.cli.json" \
+  >"$out/$mix_pair.mix.cli.log" 2>&1 || die "the vmaf tool failed on the mixed feature set"
+"$python" scripts/ffmpeg/compare.py --label "$mix_pair CPU-only features on libvmaf_vulkan" \
+  --golden "$data/$mix_pair.libvmaf.more.json" --tolerance "$tolerance" \
+  "vulkan=$out/$mix_pair.mix.vulkan.json" "cli=$out/$mix_pair.mix.cli.json" ||
+  failed=$((failed + 1))
+
 t_end=$(date +%s)
 say "build $((t_build - t0)) s, $n pairs $((t_end - t_build)) s"
 [ "$failed" -eq 0 ] || die "$failed of $n pairs differ by more than $tolerance (lines with FAIL above)"
