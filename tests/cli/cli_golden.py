@@ -81,10 +81,13 @@ def compare(pair, suffix, ours, theirs):
         check(name in ours["pooled_metrics"], f"{pair} ({suffix}): no pooled {name}")
         for method, b in methods.items():
             cmp(f"pooled {name} {method}", ours["pooled_metrics"][name][method], b)
-    # The per-name maximum over frames (frame labels fold into the name).
+    # The per-name maximum over frames (frame labels fold into the name), and
+    # one figure for every pooled value and one for the aggregates.
     folded = {}
     for label, d in worst.items():
         key = label.split(" ", 2)[2] if label.startswith("frame ") else label
+        key = "pooled (all)" if key.startswith("pooled ") else key
+        key = "aggregate (all)" if key.startswith("aggregate ") else key
         folded[key] = max(folded.get(key, 0.0), d)
     worst.clear()
     worst.update(folded)
