@@ -3,6 +3,7 @@
 #include <array>
 
 #include "feature/adm/adm.h"
+#include "feature/cambi/cambi.h"
 #include "feature/motion/motion.h"
 #include "feature/psnr/psnr.h"
 #include "feature/vif/vif.h"
@@ -18,6 +19,7 @@ constexpr std::array kExtractors = {
     &kMotionExtractor,
     &kVifExtractor,
     &kAdmExtractor,
+    &kCambiExtractor,
 };
 
 }  // namespace
