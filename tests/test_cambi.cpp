@@ -131,3 +131,159 @@ TEST_CASE("cambi matches libvmaf on every golden pair and preset", "[cambi][gold
     CHECK(pairs == 7);
     std::printf("cambi: max |diff| vs libvmaf over %d pairs x 3 runs: %.3g\n", pairs, worst);
 }
+
+// libvmaf's own scores for non-default options (same commit as tests/data, its
+// portable C path, printed with 17 digits): coffee_320x240_crf28 frames 0 and 9.
+TEST_CASE("cambi options match libvmaf and tag output names", "[cambi]")
+{
+    struct Case {
+        Dict opts;
+        const char *name;
+        double frame0, frame9;
+    };
+    const Case cases[] = {
+        {{{"window_size", "33"}}, "cambi_ws_33", 0.7894394198869482, 0.7985114424983843},
+        {{{"eotf", "pq"}, {"max_log_contrast", "3"}}, "cambi_eotf_pq_mlc_3", 1.4967845944125973, 1.433100433667484},
+        {{{"enc_width", "240"}, {"enc_height", "180"}}, "cambi_ench_180_encw_240", 0.7685860494926167,
+         0.8659234894623505},
+        {{{"enc_bitdepth", "10"}}, "cambi_encbd_10", 2.7313579724066788, 2.9506788666303065},
+        {{{"topk", "0.3"}}, "cambi_topk_0.3", 2.308805324371203, 2.2909354886931292},
+    };
+    for (const auto &c : cases) {
+        std::vector<std::pair<std::string, std::string>> opts(c.opts.begin(), c.opts.end());
+        const auto got = run_pair("coffee_320x240_crf28", {{"cambi", opts}}, {c.name});
+        INFO(c.name);
+        CHECK(got.at(c.name)[0] == c.frame0);
+        CHECK(got.at(c.name)[9] == c.frame9);
+    }
+    // 10-bit input scored as an 8-bit encode (anti-dithering on), and a scaled encode.
+    const auto bd8 = run_pair("rocket_320x240_10bit_crf30", {{"cambi", {{"enc_bitdepth", "8"}}}}, {"cambi_encbd_8"});
+    CHECK(bd8.at("cambi_encbd_8")[0] == 0.47153688654083914);
+    CHECK(bd8.at("cambi_encbd_8")[9] == 0.4741310897441644);
+    const auto sc = run_pair("rocket_320x240_10bit_crf30", {{"cambi", {{"enc_width", "300"}, {"enc_height", "160"}}}},
+                             {"cambi_ench_160_encw_300"});
+    CHECK(sc.at("cambi_ench_160_encw_300")[0] == 0.5989827724166781);
+    CHECK(sc.at("cambi_ench_160_encw_300")[9] == 0.5502245261663582);
+
+    // An encode larger than the picture is scored at the picture's size.
+    const auto big = run_pair("coffee_320x240_crf28", {{"cambi", {{"enc_width", "1920"}, {"enc_height", "1080"}}}},
+                              {"cambi_ench_1080_encw_1920"});
+    const auto def = run_pair("coffee_320x240_crf28", {{"cambi", {}}}, {"cambi"});
+    CHECK(big.at("cambi_ench_1080_encw_1920") == def.at("cambi"));
+
+    // cambi_max_val clips; topk wins over cambi_topk only when it is set.
+    const auto clip = run_pair("coffee_320x240_crf28", {{"cambi", {{"cambi_max_val", "1.1"}}}}, {"cambi_cmxv_1.1"});
+    for (size_t i = 0; i < def.at("cambi").size(); i++)
+        CHECK(clip.at("cambi_cmxv_1.1")[i] == std::min(def.at("cambi")[i], 1.1));
+    const auto ctpk = run_pair("coffee_320x240_crf28", {{"cambi", {{"cambi_topk", "0.3"}}}}, {"cambi_ctpk_0.3"});
+    CHECK(ctpk.at("cambi_ctpk_0.3")[0] == 2.308805324371203);
+
+    // A visibility threshold above every step's TVI limit leaves nothing to score.
+    const auto none = run_pair("coffee_320x240_crf28",
+                               {{"cambi", {{"cambi_vis_lum_threshold", "10"}, {"tvi_threshold", "0.05"}}}},
+                               {"cambi_vlt_10_tvit_0.05"});
+    for (double v : none.at("cambi_vlt_10_tvit_0.05")) CHECK(v == 0.0);
+}
+
+TEST_CASE("cambi full-reference mode scores the reference too", "[cambi]")
+{
+    const auto got = run_pair("coffee_320x240_crf28", {{"cambi", {{"full_ref", "true"}}}},
+                              {"cambi", "cambi_source", "cambi_full_reference"});
+    // libvmaf's values for frames 0 and 9.
+    CHECK(got.at("cambi")[0] == 1.1544026621856014);
+    CHECK(got.at("cambi_source")[0] == 0.027135148594607843);
+    CHECK(got.at("cambi_full_reference")[0] == 1.1272675135909935);
+    CHECK(got.at("cambi_source")[9] == 0.04369024826412231);
+    CHECK(got.at("cambi_full_reference")[9] == 1.1017774960824422);
+    for (size_t i = 0; i < got.at("cambi").size(); i++)
+        CHECK(got.at("cambi_full_reference")[i] == std::max(0.0, got.at("cambi")[i] - got.at("cambi_source")[i]));
+    // Scoring a picture against itself leaves nothing.
+    auto ref = load_y4m(data_dir() + "/testsrc2_320x240_crf45_ref.y4m");
+    const MapSink same = run_direct(ref, ref, {{"full_ref", "true"}}, cambi::Kernels::Best);
+    for (unsigned i = 0; i < ref.size(); i++) {
+        double d = -1, s = -1, f = -1;
+        REQUIRE(same.get("Cambi_feature_cambi_score", i, &d) == 0);
+        REQUIRE(same.get("cambi_source", i, &s) == 0);
+        REQUIRE(same.get("cambi_full_reference", i, &f) == 0);
+        CHECK(d == s);
+        CHECK(d > 0);
+        CHECK(f == 0.0);
+    }
+    unref_all(ref);
+}
+
+TEST_CASE("cambi writes libvmaf's heatmap files", "[cambi]")
+{
+    const auto dir = std::filesystem::temp_directory_path() / "cambi_heatmaps_test" / "nested";
+    std::filesystem::remove_all(dir.parent_path());
+    const auto got = run_pair("coffee_320x240_crf28", {{"cambi", {{"heatmaps_path", dir.string()}}}}, {"cambi"});
+    CHECK(got.at("cambi")[0] == 1.1544026621856014);
+    // libvmaf's files for this pair: bytes, sum of the samples, largest, non-zero count.
+    struct File {
+        const char *name;
+        uintmax_t bytes;
+        uint64_t sum;
+        unsigned max, nonzero;
+    };
+    const File files[] = {
+        {"cambi_heatmap_scale_0_320x240_16b.gray", 1536000, 1180102702, 65507, 40445},
+        {"cambi_heatmap_scale_1_160x120_16b.gray", 384000, 320003052, 65507, 11158},
+        {"cambi_heatmap_scale_2_80x60_16b.gray", 96000, 51302143, 47553, 2709},
+        {"cambi_heatmap_scale_3_40x30_16b.gray", 24000, 4028748, 18724, 509},
+        {"cambi_heatmap_scale_4_20x15_16b.gray", 6000, 116331, 5349, 44},
+    };
+    for (const auto &f : files) {
+        const auto path = dir / f.name;
+        INFO(path.string());
+        REQUIRE(std::filesystem::exists(path));
+        CHECK(std::filesystem::file_size(path) == f.bytes);
+        std::ifstream in(path, std::ios::binary);
+        std::vector<uint16_t> v(f.bytes / 2);
+        in.read(reinterpret_cast<char *>(v.data()), std::streamsize(f.bytes));
+        uint64_t sum = 0;
+        unsigned max = 0, nonzero = 0;
+        for (uint16_t x : v) sum += x, max = std::max<unsigned>(max, x), nonzero += x != 0;
+        CHECK(sum == f.sum);
+        CHECK(max == f.max);
+        CHECK(nonzero == f.nonzero);
+    }
+    std::filesystem::remove_all(dir.parent_path());
+}
+
+TEST_CASE("cambi refuses small pictures, bad sizes and bad options", "[cambi]")
+{
+    // libvmaf's init fails when both sides of the encode are below 216.
+    for (const auto &pair : golden_pairs()) {
+        if (pair.find("176x144") == std::string::npos) continue;
+        INFO(pair);
+        CHECK(!has_cambi(pair));
+        CHECK(first_frame_status(pair, {}) == -EINVAL);
+    }
+    CHECK(first_frame_status("coffee_320x240_crf28", {}) == 0);
+    CHECK(first_frame_status("coffee_320x240_crf28", {{"enc_width", "200"}, {"enc_height", "150"}}) == -EINVAL);
+    CHECK(first_frame_status("coffee_320x240_crf28", {{"enc_width", "200"}, {"enc_height", "230"}}) == 0);
+    // A source larger in one direction and smaller in the other.
+    CHECK(first_frame_status("chelsea_322x186_rescale",
+                             {{"full_ref", "true"}, {"src_width", "320"}, {"src_height", "240"}}) == -EINVAL);
+
+    CHECK(use_status({{"nonsense", "1"}}) == -EINVAL);
+    CHECK(use_status({{"window_size", "200"}}) == -EINVAL);
+    CHECK(use_status({{"window_size", "14"}}) == -EINVAL);
+    CHECK(use_status({{"topk", "0"}}) == -EINVAL);
+    CHECK(use_status({{"max_log_contrast", "6"}}) == -EINVAL);
+    CHECK(use_status({{"eotf", "hlg"}}) == -EINVAL);
+    CHECK(use_status({{"cambi_eotf", "srgb"}}) == -EINVAL);
+    CHECK(use_status({{"enc_width", "100"}}) == -EINVAL);
+    CHECK(use_status({{"cambi_max_val", "1001"}}) == -EINVAL);
+    CHECK(use_status({{"full_ref", "maybe"}}) == -EINVAL);
+    CHECK(use_status({{"eotf", "pq"}, {"window_size", "127"}, {"full_ref", "true"}}) == 0);
+}
+
+TEST_CASE("cambi gives the same scores on several threads", "[cambi]")
+{
+    const auto one = run_pair("testsrc2_320x240_crf45", {{"cambi", {{"full_ref", "true"}}}},
+                              {"cambi", "cambi_source"}, 1);
+    const auto two = run_pair("testsrc2_320x240_crf45", {{"cambi", {{"full_ref", "true"}}}},
+                              {"cambi", "cambi_source"}, 2);
+    CHECK(one == two);
+}

@@ -211,7 +211,10 @@ public:
         params_.weights = weights_.data();
         params_.vlt_luma = vlt_luma_;
         params_.band_base = lo > 0 ? lo : 0;
-        params_.band_size = int(uint16_t(tvi_[num_diffs_ - 1] + 1 - params_.band_base));
+        // Empty when the visibility threshold lies above every step's TVI limit
+        // (libvmaf's unsigned size then wraps and it reads out of bounds): no
+        // c-value can fire and the score is 0.
+        params_.band_size = std::max(int(tvi_[num_diffs_ - 1]) + 1 - params_.band_base, 0);
         params_.reciprocal = cambi::reciprocal_table().data();
 
         stride_ = (alloc_w_ + 63) & ~63u;
