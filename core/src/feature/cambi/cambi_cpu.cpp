@@ -25,7 +25,9 @@
 
 #include "feature/cambi/cambi_kernels.h"
 #include "feature/cambi/cambi_tables.h"
+#include "feature/cambi/cambi_x86.h"
 #include "util/log.h"
+#include "util/simd.h"
 
 namespace vmaf {
 
@@ -83,16 +85,77 @@ struct KernelSet {
     void (*decimate_row)(const uint16_t *, uint16_t *, unsigned);
     void (*mode_row_h)(const uint16_t *, unsigned, uint16_t *);
     void (*mode_row_v)(const uint16_t *, const uint16_t *, const uint16_t *, unsigned, uint16_t *);
-    void (*range_add)(uint16_t *, int, int, int);
+    void (*histogram_row)(uint16_t *, const uint16_t *, const uint16_t *, unsigned, int, cambi::HistogramBand, int);
+    void (*histogram_slide)(uint16_t *, const uint16_t *, const uint16_t *, const uint16_t *, const uint16_t *,
+                            unsigned, int, cambi::HistogramBand);
     void (*c_values_row)(const uint16_t *, const uint16_t *, const uint16_t *, unsigned,
                          const cambi::ContrastParams &, float *);
 };
 
+// One build of the inline kernels of cambi_kernels.h per instruction set,
+// each in a namespace of its own; the target attribute lets the compiler
+// vectorize the loops for that set.
+#define CAMBI_KERNEL_WRAPPERS(ns, attr, hist_ns)                                                                            \
+    namespace ns {                                                                                                 \
+    attr void flat_row(const uint16_t *r, const uint16_t *b, unsigned w, uint16_t *o)                              \
+    {                                                                                                              \
+        cambi::flat_row(r, b, w, o);                                                                               \
+    }                                                                                                              \
+    attr void column_update(uint16_t *c, const uint16_t *a, const uint16_t *s, unsigned w)                         \
+    {                                                                                                              \
+        cambi::column_update(c, a, s, w);                                                                          \
+    }                                                                                                              \
+    attr void mask_row(const uint16_t *p, unsigned w, uint32_t t, uint16_t *m) { cambi::mask_row(p, w, t, m); }  \
+    attr void decimate_row(const uint16_t *s, uint16_t *d, unsigned w) { cambi::decimate_row(s, d, w); }          \
+    attr void mode_row_h(const uint16_t *r, unsigned w, uint16_t *o) { cambi::mode_row_h(r, w, o); }              \
+    attr void mode_row_v(const uint16_t *a, const uint16_t *b, const uint16_t *c, unsigned w, uint16_t *o)         \
+    {                                                                                                              \
+        cambi::mode_row_v(a, b, c, w, o);                                                                          \
+    }                                                                                                              \
+    attr void histogram_row(uint16_t *h, const uint16_t *i, const uint16_t *m, unsigned w, int pad,                \
+                            cambi::HistogramBand band, int delta)                                                  \
+    {                                                                                                              \
+        hist_ns::histogram_row(h, i, m, w, pad, band, delta);                                                       \
+    }                                                                                                              \
+    attr void histogram_slide(uint16_t *h, const uint16_t *si, const uint16_t *sm, const uint16_t *ai,             \
+                              const uint16_t *am, unsigned w, int pad, cambi::HistogramBand band)                  \
+    {                                                                                                              \
+        hist_ns::histogram_slide(h, si, sm, ai, am, w, pad, band);                                                  \
+    }                                                                                                              \
+    }
+
+CAMBI_KERNEL_WRAPPERS(generic, , cambi)
+namespace generic {
+void c_values_row(const uint16_t *h, const uint16_t *i, const uint16_t *m, unsigned w, const cambi::ContrastParams &p,
+                  float *o)
+{
+    cambi::c_values_row(h, i, m, w, p, o);
+}
+}  // namespace generic
+#if VMAF_X86
+CAMBI_KERNEL_WRAPPERS(build_avx2, __attribute__((target("avx2"))), cambi::avx2)
+CAMBI_KERNEL_WRAPPERS(build_avx512, __attribute__((target(VMAF_TARGET_AVX512))), cambi::avx512)
+#endif
+#undef CAMBI_KERNEL_WRAPPERS
+
 KernelSet pick_kernels(cambi::Kernels which)
 {
+#if VMAF_X86
+    if (which == cambi::Kernels::Best && cpu_has_avx512()) {
+        using namespace build_avx512;
+        return {flat_row,      column_update,   mask_row, decimate_row, mode_row_h, mode_row_v, histogram_row,
+                histogram_slide, cambi::avx512::c_values_row};
+    }
+    if ((which == cambi::Kernels::Best || which == cambi::Kernels::Avx2) && cpu_has_avx2()) {
+        using namespace build_avx2;
+        return {flat_row,      column_update,   mask_row, decimate_row, mode_row_h, mode_row_v, histogram_row,
+                histogram_slide, cambi::avx2::c_values_row};
+    }
+#endif
     (void)which;
-    using namespace cambi::portable;
-    return {flat_row, column_update, mask_row, decimate_row, mode_row_h, mode_row_v, range_add, c_values_row};
+    using namespace generic;
+    return {flat_row,   column_update, mask_row,        decimate_row, mode_row_h,
+            mode_row_v, histogram_row, histogram_slide, c_values_row};
 }
 
 // libvmaf's quickselect (Hoare partition around arr[k]): afterwards arr[0, k)
@@ -389,50 +452,25 @@ private:
         }
     }
 
-    // Adds (delta +1) or removes (-1) row y's masked in-band samples to the
-    // window histograms of the columns within pad of each.
-    void histogram_row(unsigned y, int delta, unsigned w, int pad)
-    {
-        const uint16_t *im = image_row(y), *mk = mask_row(y);
-        for (unsigned x = 0; x < w; x++) {
-            const unsigned row = unsigned(im[x] - params_.band_base);
-            if (!mk[x] || row >= unsigned(params_.band_size)) continue;
-            kernels_.range_add(hist_.data() + size_t(row) * w, std::max(int(x) - pad, 0),
-                               std::min(int(x) + pad + 1, int(w)), delta);
-        }
-    }
-
-    // Moves the window down one row: drops row `sub`, takes in row `add`.
-    void histogram_slide(unsigned sub, unsigned add, unsigned w, int pad)
-    {
-        const uint16_t *si = image_row(sub), *sm = mask_row(sub);
-        const uint16_t *ai = image_row(add), *am = mask_row(add);
-        const unsigned size = unsigned(params_.band_size);
-        for (unsigned x = 0; x < w; x++) {
-            const unsigned rs = unsigned(si[x] - params_.band_base), ra = unsigned(ai[x] - params_.band_base);
-            const bool s_in = sm[x] && rs < size, a_in = am[x] && ra < size;
-            if (s_in && a_in && rs == ra) continue;
-            const int lo = std::max(int(x) - pad, 0), hi = std::min(int(x) + pad + 1, int(w));
-            if (s_in) kernels_.range_add(hist_.data() + size_t(rs) * w, lo, hi, -1);
-            if (a_in) kernels_.range_add(hist_.data() + size_t(ra) * w, lo, hi, +1);
-        }
-    }
-
     // c_values_ (w x h, packed) for the current scale.
     void c_values(unsigned w, unsigned h, unsigned window)
     {
         const int pad = int(window >> 1);
         std::fill_n(hist_.begin(), size_t(params_.band_size) * w, 0);
-        for (unsigned y = 0; y < unsigned(pad) && y < h; y++) histogram_row(y, +1, w, pad);
+        uint16_t *hist = hist_.data();
+        const cambi::HistogramBand band{params_.band_base, unsigned(params_.band_size)};
+        for (unsigned y = 0; y < unsigned(pad) && y < h; y++)
+            kernels_.histogram_row(hist, image_row(y), mask_row(y), w, pad, band, +1);
         for (unsigned y = 0; y < h; y++) {
             const unsigned add = y + pad;
             const bool has_add = add < h, has_sub = y >= unsigned(pad) + 1;
             if (has_add && has_sub)
-                histogram_slide(y - pad - 1, add, w, pad);
+                kernels_.histogram_slide(hist, image_row(y - pad - 1), mask_row(y - pad - 1), image_row(add),
+                                         mask_row(add), w, pad, band);
             else if (has_add)
-                histogram_row(add, +1, w, pad);
+                kernels_.histogram_row(hist, image_row(add), mask_row(add), w, pad, band, +1);
             else if (has_sub)
-                histogram_row(y - pad - 1, -1, w, pad);
+                kernels_.histogram_row(hist, image_row(y - pad - 1), mask_row(y - pad - 1), w, pad, band, -1);
             kernels_.c_values_row(hist_.data(), image_row(y), mask_row(y), w, params_, c_values_.data() + size_t(y) * w);
         }
     }
