@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "feature/cambi/cambi_kernels.h"
+#include "feature/cambi/cambi_pool.h"
 #include "feature/cambi/cambi_tables.h"
 #include "feature/cambi/cambi_x86.h"
 #include "util/log.h"
@@ -156,34 +157,6 @@ KernelSet pick_kernels(cambi::Kernels which)
     using namespace generic;
     return {flat_row,   column_update, mask_row,        decimate_row, mode_row_h,
             mode_row_v, histogram_row, histogram_slide, c_values_row};
-}
-
-// libvmaf's quickselect (Hoare partition around arr[k]): afterwards arr[0, k)
-// holds the k largest values, in the order the pooling sums them.
-void select_largest(float *arr, int n, int k)
-{
-    if (n == k) return;
-    int left = 0, right = n - 1;
-    while (left < right) {
-        const float pivot = arr[k];
-        int i = left, j = right;
-        do {
-            while (arr[i] > pivot) i++;
-            while (arr[j] < pivot) j--;
-            if (i <= j) std::swap(arr[i++], arr[j--]);
-        } while (i <= j);
-        if (j < k) left = i;
-        if (k < i) right = j;
-    }
-}
-
-double pool_topk(float *c, unsigned n, double topk)
-{
-    const int k = std::clamp(int(topk * n), 1, int(n));
-    select_largest(c, int(n), k);
-    double sum = 0;
-    for (int i = 0; i < k; i++) sum += c[i];
-    return sum / k;
 }
 
 class CambiCpu final : public Extractor {
@@ -515,7 +488,7 @@ private:
             c_values(w, h, window);
             if (heatmap_frame >= 0)
                 if (int err = dump_heatmap(s, w, h, window, unsigned(heatmap_frame))) return err;
-            per_scale[s] = pool_topk(c_values_.data(), w * h, topk_);
+            per_scale[s] = cambi::pool_topk(c_values_.data(), w * h, topk_, pool_);
         }
         const unsigned side = 2 * (window >> 1) + 1;
         double sum = 0.0;
@@ -542,6 +515,7 @@ private:
     std::vector<uint16_t> flat_[8];
     std::vector<uint16_t> mode_rows_[3];
     FILE *heatmaps_[cambi::kScales] = {};
+    cambi::PoolScratch pool_;
 };
 
 std::unique_ptr<Extractor> create(const FeatureOptions &o)
