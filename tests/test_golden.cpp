@@ -28,7 +28,6 @@ namespace {
 const std::map<std::string, std::set<std::string>> kPending = {
     {"float_ssim", {"float_ssim"}},
     {"float_ms_ssim", {"float_ms_ssim"}},
-    {"cambi", {"cambi"}},
     {"speed_chroma", {"speed_chroma_u", "speed_chroma_v", "speed_chroma_uv"}},
     {"speed_temporal", {"speed_temporal"}},
 };

@@ -10,6 +10,7 @@
 #include "feature/float_ansnr/float_ansnr.h"
 #include "feature/float_moment/float_moment.h"
 #include "feature/float_psnr/float_psnr.h"
+#include "feature/cambi/cambi.h"
 #include "feature/motion/motion.h"
 #include "feature/psnr/psnr.h"
 #include "feature/psnr_hvs/psnr_hvs.h"
@@ -34,6 +35,7 @@ constexpr std::array kExtractors = {
     &kFloatPsnrExtractor,
     &kFloatAnsnrExtractor,
     &kFloatMomentExtractor,
+    &kCambiExtractor,
 };
 
 }  // namespace

@@ -1,0 +1,23 @@
+// cambi: libvmaf's banding detector (Contrast Aware Multiscale Banding Index).
+#pragma once
+
+#include <memory>
+
+#include "feature/extractor.h"
+
+namespace vmaf {
+
+extern const ExtractorInfo kCambiExtractor;
+
+namespace cambi {
+
+// Which build of the row kernels to run: the best the processor has, the
+// portable one, or AVX2 (the portable one where the processor lacks AVX2), so
+// tests on an AVX-512 machine also run it. All give identical scores.
+enum class Kernels { Best, Portable, Avx2 };
+
+std::unique_ptr<Extractor> create_cpu(const FeatureOptions &opts, Kernels which);
+
+}  // namespace cambi
+
+}  // namespace vmaf
