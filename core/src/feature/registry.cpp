@@ -5,6 +5,7 @@
 #include "feature/adm/adm.h"
 #include "feature/motion/motion.h"
 #include "feature/psnr/psnr.h"
+#include "feature/ssim/ssim.h"
 #include "feature/vif/vif.h"
 
 namespace vmaf {
@@ -18,6 +19,8 @@ constexpr std::array kExtractors = {
     &kMotionExtractor,
     &kVifExtractor,
     &kAdmExtractor,
+    &kFloatSsimExtractor,
+    &kFloatMsSsimExtractor,
 };
 
 }  // namespace
