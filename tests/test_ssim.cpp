@@ -321,3 +321,62 @@ TEST_CASE("float_ssim and float_ms_ssim reject bad options and too small picture
     CHECK(api_score("float_ssim", {{"scale", "3"}}, tiny(), tiny(), "float_ssim").err < 0);
     CHECK(api_score("float_ssim", {}, textured(8, 10, 64, 1, 0), textured(8, 10, 64, 1, 0), "float_ssim").err < 0);
 }
+
+namespace {
+
+// The scores libvmaf's compute_ssim / compute_ms_ssim (golden commit) give on
+// textured(8, w, h, 1, 0) against textured(8, w, h, 2, 12): the downscaling
+// and odd sizes the golden pairs do not reach.
+struct RefScore {
+    bool ms;
+    unsigned w, h;
+    int scale;
+    double score, l, c, s;  // l, c, s: float_ssim; MS-SSIM's scale 4 l and scale 0 s in l and s
+};
+
+constexpr RefScore kLibvmafScores[] = {
+    {false, 400, 300, 0, 0.67432928085327148, 0.99990600347518921, 0.89273333549499512, 0.75546693801879883},
+    {false, 400, 300, 2, 0.94370019435882568, 0.99997794628143311, 0.99571001529693604, 0.94766920804977417},
+    {false, 400, 300, 3, 0.98545867204666138, 0.99999088048934937, 0.99956798553466797, 0.98588979244232178},
+    {false, 401, 301, 2, 0.94370752573013306, 0.99997788667678833, 0.99570572376251221, 0.9476807713508606},
+    {false, 401, 301, 3, 0.98543709516525269, 0.99999082088470459, 0.99956166744232178, 0.98587429523468018},
+    {false, 401, 301, 4, 0.99503022432327271, 0.99999517202377319, 0.99990338087081909, 0.99513107538223267},
+    {false, 401, 301, 5, 0.99784386157989502, 0.99999707937240601, 0.9999619722366333, 0.99788469076156616},
+    {false, 1920, 1080, 0, 0.99499630928039551, 0.99999469518661499, 0.99988806247711182, 0.99511277675628662},
+    {true, 401, 301, 0, 0.96331500709840723, 0.9999997615814209, 0, 0.75542682409286499},
+    {true, 177, 176, 0, 0.96406521230546416, 0.9999997615814209, 0, 0.75551462173461914},
+    {true, 1920, 1080, 0, 0.96356708193537566, 0.9999997615814209, 0, 0.75575262308120728},
+};
+
+}  // namespace
+
+TEST_CASE("float_ssim downscaling and MS-SSIM at odd and large sizes match libvmaf", "[ssim]")
+{
+    for (const RefScore &r : kLibvmafScores) {
+        std::vector<VmafPicture> ref = {textured(8, r.w, r.h, 1, 0)}, dis = {textured(8, r.w, r.h, 2, 12)};
+        for (const auto which : {ssim::Kernels::Portable, ssim::Kernels::Avx2, ssim::Kernels::Best}) {
+            INFO((r.ms ? "float_ms_ssim " : "float_ssim ") << r.w << "x" << r.h << " scale " << r.scale
+                                                            << " kernels " << int(which));
+            Dict opts = {{"enable_lcs", "true"}};
+            if (r.scale) opts.push_back({"scale", std::to_string(r.scale)});
+            const MapSink s = run_direct(r.ms, ref, dis, opts, which);
+            const std::string base = r.ms ? "float_ms_ssim" : "float_ssim";
+            double v = 0, l = 0, c = 0, st = 0;
+            REQUIRE(s.get(base.c_str(), 0, &v) == 0);
+            CHECK(v == r.score);
+            if (r.ms) {
+                REQUIRE(s.get("float_ms_ssim_l_scale4", 0, &l) == 0);
+                REQUIRE(s.get("float_ms_ssim_s_scale0", 0, &st) == 0);
+            } else {
+                REQUIRE(s.get("float_ssim_l", 0, &l) == 0);
+                REQUIRE(s.get("float_ssim_c", 0, &c) == 0);
+                REQUIRE(s.get("float_ssim_s", 0, &st) == 0);
+                CHECK(c == r.c);
+            }
+            CHECK(l == r.l);
+            CHECK(st == r.s);
+        }
+        unref_all(ref);
+        unref_all(dis);
+    }
+}
