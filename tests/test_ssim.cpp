@@ -380,3 +380,55 @@ TEST_CASE("float_ssim downscaling and MS-SSIM at odd and large sizes match libvm
         unref_all(dis);
     }
 }
+
+TEST_CASE("float_ssim and float_ms_ssim one-thread time per 1080p frame", "[.][bench]")
+{
+    std::vector<VmafPicture> ref = {textured(8, 1920, 1080, 1, 0)}, dis = {textured(8, 1920, 1080, 2, 12)};
+    struct Case {
+        const char *name;
+        bool ms;
+        Dict opts;
+    };
+    const Case cases[] = {{"float_ssim (auto scale 4)", false, {}},
+                          {"float_ssim scale=1", false, {{"scale", "1"}}},
+                          {"float_ms_ssim", true, {}}};
+    const std::pair<ssim::Kernels, const char *> kernels[] = {
+        {ssim::Kernels::Portable, "portable"}, {ssim::Kernels::Avx2, "avx2"}, {ssim::Kernels::Best, "best"}};
+    for (const Case &c : cases) {
+        for (const auto &[which, kname] : kernels) {
+            const auto o = parse_options(c.ms ? kFloatMsSsimExtractor : kFloatSsimExtractor, c.opts);
+            auto ex = c.ms ? ssim::create_ms_ssim_cpu(o, which) : ssim::create_ssim_cpu(o, which);
+            REQUIRE(ex->init({ref[0].pix_fmt, 8, 1920, 1080}) == 0);
+            MapSink sink;
+            REQUIRE(ex->extract(ref[0], dis[0], 0, sink) == 0);  // warm-up
+            const int n = 5;
+            const auto t0 = std::chrono::steady_clock::now();
+            for (int i = 0; i < n; i++) REQUIRE(ex->extract(ref[0], dis[0], unsigned(i), sink) == 0);
+            const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / n;
+            std::printf("%-28s %-9s %8.2f ms/frame\n", c.name, kname, ms);
+        }
+    }
+    unref_all(ref);
+    unref_all(dis);
+}
+
+TEST_CASE("float_ssim and float_ms_ssim: portable, AVX2 and best kernels agree bit for bit", "[ssim]")
+{
+    for (const auto &pair : golden_pairs()) {
+        auto ref = load_y4m(data_dir() + "/" + pair + "_ref.y4m");
+        auto dis = load_y4m(data_dir() + "/" + pair + "_dis.y4m");
+        const bool ms = ref[0].w[0] >= 176 && ref[0].h[0] >= 176;
+        for (const bool use_ms : {false, true}) {
+            if (use_ms && !ms) continue;
+            const Dict opts = {{"enable_lcs", "true"}};
+            const MapSink portable = run_direct(use_ms, ref, dis, opts, ssim::Kernels::Portable);
+            for (const auto which : {ssim::Kernels::Avx2, ssim::Kernels::Best}) {
+                const MapSink other = run_direct(use_ms, ref, dis, opts, which);
+                INFO(pair << (use_ms ? " float_ms_ssim" : " float_ssim") << " kernels " << int(which));
+                CHECK(other.scores == portable.scores);
+            }
+        }
+        unref_all(ref);
+        unref_all(dis);
+    }
+}

@@ -1,9 +1,11 @@
-// The float SSIM engine (ssim_engine.h) and its portable kernels.
+// The float SSIM engine (ssim_engine.h), its portable kernels and the pick
+// of the vector ones (ssim_simd_x86.h).
 #include "feature/ssim/ssim_engine.h"
 
 #include <cstddef>
 
 #include "feature/ssim/ssim_kernel.h"
+#include "feature/ssim/ssim_simd_x86.h"
 
 namespace vmaf::ssim {
 
@@ -40,8 +42,18 @@ void lpf_half_row_generic(const float *const *even, const float *const *odd, int
 
 constexpr KernelSet kGeneric = {horizontal_generic, vertical_terms_generic, lpf_half_row_generic};
 
+#if VMAF_X86
+constexpr KernelSet kAvx2 = {avx2::Rows::horizontal, avx2::Rows::vertical_terms, avx2::Rows::lpf_half_row};
+constexpr KernelSet kAvx512 = {avx512::Rows::horizontal, avx512::Rows::vertical_terms,
+                               avx512::Rows::lpf_half_row};
+#endif
+
 const KernelSet *pick(Kernels which)
 {
+#if VMAF_X86
+    if (which == Kernels::Best && cpu_has_avx512()) return &kAvx512;
+    if ((which == Kernels::Best || which == Kernels::Avx2) && cpu_has_avx2()) return &kAvx2;
+#endif
     (void)which;
     return &kGeneric;
 }
