@@ -26,8 +26,6 @@ namespace {
 // models needing them) print; an entry goes when its extractor lands, and the
 // map is empty once every libvmaf feature is here.
 const std::map<std::string, std::set<std::string>> kPending = {
-    {"float_ssim", {"float_ssim"}},
-    {"float_ms_ssim", {"float_ms_ssim"}},
     {"speed_chroma", {"speed_chroma_u", "speed_chroma_v", "speed_chroma_uv"}},
     {"speed_temporal", {"speed_temporal"}},
 };

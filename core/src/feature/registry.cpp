@@ -14,6 +14,7 @@
 #include "feature/motion/motion.h"
 #include "feature/psnr/psnr.h"
 #include "feature/psnr_hvs/psnr_hvs.h"
+#include "feature/ssim/ssim.h"
 #include "feature/vif/vif.h"
 
 namespace vmaf {
@@ -36,6 +37,8 @@ constexpr std::array kExtractors = {
     &kFloatAnsnrExtractor,
     &kFloatMomentExtractor,
     &kCambiExtractor,
+    &kFloatSsimExtractor,
+    &kFloatMsSsimExtractor,
 };
 
 }  // namespace

@@ -1,0 +1,104 @@
+// float_ssim on the CPU: libvmaf's float_ssim.c and ssim.c. The luma planes
+// on the 8-bit float scale, optionally box-downscaled (scale, or by the
+// frame size), then mean SSIM over the 11x11 Gaussian window.
+#include <cerrno>
+#include <cmath>
+
+#include "feature/common/float_picture.h"
+#include "feature/ssim/ssim.h"
+#include "feature/ssim/ssim_engine.h"
+#include "feature/ssim/ssim_kernel.h"
+#include "util/log.h"
+
+namespace vmaf {
+
+namespace {
+
+constexpr OptionSpec kOptions[] = {
+    {"enable_lcs", nullptr, OptType::Bool, 0, 0, 1, false,
+     "also write the mean luminance, contrast and structure terms (float_ssim_l, _c, _s)"},
+    {"enable_db", nullptr, OptType::Bool, 0, 0, 1, false, "write the score as -10 log10(1 - SSIM) dB"},
+    {"clip_db", nullptr, OptType::Bool, 0, 0, 1, false,
+     "cap dB scores at the frame size's bound (with enable_db)"},
+    {"scale", nullptr, OptType::Int, 0, 0, ssim::kMaxScaleFactor, false,
+     "downscaling factor: 0 picks one from the frame size, 1 keeps full size"},
+};
+
+constexpr const char *kProvided[] = {"float_ssim"};
+
+class FloatSsimCpu final : public Extractor {
+public:
+    FloatSsimCpu(const FeatureOptions &o, ssim::Kernels which)
+        : engine_(which), lcs_(o.flag("enable_lcs")), db_(o.flag("enable_db")), clip_(o.flag("clip_db")),
+          scale_(int(o.number("scale")))
+    {
+    }
+
+    int init(const FrameFormat &fmt) override
+    {
+        const int w = int(fmt.w), h = int(fmt.h);
+        factor_ = scale_ > 0 ? scale_ : ssim::auto_scale(w, h);
+        const int sw = factor_ > 1 ? ssim::decimated_size(w, factor_) : w;
+        const int sh = factor_ > 1 ? ssim::decimated_size(h, factor_) : h;
+        if (sw < ssim::kWindow || sh < ssim::kWindow) {
+            log(VMAF_LOG_LEVEL_ERROR,
+                "float_ssim: %ux%u downscaled by %d is %dx%d, smaller than the %dx%d window\n", fmt.w, fmt.h,
+                factor_, sw, sh, ssim::kWindow, ssim::kWindow);
+            return -EINVAL;
+        }
+        cap_ = clip_ ? ssim::max_db(fmt.bpc, fmt.w, fmt.h) : INFINITY;
+        if (factor_ > 1) {
+            small_ref_.resize(std::size_t(sw) * sh);
+            small_dist_.resize(std::size_t(sw) * sh);
+        }
+        return 0;
+    }
+
+    int extract(const VmafPicture &ref, const VmafPicture &dist, unsigned index, ScoreSink &out) override
+    {
+        ref_.assign(ref, 0, 0.0f);
+        dist_.assign(dist, 0, 0.0f);
+        int w = int(ref_.w), h = int(ref_.h);
+        const float *r = ref_.data.data(), *d = dist_.data.data();
+        if (factor_ > 1) {
+            engine_.box_decimate(r, w, h, factor_, small_ref_.data());
+            engine_.box_decimate(d, w, h, factor_, small_dist_.data());
+            r = small_ref_.data(), d = small_dist_.data();
+            w = ssim::decimated_size(w, factor_), h = ssim::decimated_size(h, factor_);
+        }
+        const ssim::ScaleTerms t = engine_.ssim(r, d, w, h);
+        double score = t.ssim;
+        if (db_) score = ssim::to_db(score, cap_);
+        int err = out.append("float_ssim", index, score);
+        if (lcs_) {
+            err |= out.append("float_ssim_l", index, t.l);
+            err |= out.append("float_ssim_c", index, t.c);
+            err |= out.append("float_ssim_s", index, t.s);
+        }
+        return err;
+    }
+
+private:
+    ssim::Engine engine_;
+    bool lcs_, db_, clip_;
+    int scale_, factor_ = 1;
+    double cap_ = INFINITY;
+    FloatPlane ref_, dist_;
+    std::vector<float> small_ref_, small_dist_;
+};
+
+std::unique_ptr<Extractor> create(const FeatureOptions &o)
+{
+    return std::make_unique<FloatSsimCpu>(o, ssim::Kernels::Best);
+}
+
+}  // namespace
+
+std::unique_ptr<Extractor> ssim::create_ssim_cpu(const FeatureOptions &opts, Kernels which)
+{
+    return std::make_unique<FloatSsimCpu>(opts, which);
+}
+
+const ExtractorInfo kFloatSsimExtractor = {"float_ssim", kProvided, kOptions, 0, create};
+
+}  // namespace vmaf

@@ -1,0 +1,60 @@
+// The float SSIM engine: SSIM's mean terms over one pair of planes, and the
+// two decimations (float_ssim's box, MS-SSIM's low-pass halving), on the
+// kernel build an instance picked.
+#pragma once
+
+#include <vector>
+
+#include "feature/ssim/ssim.h"
+#include "feature/ssim/ssim_tables.h"
+
+namespace vmaf::ssim {
+
+// Mean SSIM, luminance, contrast and structure over a plane, each rounded
+// to float as libvmaf returns them.
+struct ScaleTerms {
+    float ssim, l, c, s;
+};
+
+// One row of per-pixel terms: l * c * s, l, c, s.
+struct TermRows {
+    double *lcs, *l, *c, *s;
+};
+
+// The kernels of one instruction set, each over one row.
+struct KernelSet {
+    // Horizontal window pass over `n` outputs of a row of both planes: the
+    // means of ref and cmp and the windowed ref^2, cmp^2 and ref * cmp.
+    void (*horizontal)(const float *ref, const float *cmp, int n, float *const out[5]);
+    // Vertical window pass over `n` columns of the five horizontal planes
+    // (rows[p][k] is plane p's k-th row of the window) and the per-pixel terms.
+    void (*vertical_terms)(const float *const (*rows)[kWindow], int n, const TermRows &out);
+    // One output row of MS-SSIM's halving from the window's rows split into
+    // even and odd samples (lpf_point).
+    void (*lpf_half_row)(const float *const *even, const float *const *odd, int out_w, float *out);
+};
+
+class Engine {
+public:
+    explicit Engine(Kernels which);
+
+    // SSIM over packed w x h planes (both sides at least kWindow).
+    ScaleTerms ssim(const float *ref, const float *cmp, int w, int h);
+
+    // MS-SSIM's step to the next scale: the 9x9 low-pass filter at every
+    // second sample of every second row; `dst` gets decimated_size(w, 2) x
+    // decimated_size(h, 2) samples.
+    void lpf_half(const float *src, int w, int h, float *dst);
+
+    // float_ssim's downscaling by `factor` through a factor x factor box.
+    void box_decimate(const float *src, int w, int h, int factor, float *dst);
+
+private:
+    const KernelSet *k_;
+    std::vector<float> ring_;    // 5 planes x kWindow rows of horizontal outputs
+    std::vector<double> terms_;  // 4 rows of per-pixel terms
+    std::vector<float> split_;   // the padded rows' even and odd samples
+    std::vector<float> box_;     // float_ssim's box taps
+};
+
+}  // namespace vmaf::ssim
