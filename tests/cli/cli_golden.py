@@ -30,6 +30,11 @@ def ms_ssim_if_large(pair):
 # libvmaf build that ran its AVX2 code, whose integer ADM differs from its
 # AVX-512 code at the right edge of some odd sizes (adr/0023): those runs
 # reproduce it with VMAF_ADM_EDGE_AS=avx2.
+# libvmaf runs whose features this library does not compute yet, with why; each is
+# reported as not run (and test_golden's kPending says the same).
+PENDING = {
+    "libvmaf.speed.json": "speed_chroma and speed_temporal (SpEED) are not in this library yet",
+}
 AVX2_BUILD = {"libvmaf.more.json", "libvmaf.speed.json", "libvmaf.aom_ctc_v7.0.json",
               "libvmaf.nflx_ctc_v1.0.json"}
 MODELS = [
@@ -103,6 +108,9 @@ def golden(cli):
         for suffix, args in MODELS:
             path = cli.path(f"{pair}.{suffix}")
             if not os.path.exists(path):
+                continue
+            if suffix in PENDING:
+                print(f"{pair} ({suffix}): not run: {PENDING[suffix]}")
                 continue
             with open(path) as f:
                 theirs = json.load(f)
