@@ -38,6 +38,10 @@ struct Options {
     unsigned threads = 1;
     unsigned ring = 8;       // distinct frame pairs, cycled
     unsigned soak = 0;       // memory and open-file samples over the timed frames
+    // What is computed: "vmaf" (vmaf_v0.6.1 + psnr), "aom_ctc" (the --aom_ctc v7.0
+    // set), or only the --feature extractors (no model).
+    std::string set = "vmaf";
+    std::vector<std::string> features;
     std::string ref, dist, model_dir, json;
     DeviceOptions dev;
 };
@@ -101,6 +105,9 @@ void usage(std::FILE *f)
                  "  --model-dir DIR   where vmaf_v0.6.1.json is (default: $VMAF_MODEL_DIR, else the built-in)\n"
                  "  --validation      Khronos validation layer on; any message fails the run\n"
                  "  --json FILE       also write the result as one JSON object ('-': stdout)\n"
+                 "  --set S           vmaf (vmaf_v0.6.1 + psnr, default) or aom_ctc (the --aom_ctc v7.0\n"
+                 "                    models and features)\n"
+                 "  --feature NAME    only this feature, no model (repeatable): per-feature timing\n"
                  "  --soak N          sample memory (RSS, device) and open files N times over the\n"
                  "                    timed frames, and open files before and after (scripts/soak.sh)\n");
 }
@@ -154,6 +161,14 @@ int parse_options(int argc, char **argv, Options *o)
                 std::fprintf(stderr, "vmaf_bench: unknown mode '%s'\n", v);
                 return 2;
             }
+        } else if (a == "--set") {
+            o->set = v;
+            if (o->set != "vmaf" && o->set != "aom_ctc") {
+                std::fprintf(stderr, "vmaf_bench: --set: vmaf or aom_ctc, not '%s'\n", v);
+                return 2;
+            }
+        } else if (a == "--feature") {
+            o->features.push_back(v);
         } else if (a == "--ref") {
             o->ref = v;
         } else if (a == "--dist") {
@@ -204,18 +219,18 @@ double wall_seconds()
     return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
 }
 
-int load_model(const Options &o, VmafModel **model, std::string *err)
+int load_model(const Options &o, VmafModel **model, std::string *err, const char *version = kModel)
 {
     VmafModelConfig cfg{};
     int e;
     std::string where;
     if (!o.model_dir.empty()) {
-        where = o.model_dir + "/" + kModel + ".json";
+        where = o.model_dir + "/" + version + ".json";
         e = vmaf_model_load_from_path(model, &cfg, where.c_str());
     } else {
         const char *env = std::getenv("VMAF_MODEL_DIR");
-        where = std::string(kModel) + " (in " + (env && *env ? env : "the built-in model directory") + ")";
-        e = vmaf_model_load(model, &cfg, kModel);
+        where = std::string(version) + " (in " + (env && *env ? env : "the built-in model directory") + ")";
+        e = vmaf_model_load(model, &cfg, version);
     }
     if (e) *err = "cannot load model " + where + ": " + errno_text(e) + " (--model-dir DIR or VMAF_MODEL_DIR)";
     return e;
@@ -250,14 +265,16 @@ int run_frames(const Options &o, Feeder &feeder, VmafContext *vmaf, VmafModel *m
     if (r->gpu_frames) r->gpu_ms = (after.total_ms - before.total_ms) / double(r->gpu_frames);
     r->gpu_min_ms = after.min_ms;
     r->gpu_max_ms = after.max_ms;
-    if (int e = vmaf_score_pooled(vmaf, model, VMAF_POOL_METHOD_MEAN, &r->vmaf, 0, total - 1)) {
-        *err = "vmaf_score_pooled: " + errno_text(e);
-        return e;
-    }
-    if (int e = vmaf_feature_score_pooled(vmaf, "psnr_y", VMAF_POOL_METHOD_MEAN, &r->psnr_y, 0, total - 1)) {
-        *err = "psnr_y: " + errno_text(e);
-        return e;
-    }
+    if (model)
+        if (int e = vmaf_score_pooled(vmaf, model, VMAF_POOL_METHOD_MEAN, &r->vmaf, 0, total - 1)) {
+            *err = "vmaf_score_pooled: " + errno_text(e);
+            return e;
+        }
+    if (o.features.empty())
+        if (int e = vmaf_feature_score_pooled(vmaf, "psnr_y", VMAF_POOL_METHOD_MEAN, &r->psnr_y, 0, total - 1)) {
+            *err = "psnr_y: " + errno_text(e);
+            return e;
+        }
     r->device = feeder.device();
     r->validation_messages = feeder.validation_messages(vmaf);
     return 0;
@@ -265,12 +282,19 @@ int run_frames(const Options &o, Feeder &feeder, VmafContext *vmaf, VmafModel *m
 
 int run(const Options &o, const FrameCycle &frames, Result *r, std::string *err)
 {
-    VmafModel *model = nullptr;
-    if (int e = load_model(o, &model, err)) return e;
+    VmafModel *model = nullptr, *neg = nullptr;
+    if (o.features.empty())
+        if (int e = load_model(o, &model, err)) return e;
+    if (o.set == "aom_ctc")
+        if (int e = load_model(o, &neg, err, "vmaf_v0.6.1neg")) {
+            vmaf_model_destroy(model);
+            return e;
+        }
     r->fds_start = open_fds();
     std::unique_ptr<Feeder> feeder = make_feeder(o.mode, o.dev, frames, err);
     if (!feeder) {
-        vmaf_model_destroy(model);
+        if (model) vmaf_model_destroy(model);
+        if (neg) vmaf_model_destroy(neg);
         return -ENOSYS;
     }
     VmafConfiguration cfg{};
@@ -279,13 +303,40 @@ int run(const Options &o, const FrameCycle &frames, Result *r, std::string *err)
     VmafContext *vmaf = nullptr;
     int e = vmaf_init(&vmaf, cfg);
     if (e) *err = "vmaf_init: " + errno_text(e);
-    if (!e && (e = vmaf_use_features_from_model(vmaf, model))) *err = "vmaf_use_features_from_model: " + errno_text(e);
-    if (!e && (e = vmaf_use_feature(vmaf, "psnr", nullptr))) *err = "vmaf_use_feature(psnr): " + errno_text(e);
+    if (!e && model && (e = vmaf_use_features_from_model(vmaf, model)))
+        *err = "vmaf_use_features_from_model: " + errno_text(e);
+    if (!e && neg && (e = vmaf_use_features_from_model(vmaf, neg)))
+        *err = "vmaf_use_features_from_model(neg): " + errno_text(e);
+    // The AOM CTC v7.0 set as `vmaf --aom_ctc v7.0` expands it (core/tools/cli_presets.cpp).
+    struct Use {
+        const char *name;
+        std::vector<std::pair<const char *, const char *>> opts;
+    };
+    std::vector<Use> uses;
+    if (!o.features.empty()) {
+        for (const std::string &f : o.features) uses.push_back({f.c_str(), {}});
+    } else if (o.set == "aom_ctc") {
+        uses = {{"psnr", {{"reduced_hbd_peak", "true"}, {"enable_apsnr", "true"}, {"min_sse", "0.5"}}},
+                {"ciede", {}},
+                {"float_ssim", {{"scale", "1"}, {"enable_db", "true"}, {"clip_db", "true"}}},
+                {"float_ms_ssim", {{"enable_db", "true"}, {"clip_db", "true"}}},
+                {"psnr_hvs", {}},
+                {"cambi", {}}};
+    } else {
+        uses = {{"psnr", {}}};
+    }
+    for (const Use &u : uses) {
+        if (e) break;
+        VmafFeatureDictionary *d = nullptr;
+        for (const auto &[k, v] : u.opts) vmaf_feature_dictionary_set(&d, k, v);
+        if ((e = vmaf_use_feature(vmaf, u.name, d))) *err = std::string("vmaf_use_feature(") + u.name + "): " + errno_text(e);
+    }
     if (!e) e = feeder->attach(vmaf, err);
     if (!e) e = run_frames(o, *feeder, vmaf, model, r, err);
     if (vmaf) vmaf_close(vmaf);
     feeder.reset();  // after the context: it may own the device the context used
-    vmaf_model_destroy(model);
+    if (model) vmaf_model_destroy(model);
+    if (neg) vmaf_model_destroy(neg);
     r->fds_end = open_fds();
     return e;
 }
