@@ -4,7 +4,7 @@
 # seed corpus (tests/fuzz/corpus/<target>/ is never modified). Fails on any
 # finding: a crash, a sanitizer report (AddressSanitizer, LeakSanitizer,
 # UndefinedBehaviorSanitizer, which aborts on the first report), an input that
-# runs longer than FUZZ_TIMEOUT seconds or needs more than FUZZ_RSS_MB MiB.
+# runs longer than FUZZ_TIMEOUT (30) seconds or needs more than FUZZ_RSS_MB (2048) MiB.
 # Prints per target: executions, executions per second, coverage (libFuzzer's
 # cov:) and the new units found.
 #   bash scripts/fuzz.sh 60                  # every target for 60 s, one at a time
@@ -65,7 +65,7 @@ run_target() {
   seeds=$(find "$dir/corpus" -type f | wc -l)
   set +e
   "$build_dir/tests/fuzz/fuzz_$t" "$dir/corpus" \
-    -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb="${FUZZ_RSS_MB:-2048}" \
+    -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-30}" -rss_limit_mb="${FUZZ_RSS_MB:-2048}" \
     -max_len="${FUZZ_MAX_LEN:-4096}" -print_final_stats=1 -artifact_prefix="$artifacts/$t-" \
     > "$dir/log" 2>&1
   echo $? > "$dir/rc"

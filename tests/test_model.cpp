@@ -649,6 +649,14 @@ TEST_CASE("libsvm parsing and the sparse RBF kernel", "[model]")
         CHECK(vmaf::SvmRegressor::parse(text, &svm, &err) == -EINVAL);
         CHECK(!err.empty());
     }
+
+    // A total_sv far beyond what the text holds fails on the missing vectors,
+    // without reserving room for them (found by fuzzing: 16 GB were reserved).
+    err.clear();
+    CHECK(vmaf::SvmRegressor::parse("svm_type nu_svr\nkernel_type linear\nnr_class 2\ntotal_sv 2147483647\n"
+                                    "rho 0\nSV\n1 1:0.5\n",
+                                    &svm, &err) == -EINVAL);
+    CHECK(err.find("only 1 are given") != std::string::npos);
 }
 
 TEST_CASE("pooling as libvmaf pools", "[model]")

@@ -136,6 +136,34 @@ TEST_CASE("skip reads past frames and reports a truncated one", "[io]")
     std::remove(raw.c_str());
 }
 
+TEST_CASE("skip reads frames larger than its buffer, and never allocates a claimed frame", "[io]")
+{
+    // 3 MiB frames (1024x1024 4:4:4): skipped in pieces, the next frame is read whole.
+    const std::string big(3u << 20, '\x20'), next(3u << 20, '\x30');
+    const std::string path = temp_file("skip_big.y4m", "YUV4MPEG2 W1024 H1024 C444\nFRAME\n" + big +
+                                                           "FRAME\n" + next);
+    std::unique_ptr<VideoReader> r;
+    std::string err;
+    REQUIRE(VideoReader::open_y4m(path, &r, &err) == 0);
+    CHECK(r->skip(1, &err) == 1);
+    VmafPicture pic;
+    REQUIRE(vmaf::picture_alloc(&pic, VMAF_PIX_FMT_YUV444P, 8, 1024, 1024) == 0);
+    CHECK(r->read(&pic, &err) == 1);
+    CHECK(static_cast<const uint8_t *>(pic.data[2])[1023] == 0x30);
+    vmaf_picture_unref(&pic);
+    CHECK(r->skip(1, &err) == 0);
+
+    // A header that claims 24 GiB frames over a few bytes: a truncated frame,
+    // found without a buffer of the claimed size (found by fuzzing: skip
+    // allocated the whole frame first).
+    const std::string huge = temp_file("skip_huge.y4m", "YUV4MPEG2 W65536 H65536 C444p16\nFRAME\nabc");
+    REQUIRE(VideoReader::open_y4m(huge, &r, &err) == 0);
+    CHECK(r->skip(1, &err) == -EIO);
+    CHECK(err.find("truncated frame 0") != std::string::npos);
+    std::remove(path.c_str());
+    std::remove(huge.c_str());
+}
+
 TEST_CASE("a deeper picture gets the samples shifted up (common bit depth)", "[io]")
 {
     // One 4x2 4:2:0 8-bit frame: Y 0..7, U 100 101, V 200 201.

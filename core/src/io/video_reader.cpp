@@ -1,5 +1,6 @@
 #include "io/video_reader.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <sys/stat.h>
@@ -228,14 +229,21 @@ int VideoReader::read(VmafPicture *pic, std::string *err)
 int VideoReader::skip(unsigned n, std::string *err)
 {
     // Read rather than seek: a seek past the end succeeds silently, and a frame
-    // cut short must be reported here as it would be by read().
-    std::vector<uint8_t> scratch(n ? frame_bytes_ : 0);
+    // cut short must be reported here as it would be by read(). In pieces of at
+    // most 1 MiB: a header may claim frames of gigabytes the file does not hold.
+    std::vector<uint8_t> scratch(n ? std::min(frame_bytes_, size_t(1) << 20) : 0);
     for (unsigned i = 0; i < n; i++) {
         if (y4m_) {
             const int r = read_frame_header(err);
             if (r <= 0) return r;
         }
-        const size_t got = std::fread(scratch.data(), 1, frame_bytes_, f_);
+        size_t got = 0;
+        while (got < frame_bytes_) {
+            const size_t want = std::min(frame_bytes_ - got, scratch.size());
+            const size_t n_read = std::fread(scratch.data(), 1, want, f_);
+            got += n_read;
+            if (n_read != want) break;
+        }
         if (got != frame_bytes_) {
             if (!y4m_ && got == 0) return 0;
             return fail(err, -EIO, path_ + ": truncated frame " + std::to_string(frames_read_));

@@ -1,5 +1,6 @@
 #include "model/svm.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -145,8 +146,11 @@ int SvmRegressor::parse(std::string_view text, SvmRegressor *out, std::string *e
     tok.end_line();
 
     // One line per support vector: "coef index:value index:value ...".
-    m.coef_.reserve(size_t(total_sv));
-    m.offsets_.reserve(size_t(total_sv) + 1);
+    // Reserve no more than the text can hold (a vector takes at least two
+    // characters, "c\n"): total_sv is the file's word, not a size to trust.
+    const size_t expected = std::min(size_t(total_sv), text.size() / 2);
+    m.coef_.reserve(expected);
+    m.offsets_.reserve(expected + 1);
     m.offsets_.push_back(0);
     for (int i = 0; i < total_sv; i++) {
         const std::string where = "support vector " + std::to_string(i + 1);
