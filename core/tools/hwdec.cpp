@@ -20,6 +20,7 @@ int hwdec_open(const Options &, std::unique_ptr<HwDecode> *, std::string *why)
 
 #else
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdarg>
 #include <cstdio>
