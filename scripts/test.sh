@@ -4,7 +4,8 @@
 # Vulkan; CLI tests; Python package tests; the libFuzzer targets (scripts/fuzz.sh:
 # clang, 60 s each, two at a time); then the FFmpeg integration
 # (scripts/ffmpeg/test.sh: FFmpeg 8.1.2 with ffmpeg-patches/, built once into a
-# cache, needs network the first time). VMAF_TEST_FFMPEG=0 skips the FFmpeg part,
+# cache, needs network the first time) and the vmaf tool's --hwdec vulkan built
+# against it (scripts/ffmpeg/test_hwdec.sh). VMAF_TEST_FFMPEG=0 skips the FFmpeg part,
 # VMAF_TEST_ASAN=0 the sanitizer pass, VMAF_TEST_TSAN=0 the ThreadSanitizer one,
 # VMAF_TEST_FUZZ=0 the fuzzing.
 set -euo pipefail
@@ -31,4 +32,9 @@ if [ "${VMAF_TEST_FUZZ:-1}" != 0 ]; then
 fi
 if [ "${VMAF_TEST_FFMPEG:-1}" != 0 ]; then
   bash scripts/ffmpeg/test.sh
+  # The vmaf tool built against that FFmpeg's libraries, for --hwdec vulkan
+  # (scripts/ffmpeg/test_hwdec.sh). VMAF_TEST_HWDEC=0 skips it.
+  if [ "${VMAF_TEST_HWDEC:-1}" != 0 ]; then
+    bash scripts/ffmpeg/test_hwdec.sh
+  fi
 fi

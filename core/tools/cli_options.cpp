@@ -258,7 +258,7 @@ int apply(int o, const char *arg, Options *opt, std::string *err)
         return parse_unsigned(o, arg, std::numeric_limits<unsigned>::max(), &opt->frame_skip_ref, err);
     case kOptFrameSkipDist:
         return parse_unsigned(o, arg, std::numeric_limits<unsigned>::max(), &opt->frame_skip_dist, err);
-    case kOptBackend: return parse_backend(arg, &opt->backend, err);
+    case kOptBackend: opt->backend_given = true; return parse_backend(arg, &opt->backend, err);
     case kOptVulkanDevice: {
         unsigned dev;
         if (int e = parse_unsigned(o, arg, 255, &dev, err)) return e;
@@ -312,6 +312,15 @@ int validate(Options *opt, std::string *err)
                        "\": give each -m/--model a distinct name=";
                 return kExitUsage;
             }
+    // Frames decoded on the GPU are scored on the device that decoded them.
+    if (opt->hwdec_vulkan) {
+        if (opt->backend_given && opt->backend == Backend::Cpu) {
+            *err = "--hwdec vulkan scores the decoded frames on the GPU: it needs --backend vulkan (or auto, or "
+                   "no --backend), not --backend cpu";
+            return kExitUsage;
+        }
+        opt->backend = Backend::Vulkan;
+    }
     if (opt->vulkan_device >= 0 && opt->backend == Backend::Cpu) {
         *err = "--vulkan_device needs --backend vulkan or --backend auto";
         return kExitUsage;
@@ -367,7 +376,8 @@ Input:
   -r, --reference FILE        reference video: .y4m, raw .yuv with -w -h -p -b, or (in a
                               build with FFmpeg's libraries) any file FFmpeg decodes
   -d, --distorted FILE        distorted video
-      --hwdec vulkan|none     decode on the GPU (needs FFmpeg 6.1 or later; default none)
+      --hwdec vulkan|none     decode on the GPU and score there (the Vulkan backend; needs
+                              FFmpeg 6.1 or later; default none)
   -w, --width N               raw input: width
   -h, --height N              raw input: height
   -p, --pixel_format FMT      raw input: 420, 422, 444 or 400

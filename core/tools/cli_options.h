@@ -73,7 +73,8 @@ struct Options {
     bool no_prediction = false;
 
     Backend backend = Backend::Cpu;
-    bool hwdec_vulkan = false;  // --hwdec vulkan
+    bool backend_given = false;  // --backend was on the command line
+    bool hwdec_vulkan = false;   // --hwdec vulkan (makes the backend vulkan)
     int vulkan_device = -1;  // -1: the first suitable device
 
     bool show_help = false;

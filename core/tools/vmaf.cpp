@@ -14,6 +14,7 @@
 
 #include "backend.h"
 #include "cli_options.h"
+#include "hwdec.h"
 #include "io/video_reader.h"
 #include "libvmaf/libvmaf.h"
 
@@ -313,6 +314,49 @@ int score_frames(VmafContext *vmaf, Inputs &in, const Options &o, bool show_prog
     return 0;
 }
 
+// The same for frames decoded on the GPU and imported into the context.
+int score_frames_hw(VmafContext *vmaf, HwDecode &hw, const Options &o, bool show_progress, unsigned *n_frames)
+{
+    std::string err;
+    if (hw.skip(0, o.frame_skip_ref, &err) || hw.skip(1, o.frame_skip_dist, &err)) {
+        error("%s", err.c_str());
+        return kExitInput;
+    }
+    Progress progress(show_progress);
+    unsigned i = 0;
+    for (; !o.frame_cnt || i < o.frame_cnt; i++) {
+        int ended = -1;
+        const int r = hw.next_pair(vmaf, i, &ended, &err);
+        if (r < 0 || r > 1) {
+            progress.finish();
+            error("%s", err.c_str());
+            return r;
+        }
+        if (!r) {
+            if (ended != 2) {
+                progress.finish();
+                std::fprintf(stderr, "vmaf: warning: %s ended after %u frames, before %s\n",
+                             (ended ? o.dist_path : o.ref_path).c_str(), i,
+                             (ended ? o.ref_path : o.dist_path).c_str());
+            }
+            break;
+        }
+        progress.frame(i + 1);
+    }
+    progress.finish();
+    *n_frames = i;
+    if (!i) {
+        error("no frames to score: %s has none%s", o.ref_path.c_str(),
+              o.frame_skip_ref || o.frame_skip_dist ? " after skipping" : "");
+        return kExitInput;
+    }
+    if (int e = vmaf_read_pictures(vmaf, nullptr, nullptr, 0)) {
+        error("scoring failed while flushing: %s", std::strerror(-e));
+        return kExitScore;
+    }
+    return 0;
+}
+
 // ---- results ---------------------------------------------------------------
 
 std::string score_label(const ModelSpec &spec)
@@ -396,17 +440,35 @@ int run(const Options &o)
 {
     const bool tty = isatty(fileno(stderr));
     const bool chatty = tty && !o.quiet;
+    // Frames decoded on the GPU: FFmpeg's device, adopted by the library. When
+    // either input cannot be, both are decoded on the CPU (a context takes host
+    // pictures or imports, never both), with one notice line saying why.
+    std::unique_ptr<HwDecode> hw;  // outlives the context, which uses its device
+    auto fall_back = [&](const std::string &why) {
+        std::fprintf(stderr, "vmaf: notice: --hwdec vulkan: %s; decoding on the CPU\n", why.c_str());
+        hw.reset();
+    };
     if (o.hwdec_vulkan) {
-        // Vulkan decoding needs FFmpeg 6.1 (libavcodec 60.31) or later.
-        const std::string v = io::libav_versions();
-        error("--hwdec vulkan is not available in this build (%s): it needs FFmpeg's libraries at 6.1 or later "
-              "with Vulkan decoding; decode on the CPU (leave out --hwdec) or see docs/cli.md",
-              v.empty() ? "built without FFmpeg's libraries" : ("built against " + v).c_str());
-        return kExitUsage;
+        if (!have_hwdec()) {
+            // Vulkan decoding needs FFmpeg 6.1 (libavcodec 60.31) or later.
+            const std::string v = io::libav_versions();
+            error("--hwdec vulkan is not available in this build (%s): it needs FFmpeg's libraries at 6.1 or "
+                  "later with Vulkan decoding; decode on the CPU (leave out --hwdec) or see docs/cli.md",
+                  v.empty() ? "built without FFmpeg's libraries" : ("built against " + v).c_str());
+            return kExitUsage;
+        }
+        std::string why;
+        const int r = hwdec_open(o, &hw, &why);
+        if (r == kExitInput) {
+            error("%s", why.c_str());
+            return kExitInput;
+        }
+        if (r) fall_back(why);
     }
 
     Inputs in;
-    if (int e = open_inputs(o, &in)) return e;
+    if (!hw)
+        if (int e = open_inputs(o, &in)) return e;
 
     Models models;  // outlives the context, which may refer to the models
 
@@ -422,33 +484,42 @@ int run(const Options &o)
         return kExitSetup;
     }
     std::string why;
-    if (int e = attach_backend(ctx.v, o.backend, o.vulkan_device, &why)) {
-        error("%s", why.c_str());
-        return e;
+    if (hw && hw->attach(ctx.v, &why)) {
+        fall_back(why);
+        if (int e = open_inputs(o, &in)) return e;
+    }
+    if (!hw) {
+        if (int e = attach_backend(ctx.v, o.backend, o.vulkan_device, &why)) {
+            error("%s", why.c_str());
+            return e;
+        }
     }
     if (chatty)
         std::fprintf(stderr, "VMAF version %s, backend %s\n", vmaf_version(),
-                     backend_description().c_str());
+                     hw ? hw->description().c_str() : backend_description().c_str());
 
-    // Pictures in flight: two per queued or running frame plus the reference
-    // history motion keeps; the pool blocks the reader when all are busy.
-    const FrameFormat &f = in.format;
-    VmafPictureConfiguration pic_cfg{};
-    pic_cfg.pic_params.w = f.w;
-    pic_cfg.pic_params.h = f.h;
-    pic_cfg.pic_params.bpc = f.bpc;
-    pic_cfg.pic_params.pix_fmt = f.pix_fmt;
-    pic_cfg.pic_cnt = o.threads ? (o.threads + 1) * 2 + 1 : 4;
-    if (int err = vmaf_preallocate_pictures(ctx.v, pic_cfg)) {
-        error("could not allocate %u pictures of %s: %s", pic_cfg.pic_cnt, describe(f).c_str(),
-              std::strerror(-err));
-        return kExitSetup;
+    if (!hw) {
+        // Pictures in flight: two per queued or running frame plus the reference
+        // history motion keeps; the pool blocks the reader when all are busy.
+        const FrameFormat &f = in.format;
+        VmafPictureConfiguration pic_cfg{};
+        pic_cfg.pic_params.w = f.w;
+        pic_cfg.pic_params.h = f.h;
+        pic_cfg.pic_params.bpc = f.bpc;
+        pic_cfg.pic_params.pix_fmt = f.pix_fmt;
+        pic_cfg.pic_cnt = o.threads ? (o.threads + 1) * 2 + 1 : 4;
+        if (int err = vmaf_preallocate_pictures(ctx.v, pic_cfg)) {
+            error("could not allocate %u pictures of %s: %s", pic_cfg.pic_cnt, describe(f).c_str(),
+                  std::strerror(-err));
+            return kExitSetup;
+        }
     }
 
     if (int e = setup_scoring(ctx.v, o, &models)) return e;
 
     unsigned n_frames = 0;
-    if (int e = score_frames(ctx.v, in, o, chatty, &n_frames)) return e;
+    if (int e = hw ? score_frames_hw(ctx.v, *hw, o, chatty, &n_frames) : score_frames(ctx.v, in, o, chatty, &n_frames))
+        return e;
 
     // Scores go to stdout unless the output file does.
     std::FILE *score_out = o.output_path == "-" ? stderr : stdout;

@@ -5,6 +5,9 @@
 #
 #   scripts/ffmpeg/build.sh PREFIX      # libvmaf-vk installed with --prefix=PREFIX
 #   scripts/ffmpeg/build.sh             # libvmaf found through PKG_CONFIG_PATH
+#   scripts/ffmpeg/build.sh --libs ...  # also install FFmpeg's static libraries and
+#                                       # headers into the cache; print the
+#                                       # PKG_CONFIG_PATH the vmaf tool builds with
 #
 # Steps, each skipped when its result is already in the cache (see lib.sh):
 #  1. Debian's ffmpeg 8.1.2 source from sid through a private apt configuration
@@ -27,11 +30,13 @@ export ffmpeg_script_name=ffmpeg-build
 # shellcheck source=scripts/ffmpeg/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-usage() { sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 prefix=
+libs=0
 while [ $# -gt 0 ]; do
   case $1 in
     -h|--help) usage ;;
+    --libs) libs=1 ;;
     -*) say "unknown option $1"; usage ;;
     *) [ -z "$prefix" ] || usage; prefix=$1 ;;
   esac
@@ -108,9 +113,25 @@ key=$(
   } | sha256sum | cut -d' ' -f1
 )
 build=$ffmpeg_cache/build
+# --libs: libavformat, libavcodec and libavutil (static, with pkg-config files)
+# and the Vulkan headers their hwcontext_vulkan.h includes, installed into the
+# configure prefix for the vmaf tool's --hwdec vulkan (docs/cli.md). Prints the
+# pkg-config directory instead of the program.
+install_libs() {
+  local inst=$ffmpeg_cache/install
+  make -C "$build" install-libs install-headers >"$build/install.log" 2>&1 ||
+    die "installing the libraries failed (log: $build/install.log)"
+  mkdir -p "$inst/include"
+  rm -rf "$inst/include/vulkan" "$inst/include/vk_video"
+  local vk_inc
+  vk_inc=$(PKG_CONFIG_PATH=$vulkan_pcdir pkg-config --variable=includedir vulkan)
+  cp -r "$vk_inc/vulkan" "$vk_inc/vk_video" "$inst/include/"
+  say "libraries installed in $inst; build the vmaf tool with PKG_CONFIG_PATH=$inst/lib/pkgconfig"
+  echo "$inst/lib/pkgconfig"
+}
 if [ -x "$build/ffmpeg" ] && [ "$(cat "$build/.libvmaf-vk-key" 2>/dev/null)" = "$key" ]; then
   say "cached build is up to date (key ${key:0:16})"
-  echo "$build/ffmpeg"
+  if [ "$libs" = 1 ]; then install_libs; else echo "$build/ffmpeg"; fi
   exit 0
 fi
 
@@ -148,4 +169,4 @@ for f in libvmaf libvmaf_vulkan; do
 done
 say "configure $((configured - start)) s, make $((built - configured)) s"
 echo "$key" >"$build/.libvmaf-vk-key"
-echo "$build/ffmpeg"
+if [ "$libs" = 1 ]; then install_libs; else echo "$build/ffmpeg"; fi

@@ -77,7 +77,8 @@ def clear_errors(cli):
         f.write(data[: len(data) // 3])
     r = cli.run("-r", ref, "-d", h264)
     check(r.rc == 2 or "ended after" in r.err, "a cut stream must fail or end early, never score 10 frames", r)
-    expect_error(cli.run("-r", ref, "-d", ref, "--hwdec", "vulkan"), 1, "--hwdec vulkan", "6.1")
+    if os.environ.get("VMAF_HAVE_HWDEC") != "1":  # cli_hwdec.py tests the build that has it
+        expect_error(cli.run("-r", ref, "-d", ref, "--hwdec", "vulkan"), 1, "--hwdec vulkan", "6.1")
     expect_error(cli.run("-r", ref, "-d", ref, "--hwdec", "cuda"), 1, "--hwdec", "vulkan or none")
 
 

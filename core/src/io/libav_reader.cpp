@@ -88,6 +88,8 @@ public:
             return fail(err, -EINVAL, path + ": bad stream parameters (" + av_error(e) + ")");
         // A corrupt stream is an error, not a concealed picture with a score.
         dec_->err_recognition |= AV_EF_EXPLODE | AV_EF_CRCCHECK;
+        // FFmpeg's threads, as many as it sees cores (its default is one).
+        dec_->thread_count = 0;
         if ((e = avcodec_open2(dec_, codec, nullptr)) < 0)
             return fail(err, -EINVAL, path + ": cannot open the " + codec->name + " decoder (" + av_error(e) + ")");
         const PixMap *pm = find_pix(dec_->pix_fmt);
