@@ -216,3 +216,163 @@ TEST_CASE("speed options match libvmaf's, names and scores", "[speed][options]")
     }
     for (const auto &[n, d] : worst) WARN(n << ": max |diff| against libvmaf " << d);
 }
+
+namespace {
+
+VmafFeatureDictionary *dict(const Opts &opts)
+{
+    VmafFeatureDictionary *d = nullptr;
+    for (const auto &[k, v] : opts) REQUIRE(vmaf_feature_dictionary_set(&d, k.c_str(), v.c_str()) == 0);
+    return d;
+}
+
+int use_with(const char *feature, const Opts &opts)
+{
+    VmafContext *vmaf = nullptr;
+    VmafConfiguration cfg{};
+    cfg.log_level = VMAF_LOG_LEVEL_NONE;
+    REQUIRE(vmaf_init(&vmaf, cfg) == 0);
+    const int err = vmaf_use_feature(vmaf, feature, dict(opts));
+    vmaf_close(vmaf);
+    return err;
+}
+
+// Feed two frames of w x h pictures (a ramp, brighter in the second frame) to
+// `feature`; returns the first error, or 0 and the score `name` of frame 1.
+std::pair<int, double> run_synthetic(const char *feature, VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h,
+                                     const Opts &opts = {}, const char *name = nullptr)
+{
+    VmafContext *vmaf = nullptr;
+    VmafConfiguration cfg{};
+    cfg.log_level = VMAF_LOG_LEVEL_NONE;
+    REQUIRE(vmaf_init(&vmaf, cfg) == 0);
+    REQUIRE(vmaf_use_feature(vmaf, feature, dict(opts)) == 0);
+    int err = 0;
+    for (unsigned i = 0; i < 2 && !err; i++) {
+        VmafPicture a, b;
+        REQUIRE(vmaf_picture_alloc(&a, fmt, bpc, w, h) == 0);
+        REQUIRE(vmaf_picture_alloc(&b, fmt, bpc, w, h) == 0);
+        for (unsigned p = 0; p < (fmt == VMAF_PIX_FMT_YUV400P ? 1u : 3u); p++)
+            for (unsigned y = 0; y < a.h[p]; y++)
+                for (unsigned x = 0; x < a.w[p]; x++) {
+                    const unsigned v = (x * 7 + y * 3 + 20 * i) % 200 + 16, u = (x * 5 + y * 11) % 200 + 16;
+                    if (bpc == 8) {
+                        static_cast<uint8_t *>(a.data[p])[y * a.stride[p] + x] = uint8_t(v);
+                        static_cast<uint8_t *>(b.data[p])[y * b.stride[p] + x] = uint8_t(u);
+                    } else {
+                        reinterpret_cast<uint16_t *>(static_cast<uint8_t *>(a.data[p]) + y * a.stride[p])[x] =
+                            uint16_t(v << (bpc - 8));
+                        reinterpret_cast<uint16_t *>(static_cast<uint8_t *>(b.data[p]) + y * b.stride[p])[x] =
+                            uint16_t(u << (bpc - 8));
+                    }
+                }
+        err = vmaf_read_pictures(vmaf, &a, &b, i);
+        if (err) {
+            vmaf_picture_unref(&a);
+            vmaf_picture_unref(&b);
+        }
+    }
+    if (!err) err = vmaf_read_pictures(vmaf, nullptr, nullptr, 0);
+    double v = -1;
+    if (!err && name) REQUIRE(vmaf_feature_score_at_index(vmaf, name, &v, 1) == 0);
+    vmaf_close(vmaf);
+    return {err, v};
+}
+
+}  // namespace
+
+TEST_CASE("speed rejects bad options", "[speed][options]")
+{
+    for (const char *f : {"speed_chroma", "speed_temporal"}) {
+        INFO(f);
+        CHECK(use_with(f, {}) == 0);
+        CHECK(use_with(f, {{"speed_kernelscale", "5"}}) == -EINVAL);
+        CHECK(use_with(f, {{"speed_kernelscale", "0.05"}}) == -EINVAL);
+        CHECK(use_with(f, {{"speed_prescale", "4.5"}}) == -EINVAL);
+        CHECK(use_with(f, {{"speed_prescale_method", "area"}}) == -EINVAL);
+        CHECK(use_with(f, {{"speed_sigma_nn", "0.05"}}) == -EINVAL);
+        CHECK(use_with(f, {{"speed_nn_floor", "1.5"}}) == -EINVAL);
+        CHECK(use_with(f, {{"speed_max_val", "-1"}}) == -EINVAL);
+        CHECK(use_with(f, {{"speed_max_val", "1001"}}) == -EINVAL);
+        CHECK(use_with(f, {{"no_such_option", "1"}}) == -EINVAL);
+    }
+    CHECK(use_with("speed_chroma", {{"speed_weight_var_mode", "7"}}) == -EINVAL);
+    CHECK(use_with("speed_chroma", {{"speed_weight_var_mode", "-1"}}) == -EINVAL);
+    // Each extractor has one option the other lacks.
+    CHECK(use_with("speed_chroma", {{"speed_use_ref_diff", "true"}}) == -EINVAL);
+    CHECK(use_with("speed_temporal", {{"speed_weight_var_mode", "1"}}) == -EINVAL);
+    // A kernel scale inside the range but not one float_vif's filters support
+    // (libvmaf accepts it and then crashes): refused when the pictures arrive.
+    CHECK(use_with("speed_chroma", {{"speed_kernelscale", "0.3"}}) == 0);
+    CHECK(run_synthetic("speed_chroma", VMAF_PIX_FMT_YUV444P, 8, 96, 96, {{"speed_kernelscale", "0.3"}}).first ==
+          -EINVAL);
+    CHECK(run_synthetic("speed_temporal", VMAF_PIX_FMT_YUV400P, 8, 96, 96, {{"speed_kernelscale", "3.2"}}).first ==
+          -EINVAL);
+    CHECK(run_synthetic("speed_temporal", VMAF_PIX_FMT_YUV400P, 8, 96, 96, {{"speed_kernelscale", "3"}},
+                        "speed_temporal_ks_3")
+              .first == 0);
+}
+
+TEST_CASE("speed needs planes of at least 80x80", "[speed][limits]")
+{
+    // speed_temporal works on luma, speed_chroma on the chroma planes (4:2:0
+    // halves both ways, 4:2:2 the width; libvmaf rounds the halves down).
+    CHECK(run_synthetic("speed_temporal", VMAF_PIX_FMT_YUV400P, 8, 80, 80, {}, "speed_temporal").first == 0);
+    CHECK(run_synthetic("speed_temporal", VMAF_PIX_FMT_YUV420P, 10, 80, 80, {}, "speed_temporal").first == 0);
+    CHECK(run_synthetic("speed_temporal", VMAF_PIX_FMT_YUV400P, 8, 79, 80).first == -EINVAL);
+    CHECK(run_synthetic("speed_temporal", VMAF_PIX_FMT_YUV400P, 8, 80, 79).first == -EINVAL);
+    CHECK(run_synthetic("speed_temporal", VMAF_PIX_FMT_YUV400P, 8, 8, 8).first == -EINVAL);
+    CHECK(run_synthetic("speed_chroma", VMAF_PIX_FMT_YUV444P, 8, 80, 80, {}, "speed_chroma_uv").first == 0);
+    CHECK(run_synthetic("speed_chroma", VMAF_PIX_FMT_YUV444P, 8, 80, 79).first == -EINVAL);
+    CHECK(run_synthetic("speed_chroma", VMAF_PIX_FMT_YUV422P, 8, 160, 80, {}, "speed_chroma_uv").first == 0);
+    CHECK(run_synthetic("speed_chroma", VMAF_PIX_FMT_YUV422P, 8, 159, 80).first == -EINVAL);
+    CHECK(run_synthetic("speed_chroma", VMAF_PIX_FMT_YUV420P, 8, 160, 160, {}, "speed_chroma_uv").first == 0);
+    CHECK(run_synthetic("speed_chroma", VMAF_PIX_FMT_YUV420P, 10, 161, 161, {}, "speed_chroma_uv").first == 0);
+    CHECK(run_synthetic("speed_chroma", VMAF_PIX_FMT_YUV420P, 8, 160, 159).first == -EINVAL);
+    // The golden 176x144 pairs: chroma is 88x72.
+    CHECK(run_synthetic("speed_chroma", VMAF_PIX_FMT_YUV420P, 8, 176, 144).first == -EINVAL);
+    // The limit applies after speed_prescale.
+    CHECK(run_synthetic("speed_temporal", VMAF_PIX_FMT_YUV400P, 8, 160, 160, {{"speed_prescale", "0.5"}},
+                        "speed_temporal_ps_0.5")
+              .first == 0);
+    CHECK(run_synthetic("speed_temporal", VMAF_PIX_FMT_YUV400P, 8, 158, 160, {{"speed_prescale", "0.5"}}).first ==
+          -EINVAL);
+    CHECK(run_synthetic("speed_chroma", VMAF_PIX_FMT_YUV420P, 8, 80, 80, {{"speed_prescale", "2"}},
+                        "speed_chroma_u_ps_2")
+              .first == 0);
+    // No chroma planes.
+    CHECK(run_synthetic("speed_chroma", VMAF_PIX_FMT_YUV400P, 8, 160, 160).first == -EINVAL);
+}
+
+TEST_CASE("speed_temporal scores 0 on the first frame and on identical pairs", "[speed]")
+{
+    const auto got = run_pair("chelsea_176x144_identical", {{"speed_temporal", {}}, {"speed_temporal", {{"speed_use_ref_diff", "true"}}}},
+                              {"speed_temporal", "speed_temporal_urd"});
+    for (const char *n : {"speed_temporal", "speed_temporal_urd"})
+        for (double v : got.at(n)) CHECK(v == 0.0);
+    const auto moving = run_pair("coffee_320x240_crf28", {{"speed_temporal", {}}}, {"speed_temporal"});
+    CHECK(moving.at("speed_temporal")[0] == 0.0);
+    CHECK(moving.at("speed_temporal")[1] > 0.0);
+}
+
+TEST_CASE("speed_chroma clips at speed_max_val; speed_temporal ignores it, as libvmaf", "[speed][options]")
+{
+    const auto def = run_pair("coffee_320x240_444_crf30", {{"speed_chroma", {}}, {"speed_temporal", {}}},
+                              {"speed_chroma_u", "speed_chroma_v", "speed_chroma_uv", "speed_temporal"});
+    const auto cap = run_pair("coffee_320x240_444_crf30",
+                              {{"speed_chroma", {{"speed_max_val", "9"}}}, {"speed_temporal", {{"speed_max_val", "2"}}}},
+                              {"speed_chroma_u_mxv_9", "speed_chroma_v_mxv_9", "speed_chroma_uv_mxv_9",
+                               "speed_temporal_mxv_2"});
+    for (const char *n : {"speed_chroma_u", "speed_chroma_v", "speed_chroma_uv"})
+        for (size_t i = 0; i < def.at(n).size(); i++)
+            CHECK(cap.at(std::string(n) + "_mxv_9")[i] == std::min(def.at(n)[i], 9.0));
+    CHECK(cap.at("speed_temporal_mxv_2") == def.at("speed_temporal"));
+}
+
+TEST_CASE("speed_chroma is independent of the thread count", "[speed][threads]")
+{
+    const std::vector<FeatureRequest> f = {{"speed_chroma", {}}, {"speed_temporal", {}}, {"psnr", {}}};
+    const auto one = run_pair("astronaut_320x240_422_crf33", f, {"speed_chroma_uv", "speed_temporal"}, 1);
+    const auto four = run_pair("astronaut_320x240_422_crf33", f, {"speed_chroma_uv", "speed_temporal"}, 4);
+    CHECK(one == four);
+}

@@ -4,6 +4,7 @@
 #include "feature/speed/speed.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <vector>
 
 #include "feature/common/float_picture.h"
@@ -103,7 +104,9 @@ public:
             log(VMAF_LOG_LEVEL_ERROR, "speed_chroma: needs Cb and Cr planes (the input is 4:0:0)\n");
             return -EINVAL;
         }
-        if (int err = engine_.init(int(w), int(h), p_, "speed_chroma", "chroma plane")) return err;
+        char what[96];
+        std::snprintf(what, sizeof what, "the chroma planes of %ux%u pictures", fmt.w, fmt.h);
+        if (int err = engine_.init(int(w), int(h), p_, "speed_chroma", what)) return err;
         // The pictures' chroma planes round up; they are read whole.
         const unsigned pw = fmt.pix_fmt == VMAF_PIX_FMT_YUV444P ? fmt.w : (fmt.w + 1) / 2;
         const unsigned ph = fmt.pix_fmt == VMAF_PIX_FMT_YUV420P ? (fmt.h + 1) / 2 : fmt.h;
@@ -149,7 +152,7 @@ public:
 
     int init(const FrameFormat &fmt) override
     {
-        if (int err = engine_.init(int(fmt.w), int(fmt.h), p_, "speed_temporal", "luma plane")) return err;
+        if (int err = engine_.init(int(fmt.w), int(fmt.h), p_, "speed_temporal", "the luma planes")) return err;
         for (Plane *pl : {&ref_[0], &ref_[1], &dis_[0], &dis_[1], &diff_ref_, &diff_dis_}) pl->alloc(fmt.w, fmt.h);
         n_ = std::size_t(fmt.w) * fmt.h;
         return 0;

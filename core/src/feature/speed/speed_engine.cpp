@@ -47,13 +47,15 @@ int Engine::init(int w, int h, const Params &p, const char *feature, const char 
     }
     dims_ = speed_dims(w, h, p.prescale);
     if (dims_.too_small()) {
+        // Fewer than 80 samples one way leave no whole 5x5 block after the
+        // decimation by 16 (libvmaf logs "image too small" and then crashes).
         if (prescales(p.prescale))
             log(VMAF_LOG_LEVEL_ERROR,
-                "%s: the %s (%dx%d, %dx%d after speed_prescale %g) is too small: at least %dx%d is needed\n",
+                "%s: %s are %dx%d, %dx%d after speed_prescale %g, too small: SpEED needs planes of at least %dx%d\n",
                 feature, plane, w, h, dims_.scaled_w, dims_.scaled_h, p.prescale, kMinInputSize, kMinInputSize);
         else
-            log(VMAF_LOG_LEVEL_ERROR, "%s: the %s (%dx%d) is too small: at least %dx%d is needed\n", feature, plane,
-                w, h, kMinInputSize, kMinInputSize);
+            log(VMAF_LOG_LEVEL_ERROR, "%s: %s are %dx%d, too small: SpEED needs planes of at least %dx%d\n", feature, plane, w,
+                h, kMinInputSize, kMinInputSize);
         return -EINVAL;
     }
 

@@ -42,10 +42,11 @@ Dims speed_dims(int w, int h, double prescale);
 
 class Engine {
 public:
-    // For planes of w x h. `feature` names the extractor in log lines. Fails
+    // For planes of w x h. `feature` names the extractor and `planes` the
+    // planes ("the luma planes") in log lines. Fails
     // with -EINVAL (and a logged reason) on an unsupported kernel scale or a
     // plane too small for one block after decimation.
-    int init(int w, int h, const Params &p, const char *feature, const char *plane);
+    int init(int w, int h, const Params &p, const char *feature, const char *planes);
 
     const Dims &dims() const { return dims_; }
 
