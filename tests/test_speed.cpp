@@ -7,7 +7,9 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <random>
 
+#include "feature/speed/speed_cov.h"
 #include "golden.h"
 #include "libvmaf/libvmaf.h"
 #include "run.h"
@@ -375,4 +377,28 @@ TEST_CASE("speed_chroma is independent of the thread count", "[speed][threads]")
     const auto one = run_pair("astronaut_320x240_422_crf33", f, {"speed_chroma_uv", "speed_temporal"}, 1);
     const auto four = run_pair("astronaut_320x240_422_crf33", f, {"speed_chroma_uv", "speed_temporal"}, 4);
     CHECK(one == four);
+}
+
+TEST_CASE("speed's vector covariance sums equal the portable ones to the bit", "[speed][simd]")
+{
+    using namespace vmaf::speed;
+    const CovSumFn best = cov_sum_kernel(CovKernels::Best), portable = cov_sum_kernel(CovKernels::Portable);
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> u(-40.0f, 40.0f);
+    const int stride = 64, rows = 12;
+    std::vector<float> x(std::size_t(stride) * rows), y(x.size());
+    for (auto &v : x) v = u(rng);
+    for (auto &v : y) v = u(rng);
+    unsigned checked = 0;
+    for (int w = 1; w <= 60; w++)
+        for (int h : {1, 3, 11})
+            for (int off : {0, 1, 3}) {
+                const double mx = double(u(rng)) / 7.0, my = double(u(rng)) / 3.0;
+                const double a = best(x.data() + off, y.data() + 2 * off, stride, w, h, mx, my);
+                const double b = portable(x.data() + off, y.data() + 2 * off, stride, w, h, mx, my);
+                INFO("w " << w << " h " << h << " offset " << off);
+                CHECK(std::memcmp(&a, &b, sizeof a) == 0);
+                checked++;
+            }
+    CHECK(checked == 60 * 3 * 3);
 }

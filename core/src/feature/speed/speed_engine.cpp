@@ -40,6 +40,7 @@ int Engine::init(int w, int h, const Params &p, const char *feature, const char 
 {
     p_ = p;
     feature_ = feature;
+    cov_sum_ = cov_sum_kernel(CovKernels::Best);
     if (!float_vif::valid_kernel_scale(float(p.kernelscale))) {
         log(VMAF_LOG_LEVEL_ERROR, "%s: speed_kernelscale %g is not a supported kernel scale\n", feature,
             p.kernelscale);
@@ -131,10 +132,7 @@ bool Engine::estimate(Stats &out)
             const float *px = data + std::ptrdiff_t(xi / kBlock) * dw + xi % kBlock;
             const float *py = data + std::ptrdiff_t(yi / kBlock) * dw + yi % kBlock;
             const double mx = means_[xi], my = means_[yi];
-            CovAcc acc;
-            for (int i = 0; i < sh; i++)
-                cov_row(px + std::ptrdiff_t(i) * dw, py + std::ptrdiff_t(i) * dw, std::size_t(sw), mx, my, acc);
-            const float cv = float(acc.total() / double(n_sub));
+            const float cv = float(cov_sum_(px, py, dw, sw, sh, mx, my) / double(n_sub));
             cov_[xi * kBlockElems + yi] = cv;
             cov_[yi * kBlockElems + xi] = cv;
         }

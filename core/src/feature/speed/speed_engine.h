@@ -11,6 +11,7 @@
 
 #include "feature/float_vif/float_vif_kernel.h"
 #include "feature/float_vif/float_vif_scale.h"
+#include "feature/speed/speed_cov.h"
 #include "feature/speed/speed_linalg.h"
 
 namespace vmaf::speed {
@@ -69,6 +70,7 @@ private:
     Params p_;
     Dims dims_;
     const char *feature_ = "";
+    CovSumFn cov_sum_ = nullptr;
     float_vif::Kernel antialias_, local_;
     std::vector<float> scaled_, row_, dec_, blur_;
     std::vector<float> means_, cov_, eig_, y_, x_;
