@@ -25,10 +25,7 @@ namespace {
 // Extractors libvmaf ran that are not here yet, with the names they (and the
 // models needing them) print; an entry goes when its extractor lands, and the
 // map is empty once every libvmaf feature is here.
-const std::map<std::string, std::set<std::string>> kPending = {
-    {"speed_chroma", {"speed_chroma_u", "speed_chroma_v", "speed_chroma_uv"}},
-    {"speed_temporal", {"speed_temporal"}},
-};
+const std::map<std::string, std::set<std::string>> kPending = {};
 
 constexpr double kTolerance = 1e-4;  // the bound; integer features are in fact exact
 

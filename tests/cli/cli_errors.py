@@ -142,6 +142,15 @@ def unknown_feature(cli):
     expect_error(r, 3, "psnr")
 
 
+def too_small_for_speed(cli):
+    # speed_chroma needs chroma planes of at least 80x80; 176x144 4:2:0 has 88x72
+    # (libvmaf's tool crashes here). speed_temporal works on luma: it runs.
+    r = cli.run(*cli.pair(SMALL), "-n", "--feature", "speed_chroma")
+    expect_error(r, 4, "speed_chroma", "176x144", "88x72", "80x80")
+    r = cli.run(*cli.pair(SMALL), "-n", "--feature", "speed_temporal")
+    check(r.rc == 0, "speed_temporal runs on 176x144", r)
+
+
 def bad_option_values(cli):
     pair = cli.pair(SMALL)
     cases = [
@@ -205,5 +214,5 @@ def help_and_version(cli):
 if __name__ == "__main__":
     main([size_mismatch, chroma_mismatch, depth_mismatch, truncated_y4m, corrupt_frame_marker,
           corrupt_headers, missing_file, zero_frames, raw_bad_geometry, unsupported_bit_depth,
-          unknown_model_version, corrupt_model_json, unknown_feature, bad_option_values,
+          unknown_model_version, corrupt_model_json, unknown_feature, too_small_for_speed, bad_option_values,
           bad_flags, unwritable_output, vulkan_backend, help_and_version], sys.argv)

@@ -32,9 +32,7 @@ def ms_ssim_if_large(pair):
 # reproduce it with VMAF_ADM_EDGE_AS=avx2.
 # libvmaf runs whose features this library does not compute yet, with why; each is
 # reported as not run (and test_golden's kPending says the same).
-PENDING = {
-    "libvmaf.speed.json": "speed_chroma and speed_temporal (SpEED) are not in this library yet",
-}
+PENDING = {}
 # The sanitizer build: float_ms_ssim's values are left out (tests/meson.build).
 SKIP_MS_SSIM = os.environ.get("VMAF_TEST_SANITIZED") == "1"
 AVX2_BUILD = {"libvmaf.more.json", "libvmaf.speed.json", "libvmaf.aom_ctc_v7.0.json",

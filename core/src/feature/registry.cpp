@@ -14,6 +14,7 @@
 #include "feature/motion/motion.h"
 #include "feature/psnr/psnr.h"
 #include "feature/psnr_hvs/psnr_hvs.h"
+#include "feature/speed/speed.h"
 #include "feature/ssim/ssim.h"
 #include "feature/vif/vif.h"
 
@@ -39,6 +40,8 @@ constexpr std::array kExtractors = {
     &kCambiExtractor,
     &kFloatSsimExtractor,
     &kFloatMsSsimExtractor,
+    &kSpeedChromaExtractor,
+    &kSpeedTemporalExtractor,
 };
 
 }  // namespace
