@@ -63,7 +63,7 @@ void check_golden(const std::string &file_suffix, const FeatureRequest &ssim, co
         REQUIRE(has(expected, "float_ssim"));
         std::vector<std::string> names = {"float_ssim"};
         std::vector<FeatureRequest> features = {ssim};
-        if (has(expected, "float_ms_ssim") && !ms_ssim_unreliable_here()) {
+        if (has(expected, "float_ms_ssim")) {
             names.push_back("float_ms_ssim");
             features.push_back(ms_ssim);
         }
@@ -357,7 +357,6 @@ constexpr RefScore kLibvmafScores[] = {
 TEST_CASE("float_ssim downscaling and MS-SSIM at odd and large sizes match libvmaf", "[ssim]")
 {
     for (const RefScore &r : kLibvmafScores) {
-        if (r.ms && ms_ssim_unreliable_here()) continue;
         std::vector<VmafPicture> ref = {textured(8, r.w, r.h, 1, 0)}, dis = {textured(8, r.w, r.h, 2, 12)};
         for (const auto which : {ssim::Kernels::Portable, ssim::Kernels::Avx2, ssim::Kernels::Best}) {
             INFO((r.ms ? "float_ms_ssim " : "float_ssim ") << r.w << "x" << r.h << " scale " << r.scale

@@ -33,8 +33,6 @@ def ms_ssim_if_large(pair):
 # libvmaf runs whose features this library does not compute yet, with why; each is
 # reported as not run (and test_golden's kPending says the same).
 PENDING = {}
-# The sanitizer build: float_ms_ssim's values are left out (tests/meson.build).
-SKIP_MS_SSIM = os.environ.get("VMAF_TEST_SANITIZED") == "1"
 AVX2_BUILD = {"libvmaf.more.json", "libvmaf.speed.json", "libvmaf.aom_ctc_v7.0.json",
               "libvmaf.nflx_ctc_v1.0.json"}
 MODELS = [
@@ -81,12 +79,8 @@ def compare(pair, suffix, ours, theirs):
         missing = ref["metrics"].keys() - mine["metrics"].keys()
         check(not missing, f"{pair} ({suffix}): frame {mine['frameNum']} lacks {sorted(missing)}")
         for name, b in ref["metrics"].items():
-            if SKIP_MS_SSIM and name.startswith("float_ms_ssim"):
-                continue
             cmp(f"frame {mine['frameNum']} {name}", mine["metrics"][name], b)
     for name, methods in theirs["pooled_metrics"].items():
-        if SKIP_MS_SSIM and name.startswith("float_ms_ssim"):
-            continue
         check(name in ours["pooled_metrics"], f"{pair} ({suffix}): no pooled {name}")
         for method, b in methods.items():
             cmp(f"pooled {name} {method}", ours["pooled_metrics"][name][method], b)

@@ -92,10 +92,4 @@ void unref_all(std::vector<VmafPicture> &pics)
     pics.clear();
 }
 
-bool ms_ssim_unreliable_here()
-{
-    const char *v = std::getenv("VMAF_TEST_SANITIZED");
-    return v && *v == '1';
-}
-
 }  // namespace vmaf::test

@@ -23,10 +23,6 @@ struct Expected {
 };
 Expected load_expected(const std::string &json_path);
 
-// The sanitizer build, where float_ms_ssim's comparisons with libvmaf are left
-// out (an open bug: its scales 1 to 4 differ there; tests/meson.build).
-bool ms_ssim_unreliable_here();
-
 // Read every frame of a .y4m file into allocated pictures (caller unrefs).
 std::vector<VmafPicture> load_y4m(const std::string &path);
 void unref_all(std::vector<VmafPicture> &pics);

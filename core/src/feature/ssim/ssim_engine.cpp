@@ -109,7 +109,10 @@ void Engine::lpf_half(const float *src, int w, int h, float *dst)
         float *even = split_.data() + r * row_size, *odd = even + half;
         for (int j = 0; j < padded; j++) {
             const float v = in[mirror(j - kLpfHalf, w)];
-            (j & 1 ? odd : even)[j / 2] = v;
+            if (j & 1)
+                odd[j / 2] = v;
+            else
+                even[j / 2] = v;
         }
     }
     for (int y = 0; y < out_h; y++) {
