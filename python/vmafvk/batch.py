@@ -546,11 +546,13 @@ def run_dask(address: str, todo: list, options: dict, on_result) -> None:
         client = Client(address, timeout=options.get("connect_timeout", 30))
     except (OSError, TimeoutError) as e:
         raise BatchError(f"cannot reach the Dask scheduler at {address}: {e}", EXIT_SETUP) from e
+    # By reference (workers import vmafvk.batch), also when this file runs as __main__.
+    from vmafvk.batch import score_on_worker as task
     try:
         run = _uuid.uuid4().hex[:8]
         futures = {}
         for p in todo:
-            f = client.submit(score_on_worker, p.cli_args(), options, key=f"vmafvk-{run}-{p.name}",
+            f = client.submit(task, p.cli_args(), options, key=f"vmafvk-{run}-{p.name}",
                               pure=False)
             futures[f] = p
         for f in as_completed(futures):
@@ -783,12 +785,14 @@ def _main(args) -> int:
 
     failures = {}
     counts = {"ok": 0, "failed": 0}
+    by_slot = {}
     bar = _progress(len(todo), args.quiet) if todo else None
 
     def on_result(p: Pair, r: dict) -> None:
         if r.get("ok"):
             write_atomic(result_path(out_dir, p), r["json"])
             counts["ok"] += 1
+            by_slot[r.get("slot", "")] = by_slot.get(r.get("slot", ""), 0) + 1
         else:
             failures[p.name] = r.get("error", "failed")
             counts["failed"] += 1
@@ -814,8 +818,10 @@ def _main(args) -> int:
         summary = write_summary(out_dir, pairs, failures)
     if not args.quiet:
         rate = counts["ok"] / seconds if seconds > 0 and counts["ok"] else 0.0
+        per = ", ".join(f"{k} {v}" for k, v in sorted(by_slot.items()))
         _say(f"{counts['ok']} scored, {counts['failed']} failed, {skipped} already scored; "
-             f"{seconds:.2f} s, {rate:.2f} pairs/s; {summary}")
+             f"{seconds:.2f} s, {rate:.2f} pairs/s" + (f" (scored by {per})" if per else "")
+             + f"; {summary}")
     missing = sum(1 for p in pairs if load_result(result_path(out_dir, p)) is None)
     return EXIT_FAILED if missing else 0
 
