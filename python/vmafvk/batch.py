@@ -737,7 +737,8 @@ def _main(args) -> int:
 
     gpus, slots = [], []
     if not args.scheduler:
-        devices, why = list_devices(cli)
+        devices, why = (list_devices(cli) if args.gpus.strip().lower() != "none" or args.list_devices
+                        else ([], ""))
         try:
             gpus, notices = select_gpus(devices, args.gpus)
         except ValueError as e:
@@ -758,7 +759,7 @@ def _main(args) -> int:
         if not args.quiet:
             for n in notices:
                 _say(n)
-        if not gpus and args.gpus.strip().lower() in ("auto", "all"):
+        if not gpus and args.gpus.strip().lower() in ("auto", "all") and not args.quiet:
             _say(f"no GPU worker ({why or 'no usable Vulkan GPU'}): CPU workers only")
         if not slots:
             raise BatchError("no worker: --gpus selects no device and --cpu-workers is 0", EXIT_SETUP)
