@@ -3,6 +3,7 @@
 // whatever device the loader offers (lavapipe in CI) with validation on.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -35,6 +36,8 @@ TEST_CASE("devices are listed and one is usable", "[vulkan]")
                     int(i.type), i.api_version >> 22, (i.api_version >> 12) & 0x3ff, i.usable);
         CHECK(std::strlen(i.name) > 0);
         usable += i.usable != 0;
+        // Every Vulkan 1.1 device has a UUID (the batch tool matches devices by it).
+        if (i.usable) CHECK(std::any_of(std::begin(i.uuid), std::end(i.uuid), [](uint8_t b) { return b != 0; }));
     }
     CHECK(usable > 0);
     CHECK(vmaf_vulkan_available() == usable);

@@ -48,6 +48,8 @@ def test_devices_are_listed():
     for i, d in enumerate(vmafvk.list_vulkan_devices()):
         assert d["index"] == i and d["name"]
         assert d["type"] in ("other", "integrated_gpu", "discrete_gpu", "virtual_gpu", "cpu")
+        if d["usable"]:  # Vulkan 1.2 devices report a device UUID: 16 bytes, not all zero
+            assert len(d["uuid"]) == 32 and int(d["uuid"], 16) != 0
     assert devices[0]["api_version"].startswith("1.")
 
 

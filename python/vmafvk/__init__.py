@@ -12,9 +12,21 @@ system's library search (ctypes.util.find_library("vmaf")).
 """
 
 from ._lib import VmafError, load_library
-from .context import Context, Model, parse_model_spec
 from .vulkan import list_vulkan_devices, vulkan_support
-from .y4m import Y4MError, Y4MReader, read_y4m
+
+# The numpy-based parts load on first use, so that the tools that need no numpy
+# (vmafvk.batch, device listing) run without it.
+_LAZY = {"Context": "context", "Model": "context", "parse_model_spec": "context",
+         "Y4MError": "y4m", "Y4MReader": "y4m", "read_y4m": "y4m"}
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        import importlib
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __version__ = "0.1.0"
 

@@ -48,7 +48,8 @@ class VmafVulkanDeviceInfo(ctypes.Structure):
         ("type", ctypes.c_int),
         ("api_version", ctypes.c_uint32),
         ("usable", ctypes.c_int),
-        ("reserved", ctypes.c_uint32 * 8),
+        ("uuid", ctypes.c_uint8 * 16),
+        ("reserved", ctypes.c_uint32 * 4),
     ]
 
 
@@ -98,8 +99,9 @@ def _version(packed: int) -> str:
 
 def list_vulkan_devices(lib=None) -> list:
     """The Vulkan devices the library sees, in the order device indices refer
-    to: dicts with index, name, type, vendor_id, device_id, api_version and
-    usable (has what the kernels need). [] without Vulkan support, loader or
+    to: dicts with index, name, type, vendor_id, device_id, api_version,
+    usable (has what the kernels need) and uuid (the device UUID as 32 hex
+    digits, "" when the device reports none). [] without Vulkan support, loader or
     driver."""
     lib = lib or _lib.load_library()
     if not vulkan_support(lib)[0]:
@@ -121,6 +123,7 @@ def list_vulkan_devices(lib=None) -> list:
         "device_id": d.device_id,
         "api_version": _version(d.api_version),
         "usable": bool(d.usable),
+        "uuid": bytes(d.uuid).hex() if any(d.uuid) else "",
     } for i, d in enumerate(infos[:min(count.value, len(infos))])]
 
 

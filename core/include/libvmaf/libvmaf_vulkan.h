@@ -117,7 +117,10 @@ typedef struct VmafVulkanDeviceInfo {
     enum VmafVulkanDeviceType type;
     uint32_t api_version;         /**< packed as VK_MAKE_API_VERSION */
     int usable;                   /**< nonzero when it has everything the kernels need */
-    uint32_t reserved[8];
+    uint8_t uuid[16];             /**< VkPhysicalDeviceIDProperties.deviceUUID (all zero when the
+                                       device cannot tell it): the same physical device has the
+                                       same UUID in every process, whatever the listing order */
+    uint32_t reserved[4];
 } VmafVulkanDeviceInfo;
 
 /**

@@ -58,6 +58,13 @@ DeviceInfo describe(const InstanceFns &ifn, VkPhysicalDevice pd)
     d.device_id = p.deviceID;
     d.api_version = p.apiVersion;
     d.type = p.deviceType;
+    if (p.apiVersion >= VK_API_VERSION_1_1 && ifn.GetPhysicalDeviceProperties2) {
+        VkPhysicalDeviceIDProperties id = make<VkPhysicalDeviceIDProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES);
+        VkPhysicalDeviceProperties2 p2 = make<VkPhysicalDeviceProperties2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
+        p2.pNext = &id;
+        ifn.GetPhysicalDeviceProperties2(pd, &p2);
+        std::memcpy(d.uuid, id.deviceUUID, sizeof(d.uuid));
+    }
 
     Requirements r;
     r.need(p.apiVersion >= VK_API_VERSION_1_2, "Vulkan 1.2");
@@ -164,6 +171,8 @@ void InstanceFns::load(VkInstance instance, PFN_vkGetInstanceProcAddr gipa)
     EnumeratePhysicalDevices = reinterpret_cast<PFN_vkEnumeratePhysicalDevices>(get("vkEnumeratePhysicalDevices"));
     GetPhysicalDeviceProperties =
         reinterpret_cast<PFN_vkGetPhysicalDeviceProperties>(get("vkGetPhysicalDeviceProperties"));
+    GetPhysicalDeviceProperties2 =
+        reinterpret_cast<PFN_vkGetPhysicalDeviceProperties2>(get("vkGetPhysicalDeviceProperties2"));
     GetPhysicalDeviceFeatures2 =
         reinterpret_cast<PFN_vkGetPhysicalDeviceFeatures2>(get("vkGetPhysicalDeviceFeatures2"));
     GetPhysicalDeviceQueueFamilyProperties = reinterpret_cast<PFN_vkGetPhysicalDeviceQueueFamilyProperties>(

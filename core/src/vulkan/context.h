@@ -42,6 +42,7 @@ struct DeviceInfo {
     std::string name;
     uint32_t vendor_id = 0, device_id = 0, api_version = 0;
     VkPhysicalDeviceType type = VK_PHYSICAL_DEVICE_TYPE_OTHER;
+    uint8_t uuid[VK_UUID_SIZE] = {};  // VkPhysicalDeviceIDProperties.deviceUUID; zero when unknown
     // What the kernels need and the device lacks ("shaderInt64, timelineSemaphore");
     // empty when usable.
     std::string missing;
@@ -89,6 +90,7 @@ struct InstanceFns {
     PFN_vkDestroyInstance DestroyInstance = nullptr;
     PFN_vkEnumeratePhysicalDevices EnumeratePhysicalDevices = nullptr;
     PFN_vkGetPhysicalDeviceProperties GetPhysicalDeviceProperties = nullptr;
+    PFN_vkGetPhysicalDeviceProperties2 GetPhysicalDeviceProperties2 = nullptr;
     PFN_vkGetPhysicalDeviceFeatures2 GetPhysicalDeviceFeatures2 = nullptr;
     PFN_vkGetPhysicalDeviceQueueFamilyProperties GetPhysicalDeviceQueueFamilyProperties = nullptr;
     PFN_vkGetPhysicalDeviceMemoryProperties GetPhysicalDeviceMemoryProperties = nullptr;

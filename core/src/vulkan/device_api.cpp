@@ -126,6 +126,7 @@ int list_devices(VmafVulkanDeviceInfo *devices, unsigned capacity, unsigned *cou
         d.type = VmafVulkanDeviceType(all[i].type);
         d.api_version = all[i].api_version;
         d.usable = all[i].usable();
+        std::memcpy(d.uuid, all[i].uuid, sizeof(d.uuid));
     }
     return 0;
 }

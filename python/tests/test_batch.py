@@ -1,0 +1,512 @@
+"""python -m vmafvk.batch: every pair's scores are the vmaf tool's own, locally
+(CPU workers, a lavapipe worker) and on a real Dask cluster that loses a worker
+mid-run; resume, failures, --gpus selection, CSV naming."""
+
+import csv
+import glob
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from conftest import PAIRS, pair_paths
+from vmafvk import batch
+
+PYTHON = sys.executable
+PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@pytest.fixture(scope="module")
+def cli():
+    try:
+        return batch.find_cli()
+    except batch.BatchError as e:
+        pytest.skip(f"no vmaf tool: {e}")
+
+
+def tool_env(**extra):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = PKG_DIR + os.pathsep + env.get("PYTHONPATH", "")
+    env.update(extra)
+    return env
+
+
+def run_batch(*args, env=None, timeout=300):
+    return subprocess.run([PYTHON, "-m", "vmafvk.batch", *map(str, args)], env=env or tool_env(),
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def cli_doc(cli, ref, dis, tmp_dir, *extra):
+    """The tool run by hand on one pair (its default backend, the CPU)."""
+    out = os.path.join(tmp_dir, "direct.json")
+    r = subprocess.run([cli, "-r", ref, "-d", dis, *extra, "-q", "--json", "-o", out],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    with open(out) as f:
+        return json.load(f)
+
+
+@pytest.fixture(scope="module")
+def direct(cli, tmp_path_factory):
+    """{golden pair: the tool's JSON document for it}."""
+    d = tmp_path_factory.mktemp("direct")
+    return {n: cli_doc(cli, *pair_paths(n), str(d)) for n in PAIRS}
+
+
+def assert_same_scores(doc, want, what):
+    # Everything but "fps" (the run's speed): version, every frame's every score,
+    # pooled and aggregate metrics, exactly as the tool wrote them.
+    for key in ("version", "frames", "pooled_metrics", "aggregate_metrics"):
+        assert doc.get(key) == want.get(key), f"{what}: {key} differs from the tool's own run"
+    assert len(doc["frames"]) > 0
+
+
+def write_csv(path, rows, header=("reference", "distorted", "name")):
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(header)
+        for r in rows:
+            w.writerow(r)
+    return path
+
+
+def read_summary(out):
+    with open(os.path.join(out, "summary.csv"), newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def golden_rows(names=PAIRS, copies=1):
+    rows = []
+    for c in range(copies):
+        for n in names:
+            ref, dis = pair_paths(n)
+            rows.append((ref, dis, n if copies == 1 else f"{n}_{c:02d}"))
+    return rows
+
+
+def load(out, name):
+    with open(os.path.join(out, name + ".json")) as f:
+        return json.load(f)
+
+
+def final_line(stderr):
+    return next(l for l in reversed(stderr.splitlines()) if " scored, " in l)
+
+
+def check_results(out, rows, direct):
+    """Every row scored exactly once, identical to the tool's own run; the summary agrees."""
+    names = [r[2] for r in rows]
+    files = sorted(os.path.basename(p)[:-5] for p in glob.glob(os.path.join(out, "*.json")))
+    assert files == sorted(names)
+    assert not [p for p in os.listdir(out) if p.endswith(".tmp")]
+    summary = read_summary(out)
+    assert [s["name"] for s in summary] == names
+    for row, s in zip(rows, summary):
+        golden_name = next(n for n in PAIRS if row[2] == n or row[2].startswith(n + "_"))
+        doc = load(out, row[2])
+        assert_same_scores(doc, direct[golden_name], row[2])
+        assert s["status"] == "ok" and s["error"] == ""
+        assert int(s["frames"]) == len(doc["frames"])
+        assert float(s["vmaf"]) == doc["pooled_metrics"]["vmaf"]["mean"]
+        assert float(s["integer_vif_scale0"]) == doc["pooled_metrics"]["integer_vif_scale0"]["mean"]
+
+
+# ----------------------------------------------------------------- local mode
+
+def test_local_cpu_workers_match_the_tool(lib, direct, tmp_path):
+    rows = golden_rows()
+    pairs = write_csv(tmp_path / "pairs.csv", rows)
+    out = tmp_path / "results"
+    r = run_batch(pairs, "-o", out, "--gpus", "none", "--cpu-workers", "2")
+    assert r.returncode == 0, r.stderr
+    check_results(str(out), rows, direct)
+    line = final_line(r.stderr)
+    assert f"{len(rows)} scored, 0 failed, 0 already scored" in line
+    assert "cpu0 " in line and "cpu1 " in line  # both workers took pairs
+
+
+def lavapipe_index():
+    from vmafvk import list_vulkan_devices, vulkan_support
+    if not vulkan_support()[0]:
+        return None
+    return next((d["index"] for d in list_vulkan_devices() if d["usable"] and d["type"] == "cpu"), None)
+
+
+def test_local_lavapipe_worker_matches_the_tool(lib, direct, tmp_path):
+    index = lavapipe_index()
+    if index is None:
+        pytest.skip("no lavapipe (CPU Vulkan) device")
+    rows = golden_rows()
+    pairs = write_csv(tmp_path / "pairs.csv", rows)
+    out = tmp_path / "results"
+    # Only the Vulkan worker: every pair is scored with --backend vulkan.
+    r = run_batch(pairs, "-o", out, "--gpus", str(index), "--cpu-workers", "0")
+    assert r.returncode == 0, r.stderr
+    check_results(str(out), rows, direct)
+    assert f"(scored by gpu0 {len(rows)})" in final_line(r.stderr)
+    # By default a CPU implementation gets no worker, and says so.
+    r = run_batch(pairs, "-o", tmp_path / "auto", "--cpu-workers", "1")
+    assert r.returncode == 0, r.stderr
+    assert "a CPU implementation" in r.stderr and "CPU workers only" in r.stderr
+    assert f"(scored by cpu0 {len(rows)})" in final_line(r.stderr)
+
+
+def lavapipe_twice(tmp_path):
+    icds = sorted(glob.glob("/usr/share/vulkan/icd.d/lvp_icd.*.json"))
+    if not icds or lavapipe_index() is None:
+        pytest.skip("no lavapipe ICD file")
+    paths = []
+    for i in range(2):
+        p = tmp_path / f"lvp{i}.json"
+        p.write_text(open(icds[0]).read())
+        paths.append(str(p))
+    listing = os.pathsep.join(paths)
+    return tool_env(VK_DRIVER_FILES=listing, VK_ICD_FILENAMES=listing)
+
+
+def test_a_device_listed_twice(lib, direct, tmp_path):
+    env = lavapipe_twice(tmp_path)
+    pairs = write_csv(tmp_path / "pairs.csv", golden_rows(PAIRS[:4]))
+    r = run_batch(pairs, "-o", tmp_path / "x", "--list-devices", "--gpus", "all", env=env)
+    assert r.returncode == 0, r.stderr
+    lines = [l for l in r.stdout.splitlines() if l[:1].isdigit()]
+    assert len(lines) == 2
+    uuids = {l.split(" uuid ")[1].split()[0] for l in lines}
+    assert len(uuids) == 1 and "-" not in uuids  # one physical device, listed twice
+    assert lines[0].endswith("workers: 1") and lines[1].endswith("workers: 0")
+    assert "listed again" in r.stdout
+    # Named twice, it gets two workers, each its own process and Vulkan context.
+    rows = golden_rows(PAIRS[:6])
+    pairs = write_csv(tmp_path / "pairs6.csv", rows)
+    out = tmp_path / "two"
+    r = run_batch(pairs, "-o", out, "--gpus", "0,1", "--cpu-workers", "0", env=env)
+    assert r.returncode == 0, r.stderr
+    assert "two workers on one GPU" in r.stderr
+    line = final_line(r.stderr)
+    assert "gpu0 " in line and "gpu1 " in line, line
+    check_results(str(out), rows, direct)
+
+
+def test_resume_scores_nothing_twice(lib, direct, tmp_path):
+    rows = golden_rows(PAIRS[:5])
+    pairs = write_csv(tmp_path / "pairs.csv", rows)
+    out = tmp_path / "results"
+    r = run_batch(pairs, "-o", out, "--gpus", "none", "--cpu-workers", "2")
+    assert r.returncode == 0, r.stderr
+    before = {p: (os.stat(p).st_mtime_ns, open(p).read()) for p in glob.glob(str(out / "*.json"))}
+    summary = (out / "summary.csv").read_text()
+
+    r = run_batch(pairs, "-o", out, "--gpus", "none", "--cpu-workers", "2")
+    assert r.returncode == 0, r.stderr
+    assert "0 scored, 0 failed, 5 already scored" in final_line(r.stderr)
+    after = {p: (os.stat(p).st_mtime_ns, open(p).read()) for p in glob.glob(str(out / "*.json"))}
+    assert after == before
+    assert (out / "summary.csv").read_text() == summary
+
+    # A missing result and a truncated one (a run killed while writing) are scored again.
+    os.unlink(out / f"{rows[1][2]}.json")
+    text = (out / f"{rows[3][2]}.json").read_text()
+    (out / f"{rows[3][2]}.json").write_text(text[: len(text) // 2])
+    r = run_batch(pairs, "-o", out, "--gpus", "none", "--cpu-workers", "1")
+    assert r.returncode == 0, r.stderr
+    assert "2 scored, 0 failed, 3 already scored" in final_line(r.stderr)
+    check_results(str(out), rows, direct)
+    assert (out / "summary.csv").read_text() == summary
+
+
+def test_failed_pairs_are_reported_and_the_rest_scored(lib, direct, tmp_path):
+    good = golden_rows(PAIRS[:3])
+    small_ref, _ = pair_paths("chelsea_176x144_identical")
+    _, other_dis = pair_paths("coffee_320x240_crf28")
+    rows = [good[0], (str(tmp_path / "absent.y4m"), good[0][1], "missing"), good[1],
+            (small_ref, other_dis, "mismatched"), good[2]]
+    pairs = write_csv(tmp_path / "pairs.csv", rows)
+    out = tmp_path / "results"
+    r = run_batch(pairs, "-o", out, "--gpus", "none", "--cpu-workers", "2")
+    assert r.returncode == 1, r.stderr
+    assert "3 scored, 2 failed" in final_line(r.stderr)
+    summary = {s["name"]: s for s in read_summary(str(out))}
+    assert list(summary) == [x[2] for x in rows]
+    assert summary["missing"]["status"] == "failed"
+    assert "exit status 2" in summary["missing"]["error"] and "absent.y4m" in summary["missing"]["error"]
+    assert summary["mismatched"]["status"] == "failed"
+    assert "exit status 2" in summary["mismatched"]["error"]
+    assert summary["missing"]["vmaf"] == "" and summary["missing"]["frames"] == ""
+    assert "missing (line 3) failed" in r.stderr and "mismatched (line 5) failed" in r.stderr
+    assert not (out / "missing.json").exists() and not (out / "mismatched.json").exists()
+    for row in good:
+        assert summary[row[2]]["status"] == "ok"
+        assert_same_scores(load(str(out), row[2]), direct[row[2]], row[2])
+
+
+def test_timeout_fails_the_pair(lib, tmp_path):
+    pairs = write_csv(tmp_path / "pairs.csv", golden_rows(PAIRS[:1]))
+    r = run_batch(pairs, "-o", tmp_path / "out", "--gpus", "none", "--cpu-workers", "1",
+                  "--timeout", "0.001")
+    assert r.returncode == 1
+    assert read_summary(str(tmp_path / "out"))[0]["error"] == "timed out after 0.001 s"
+
+
+def test_csv_columns_model_features_args(lib, cli, tmp_path):
+    ref, dis = pair_paths("coffee_320x240_crf28")
+    # Relative paths are relative to the CSV's folder; model, features, args per row.
+    os.symlink(os.path.dirname(ref), tmp_path / "data")
+    rel_ref = os.path.join("data", os.path.basename(ref))
+    rel_dis = os.path.join("data", os.path.basename(dis))
+    rows = [(rel_ref, rel_dis, "neg", "version=vmaf_v0.6.1neg:name=vmaf_neg", "psnr", "--subsample 2"),
+            (rel_ref, rel_dis, "feat", "none", "psnr;float_ssim", "")]
+    pairs = write_csv(tmp_path / "pairs.csv", rows,
+                      header=("reference", "distorted", "name", "model", "features", "args"))
+    out = tmp_path / "out"
+    r = run_batch(pairs, "-o", out, "--gpus", "none", "--cpu-workers", "2")
+    assert r.returncode == 0, r.stderr
+    want = cli_doc(cli, ref, dis, str(tmp_path), "-m", "version=vmaf_v0.6.1neg:name=vmaf_neg",
+                   "--feature", "psnr", "--subsample", "2")
+    assert_same_scores(load(str(out), "neg"), want, "neg")
+    want = cli_doc(cli, ref, dis, str(tmp_path), "-n", "--feature", "psnr", "--feature", "float_ssim")
+    assert_same_scores(load(str(out), "feat"), want, "feat")
+    summary = {s["name"]: s for s in read_summary(str(out))}
+    assert float(summary["neg"]["vmaf_neg"]) == load(str(out), "neg")["pooled_metrics"]["vmaf_neg"]["mean"]
+    assert summary["feat"]["vmaf_neg"] == ""
+    assert float(summary["feat"]["float_ssim"]) == load(str(out), "feat")["pooled_metrics"]["float_ssim"]["mean"]
+
+
+# ----------------------------------------------------------------- pure parts
+
+DEVICES = [
+    {"index": 0, "name": "GPU A", "type": "discrete_gpu", "usable": True, "uuid": "aa" * 16},
+    {"index": 1, "name": "llvmpipe", "type": "cpu", "usable": True, "uuid": "6d657361" + "0" * 24},
+    {"index": 2, "name": "GPU B", "type": "discrete_gpu", "usable": True, "uuid": "1234" + "b" * 28},
+    {"index": 3, "name": "GPU A", "type": "discrete_gpu", "usable": True, "uuid": "aa" * 16},  # 0 again
+    {"index": 4, "name": "old", "type": "integrated_gpu", "usable": False, "uuid": ""},
+]
+
+
+def indices(spec, devices=DEVICES):
+    return [d["index"] for d in batch.select_gpus(devices, spec)[0]]
+
+
+def test_gpus_selection():
+    assert indices("auto") == [0, 2]          # no CPU implementation, device 0 once
+    assert indices("all") == [0, 1, 2]        # lavapipe too, device 0 still once
+    assert indices("none") == []
+    assert indices("2,0") == [2, 0]
+    assert indices("1") == [1]                # named: a CPU implementation is used
+    assert indices("0,0") == [0, 0]           # named twice: two workers
+    assert indices("0,3") == [0, 3]           # one GPU listed twice, both named
+    assert indices("uuid:1234") == [2]
+    assert indices("AAAA") == [0]             # a prefix of a device listed twice: once
+    assert indices("6d65-7361") == [1]
+    notices = batch.select_gpus(DEVICES, "auto")[1]
+    assert any("CPU implementation" in n for n in notices)
+    assert any("device 3 is device 0 listed again" in n for n in notices)
+    assert any("two workers on one GPU" in n for n in batch.select_gpus(DEVICES, "0,3")[1])
+    assert not batch.select_gpus(DEVICES, "0,2")[1]
+    for bad, why in (("9", "no Vulkan device 9"), ("1234", "no Vulkan device 1234"),
+                     ("4", "lacks what the kernels need"), ("ff", "no Vulkan device with UUID"),
+                     ("xyz", "neither an index nor a UUID prefix"), ("0,,2", "empty item")):
+        with pytest.raises(ValueError, match=why):
+            batch.select_gpus(DEVICES, bad)
+    two = [dict(DEVICES[0]), dict(DEVICES[2], uuid="aa" + "c" * 30)]
+    with pytest.raises(ValueError, match="matches several devices"):
+        batch.select_gpus(two, "aa")
+    assert indices("auto", []) == [] and indices("all", []) == []
+
+
+def test_worker_counts():
+    assert batch.default_cpu_workers(0, 2) == 2
+    assert batch.default_cpu_workers(1, 16) == 15
+    assert batch.default_cpu_workers(1, 1) == 0
+    assert batch.default_cpu_workers(0, 1) == 1
+    slots = batch.make_slots([DEVICES[0], DEVICES[0]], 2, None, 3)
+    assert [s.label for s in slots] == ["gpu0", "gpu1", "cpu0", "cpu1"]
+    assert slots[1].cli_args() == ["--backend", "vulkan", "--vulkan_device", "0"]
+    assert slots[2].cli_args() == ["--backend", "cpu", "--threads", "3"]
+
+
+def test_csv_names(tmp_path):
+    d = str(tmp_path)
+    p = write_csv(tmp_path / "a.csv", [("r.y4m", "x/enc.y4m", ""), ("r.y4m", "y/enc.y4m", ""),
+                                       ("r.y4m", "z/other.mkv", ""), ("r.y4m", "w/b c.y4m", "my/name")])
+    pairs = batch.read_pairs(str(p))
+    names = [x.name for x in pairs]
+    assert names[2] == "other" and names[3] == "my_name"
+    assert names[0].startswith("enc-") and names[1].startswith("enc-") and names[0] != names[1]
+    assert names == [x.name for x in batch.read_pairs(str(p))]  # stable
+    assert pairs[0].reference == os.path.join(d, "r.y4m") and pairs[0].distorted == os.path.join(d, "x/enc.y4m")
+    assert pairs[0].cli_args() == ["-r", os.path.join(d, "r.y4m"), "-d", os.path.join(d, "x/enc.y4m")]
+
+    p = write_csv(tmp_path / "b.csv", [("r.y4m", "d.y4m", "", "", "-w 8 -h 8 -p 420 -b 8")],
+                  header=("reference", "distorted", "name", "model", "args"))
+    pair = batch.read_pairs(str(p), models=["version=vmaf_4k_v0.6.1"], features=["psnr"],
+                            extra_args=["--subsample", "2"])[0]
+    assert pair.cli_args()[4:] == ["-m", "version=vmaf_4k_v0.6.1", "--feature", "psnr", "--subsample", "2",
+                                   "-w", "8", "-h", "8", "-p", "420", "-b", "8"]
+
+    for rows, header, why in (
+            ([("r", "d", "n"), ("r", "e", "n")], None, "also the name of line 2"),
+            ([("r", "d", ""), ("r", "d", "")], None, "the same pair as line 2"),
+            ([("r", "d")], ("reference", "distorted", "modle"), "unknown column"),
+            ([("r",)], ("reference",), "no 'distorted' column"),
+            ([("r", "d", "--threads 4")], ("reference", "distorted", "args"), "--threads is set by"),
+            ([("r", "d", "--output=x")], ("reference", "distorted", "args"), "--output is set by"),
+            ([("r", "d", "none", "")], ("reference", "distorted", "model", "features"), "needs at least one"),
+            ([("r", "", "")], None, "empty reference or distorted")):
+        p = write_csv(tmp_path / "bad.csv", rows, header=header or ("reference", "distorted", "name"))
+        with pytest.raises(batch.BatchError, match=why):
+            batch.read_pairs(str(p))
+
+
+def test_finding_the_tool(tmp_path, monkeypatch):
+    fake = tmp_path / "build" / "core" / "tools" / "vmaf"
+    fake.parent.mkdir(parents=True)
+    fake.write_text("#!/bin/sh\necho 9.9.9\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path / "nothing"))
+    monkeypatch.delenv("VMAFVK_CLI", raising=False)
+    monkeypatch.setenv("VMAFVK_LIBRARY", str(tmp_path / "build" / "core" / "src" / "libvmaf.so"))
+    assert batch.find_cli() == str(fake)
+    monkeypatch.setenv("VMAFVK_CLI", str(tmp_path / "absent"))
+    with pytest.raises(batch.BatchError, match="VMAFVK_CLI .*not an executable"):
+        batch.find_cli()
+    assert batch.find_cli(str(fake)) == str(fake)  # --vmaf first
+    monkeypatch.delenv("VMAFVK_CLI")
+    monkeypatch.setenv("VMAFVK_LIBRARY", str(tmp_path / "elsewhere" / "libvmaf.so"))
+    with pytest.raises(batch.BatchError, match="no vmaf tool found") as e:
+        batch.find_cli()
+    assert e.value.code == batch.EXIT_SETUP
+    with pytest.raises(batch.BatchError, match="not libvmaf-vk's vmaf"):
+        batch.cli_version(str(fake))  # another program named vmaf
+
+
+# ----------------------------------------------------------------- Dask
+
+class Processes:
+    """Processes of a test, each in its own session, all killed at the end."""
+
+    def __init__(self, log_dir):
+        self.log_dir = log_dir
+        self.procs = []
+
+    def start(self, name, cmd, env):
+        log = open(os.path.join(self.log_dir, name + ".log"), "w")
+        p = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT,
+                             start_new_session=True)
+        log.close()
+        self.procs.append((name, p))
+        return p
+
+    def logs(self):
+        text = ""
+        for name, _ in self.procs:
+            with open(os.path.join(self.log_dir, name + ".log"), errors="replace") as f:
+                text += f"--- {name}\n" + f.read()[-3000:]
+        return text
+
+    def stop(self):
+        for _, p in self.procs:
+            if p.poll() is None:
+                try:
+                    os.killpg(p.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+        for _, p in self.procs:
+            try:
+                p.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                pass
+
+
+@pytest.fixture
+def processes(tmp_path):
+    procs = Processes(str(tmp_path))
+    yield procs
+    procs.stop()
+
+
+def wait_for(what, predicate, timeout, procs):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}\n{procs.logs()}")
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_dask_cluster_survives_a_killed_worker(lib, direct, tmp_path, processes):
+    try:
+        import distributed  # noqa: F401
+    except ImportError as e:
+        pytest.skip(f"distributed cannot be imported: {e}")
+    for tool in ("/usr/bin/dask-scheduler", "/usr/bin/dask-worker"):
+        if not os.access(tool, os.X_OK):
+            pytest.skip(f"{tool} is not installed")
+    t0 = time.monotonic()
+    env = tool_env(DASK_DISTRIBUTED__WORKER__DAEMON="False")
+    sched_file = str(tmp_path / "scheduler.json")
+    processes.start("scheduler", ["/usr/bin/dask-scheduler", "--host", "127.0.0.1", "--port", "0",
+                                  "--no-dashboard", "--scheduler-file", sched_file], env)
+    wait_for("the scheduler file", lambda: os.path.exists(sched_file) and os.path.getsize(sched_file) > 0,
+             30, processes)
+    with open(sched_file) as f:
+        address = json.load(f)["address"]
+    workers = []
+    for i in range(2):
+        workers.append(processes.start(
+            f"worker{i}", ["/usr/bin/dask-worker", "--scheduler-file", sched_file, "--host", "127.0.0.1",
+                           "--nworkers", "1", "--nthreads", "1", "--no-nanny", "--no-dashboard",
+                           "--local-directory", str(tmp_path / f"w{i}")], env))
+
+    from distributed import Client
+    with Client(address, timeout=30) as client:
+        client.wait_for_workers(2, timeout=30)
+        pids = client.run(os.getpid)  # {worker address: pid}
+        assert sorted(pids.values()) == sorted(w.pid for w in workers)
+
+        rows = golden_rows(copies=3)  # 30 pairs
+        pairs = write_csv(tmp_path / "pairs.csv", rows)
+        out = tmp_path / "results"
+        run = processes.start("batch", [PYTHON, "-m", "vmafvk.batch", str(pairs), "-o", str(out),
+                                        "--scheduler", address], env)
+        done = lambda: len(glob.glob(str(out / "*.json")))  # noqa: E731
+        busy = {}
+
+        def some_results_and_a_busy_worker():
+            if run.poll() is not None:
+                return True
+            busy.clear()
+            busy.update({a: keys for a, keys in client.processing().items() if keys})
+            return done() >= 3 and busy
+
+        wait_for("the first results", some_results_and_a_busy_worker, 30, processes)
+        assert run.poll() is None, "the batch ended before a worker could be killed\n" + processes.logs()
+        victim = sorted(busy)[0]
+        in_flight = [str(k) for k in busy[victim]]
+        victim_proc = next(w for w in workers if w.pid == pids[victim])
+        os.kill(victim_proc.pid, signal.SIGKILL)
+        try:
+            rc = run.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            raise AssertionError("the batch did not finish after a worker died\n" + processes.logs())
+        survivor = next(w for w in workers if w is not victim_proc)
+        assert victim_proc.poll() is not None and survivor.poll() is None
+        assert len(client.scheduler_info()["workers"]) == 1
+    logs = processes.logs()
+    assert rc == 0, logs
+    check_results(str(out), rows, direct)
+    # The pairs the dead worker was scoring were scored elsewhere, once.
+    names = [r[2] for r in rows]
+    assert in_flight
+    for key in in_flight:
+        assert any(key.endswith("-" + n) for n in names), key
+    batch_log = logs.split("--- batch\n")[1]
+    line = final_line(batch_log)
+    assert f"{len(rows)} scored, 0 failed, 0 already scored" in line
+    survivor_address = next(a for a in pids if a != victim)
+    assert f"{survivor_address} cpu0 " in line, line
+    assert time.monotonic() - t0 < 120

@@ -1,0 +1,835 @@
+"""Batch scoring of a catalog of reference/distorted pairs.
+
+    python -m vmafvk.batch PAIRS.csv -o results/                  # this machine's GPUs and cores
+    python -m vmafvk.batch PAIRS.csv -o results/ --gpus 0 --cpu-workers 4
+    python -m vmafvk.batch PAIRS.csv -o results/ --scheduler tcp://HOST:8786   # a Dask cluster
+
+PAIRS.csv has a header and the columns `reference` and `distorted`, and
+optionally `name`, `model`, `features` and `args` (see docs/batch.md). Each pair
+is scored by the project's `vmaf` tool in a process of its own; its JSON output
+(libvmaf's layout) is written to results/NAME.json, and results/summary.csv gets
+one line per pair (status, pooled means). Pairs whose JSON is already there are
+skipped, so an interrupted run resumes where it stopped.
+
+Exit status: 0 when every pair is scored, 1 when some failed, 2 for a bad
+command line or CSV, 3 when scoring cannot start (no `vmaf` tool, a --gpus
+selection that matches nothing, an unreachable scheduler).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import hashlib
+import io
+import json
+import os
+import queue
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid as _uuid
+from dataclasses import dataclass, field
+
+__all__ = ["Pair", "Slot", "find_cli", "list_devices", "main", "read_pairs", "select_gpus"]
+
+COLUMNS = ("reference", "distorted", "name", "model", "features", "args")
+# Options the batch sets itself; a row's `args` may not give them.
+_RESERVED = {"-r", "--reference", "-d", "--distorted", "-o", "--output", "--xml", "--json",
+             "--csv", "--sub", "--backend", "--vulkan_device", "--threads", "-q", "--quiet",
+             "-v", "--version", "--help"}
+_NAME_OK = re.compile(r"[^A-Za-z0-9._+-]")
+EXIT_FAILED, EXIT_USAGE, EXIT_SETUP = 1, 2, 3
+
+
+class BatchError(Exception):
+    """A problem that stops the run before scoring (exit status `code`)."""
+
+    def __init__(self, message: str, code: int = EXIT_USAGE):
+        super().__init__(message)
+        self.code = code
+
+
+# --------------------------------------------------------------------------- pairs
+
+@dataclass
+class Pair:
+    line: int                 # line of the CSV (the header is line 1)
+    name: str
+    reference: str            # absolute paths
+    distorted: str
+    models: list = field(default_factory=list)    # -m values; ["none"] for -n
+    features: list = field(default_factory=list)  # --feature values
+    args: list = field(default_factory=list)      # further options of the vmaf tool
+
+    def cli_args(self) -> list:
+        a = ["-r", self.reference, "-d", self.distorted]
+        if self.models == ["none"]:
+            a.append("-n")
+        else:
+            for m in self.models:
+                a += ["-m", m]
+        for f in self.features:
+            a += ["--feature", f]
+        return a + list(self.args)
+
+    def model_names(self) -> list:
+        """Score names the models give (for ordering the summary's columns)."""
+        if self.models == ["none"]:
+            return []
+        names = []
+        for m in self.models or ["version=vmaf_v0.6.1"]:
+            given = [p[5:] for p in m.split(":") if p.startswith("name=")]
+            names.append(given[0] if given else "vmaf")
+        return names
+
+
+def _split_list(cell: str) -> list:
+    return [x.strip() for x in cell.split(";") if x.strip()]
+
+
+def _check_args(args: list, where: str) -> None:
+    for a in args:
+        opt = a.split("=", 1)[0]
+        if opt in _RESERVED:
+            raise BatchError(f"{where}: {opt} is set by the batch tool and cannot be given in args")
+
+
+def read_pairs(path: str, models=(), features=(), extra_args=()) -> list:
+    """The pairs of a CSV file. Relative paths are relative to the CSV's folder.
+    `models`, `features` apply to rows whose own cells are empty; `extra_args`
+    come before every row's `args`."""
+    base = os.path.dirname(os.path.abspath(path))
+    try:
+        f = open(path, newline="", encoding="utf-8-sig")
+    except OSError as e:
+        raise BatchError(f"{path}: {e.strerror}") from e
+    with f:
+        reader = csv.reader(f)
+        header = next(reader, None)
+        if header is None:
+            raise BatchError(f"{path}: empty file (a header line reference,distorted is needed)")
+        header = [h.strip().lower() for h in header]
+        unknown = [h for h in header if h not in COLUMNS]
+        if unknown:
+            raise BatchError(f"{path}: unknown column(s) {', '.join(unknown)} "
+                             f"(the columns are {', '.join(COLUMNS)})")
+        for needed in ("reference", "distorted"):
+            if needed not in header:
+                raise BatchError(f"{path}: no {needed!r} column in the header")
+        if len(set(header)) != len(header):
+            raise BatchError(f"{path}: a column is named twice in the header")
+        rows = []
+        for cells in reader:
+            line = reader.line_num
+            if not any(c.strip() for c in cells):
+                continue
+            if len(cells) > len(header):
+                raise BatchError(f"{path}:{line}: {len(cells)} cells, the header has {len(header)}")
+            row = dict(zip(header, (c.strip() for c in cells)))
+            rows.append((line, row))
+
+    pairs = []
+    for line, row in rows:
+        where = f"{path}:{line}"
+        ref, dis = row.get("reference", ""), row.get("distorted", "")
+        if not ref or not dis:
+            raise BatchError(f"{where}: empty reference or distorted cell")
+        model_cell = row.get("model", "")
+        pair_models = _split_list(model_cell) if model_cell else list(models)
+        if "none" in pair_models and pair_models != ["none"]:
+            raise BatchError(f"{where}: model 'none' cannot be combined with other models")
+        feature_cell = row.get("features", "")
+        pair_features = _split_list(feature_cell) if feature_cell else list(features)
+        if pair_models == ["none"] and not pair_features:
+            raise BatchError(f"{where}: model 'none' needs at least one feature")
+        try:
+            args = list(extra_args) + shlex.split(row.get("args", ""))
+        except ValueError as e:
+            raise BatchError(f"{where}: args: {e}") from e
+        _check_args(args, where)
+        pairs.append(Pair(line, row.get("name", ""), os.path.join(base, ref), os.path.join(base, dis),
+                          pair_models, pair_features, args))
+    _name_pairs(pairs, path)
+    return pairs
+
+
+def _identity(p: Pair) -> str:
+    text = json.dumps([p.reference, p.distorted, p.models, p.features, p.args])
+    return hashlib.sha1(text.encode()).hexdigest()[:8]
+
+
+def _name_pairs(pairs: list, path: str) -> None:
+    """Names: the `name` cell, else the distorted file's name without its
+    extension; names shared by several rows get their pair's hash appended."""
+    explicit = {}
+    for p in pairs:
+        if not p.name:
+            continue
+        clean = _NAME_OK.sub("_", p.name).lstrip(".") or "_"
+        if clean in explicit:
+            raise BatchError(f"{path}:{p.line}: name {p.name!r} is also the name of line "
+                             f"{explicit[clean].line}")
+        explicit[clean] = p
+        p.name = clean
+    derived = [p for p in pairs if not p.name]
+    stems = {}
+    for p in derived:
+        stem = _NAME_OK.sub("_", os.path.splitext(os.path.basename(p.distorted))[0]).lstrip(".") or "pair"
+        stems.setdefault(stem, []).append(p)
+    taken = set(explicit)
+    for stem, group in stems.items():
+        if len(group) == 1 and stem not in taken:
+            group[0].name = stem
+            continue
+        for p in group:
+            p.name = f"{stem}-{_identity(p)}"
+    seen = {}
+    for p in pairs:
+        if p.name in seen:
+            raise BatchError(f"{path}:{p.line}: the same pair as line {seen[p.name].line}; "
+                             "give them distinct names in a name column")
+        seen[p.name] = p
+
+
+# --------------------------------------------------------------------------- the vmaf tool
+
+def _cli_ok(path: str) -> bool:
+    return os.path.isfile(path) and os.access(path, os.X_OK)
+
+
+def find_cli(explicit: str | None = None) -> str:
+    """The `vmaf` tool: `explicit` (--vmaf), $VMAFVK_CLI, the tool of the build
+    that $VMAFVK_LIBRARY comes from (BUILD/core/src/libvmaf.so ->
+    BUILD/core/tools/vmaf), else `vmaf` on PATH."""
+    for what, path in (("--vmaf", explicit), ("$VMAFVK_CLI", os.environ.get("VMAFVK_CLI"))):
+        if path:
+            if not _cli_ok(path):
+                raise BatchError(f"{what} {path}: not an executable file", EXIT_SETUP)
+            return os.path.abspath(path)
+    lib = os.environ.get("VMAFVK_LIBRARY")
+    if lib:
+        beside = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(lib))), "tools", "vmaf")
+        if _cli_ok(beside):
+            return beside
+    found = shutil.which("vmaf")
+    if found:
+        return os.path.abspath(found)
+    raise BatchError("no vmaf tool found: give --vmaf PATH, set VMAFVK_CLI, or put vmaf on PATH",
+                     EXIT_SETUP)
+
+
+def cli_version(cli: str) -> str:
+    """The tool's version; refuses a `vmaf` that is not this project's (no --backend)."""
+    try:
+        r = subprocess.run([cli, "--version"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise BatchError(f"{cli}: cannot run it: {e}", EXIT_SETUP) from e
+    text = (r.stdout + r.stderr).strip()
+    if r.returncode != 0 or "-vk" not in text:
+        raise BatchError(f"{cli} is not libvmaf-vk's vmaf tool (its --version says {text!r})", EXIT_SETUP)
+    return text.splitlines()[-1]
+
+
+# --------------------------------------------------------------------------- devices
+
+def _library_near(cli: str) -> str | None:
+    """libvmaf.so of the build or installation the tool comes from."""
+    tools = os.path.dirname(os.path.realpath(cli))
+    for rel in ("../src/libvmaf.so", "../lib/libvmaf.so", "../lib64/libvmaf.so"):
+        p = os.path.normpath(os.path.join(tools, rel))
+        if os.path.exists(p):
+            return p
+    lib_dir = os.path.normpath(os.path.join(tools, "..", "lib"))
+    if os.path.isdir(lib_dir):
+        for sub in sorted(os.listdir(lib_dir)):
+            p = os.path.join(lib_dir, sub, "libvmaf.so")
+            if os.path.exists(p):
+                return p
+    return None
+
+
+_LIST_SCRIPT = ("import json, sys; sys.path.insert(0, sys.argv[1]); from vmafvk import vulkan; "
+                "print(json.dumps(vulkan.list_vulkan_devices()))")
+
+
+def list_devices(cli: str | None = None) -> tuple:
+    """(devices, why): the Vulkan devices as vmafvk.list_vulkan_devices() gives
+    them (index, name, type, usable, uuid, ...), listed in a child process so
+    that a broken driver cannot take this one down; ([], reason) when there is
+    no library, loader or driver. The library: $VMAFVK_LIBRARY, else the one
+    beside the tool, else the system's."""
+    env = dict(os.environ)
+    if not env.get("VMAFVK_LIBRARY") and cli:
+        near = _library_near(cli)
+        if near:
+            env["VMAFVK_LIBRARY"] = near
+    pkg_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    try:
+        r = subprocess.run([sys.executable, "-c", _LIST_SCRIPT, pkg_parent], env=env,
+                           capture_output=True, text=True, timeout=120)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return [], f"listing Vulkan devices failed: {e}"
+    if r.returncode != 0:
+        last = (r.stderr.strip().splitlines() or [f"exit status {r.returncode}"])[-1]
+        return [], f"listing Vulkan devices failed: {last}"
+    try:
+        devices = json.loads(r.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        return [], "listing Vulkan devices failed: unreadable answer"
+    return devices, "" if devices else "no Vulkan device"
+
+
+def _describe(d: dict) -> str:
+    uuid = f", uuid {d['uuid'][:8]}" if d.get("uuid") else ""
+    return f"{d['index']}: {d['name']} ({d['type']}{uuid})"
+
+
+def select_gpus(devices: list, spec: str = "auto") -> tuple:
+    """(devices that get a worker each, in order; notices) for a --gpus value:
+
+    auto   every usable device that is not a CPU implementation (lavapipe,
+           SwiftShader), one worker per physical device (UUID);
+    all    every usable device, CPU implementations too, one per physical device;
+    none   no GPU worker;
+    LIST   comma-separated: an index (as `vmaf --vulkan_device` counts) or a
+           UUID prefix (`uuid:` before it when it is all digits). A device named
+           twice, or two indices of one physical device, get two workers.
+
+    Raises ValueError for a LIST item that matches no usable device."""
+    spec = (spec or "auto").strip().lower()
+    notices = []
+    if spec == "none":
+        return [], notices
+    if spec in ("auto", "all"):
+        chosen, seen = [], {}
+        for d in devices:
+            if not d.get("usable"):
+                continue
+            if spec == "auto" and d.get("type") == "cpu":
+                notices.append(f"skipping Vulkan device {_describe(d)}: a CPU implementation "
+                               "(name it in --gpus to use it)")
+                continue
+            if d.get("uuid") and d["uuid"] in seen:
+                notices.append(f"Vulkan device {d['index']} is device {seen[d['uuid']]} listed again "
+                               "(same UUID): one worker")
+                continue
+            if d.get("uuid"):
+                seen[d["uuid"]] = d["index"]
+            chosen.append(d)
+        return chosen, notices
+    chosen = []
+    listing = "; ".join(_describe(d) for d in devices) or "none"
+    for token in (t.strip() for t in spec.split(",")):
+        if not token:
+            raise ValueError(f"--gpus {spec}: empty item")
+        if token.isdigit():
+            i = int(token)
+            if i >= len(devices):
+                raise ValueError(f"--gpus: no Vulkan device {i} (devices: {listing})")
+            d = devices[i]
+        else:
+            prefix = token[5:] if token.startswith("uuid:") else token
+            prefix = prefix.replace("-", "")
+            if not prefix or not re.fullmatch(r"[0-9a-f]+", prefix):
+                raise ValueError(f"--gpus: {token!r} is neither an index nor a UUID prefix")
+            hits = [d for d in devices if d.get("uuid", "").startswith(prefix)]
+            if len({d["uuid"] for d in hits}) > 1:
+                raise ValueError(f"--gpus: UUID prefix {prefix} matches several devices ({listing})")
+            if not hits:
+                raise ValueError(f"--gpus: no Vulkan device with UUID {prefix}... (devices: {listing})")
+            d = hits[0]
+        if not d.get("usable"):
+            raise ValueError(f"--gpus: Vulkan device {_describe(d)} lacks what the kernels need")
+        chosen.append(d)
+    for a in range(len(chosen)):
+        for b in range(a):
+            x, y = chosen[a], chosen[b]
+            if x["index"] == y["index"] or (x.get("uuid") and x.get("uuid") == y.get("uuid")):
+                notices.append(f"two workers on one GPU (devices {y['index']} and {x['index']}), as asked")
+    return chosen, notices
+
+
+# --------------------------------------------------------------------------- workers
+
+@dataclass(frozen=True)
+class Slot:
+    """One scoring process at a time: a Vulkan device (by index) or the CPU."""
+    kind: str                  # "gpu" or "cpu"
+    number: int                # gpuN / cpuN
+    device: int | None = None  # Vulkan index, as `vmaf --vulkan_device` counts
+    threads: int | None = None
+    device_name: str = ""
+
+    @property
+    def label(self) -> str:
+        return f"{self.kind}{self.number}"
+
+    def cli_args(self) -> list:
+        a = (["--backend", "vulkan", "--vulkan_device", str(self.device)] if self.kind == "gpu"
+             else ["--backend", "cpu"])
+        return a + (["--threads", str(self.threads)] if self.threads is not None else [])
+
+
+def make_slots(gpus: list, cpu_workers: int, gpu_threads=None, cpu_threads=None) -> list:
+    slots = [Slot("gpu", i, d["index"], gpu_threads, d["name"]) for i, d in enumerate(gpus)]
+    return slots + [Slot("cpu", i, None, cpu_threads) for i in range(cpu_workers)]
+
+
+def cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def default_cpu_workers(gpu_workers: int, cpu_count: int) -> int:
+    """`--cpu-workers auto`: one per core left beside the GPU workers (each GPU
+    worker's process keeps a core busy feeding its device); at least one when
+    there is no GPU worker."""
+    return max(cpu_count - gpu_workers, 0 if gpu_workers else 1)
+
+
+def _error_of(stderr: str, rc: int) -> str:
+    lines = [l.strip() for l in stderr.splitlines() if l.strip()]
+    tool = [l for l in lines if l.startswith("vmaf:")]
+    msg = (tool or lines or [""])[-1]
+    return f"exit status {rc}: {msg}" if msg else f"exit status {rc}"
+
+
+def score(cli: str, pair_args: list, slot: Slot, timeout: float | None = None) -> dict:
+    """Run the tool on one pair: {"ok": True, "json": text} or {"ok": False, "error": why}."""
+    t0 = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="vmafvk-batch-") as tmp:
+        out = os.path.join(tmp, "scores.json")
+        cmd = [cli, *pair_args, *slot.cli_args(), "-q", "--json", "-o", out]
+        result = {"ok": False, "slot": slot.label, "seconds": 0.0}
+        try:
+            r = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True, errors="replace", timeout=timeout)
+        except subprocess.TimeoutExpired:
+            result["error"] = f"timed out after {timeout:g} s"
+        except OSError as e:
+            result["error"] = f"cannot run {cli}: {e.strerror}"
+        else:
+            if r.returncode != 0:
+                result["error"] = _error_of(r.stderr, r.returncode)
+            else:
+                try:
+                    with open(out, encoding="utf-8") as f:
+                        text = f.read()
+                    json.loads(text)
+                    result.update(ok=True, json=text)
+                except (OSError, ValueError) as e:
+                    result["error"] = f"the tool exited 0 but its JSON is unreadable: {e}"
+        result["seconds"] = time.monotonic() - t0
+        return result
+
+
+def run_local(todo: list, slots: list, cli: str, timeout, on_result) -> None:
+    """Score `todo` with one thread per slot, each running one tool process at a
+    time; on_result(pair, result) is called on this thread, in completion order."""
+    work = queue.Queue()
+    for p in todo:
+        work.put(p)
+    done = queue.Queue()
+
+    def worker(slot):
+        while True:
+            try:
+                p = work.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                r = score(cli, p.cli_args(), slot, timeout)
+            except Exception as e:  # noqa: BLE001 -- reported as the pair's failure
+                r = {"ok": False, "slot": slot.label, "error": f"{type(e).__name__}: {e}"}
+            done.put((p, r))
+
+    threads = [threading.Thread(target=worker, args=(s,), daemon=True, name=f"vmafvk-{s.label}")
+               for s in slots]
+    for t in threads:
+        t.start()
+    for _ in range(len(todo)):
+        on_result(*done.get())
+
+
+# --------------------------------------------------------------------------- Dask
+
+class _SlotPool:
+    """A Dask worker process's slots; tasks take a free one, GPUs first."""
+
+    def __init__(self, slots: list, cli: str | None, why: str, notices: list):
+        self.slots, self.cli, self.why, self.notices = slots, cli, why, notices
+        self._free = list(slots)
+        self._cond = threading.Condition()
+
+    def acquire(self) -> Slot:
+        with self._cond:
+            while not self._free:
+                self._cond.wait()
+            self._free.sort(key=lambda s: (s.kind != "gpu", s.number))
+            return self._free.pop(0)
+
+    def release(self, slot: Slot) -> None:
+        with self._cond:
+            self._free.append(slot)
+            self._cond.notify()
+
+
+_worker_pool = None
+_worker_pool_lock = threading.Lock()
+
+
+def _pool_for_worker(options: dict) -> _SlotPool:
+    """Built once per worker process, from what that machine has."""
+    global _worker_pool
+    with _worker_pool_lock:
+        if _worker_pool is None:
+            nthreads = None
+            try:
+                from distributed import get_worker
+                nthreads = getattr(get_worker(), "nthreads", None)
+            except (ImportError, ValueError):
+                pass
+            nthreads = nthreads or cores()
+            try:
+                given = options.get("vmaf")
+                cli = find_cli(given if given and _cli_ok(given) else None)
+                devices, _ = list_devices(cli)
+                gpus, notices = select_gpus(devices, options.get("gpus", "auto"))
+                gpus = gpus[:nthreads]
+                n_cpu = options.get("cpu_workers")
+                if n_cpu is None:
+                    n_cpu = default_cpu_workers(len(gpus), nthreads)
+                slots = make_slots(gpus, n_cpu, options.get("gpu_threads"), options.get("cpu_threads"))
+                if not slots:
+                    raise BatchError("no GPU and no CPU worker on this Dask worker")
+                _worker_pool = _SlotPool(slots, cli, "", notices)
+            except (BatchError, ValueError) as e:
+                _worker_pool = _SlotPool([], None, str(e), [])
+        return _worker_pool
+
+
+def score_on_worker(pair_args: list, options: dict) -> dict:
+    """A Dask task: score one pair on a free slot of this worker. Failures of
+    the pair are returned (not raised), so that Dask does not retry them."""
+    pool = _pool_for_worker(options)
+    host = ""
+    try:
+        from distributed import get_worker
+        host = get_worker().address
+    except (ImportError, ValueError):
+        pass
+    if pool.cli is None:
+        return {"ok": False, "slot": host, "error": f"worker {host}: {pool.why}"}
+    slot = pool.acquire()
+    try:
+        r = score(pool.cli, pair_args, slot, options.get("timeout"))
+    finally:
+        pool.release(slot)
+    r["slot"] = f"{host} {slot.label}".strip()
+    return r
+
+
+def run_dask(address: str, todo: list, options: dict, on_result) -> None:
+    try:
+        from distributed import Client, as_completed
+    except ImportError as e:
+        raise BatchError(f"--scheduler needs Dask's distributed package ({e})", EXIT_SETUP) from e
+    try:
+        client = Client(address, timeout=options.get("connect_timeout", 30))
+    except (OSError, TimeoutError) as e:
+        raise BatchError(f"cannot reach the Dask scheduler at {address}: {e}", EXIT_SETUP) from e
+    # By reference (workers import vmafvk.batch), also when this file runs as __main__.
+    from vmafvk.batch import score_on_worker as task
+    try:
+        run = _uuid.uuid4().hex[:8]
+        futures = {}
+        for p in todo:
+            f = client.submit(task, p.cli_args(), options, key=f"vmafvk-{run}-{p.name}",
+                              pure=False)
+            futures[f] = p
+        for f in as_completed(futures):
+            p = futures[f]
+            try:
+                r = f.result()
+            except Exception as e:  # noqa: BLE001 -- e.g. KilledWorker after allowed-failures
+                r = {"ok": False, "slot": "", "error": f"{type(e).__name__}: {e}"}
+            on_result(p, r)
+            f.release()
+    finally:
+        client.close()
+
+
+# --------------------------------------------------------------------------- results
+
+def result_path(out_dir: str, p: Pair) -> str:
+    return os.path.join(out_dir, p.name + ".json")
+
+
+def load_result(path: str) -> dict | None:
+    """A pair's scores, or None when the file is absent or not a whole document."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(doc, dict) or not isinstance(doc.get("frames"), list):
+        return None
+    return doc
+
+
+def write_atomic(path: str, text: str) -> None:
+    d = os.path.dirname(path)
+    fd, tmp = tempfile.mkstemp(dir=d, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _fmt(v) -> str:
+    return repr(float(v)) if isinstance(v, (int, float)) else ""
+
+
+def write_summary(out_dir: str, pairs: list, failures: dict) -> str:
+    """results/summary.csv from every pair's JSON (so it is whole after a resume):
+    name, status (ok, failed, not scored), reference, distorted, frames, the
+    pooled mean of each score, error."""
+    docs = {p.name: load_result(result_path(out_dir, p)) for p in pairs}
+    models, metrics = [], []
+    for p in pairs:
+        for m in p.model_names():
+            if m not in models:
+                models.append(m)
+        doc = docs[p.name]
+        for k in (doc or {}).get("pooled_metrics", {}) or {}:
+            if k not in metrics:
+                metrics.append(k)
+    columns = [m for m in models if m in metrics] + [m for m in metrics if m not in models]
+    path = os.path.join(out_dir, "summary.csv")
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["name", "status", "reference", "distorted", "frames", *columns, "error"])
+    for p in pairs:
+        doc = docs[p.name]
+        if doc is not None:
+            pooled = doc.get("pooled_metrics", {}) or {}
+            means = [_fmt((pooled.get(c) or {}).get("mean")) for c in columns]
+            w.writerow([p.name, "ok", p.reference, p.distorted, len(doc["frames"]), *means, ""])
+        else:
+            status = "failed" if p.name in failures else "not scored"
+            w.writerow([p.name, status, p.reference, p.distorted, "", *[""] * len(columns),
+                        failures.get(p.name, "")])
+    write_atomic(path, buf.getvalue())
+    return path
+
+
+# --------------------------------------------------------------------------- command line
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m vmafvk.batch",
+        description="Score every reference/distorted pair of a CSV file with the vmaf tool: "
+                    "one JSON per pair (libvmaf's layout) and a summary CSV.")
+    p.add_argument("pairs", help="CSV file: reference,distorted[,name][,model][,features][,args]")
+    p.add_argument("-o", "--output", required=True, metavar="DIR",
+                   help="folder for NAME.json and summary.csv (created if needed)")
+    p.add_argument("--gpus", default="auto", metavar="auto|all|none|LIST",
+                   help="Vulkan devices that get a worker: auto (every GPU, not CPU implementations "
+                        "such as lavapipe), all, none, or a comma list of indices / UUID prefixes "
+                        "(a device named twice gets two workers)")
+    p.add_argument("--cpu-workers", default="auto", metavar="N|auto",
+                   help="CPU workers (vmaf --backend cpu); auto: one per core beside the GPU "
+                        "workers, at least one when there is no GPU")
+    p.add_argument("--cpu-threads", type=int, default=None, metavar="N",
+                   help="--threads of each CPU worker's vmaf (default: the tool's default)")
+    p.add_argument("--gpu-threads", type=int, default=None, metavar="N",
+                   help="--threads of each GPU worker's vmaf (default: the tool's default)")
+    p.add_argument("-m", "--model", action="append", default=[], metavar="PARAMS",
+                   help="model for rows without a model cell (repeatable; default: the tool's, "
+                        "vmaf_v0.6.1)")
+    p.add_argument("--feature", action="append", default=[], metavar="NAME[=OPTS]",
+                   help="feature for rows without a features cell (repeatable)")
+    p.add_argument("--args", dest="extra_args", default="", metavar="'OPTIONS'",
+                   help="further vmaf options for every pair, before the row's args "
+                        "(e.g. '--subsample 2')")
+    p.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                   help="a pair taking longer fails (its vmaf process is killed)")
+    p.add_argument("--vmaf", metavar="PATH",
+                   help="the vmaf tool (default: $VMAFVK_CLI, the build of $VMAFVK_LIBRARY, PATH)")
+    p.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                   help="score on this Dask cluster instead of local workers")
+    p.add_argument("--list-devices", action="store_true",
+                   help="list the Vulkan devices and the workers --gpus gives, then exit")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary line")
+    return p
+
+
+def _say(msg: str, bar=None) -> None:
+    if bar is not None:
+        bar.write(f"batch: {msg}", file=sys.stderr)
+    else:
+        print(f"batch: {msg}", file=sys.stderr, flush=True)
+
+
+def _progress(total: int, quiet: bool):
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None
+    # disable=None: tqdm turns itself off when stderr is not a terminal.
+    return tqdm(total=total, unit="pair", file=sys.stderr, disable=True if quiet else None,
+                dynamic_ncols=True, smoothing=0.1)
+
+
+def _parse_cpu_workers(text: str):
+    if text == "auto":
+        return None
+    if not text.isdigit():
+        raise BatchError(f"--cpu-workers {text}: a number or auto")
+    return int(text)
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return _main(args)
+    except BatchError as e:
+        print(f"batch: {e}", file=sys.stderr)
+        return e.code
+    except KeyboardInterrupt:
+        print("batch: interrupted; run again to score the rest", file=sys.stderr)
+        return 130
+
+
+def _main(args) -> int:
+    cpu_workers = _parse_cpu_workers(args.cpu_workers)
+    for opt in ("cpu_threads", "gpu_threads"):
+        if getattr(args, opt) is not None and getattr(args, opt) < 0:
+            raise BatchError(f"--{opt.replace('_', '-')} must be 0 or more")
+    if args.timeout is not None and args.timeout <= 0:
+        raise BatchError("--timeout must be positive")
+    try:
+        extra = shlex.split(args.extra_args)
+    except ValueError as e:
+        raise BatchError(f"--args: {e}") from e
+    _check_args(extra, "--args")
+
+    cli = None
+    if not args.scheduler or args.list_devices:
+        cli = find_cli(args.vmaf)
+        version = cli_version(cli)
+
+    gpus, slots = [], []
+    if not args.scheduler:
+        devices, why = (list_devices(cli) if args.gpus.strip().lower() != "none" or args.list_devices
+                        else ([], ""))
+        try:
+            gpus, notices = select_gpus(devices, args.gpus)
+        except ValueError as e:
+            raise BatchError(str(e), EXIT_SETUP) from e
+        if args.list_devices:
+            for d in devices:
+                n = sum(1 for g in gpus if g["index"] == d["index"])
+                usable = "" if d["usable"] else ", not usable"
+                print(f"{d['index']}: {d['name']} ({d['type']}{usable}) uuid {d.get('uuid') or '-'}"
+                      f"  workers: {n}")
+            if not devices:
+                print(f"no Vulkan device ({why})")
+            for n in notices:
+                print(f"note: {n}")
+            return 0
+        n_cpu = cpu_workers if cpu_workers is not None else default_cpu_workers(len(gpus), cores())
+        slots = make_slots(gpus, n_cpu, args.gpu_threads, args.cpu_threads)
+        if not args.quiet:
+            for n in notices:
+                _say(n)
+        if not gpus and args.gpus.strip().lower() in ("auto", "all") and not args.quiet:
+            _say(f"no GPU worker ({why or 'no usable Vulkan GPU'}): CPU workers only")
+        if not slots:
+            raise BatchError("no worker: --gpus selects no device and --cpu-workers is 0", EXIT_SETUP)
+
+    pairs = read_pairs(args.pairs, args.model, args.feature, extra)
+    out_dir = args.output
+    try:
+        os.makedirs(out_dir, exist_ok=True)
+    except OSError as e:
+        raise BatchError(f"{out_dir}: {e.strerror}", EXIT_SETUP) from e
+    todo = [p for p in pairs if load_result(result_path(out_dir, p)) is None]
+    skipped = len(pairs) - len(todo)
+
+    if not args.quiet:
+        if args.scheduler:
+            where = f"Dask scheduler {args.scheduler}"
+        else:
+            gpu_part = ", ".join(f"{s.label}=device {s.device} ({s.device_name})" for s in slots
+                                 if s.kind == "gpu")
+            n_cpu = sum(1 for s in slots if s.kind == "cpu")
+            where = ", ".join(x for x in (gpu_part, f"{n_cpu} CPU worker(s)" if n_cpu else "") if x)
+            where += f"; {cli} {version}"
+        _say(f"{len(pairs)} pairs, {skipped} already scored, {len(todo)} to score on {where}")
+
+    failures = {}
+    counts = {"ok": 0, "failed": 0}
+    by_slot = {}
+    bar = _progress(len(todo), args.quiet) if todo else None
+
+    def on_result(p: Pair, r: dict) -> None:
+        if r.get("ok"):
+            write_atomic(result_path(out_dir, p), r["json"])
+            counts["ok"] += 1
+            by_slot[r.get("slot", "")] = by_slot.get(r.get("slot", ""), 0) + 1
+        else:
+            failures[p.name] = r.get("error", "failed")
+            counts["failed"] += 1
+            where = f" ({r['slot']})" if r.get("slot") else ""
+            _say(f"{p.name} (line {p.line}) failed{where}: {failures[p.name]}", bar)
+        if bar is not None:
+            bar.update(1)
+
+    t0 = time.monotonic()
+    try:
+        if todo:
+            if args.scheduler:
+                options = {"gpus": args.gpus, "cpu_workers": cpu_workers, "cpu_threads": args.cpu_threads,
+                           "gpu_threads": args.gpu_threads, "timeout": args.timeout,
+                           "vmaf": os.path.abspath(args.vmaf) if args.vmaf else None}
+                run_dask(args.scheduler, todo, options, on_result)
+            else:
+                run_local(todo, slots, cli, args.timeout, on_result)
+    finally:
+        if bar is not None:
+            bar.close()
+        seconds = time.monotonic() - t0
+        summary = write_summary(out_dir, pairs, failures)
+    if not args.quiet:
+        rate = counts["ok"] / seconds if seconds > 0 and counts["ok"] else 0.0
+        per = ", ".join(f"{k} {v}" for k, v in sorted(by_slot.items()))
+        _say(f"{counts['ok']} scored, {counts['failed']} failed, {skipped} already scored; "
+             f"{seconds:.2f} s, {rate:.2f} pairs/s" + (f" (scored by {per})" if per else "")
+             + f"; {summary}")
+    missing = sum(1 for p in pairs if load_result(result_path(out_dir, p)) is None)
+    return EXIT_FAILED if missing else 0
+
+
+def main_exit() -> None:
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    main_exit()

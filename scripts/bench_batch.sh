@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Pairs per second of `python -m vmafvk.batch` on a catalog made of the golden pairs
+# (tests/data) replicated to about 200 pairs (vmaf_v0.6.1, 10 frames each, 176x144
+# to 322x186), beside the vmaf tool run one pair at a time in a shell loop:
+#   cli-gpu-loop   vmaf --backend vulkan --vulkan_device N, one pair after the other
+#   cli-cpu-loop   vmaf --backend cpu, one pair after the other
+#   batch-1gpu     batch, one GPU worker, no CPU worker
+#   batch-1gpu+cpu batch, one GPU worker and CPU_WORKERS CPU workers (default nproc - 1)
+#   batch-cpu      batch, no GPU worker, nproc CPU workers
+# Every batch result is checked against the shell loop's JSON for the same pair
+# (same scores, "fps" aside). Prints a markdown table.
+#   scripts/bench_batch.sh
+# Env: BUILD_DIR (default build), REPLICAS (copies of each golden pair, default 20),
+#      GPUS (the --gpus of the GPU modes: default auto, i.e. the first GPU that is not
+#      a CPU implementation; a lavapipe machine needs GPUS=0), CPU_WORKERS,
+#      MODES (default all five above), OUT (keep the catalog and results there),
+#      VMAF_MODEL_DIR (models, if the build's model_dir is not where they are).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+build=${BUILD_DIR:-build}
+cli=$root/$build/core/tools/vmaf
+lib=$root/$build/core/src/libvmaf.so
+replicas=${REPLICAS:-20}
+gpus=${GPUS:-auto}
+cores=$(nproc)
+cpu_workers=${CPU_WORKERS:-$((cores > 1 ? cores - 1 : 1))}
+modes=${MODES:-cli-gpu-loop cli-cpu-loop batch-1gpu batch-1gpu+cpu batch-cpu}
+python=${PYTHON:-/usr/bin/python3}
+[ -x "$python" ] || python=python3
+
+[ -x "$cli" ] || { echo "bench_batch: no $cli (build first, or set BUILD_DIR)" >&2; exit 1; }
+export VMAFVK_LIBRARY=$lib VMAFVK_CLI=$cli PYTHONPATH=$root/python${PYTHONPATH:+:$PYTHONPATH}
+if [ -n "${OUT:-}" ]; then
+  out=$OUT
+  rm -rf "$out"
+  mkdir -p "$out"
+else
+  out=$(mktemp -d)
+  trap 'rm -rf "$out"' EXIT
+fi
+
+# The GPU worker the batch would pick: its index, for the shell loop's --vulkan_device.
+device=$("$python" -c '
+import sys
+from vmafvk import batch
+devices, why = batch.list_devices(sys.argv[1])
+chosen, _ = batch.select_gpus(devices, sys.argv[2])
+print(chosen[0]["index"] if chosen else "")' "$cli" "${gpus%%,*}")
+if [ -z "$device" ]; then
+  echo "bench_batch: --gpus ${gpus%%,*} selects no Vulkan device; GPU modes are skipped" >&2
+  modes=$(echo "$modes" | tr ' ' '\n' | grep -v gpu | tr '\n' ' ')
+else
+  gpus=$device
+  echo "bench_batch: GPU = Vulkan device $device" >&2
+fi
+
+# The catalog: name,reference,distorted, REPLICAS copies of every golden pair.
+csv=$out/pairs.csv
+echo "name,reference,distorted" > "$csv"
+n=0
+for r in $(seq -w 1 "$replicas"); do
+  for ref in "$root"/tests/data/*_ref.y4m; do
+    base=$(basename "$ref" _ref.y4m)
+    echo "${base}_r$r,$ref,${ref%_ref.y4m}_dis.y4m" >> "$csv"
+    n=$((n + 1))
+  done
+done
+echo "bench_batch: $n pairs, $cores cores, $cpu_workers CPU workers beside the GPU one" >&2
+
+now() { date +%s.%N; }
+rows=()
+add_row() { rows+=("| $1 | $2 | $3 | $(awk -v n="$2" -v s="$3" 'BEGIN { printf "%.2f", n / s }') |"); }
+
+loop() {  # the vmaf tool on each pair in turn, into $out/$1/NAME.json
+  local dir=$out/$1; shift
+  mkdir -p "$dir"
+  tail -n +2 "$csv" | while IFS=, read -r name ref dis; do
+    "$cli" -r "$ref" -d "$dis" "$@" -q --json -o "$dir/$name.json" > /dev/null
+  done
+}
+
+reference=''
+for mode in $modes; do
+  case $mode in
+    cli-gpu-loop) args=(--backend vulkan --vulkan_device "$device") ;;
+    cli-cpu-loop) args=(--backend cpu) ;;
+    batch-1gpu) args=(--gpus "$gpus" --cpu-workers 0) ;;
+    batch-1gpu+cpu) args=(--gpus "$gpus" --cpu-workers "$cpu_workers") ;;
+    batch-cpu) args=(--gpus none --cpu-workers "$cores") ;;
+    *) echo "bench_batch: unknown mode $mode" >&2; exit 1 ;;
+  esac
+  t0=$(now)
+  case $mode in
+    cli-*) loop "$mode" "${args[@]}" ;;
+    *) "$python" -m vmafvk.batch "$csv" -o "$out/$mode" -q "${args[@]}" ;;
+  esac
+  t1=$(now)
+  add_row "$mode" "$n" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')"
+  if [ -z "$reference" ]; then
+    reference=$out/$mode
+  else
+    "$python" - "$reference" "$out/$mode" "$csv" <<'EOF'
+import csv, json, os, sys
+a, b, catalog = sys.argv[1:]
+names = [r["name"] for r in csv.DictReader(open(catalog))]
+for name in names:
+    x, y = (json.load(open(os.path.join(d, name + ".json"))) for d in (a, b))
+    x.pop("fps", None), y.pop("fps", None)
+    if x != y:
+        sys.exit(f"bench_batch: {name}: {b} differs from {a}")
+EOF
+  fi
+done
+
+echo "| mode | pairs | seconds | pairs/s |"
+echo "|---|---|---|---|"
+printf '%s\n' "${rows[@]}"
+echo "bench_batch: every mode's scores are identical to $(basename "$reference")'s" >&2
