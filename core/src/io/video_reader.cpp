@@ -201,6 +201,14 @@ int VideoReader::read(VmafPicture *pic, std::string *err)
     std::vector<uint8_t> scratch(shift ? size_t(pic->w[0]) * bps : 0);
     for (unsigned p = 0; p < plane_count(fmt_.pix_fmt); p++) {
         auto *row = static_cast<uint8_t *>(pic->data[p]);
+        if (!shift && pic->stride[p] == ptrdiff_t(size_t(pic->w[p]) * bps)) {
+            // Rows without padding: the plane in one read, straight from the file.
+            const size_t want = size_t(pic->w[p]) * bps * pic->h[p];
+            const size_t got = std::fread(row, 1, want, f_);
+            if (got == want) continue;
+            if (!y4m_ && p == 0 && got == 0) return 0;
+            return fail(err, -EIO, path_ + ": truncated frame " + std::to_string(frames_read_));
+        }
         for (unsigned y = 0; y < pic->h[p]; y++, row += pic->stride[p]) {
             const size_t want = size_t(pic->w[p]) * bps;
             uint8_t *dst = shift ? scratch.data() : row;
