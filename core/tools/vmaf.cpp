@@ -277,6 +277,10 @@ struct PictureSource {
 // 2 * kReadAhead pictures beyond what the library keeps (adr/0028-cli-read-ahead.md).
 constexpr unsigned kReadAhead = 4;
 
+// Device pictures are write-combined GPU memory: the file is read into a cached
+// buffer of this size, then copied (faster than the kernel writing them).
+constexpr size_t kDeviceBounce = 256 << 10;
+
 // Feed every frame pair to the context and flush it. *n_frames: pairs read.
 // Each input is read on its own thread, up to kReadAhead frames ahead; this
 // thread makes every library call, in frame order.
@@ -286,6 +290,10 @@ int score_frames(VmafContext *vmaf, Inputs &in, const Options &o, const PictureS
     if (int e = skip_frames(*in.ref, o.frame_skip_ref)) return e;
     if (int e = skip_frames(*in.dist, o.frame_skip_dist)) return e;
 
+    if (source.device) {
+        in.ref->set_bounce(kDeviceBounce);
+        in.dist->set_bounce(kDeviceBounce);
+    }
     ReadAhead ref_reader(*in.ref), dist_reader(*in.dist);  // joined on every return
     const unsigned limit = o.frame_cnt ? o.frame_cnt : UINT_MAX;
     unsigned given = 0;  // frames handed to both readers
@@ -470,16 +478,18 @@ int write_output_file(VmafContext *vmaf, const Options &o)
     return 0;
 }
 
-// The pictures the readers fill. Those in flight: 2 * kReadAhead at the readers,
-// plus what the library keeps: two per queued or running frame and the reference
-// history motion keeps on the CPU, and with the Vulkan backend the frames queued
-// on the GPU (each holds its two device pictures until the GPU has copied them).
-// A pool smaller than what the readers and the library hold between them would
-// deadlock: the readers wait for pictures only this thread's next frame frees.
+// The pictures the readers fill. A pool smaller than what the readers and the
+// library hold, and only this thread's next frame would free, deadlocks: the
+// 2 * kReadAhead pictures at the readers, the current pair, the reference
+// history motion keeps on the CPU (two), and with device pictures the frames
+// queued on the GPU (each holds its pair until the GPU has copied it; fetching
+// collects them). Pictures the frame threads hold come back without this
+// thread, so a smaller pool only makes it wait; host pools keep room for two
+// per queued or running frame, so the threads never wait for pictures
+// (adr/0028-cli-read-ahead.md).
 int preallocate(VmafContext *vmaf, const Options &o, const FrameFormat &f, PictureSource *source)
 {
-    const unsigned library = o.threads ? (o.threads + 1) * 2 + 1 : 4;
-    unsigned count = library + 2 * kReadAhead;
+    const unsigned readers = 2 * kReadAhead;
 #if VMAF_CLI_HAVE_VULKAN
     if (vulkan_attached() && device_pictures_wanted()) {
         VmafVulkanPictureConfiguration pc{};
@@ -487,11 +497,10 @@ int preallocate(VmafContext *vmaf, const Options &o, const FrameFormat &f, Pictu
         pc.pic_params.h = f.h;
         pc.pic_params.bpc = f.bpc;
         pc.pic_params.pix_fmt = f.pix_fmt;
-        count += 2 * kVulkanFramesInFlight;
-        pc.pic_cnt = count;
+        pc.pic_cnt = readers + 4 + 2 * kVulkanFramesInFlight;
         pc.pic_prealloc_method = VMAF_VULKAN_PICTURE_PREALLOCATION_METHOD_DEVICE;
         if (int err = vmaf_vulkan_preallocate_pictures(vmaf, pc)) {
-            error("could not allocate %u device pictures of %s: %s", count, describe(f).c_str(),
+            error("could not allocate %u device pictures of %s: %s", pc.pic_cnt, describe(f).c_str(),
                   std::strerror(-err));
             return kExitSetup;
         }
@@ -499,6 +508,7 @@ int preallocate(VmafContext *vmaf, const Options &o, const FrameFormat &f, Pictu
         return 0;
     }
 #endif
+    const unsigned count = readers + (o.threads ? (o.threads + 1) * 2 + 1 : 4);
     VmafPictureConfiguration pic_cfg{};
     pic_cfg.pic_params.w = f.w;
     pic_cfg.pic_params.h = f.h;
