@@ -194,6 +194,11 @@ def read_ahead_order(cli):
         for n in ("0", "1", "4"):
             doc = cli.run_json(*base, "--backend", "vulkan", "--threads", n, name=f"long_vk{n}.json")
             check(without_fps(doc) == without_fps(t0), f"--backend vulkan --threads {n} differs from the CPU")
+        # A feature without a GPU twin reads the device pictures on the CPU.
+        cpu = cli.run_json(*base, "--feature", "float_ssim", "--threads", "0", name="long_ssim_cpu.json")
+        doc = cli.run_json(*base, "--feature", "float_ssim", "--backend", "vulkan", "--threads", "4",
+                           name="long_ssim_vk.json")
+        check(without_fps(doc) == without_fps(cpu), "--backend vulkan with float_ssim differs from the CPU")
     for n, cnt in (("0", "1"), ("4", "5"), ("1", "23")):
         doc = cli.run_json(*base, "--threads", n, "--frame_cnt", cnt, name=f"long_c{cnt}.json")
         check(frames_of(doc) == list(range(int(cnt))), f"--frame_cnt {cnt} gave {frames_of(doc)}")
