@@ -15,6 +15,14 @@
 #      turns it off again, as for the tests, where the layer is not installed),
 #      CHECK=1 (every mode runs FRAMES frames and each mean VMAF and PSNR-Y must
 #      equal the cpu mode's within 1e-4: the backends are bit-identical).
+# CLI modes (in MODES, e.g. MODES="cli-vulkan cli-cpu"): the vmaf tool end to end
+# from a .y4m pair of the synthetic frames that vmaf_bench --write-y4m writes at
+# bench time (page-cached), best of REPEAT runs (default 3) of
+#   vmaf -r REF -d DIST --backend vulkan|cpu --threads T -q
+# beside the rate at which `cat` reads both files (the most reading can give).
+# Env: CLI_FRAMES (frames of each clip; default 480 up to 1920x1080, else 120),
+#      VMAF (the vmaf tool; default BUILD_DIR's), CLIP_DIR (where the clips go;
+#      default a temporary folder; clips already there of the right size are reused).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build}
@@ -34,6 +42,8 @@ extra=()
 [ "${VALIDATION:-0}" = 1 ] && [ "${VMAF_TEST_VULKAN_NO_VALIDATION:-0}" != 1 ] && extra+=(--validation)
 
 [ -x "$bench" ] || { echo "bench_gpu: no $bench (build first, or set BUILD_DIR)" >&2; exit 1; }
+vmaf=${VMAF:-$build/core/tools/vmaf}
+repeat=${REPEAT:-3}
 if [ -n "${OUT:-}" ]; then
   out=$OUT
   mkdir -p "$out"
@@ -45,11 +55,62 @@ fi
 # One field of a result file (one flat JSON object per file).
 field() { sed -n -e "s/.*\"$1\": \"\([^\"]*\)\".*/\1/p" -e t -e "s/.*\"$1\": \([^,}]*\).*/\1/p" "$2"; }
 
+now() { date +%s.%N; }
+
+# The clip pair of a size, made once: "REF DIST FRAMES".
+clips() {
+  local w=$1 h=$2 n=${CLI_FRAMES:-}
+  [ -z "$n" ] && { if [ $((w * h)) -le $((1920 * 1080)) ]; then n=480; else n=120; fi; }
+  local dir=${CLIP_DIR:-$out} ref dist
+  ref=$dir/bench_${w}x${h}_${n}_ref.y4m dist=$dir/bench_${w}x${h}_${n}_dist.y4m
+  local bytes=$(( (w * h + 2 * ((w + 1) / 2) * ((h + 1) / 2) + 6) * n ))
+  if [ "$(stat -c %s "$ref" 2>/dev/null || echo 0)" -lt "$bytes" ] ||
+     [ "$(stat -c %s "$dist" 2>/dev/null || echo 0)" -lt "$bytes" ]; then
+    mkdir -p "$dir"
+    "$bench" --write-y4m "$ref" "$dist" --width "$w" --height "$h" --frames "$n" >&2 || return 1
+  fi
+  echo "$ref $dist $n"
+}
+
+# Best of `repeat` runs of a command: the shortest wall time in seconds.
+best_time() {
+  local best='' t0 t1 i
+  for ((i = 0; i < repeat; i++)); do
+    t0=$(now)
+    "$@" >/dev/null || return 1
+    t1=$(now)
+    best=$(awk -v a="$t0" -v b="$t1" -v c="$best" 'BEGIN { d = b - a; print (c == "" || d < c) ? d : c }')
+  done
+  echo "$best"
+}
+
+cli_rows=()
+# One CLI mode at one size: the tool's rate and cat's.
+cli_mode() {
+  local size=$1 mode=$2 w=${1%x*} h=${1#*x} ref dist n backend=${2#cli-} t cat_t json
+  read -r ref dist n < <(clips "$w" "$h") || return 1
+  [ -x "$vmaf" ] || { echo "bench_gpu: no $vmaf (build the vmaf tool, or set VMAF)" >&2; return 1; }
+  cat "$ref" "$dist" >/dev/null  # into the page cache
+  cat_t=$(best_time cat "$ref" "$dist") || return 1
+  json=$out/${size}_${mode}.json
+  t=$(best_time "$vmaf" -r "$ref" -d "$dist" --backend "$backend" --threads "$threads" -q) || return 1
+  "$vmaf" -r "$ref" -d "$dist" --backend "$backend" --threads "$threads" -q --json -o "$json" >/dev/null || return 1
+  local score
+  score=$(sed -n '/"pooled_metrics"/,$ { /"vmaf"/,/}/ s/.*"mean": \([-0-9.e+]*\).*/\1/p }' "$json" | head -n 1)
+  cli_rows+=("$(awk -v s="$size" -v m="$mode" -v n="$n" -v t="$t" -v c="$cat_t" -v v="$score" \
+    'BEGIN { printf "| %s | %s | %d | %.1f | %.1f | %.2f | %.4f |", s, m, n, n / t, n / c, c / t, v }')")
+}
+
 rows=() failed=0
 for size in $sizes; do
   w=${size%x*} h=${size#*x}
   cpu_fps='' cpu_vmaf='' cpu_psnr=''
   for mode in $modes; do
+    case $mode in
+    cli-vulkan|cli-cpu)
+      cli_mode "$size" "$mode" || { cli_rows+=("| $size | $mode | failed | | | | |"); failed=1; }
+      continue ;;
+    esac
     json=$out/${size}_${mode}.json
     n=$frames args=()
     if [ "$mode" = cpu ]; then n=$cpu_frames args=(--threads "$threads"); fi
@@ -82,11 +143,22 @@ for size in $sizes; do
   done
 done
 
-echo
-echo "vmaf_v0.6.1 + psnr, 8-bit 4:2:0; Vulkan: ${device:-none}; CPU: $(nproc) cores ($(uname -m)), $threads threads"
-echo "timed frames: $frames (Vulkan modes), $cpu_frames (cpu), after $warmup warm-up frames"
-echo
-echo "| resolution | mode | fps | x cpu | GPU ms/frame | host CPU ms/frame | mean VMAF |"
-echo "|---|---|---:|---:|---:|---:|---:|"
-printf '%s\n' "${rows[@]}"
+if [ ${#rows[@]} -gt 0 ]; then
+  echo
+  echo "vmaf_v0.6.1 + psnr, 8-bit 4:2:0; Vulkan: ${device:-none}; CPU: $(nproc) cores ($(uname -m)), $threads threads"
+  echo "timed frames: $frames (Vulkan modes), $cpu_frames (cpu), after $warmup warm-up frames"
+  echo
+  echo "| resolution | mode | fps | x cpu | GPU ms/frame | host CPU ms/frame | mean VMAF |"
+  echo "|---|---|---:|---:|---:|---:|---:|"
+  printf '%s\n' "${rows[@]}"
+fi
+if [ ${#cli_rows[@]} -gt 0 ]; then
+  echo
+  echo "vmaf tool end to end (vmaf_v0.6.1), page-cached .y4m pairs, best of $repeat runs; $threads threads;" \
+       "$(nproc) cores ($(uname -m)); $vmaf"
+  echo
+  echo "| resolution | mode | frames | fps | cat fps | x cat | mean VMAF |"
+  echo "|---|---|---:|---:|---:|---:|---:|"
+  printf '%s\n' "${cli_rows[@]}"
+fi
 exit $failed

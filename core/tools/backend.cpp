@@ -1,5 +1,8 @@
 #include "backend.h"
 
+#include <cstdlib>
+#include <cstring>
+
 #if VMAF_CLI_HAVE_VULKAN
 #include <cerrno>
 #include <cstring>
@@ -72,6 +75,23 @@ void release_backend()
 #if VMAF_CLI_HAVE_VULKAN
     if (g_state) vmaf_vulkan_state_free(&g_state);
 #endif
+}
+
+bool vulkan_attached()
+{
+#if VMAF_CLI_HAVE_VULKAN
+    return g_state != nullptr;
+#else
+    return false;
+#endif
+}
+
+bool device_pictures_wanted()
+{
+    const char *v = std::getenv("VMAF_CLI_PICTURES");
+    if (v && std::strcmp(v, "host") == 0) return false;
+    if (v && std::strcmp(v, "device") == 0) return true;
+    return true;
 }
 
 const std::string &backend_description()

@@ -16,6 +16,17 @@ int attach_backend(VmafContext *vmaf, Backend backend, int vulkan_device, std::s
 // Release what attach_backend created (after vmaf_close).
 void release_backend();
 
+// Whether attach_backend attached a Vulkan device.
+bool vulkan_attached();
+
+// Frames the Vulkan backend queues on the GPU (the library's default).
+constexpr unsigned kVulkanFramesInFlight = 3;
+
+// Whether the frames go to the Vulkan backend in device pictures (read straight
+// into host-visible GPU memory) rather than host pictures the library copies:
+// VMAF_CLI_PICTURES=host or device, else the default (docs/cli.md).
+bool device_pictures_wanted();
+
 // "cpu" or "vulkan (DEVICE NAME)", for the start-up line.
 const std::string &backend_description();
 

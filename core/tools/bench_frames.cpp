@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <numbers>
@@ -109,6 +110,36 @@ void FrameCycle::clear()
     dist_.clear();
 }
 
+namespace {
+
+// The canvases a synthetic sequence of `count` frames pans across.
+struct SyntheticCanvases {
+    SyntheticCanvases(unsigned w, unsigned h, unsigned count)
+        : luma(w + kStepX * count, h + kStepY * count, 64, 1),
+          cb((w + 1) / 2 + kStepX * count / 2, (h + 1) / 2 + kStepY * count / 2, 48, 2),
+          cr((w + 1) / 2 + kStepX * count / 2, (h + 1) / 2 + kStepY * count / 2, 40, 3)
+    {
+    }
+    Canvas luma, cb, cr;
+};
+
+// Frame i of the sequence into two allocated 8-bit 4:2:0 pictures.
+void synthetic_frame(const SyntheticCanvases &c, unsigned i, VmafPicture *ref, VmafPicture *dist)
+{
+    const Canvas *planes[3] = {&c.luma, &c.cb, &c.cr};
+    for (unsigned p = 0; p < 3; p++) {
+        const unsigned shift = p ? 1 : 0;
+        auto *r = static_cast<uint8_t *>(ref->data[p]);
+        auto *d = static_cast<uint8_t *>(dist->data[p]);
+        crop(*planes[p], (kStepX * i) >> shift, (kStepY * i) >> shift, r, ref->stride[p], ref->w[p], ref->h[p]);
+        // Luma noise grows and shrinks over the cycle, so scores vary per frame.
+        const unsigned amplitude = p ? 2 : 4 + 2 * (i % 4);
+        distort(r, ref->stride[p], d, dist->stride[p], ref->w[p], ref->h[p], amplitude, i * 3 + p);
+    }
+}
+
+}  // namespace
+
 int FrameCycle::make_synthetic(unsigned w, unsigned h, unsigned count, std::string *err)
 {
     clear();
@@ -116,12 +147,7 @@ int FrameCycle::make_synthetic(unsigned w, unsigned h, unsigned count, std::stri
         *err = "synthetic frames need at least 16x16 samples and one frame";
         return -EINVAL;
     }
-    const unsigned cw = (w + 1) / 2, ch = (h + 1) / 2;
-    const unsigned travel_x = kStepX * count, travel_y = kStepY * count;
-    const Canvas luma(w + travel_x, h + travel_y, 64, 1);
-    const Canvas cb(cw + travel_x / 2, ch + travel_y / 2, 48, 2);
-    const Canvas cr(cw + travel_x / 2, ch + travel_y / 2, 40, 3);
-    const Canvas *planes[3] = {&luma, &cb, &cr};
+    const SyntheticCanvases canvases(w, h, count);
     for (unsigned i = 0; i < count; i++) {
         VmafPicture ref{}, dist{};
         if (vmaf_picture_alloc(&ref, VMAF_PIX_FMT_YUV420P, 8, w, h) ||
@@ -130,19 +156,59 @@ int FrameCycle::make_synthetic(unsigned w, unsigned h, unsigned count, std::stri
             *err = "out of memory for the frames";
             return -ENOMEM;
         }
-        for (unsigned p = 0; p < 3; p++) {
-            const unsigned shift = p ? 1 : 0;
-            auto *r = static_cast<uint8_t *>(ref.data[p]);
-            auto *d = static_cast<uint8_t *>(dist.data[p]);
-            crop(*planes[p], (kStepX * i) >> shift, (kStepY * i) >> shift, r, ref.stride[p], ref.w[p], ref.h[p]);
-            // Luma noise grows and shrinks over the cycle, so scores vary per frame.
-            const unsigned amplitude = p ? 2 : 4 + 2 * (i % 4);
-            distort(r, ref.stride[p], d, dist.stride[p], ref.w[p], ref.h[p], amplitude, i * 3 + p);
-        }
+        synthetic_frame(canvases, i, &ref, &dist);
         ref_.push_back(ref);
         dist_.push_back(dist);
     }
     return 0;
+}
+
+int write_synthetic_y4m(unsigned w, unsigned h, unsigned count, const std::string &ref_path,
+                        const std::string &dist_path, std::string *err)
+{
+    if (w < 16 || h < 16 || count == 0) {
+        *err = "synthetic frames need at least 16x16 samples and one frame";
+        return -EINVAL;
+    }
+    VmafPicture pics[2]{};
+    if (vmaf_picture_alloc(&pics[0], VMAF_PIX_FMT_YUV420P, 8, w, h) ||
+        vmaf_picture_alloc(&pics[1], VMAF_PIX_FMT_YUV420P, 8, w, h)) {
+        if (pics[0].ref) vmaf_picture_unref(&pics[0]);
+        *err = "out of memory for the frames";
+        return -ENOMEM;
+    }
+    std::FILE *files[2] = {std::fopen(ref_path.c_str(), "wb"), std::fopen(dist_path.c_str(), "wb")};
+    int e = 0;
+    for (unsigned s = 0; s < 2; s++)
+        if (!files[s] && !e) {
+            e = -errno;
+            *err = (s ? dist_path : ref_path) + ": " + std::strerror(errno);
+        }
+    if (!e) {
+        const SyntheticCanvases canvases(w, h, count);
+        for (std::FILE *f : files) std::fprintf(f, "YUV4MPEG2 W%u H%u F25:1 Ip A1:1 C420jpeg\n", w, h);
+        for (unsigned i = 0; i < count && !e; i++) {
+            synthetic_frame(canvases, i, &pics[0], &pics[1]);
+            for (unsigned s = 0; s < 2; s++) {
+                std::fputs("FRAME\n", files[s]);
+                for (unsigned p = 0; p < 3; p++) {
+                    const auto *row = static_cast<const uint8_t *>(pics[s].data[p]);
+                    for (unsigned y = 0; y < pics[s].h[p]; y++, row += pics[s].stride[p])
+                        std::fwrite(row, 1, pics[s].w[p], files[s]);
+                }
+            }
+        }
+        for (unsigned s = 0; s < 2; s++)
+            if (!e && (std::ferror(files[s]) || std::fflush(files[s]))) {
+                e = -EIO;
+                *err = (s ? dist_path : ref_path) + ": write failed";
+            }
+    }
+    for (std::FILE *f : files)
+        if (f) std::fclose(f);
+    vmaf_picture_unref(&pics[0]);
+    vmaf_picture_unref(&pics[1]);
+    return e;
 }
 
 int FrameCycle::read_y4m(const std::string &ref_path, const std::string &dist_path, unsigned max_count,

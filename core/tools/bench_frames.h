@@ -36,6 +36,11 @@ private:
     std::vector<VmafPicture> ref_, dist_;
 };
 
+// Write `count` frames of the synthetic sequence (FrameCycle::make_synthetic's
+// frames, without holding them) as two 8-bit 4:2:0 .y4m files.
+int write_synthetic_y4m(unsigned w, unsigned h, unsigned count, const std::string &ref_path,
+                        const std::string &dist_path, std::string *err);
+
 // Copy the samples of `src` into `dst` (same geometry, any strides).
 void copy_picture(const VmafPicture &src, VmafPicture *dst);
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <climits>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -17,6 +18,10 @@
 #include "hwdec.h"
 #include "io/video_reader.h"
 #include "libvmaf/libvmaf.h"
+#include "read_ahead.h"
+#if VMAF_CLI_HAVE_VULKAN
+#include "libvmaf/libvmaf_vulkan.h"
+#endif
 
 namespace vmaf::cli {
 
@@ -244,20 +249,6 @@ struct PictureHandle {
     }
 };
 
-// Read one frame into a pool picture: 1 frame, 0 end of file, <0 error (printed).
-int read_frame(VmafContext *vmaf, io::VideoReader &r, PictureHandle *p)
-{
-    if (int err = vmaf_fetch_preallocated_picture(vmaf, &p->pic)) {
-        error("could not get a picture: %s", std::strerror(-err));
-        return err;
-    }
-    p->held = true;
-    std::string msg;
-    const int r_ = r.read(&p->pic, &msg);
-    if (r_ < 0) error("%s", msg.c_str());
-    return r_;
-}
-
 int skip_frames(io::VideoReader &r, unsigned n)
 {
     if (!n) return 0;
@@ -269,20 +260,73 @@ int skip_frames(io::VideoReader &r, unsigned n)
     return 0;
 }
 
+// Where empty pictures come from: the context's host pool, or with the Vulkan
+// backend its device pool (pictures the GPU copies from; the host copies nothing).
+struct PictureSource {
+    bool device = false;
+    int fetch(VmafContext *vmaf, VmafPicture *pic) const
+    {
+#if VMAF_CLI_HAVE_VULKAN
+        if (device) return vmaf_vulkan_picture_fetch(vmaf, pic);
+#endif
+        return vmaf_fetch_preallocated_picture(vmaf, pic);
+    }
+};
+
+// Frames each input is read ahead of the frame being scored. The pool holds
+// 2 * kReadAhead pictures beyond what the library keeps (adr/0028-cli-read-ahead.md).
+constexpr unsigned kReadAhead = 4;
+
+// Device pictures are write-combined GPU memory: the file is read into a cached
+// buffer of this size, then copied (faster than the kernel writing them).
+constexpr size_t kDeviceBounce = 256 << 10;
+
 // Feed every frame pair to the context and flush it. *n_frames: pairs read.
-int score_frames(VmafContext *vmaf, Inputs &in, const Options &o, bool show_progress,
-                 unsigned *n_frames)
+// Each input is read on its own thread, up to kReadAhead frames ahead; this
+// thread makes every library call, in frame order.
+int score_frames(VmafContext *vmaf, Inputs &in, const Options &o, const PictureSource &source,
+                 bool show_progress, unsigned *n_frames)
 {
     if (int e = skip_frames(*in.ref, o.frame_skip_ref)) return e;
     if (int e = skip_frames(*in.dist, o.frame_skip_dist)) return e;
 
+    if (source.device) {
+        in.ref->set_bounce(kDeviceBounce);
+        in.dist->set_bounce(kDeviceBounce);
+    }
+    ReadAhead ref_reader(*in.ref), dist_reader(*in.dist);  // joined on every return
+    const unsigned limit = o.frame_cnt ? o.frame_cnt : UINT_MAX;
+    unsigned given = 0;  // frames handed to both readers
+    // Hand both readers empty pictures up to kReadAhead frames past frame i.
+    auto top_up = [&](unsigned i) {
+        for (; given < limit && given - i < kReadAhead; given++) {
+            for (ReadAhead *r : {&ref_reader, &dist_reader}) {
+                VmafPicture pic{};
+                if (int err = source.fetch(vmaf, &pic)) {
+                    error("could not get a picture: %s", std::strerror(-err));
+                    return err;
+                }
+                r->give(pic);
+            }
+        }
+        return 0;
+    };
+    auto take = [](ReadAhead &r, PictureHandle *p) {
+        std::string msg;
+        const int rc = r.take(&p->pic, &msg);
+        if (rc > 0) p->held = true;
+        if (rc < 0) error("%s", msg.c_str());
+        return rc;
+    };
+
     Progress progress(show_progress);
     unsigned i = 0;
-    for (; !o.frame_cnt || i < o.frame_cnt; i++) {
+    for (; i < limit; i++) {
+        if (top_up(i)) return kExitInput;
         PictureHandle ref, dist;
-        const int r1 = read_frame(vmaf, *in.ref, &ref);
+        const int r1 = take(ref_reader, &ref);
         if (r1 < 0) return kExitInput;
-        const int r2 = read_frame(vmaf, *in.dist, &dist);
+        const int r2 = take(dist_reader, &dist);
         if (r2 < 0) return kExitInput;
         if (!r1 || !r2) {
             if (r1 != r2) {
@@ -434,6 +478,51 @@ int write_output_file(VmafContext *vmaf, const Options &o)
     return 0;
 }
 
+// The pictures the readers fill. A pool smaller than what the readers and the
+// library hold, and only this thread's next frame would free, deadlocks: the
+// 2 * kReadAhead pictures at the readers, the current pair, the reference
+// history motion keeps on the CPU (two), and with device pictures the frames
+// queued on the GPU (each holds its pair until the GPU has copied it; fetching
+// collects them). Pictures the frame threads hold come back without this
+// thread, so a smaller pool only makes it wait; host pools keep room for two
+// per queued or running frame, so the threads never wait for pictures
+// (adr/0028-cli-read-ahead.md).
+int preallocate(VmafContext *vmaf, const Options &o, const FrameFormat &f, PictureSource *source)
+{
+    const unsigned readers = 2 * kReadAhead;
+#if VMAF_CLI_HAVE_VULKAN
+    if (vulkan_attached() && device_pictures_wanted()) {
+        VmafVulkanPictureConfiguration pc{};
+        pc.pic_params.w = f.w;
+        pc.pic_params.h = f.h;
+        pc.pic_params.bpc = f.bpc;
+        pc.pic_params.pix_fmt = f.pix_fmt;
+        pc.pic_cnt = readers + 4 + 2 * kVulkanFramesInFlight;
+        pc.pic_prealloc_method = VMAF_VULKAN_PICTURE_PREALLOCATION_METHOD_DEVICE;
+        if (int err = vmaf_vulkan_preallocate_pictures(vmaf, pc)) {
+            error("could not allocate %u device pictures of %s: %s", pc.pic_cnt, describe(f).c_str(),
+                  std::strerror(-err));
+            return kExitSetup;
+        }
+        source->device = true;
+        return 0;
+    }
+#endif
+    const unsigned count = readers + (o.threads ? (o.threads + 1) * 2 + 1 : 4);
+    VmafPictureConfiguration pic_cfg{};
+    pic_cfg.pic_params.w = f.w;
+    pic_cfg.pic_params.h = f.h;
+    pic_cfg.pic_params.bpc = f.bpc;
+    pic_cfg.pic_params.pix_fmt = f.pix_fmt;
+    pic_cfg.pic_cnt = count;
+    if (int err = vmaf_preallocate_pictures(vmaf, pic_cfg)) {
+        error("could not allocate %u pictures of %s: %s", pic_cfg.pic_cnt, describe(f).c_str(),
+              std::strerror(-err));
+        return kExitSetup;
+    }
+    return 0;
+}
+
 // ---- main ------------------------------------------------------------------
 
 int run(const Options &o)
@@ -498,27 +587,14 @@ int run(const Options &o)
         std::fprintf(stderr, "VMAF version %s, backend %s\n", vmaf_version(),
                      hw ? hw->description().c_str() : backend_description().c_str());
 
-    if (!hw) {
-        // Pictures in flight: two per queued or running frame plus the reference
-        // history motion keeps; the pool blocks the reader when all are busy.
-        const FrameFormat &f = in.format;
-        VmafPictureConfiguration pic_cfg{};
-        pic_cfg.pic_params.w = f.w;
-        pic_cfg.pic_params.h = f.h;
-        pic_cfg.pic_params.bpc = f.bpc;
-        pic_cfg.pic_params.pix_fmt = f.pix_fmt;
-        pic_cfg.pic_cnt = o.threads ? (o.threads + 1) * 2 + 1 : 4;
-        if (int err = vmaf_preallocate_pictures(ctx.v, pic_cfg)) {
-            error("could not allocate %u pictures of %s: %s", pic_cfg.pic_cnt, describe(f).c_str(),
-                  std::strerror(-err));
-            return kExitSetup;
-        }
-    }
+    PictureSource source;
+    if (!hw)
+        if (int e = preallocate(ctx.v, o, in.format, &source)) return e;
 
     if (int e = setup_scoring(ctx.v, o, &models)) return e;
 
     unsigned n_frames = 0;
-    if (int e = hw ? score_frames_hw(ctx.v, *hw, o, chatty, &n_frames) : score_frames(ctx.v, in, o, chatty, &n_frames))
+    if (int e = hw ? score_frames_hw(ctx.v, *hw, o, chatty, &n_frames) : score_frames(ctx.v, in, o, source, chatty, &n_frames))
         return e;
 
     // Scores go to stdout unless the output file does.

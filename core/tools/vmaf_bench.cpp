@@ -43,6 +43,7 @@ struct Options {
     std::string set = "vmaf";
     std::vector<std::string> features;
     std::string ref, dist, model_dir, json;
+    std::string write_ref, write_dist;  // --write-y4m: write the synthetic frames, score nothing
     DeviceOptions dev;
 };
 
@@ -95,6 +96,8 @@ void usage(std::FILE *f)
                  "  --width W --height H   synthetic frame size (default 1920x1080)\n"
                  "  --ref F.y4m --dist F.y4m   score these instead (their first --ring frames)\n"
                  "  --frames N        timed frames (default 300)\n"
+                 "  --write-y4m R D   write --frames synthetic frames (--width x --height) to the\n"
+                 "                    .y4m files R and D, score nothing (for runs of the vmaf tool)\n"
                  "  --warmup K        frames before timing starts (default 10)\n"
                  "  --ring R          distinct frame pairs, cycled (default 8)\n"
                  "  --threads T       CPU frame threads (default 1)\n"
@@ -169,6 +172,13 @@ int parse_options(int argc, char **argv, Options *o)
             }
         } else if (a == "--feature") {
             o->features.push_back(v);
+        } else if (a == "--write-y4m") {
+            if (i + 1 >= argc) {
+                std::fprintf(stderr, "vmaf_bench: --write-y4m needs two files\n");
+                return 2;
+            }
+            o->write_ref = v;
+            o->write_dist = argv[++i];
         } else if (a == "--ref") {
             o->ref = v;
         } else if (a == "--dist") {
@@ -372,8 +382,15 @@ int main_impl(int argc, char **argv)
     Options o;
     if (int e = parse_options(argc, argv, &o)) return e == 1 ? 0 : 2;
 
-    FrameCycle frames;
     std::string err;
+    if (!o.write_ref.empty()) {
+        if (write_synthetic_y4m(o.width, o.height, o.frames, o.write_ref, o.write_dist, &err)) {
+            std::fprintf(stderr, "vmaf_bench: %s\n", err.c_str());
+            return 1;
+        }
+        return 0;
+    }
+    FrameCycle frames;
     const int fe = o.ref.empty() ? frames.make_synthetic(o.width, o.height, o.ring, &err)
                                  : frames.read_y4m(o.ref, o.dist, o.ring, &err);
     if (fe) {

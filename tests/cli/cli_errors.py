@@ -56,6 +56,25 @@ def truncated_y4m(cli):
     expect_error(r, 2, "truncated", "truncated.y4m")
 
 
+def truncated_late(cli):
+    """A frame cut short far past the first: the frames before it are read ahead
+    and scored, then the error ends the run; --frame_cnt stopping before it never
+    reads it."""
+    frame = 6 + FRAME_BYTES_176x144_420
+    clips = []
+    for side in ("ref", "dis"):
+        data = read(cli, f"{SMALL}_{side}.y4m")
+        head = y4m_header_len(data)
+        clips.append(data[:head] + 2 * data[head:head + 10 * frame])
+    ref = write(cli, "long_ref.y4m", clips[0])
+    dis = write(cli, "truncated_late.y4m", clips[1][:len(clips[1]) - 3 * frame + 100])
+    for threads in ("0", "4"):
+        r = cli.run("-r", ref, "-d", dis, *FEATURES_ONLY, "--threads", threads)
+        expect_error(r, 2, "truncated frame 17", "truncated_late.y4m")
+        r = cli.run("-r", ref, "-d", dis, *FEATURES_ONLY, "--threads", threads, "--frame_cnt", "17")
+        check(r.rc == 0, "--frame_cnt 17 stops before the truncated frame", r)
+
+
 def corrupt_frame_marker(cli):
     data = bytearray(read(cli, SMALL + "_ref.y4m"))
     second = y4m_header_len(data) + 6 + FRAME_BYTES_176x144_420
@@ -212,7 +231,7 @@ def help_and_version(cli):
 
 
 if __name__ == "__main__":
-    main([size_mismatch, chroma_mismatch, depth_mismatch, truncated_y4m, corrupt_frame_marker,
+    main([size_mismatch, chroma_mismatch, depth_mismatch, truncated_y4m, truncated_late, corrupt_frame_marker,
           corrupt_headers, missing_file, zero_frames, raw_bad_geometry, unsupported_bit_depth,
           unknown_model_version, corrupt_model_json, unknown_feature, too_small_for_speed, bad_option_values,
           bad_flags, unwritable_output, vulkan_backend, help_and_version], sys.argv)

@@ -160,6 +160,68 @@ def raw_input(cli):
         check(without_fps(raw)["frames"] == without_fps(y4m)["frames"], f"{pair}: raw != y4m")
 
 
+def long_clip(cli, name, order):
+    """A .y4m pair of the SMALL pair's frames in the given order (0..9 each)."""
+    paths = []
+    for side in ("ref", "dis"):
+        with open(cli.path(f"{SMALL}_{side}.y4m"), "rb") as f:
+            header = f.read().split(b"\n", 1)[0]
+        _, frames = y4m_frames(cli.path(f"{SMALL}_{side}.y4m"))
+        paths.append(cli.scratch(f"{name}_{side}.y4m"))
+        with open(paths[-1], "wb") as f:
+            f.write(header + b"\n" + b"".join(b"FRAME\n" + frames[k] for k in order))
+    return paths
+
+
+def read_ahead_order(cli):
+    """Frames are read ahead of the scoring on threads, several in flight: a clip
+    longer than that, of a length no multiple of it, keeps every frame paired
+    with its own and in order, for any thread count and frame selection."""
+    order = [(7 * k + k // 10) % 10 for k in range(37)]
+    ref, dis = long_clip(cli, "long", order)
+    single = cli.run_json(*cli.pair(SMALL), "-n", "--feature", "psnr", name="single.json")
+    psnr = [f["metrics"]["psnr_y"] for f in single["frames"]]
+    base = ["-r", ref, "-d", dis, "--feature", "psnr"]
+    t0 = cli.run_json(*base, "--threads", "0", name="long_t0.json")
+    check(frames_of(t0) == list(range(37)), f"37 frames gave {frames_of(t0)}")
+    got = [f["metrics"]["psnr_y"] for f in t0["frames"]]
+    check(got == [psnr[k] for k in order], f"frames out of order or mispaired: psnr_y {got}")
+    for n in ("1", "4"):
+        doc = cli.run_json(*base, "--threads", n, name=f"long_t{n}.json")
+        check(without_fps(doc) == without_fps(t0), f"--threads {n} differs from --threads 0")
+    # With a Vulkan device, frames are read into its device pictures: the same scores.
+    if cli.run(*cli.pair(SMALL), "-n", "--feature", "psnr", "--backend", "vulkan").rc == 0:
+        for n in ("0", "1", "4"):
+            doc = cli.run_json(*base, "--backend", "vulkan", "--threads", n, name=f"long_vk{n}.json")
+            check(without_fps(doc) == without_fps(t0), f"--backend vulkan --threads {n} differs from the CPU")
+        # A feature without a GPU twin reads the device pictures on the CPU.
+        cpu = cli.run_json(*base, "--feature", "float_ssim", "--threads", "0", name="long_ssim_cpu.json")
+        doc = cli.run_json(*base, "--feature", "float_ssim", "--backend", "vulkan", "--threads", "4",
+                           name="long_ssim_vk.json")
+        check(without_fps(doc) == without_fps(cpu), "--backend vulkan with float_ssim differs from the CPU")
+    for n, cnt in (("0", "1"), ("4", "5"), ("1", "23")):
+        doc = cli.run_json(*base, "--threads", n, "--frame_cnt", cnt, name=f"long_c{cnt}.json")
+        check(frames_of(doc) == list(range(int(cnt))), f"--frame_cnt {cnt} gave {frames_of(doc)}")
+        # The last frame's motion2 looks at the next frame, which is not read.
+        last = int(cnt) - 1
+        check(doc["frames"][:last] == t0["frames"][:last] and
+              doc["frames"][last]["metrics"]["psnr_y"] == t0["frames"][last]["metrics"]["psnr_y"],
+              f"--frame_cnt {cnt}: frames differ from the full run")
+    # Skipping moves the pairing: reference frame k + 3 against distorted frame k + 1.
+    doc = cli.run_json(*base, "-n", "--threads", "4", "--frame_skip_ref", "3", "--frame_skip_dist", "1",
+                       name="long_skip.json")
+    check(frames_of(doc) == list(range(34)), f"skipping gave {frames_of(doc)}")
+    # A shorter distorted clip: warned about, the common frames scored.
+    _, short_dis = long_clip(cli, "short", order[:29])
+    for n in ("0", "4"):
+        r = cli.run("-r", ref, "-d", short_dis, "--feature", "psnr", "--threads", n, "-q", "--json",
+                    "-o", cli.scratch("short.json"))
+        check(r.rc == 0 and "ended after 29 frames" in r.err, "shorter distorted clip", r)
+        with open(cli.scratch("short.json")) as f:
+            doc = json.load(f)
+        check(frames_of(doc) == list(range(29)), f"shorter clip gave {frames_of(doc)}")
+
+
 if __name__ == "__main__":
     main([default_model_and_psnr, score_line, threads_match, four_two_two, stdout_output,
-          output_formats, frame_selection, raw_input], sys.argv)
+          output_formats, frame_selection, raw_input, read_ahead_order], sys.argv)

@@ -201,6 +201,24 @@ int VideoReader::read(VmafPicture *pic, std::string *err)
     std::vector<uint8_t> scratch(shift ? size_t(pic->w[0]) * bps : 0);
     for (unsigned p = 0; p < plane_count(fmt_.pix_fmt); p++) {
         auto *row = static_cast<uint8_t *>(pic->data[p]);
+        if (!shift && pic->stride[p] == ptrdiff_t(size_t(pic->w[p]) * bps)) {
+            // Rows without padding: the plane in one read, straight from the file.
+            const size_t want = size_t(pic->w[p]) * bps * pic->h[p];
+            size_t got = 0;
+            if (bounce_.empty()) {
+                got = std::fread(row, 1, want, f_);
+            } else {
+                while (got < want) {
+                    const size_t n = std::fread(bounce_.data(), 1, std::min(bounce_.size(), want - got), f_);
+                    std::memcpy(row + got, bounce_.data(), n);
+                    got += n;
+                    if (!n) break;
+                }
+            }
+            if (got == want) continue;
+            if (!y4m_ && p == 0 && got == 0) return 0;
+            return fail(err, -EIO, path_ + ": truncated frame " + std::to_string(frames_read_));
+        }
         for (unsigned y = 0; y < pic->h[p]; y++, row += pic->stride[p]) {
             const size_t want = size_t(pic->w[p]) * bps;
             uint8_t *dst = shift ? scratch.data() : row;

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "feature/extractor.h"
 #include "libvmaf/picture.h"
@@ -38,6 +39,10 @@ public:
     // frame, 0 at a clean end of file, negative errno on a truncated or corrupt
     // frame (message in *err).
     virtual int read(VmafPicture *pic, std::string *err);
+    // Read through a host buffer of `bytes` (0: straight into the picture), then
+    // copy: for pictures in memory the CPU writes slowly from the kernel, such as
+    // write-combined GPU memory, where a copy from a cached buffer is faster.
+    void set_bounce(size_t bytes) { bounce_.assign(bytes, 0); }
     // Skip n frames; same return convention as read().
     virtual int skip(unsigned n, std::string *err);
 
@@ -53,6 +58,7 @@ private:
     bool y4m_ = false;
     size_t frame_bytes_ = 0;
     unsigned frames_read_ = 0;
+    std::vector<uint8_t> bounce_;
 };
 
 // Whether this build reads other files through FFmpeg's libraries.
