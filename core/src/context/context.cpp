@@ -259,7 +259,11 @@ int Context::read_pictures(VmafPicture *ref, VmafPicture *dist, unsigned index)
     if (int err = check_backing(*ref, *dist, index)) return err;
     if (!started_) {
         t_start_ = std::chrono::steady_clock::now();
-        if (int err = start(FrameFormat{ref->pix_fmt, ref->bpc, ref->w[0], ref->h[0]})) {
+        // Device pictures live in write-combined memory, which the CPU reads
+        // very slowly: features without a GPU twin get host copies of them made
+        // by the GPU, as imported frames do.
+        if (int err = start(FrameFormat{ref->pix_fmt, ref->bpc, ref->w[0], ref->h[0]},
+                            backing_ == Backing::Device)) {
             record_error(err);  // and every later call
             return err;
         }
@@ -267,8 +271,16 @@ int Context::read_pictures(VmafPicture *ref, VmafPicture *dist, unsigned index)
     pic_cnt_++;
 
 #if VMAF_HAVE_VULKAN
-    if (vk_engine_)
+    if (vk_engine_) {
         if (int err = vk_engine_->submit(*ref, *dist, index, *gpu_sink_)) return err;
+        if (vk_engine_->host_frames_enabled()) {
+            // The CPU features run from the host copies when the frame is
+            // collected; the engine holds its own references to the pictures.
+            vmaf_picture_unref(ref);
+            vmaf_picture_unref(dist);
+            return 0;
+        }
+    }
 #endif
     return run_cpu_frame(ref, dist, index);
 }

@@ -69,6 +69,7 @@ public:
     // features' scores. Call before the first frame.
     using HostFrameFn = std::function<int(const VmafPicture &ref, const VmafPicture &dist, unsigned index)>;
     int enable_host_frames(HostFrameFn fn);
+    bool host_frames_enabled() const { return bool(host_frames_); }
 
     // Wait for every frame in flight and write their scores.
     int wait_idle(ScoreSink &sink);
