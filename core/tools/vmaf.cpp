@@ -241,13 +241,16 @@ struct PictureHandle {
     VmafPicture pic{};
     bool held = false;
     ~PictureHandle() { if (held) vmaf_picture_unref(&pic); }
-    // Give the picture away (to vmaf_read_pictures).
-    VmafPicture *release()
-    {
-        held = false;
-        return &pic;
-    }
 };
+
+// vmaf_read_pictures takes both pictures when it succeeds; when it fails they
+// are still the caller's (as in libvmaf), and the handles unref them.
+int read_pictures(VmafContext *vmaf, PictureHandle &ref, PictureHandle &dist, unsigned index)
+{
+    const int err = vmaf_read_pictures(vmaf, &ref.pic, &dist.pic, index);
+    if (!err) ref.held = dist.held = false;
+    return err;
+}
 
 int skip_frames(io::VideoReader &r, unsigned n)
 {
@@ -337,7 +340,7 @@ int score_frames(VmafContext *vmaf, Inputs &in, const Options &o, const PictureS
             }
             break;
         }
-        if (int err = vmaf_read_pictures(vmaf, ref.release(), dist.release(), i)) {
+        if (int err = read_pictures(vmaf, ref, dist, i)) {
             progress.finish();
             error("scoring frame %u failed: %s", i, std::strerror(-err));
             return kExitScore;
