@@ -20,14 +20,6 @@ namespace {
 
 const std::vector<std::string> kOutputs = {"motion", "motion2", "motion3"};
 
-double max_diff(const std::vector<double> &got, const Expected &e, const std::string &name)
-{
-    REQUIRE(got.size() == e.frames.size());
-    double m = 0;
-    for (size_t i = 0; i < got.size(); i++) m = std::max(m, std::fabs(got[i] - e.frames[i].at(name)));
-    return m;
-}
-
 }  // namespace
 
 TEST_CASE("float_motion matches libvmaf on every golden pair", "[float_motion][golden]")
@@ -41,7 +33,7 @@ TEST_CASE("float_motion matches libvmaf on every golden pair", "[float_motion][g
             for (const auto &n : kOutputs) {
                 if (!expected.frames.at(0).count(n)) continue;
                 compared++;
-                const double d = max_diff(got.at(n), expected, n);
+                const double d = max_frame_diff(got.at(n), expected, n);
                 INFO(pair << suffix << " " << n << " max |diff| " << d);
                 CHECK(d <= 1e-4);
                 worst[n] = std::max(worst[n], d);

@@ -30,15 +30,6 @@ bool has_all(const Expected &e, const std::vector<std::string> &names)
     return !e.frames.empty();
 }
 
-// Max |diff| per output over the frames of one pair.
-double max_diff(const std::vector<double> &got, const Expected &e, const std::string &name)
-{
-    REQUIRE(got.size() == e.frames.size());
-    double m = 0;
-    for (size_t i = 0; i < got.size(); i++) m = std::max(m, std::fabs(got[i] - e.frames[i].at(name)));
-    return m;
-}
-
 }  // namespace
 
 TEST_CASE("float_vif matches libvmaf on every golden pair", "[float_vif][golden]")
@@ -52,7 +43,7 @@ TEST_CASE("float_vif matches libvmaf on every golden pair", "[float_vif][golden]
             if (!has_all(expected, kScales)) continue;
             compared++;
             for (const auto &n : kScales) {
-                const double d = max_diff(got.at(n), expected, n);
+                const double d = max_frame_diff(got.at(n), expected, n);
                 INFO(pair << suffix << " " << n << " max |diff| " << d);
                 CHECK(d <= 1e-4);
                 worst[n] = std::max(worst[n], d);

@@ -23,14 +23,6 @@ const std::vector<std::string> kTemporal = {"speed_temporal"};
 
 using Opts = std::vector<std::pair<std::string, std::string>>;
 
-double max_diff(const std::vector<double> &got, const Expected &e, const std::string &name)
-{
-    REQUIRE(got.size() == e.frames.size());
-    double m = 0;
-    for (size_t i = 0; i < got.size(); i++) m = std::max(m, std::fabs(got[i] - e.frames[i].at(name)));
-    return m;
-}
-
 }  // namespace
 
 TEST_CASE("speed_chroma and speed_temporal match libvmaf on every golden pair", "[speed][golden]")
@@ -46,7 +38,7 @@ TEST_CASE("speed_chroma and speed_temporal match libvmaf on every golden pair", 
         const auto got = run_pair(pair, {{"speed_chroma", {}}, {"speed_temporal", {}}}, outputs);
         for (const auto &n : outputs) {
             compared++;
-            const double d = max_diff(got.at(n), expected, n);
+            const double d = max_frame_diff(got.at(n), expected, n);
             INFO(pair << " " << n << " max |diff| " << d);
             CHECK(d <= 1e-4);
             worst[n] = std::max(worst[n], d);

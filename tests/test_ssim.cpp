@@ -42,14 +42,6 @@ Expected load_ssim_expected(const std::string &path)
     return e;
 }
 
-// Max |diff| of every per-frame value of `name` against the golden file.
-double max_diff(const std::vector<double> &got, const Expected &e, const std::string &name)
-{
-    double m = 0;
-    for (size_t i = 0; i < e.frames.size(); i++) m = std::max(m, std::fabs(got.at(i) - e.frames[i].at(name)));
-    return m;
-}
-
 bool has(const Expected &e, const std::string &name)
 {
     return !e.frames.empty() && e.frames[0].count(name);
@@ -69,7 +61,7 @@ void check_golden(const std::string &file_suffix, const FeatureRequest &ssim, co
         }
         const auto got = run_pair(pair, features, names);
         for (const auto &n : names) {
-            const double d = max_diff(got.at(n), expected, n);
+            const double d = max_frame_diff(got.at(n), expected, n);
             INFO(pair << file_suffix << " " << n << " max |diff| " << d);
             CHECK(d <= 1e-4);
             worst[n] = std::max(worst[n], d);

@@ -1,5 +1,8 @@
 #include "run.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include <catch2/catch.hpp>
 
 #include "golden.h"
@@ -41,6 +44,14 @@ std::map<std::string, std::vector<double>> run_pair(const std::string &pair,
     }
     vmaf_close(vmaf);
     return out;
+}
+
+double max_frame_diff(const std::vector<double> &got, const Expected &e, const std::string &name)
+{
+    REQUIRE(got.size() == e.frames.size());
+    double m = 0;
+    for (size_t i = 0; i < got.size(); i++) m = std::max(m, std::fabs(got[i] - e.frames[i].at(name)));
+    return m;
 }
 
 }  // namespace vmaf::test

@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "golden.h"
+
 namespace vmaf::test {
 
 struct FeatureRequest {
@@ -20,5 +22,9 @@ std::map<std::string, std::vector<double>> run_pair(const std::string &pair,
                                                     const std::vector<FeatureRequest> &features,
                                                     const std::vector<std::string> &outputs,
                                                     unsigned n_threads = 1);
+
+// Max |got[i] - e.frames[i][name]| over the frames of one pair (REQUIREs that
+// the frame counts agree).
+double max_frame_diff(const std::vector<double> &got, const Expected &e, const std::string &name);
 
 }  // namespace vmaf::test
