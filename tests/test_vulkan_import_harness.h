@@ -363,6 +363,11 @@ private:
                     extensions_.push_back(VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
         }
         features_.require();
+        {
+            VkPhysicalDeviceFeatures have{};
+            reinterpret_cast<PFN_vkGetPhysicalDeviceFeatures>(vkGetInstanceProcAddr(instance_, "vkGetPhysicalDeviceFeatures"))(physical_, &have);
+            features_.want_optional(have);
+        }
         const float priority = 1.0f;
         VkDeviceQueueCreateInfo qi = vk::make<VkDeviceQueueCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
         qi.queueFamilyIndex = family_;

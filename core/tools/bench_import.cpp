@@ -202,6 +202,11 @@ int CallerDevice::create_device(std::string *err)
 {
     // What the library's kernels need (libvmaf_vulkan.h, VmafVulkanExternalHandles).
     features_.require();
+    {
+        VkPhysicalDeviceFeatures have{};
+        reinterpret_cast<PFN_vkGetPhysicalDeviceFeatures>(vkGetInstanceProcAddr(instance_, "vkGetPhysicalDeviceFeatures"))(physical_, &have);
+        features_.want_optional(have);
+    }
     const float priority = 1.0f;
     auto qi = vk::make<VkDeviceQueueCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
     qi.queueFamilyIndex = family_;

@@ -283,7 +283,9 @@ int vmaf_vulkan_import_va_surface(VmafContext *vmaf, enum VmafVulkanImportSide s
  *
  * The device must be Vulkan 1.2 (api_version) with these features enabled:
  * timelineSemaphore, storageBuffer8BitAccess, storageBuffer16BitAccess,
- * shaderInt16, shaderInt64. External memory imports additionally need, among
+ * shaderInt16, shaderInt64. shaderFloat64 is optional: with it enabled (and said
+ * so in enabled_features) the float features' kernels run on the GPU, without it
+ * those features run on the CPU. External memory imports additionally need, among
  * enabled_extensions: VK_KHR_external_memory_fd (opaque fds and DMA-BUFs),
  * VK_EXT_external_memory_dma_buf (DMA-BUFs) and VK_EXT_image_drm_format_modifier
  * (DMA-BUFs that are not linear).

@@ -232,11 +232,12 @@ namespace {
 
 // What a caller says it enabled: the Features2 chain it created the device with.
 struct EnabledFeatures {
-    bool int64 = false, int16 = false, storage16 = false, storage8 = false, timeline = false;
+    bool int64 = false, int16 = false, storage16 = false, storage8 = false, timeline = false, float64 = false;
 
     explicit EnabledFeatures(const VkPhysicalDeviceFeatures2 &f)
     {
         int64 = f.features.shaderInt64;
+        float64 = f.features.shaderFloat64;
         int16 = f.features.shaderInt16;
         for (auto *b = static_cast<const VkBaseInStructure *>(f.pNext); b; b = b->pNext) {
             switch (b->sType) {
@@ -323,6 +324,7 @@ int State::check_adopted(const ExternalDevice &ext)
         r.need(f.storage16, "storageBuffer16BitAccess enabled");
         r.need(f.storage8, "storageBuffer8BitAccess enabled");
         r.need(f.timeline, "timelineSemaphore enabled");
+        float64_ = f.float64;
     } else if (!info_.usable()) {
         r.need(false, info_.missing.c_str());
     }
@@ -473,9 +475,16 @@ int State::create_device()
     qi.queueCount = 1;
     qi.pQueuePriorities = &priority;
 
-    // Exactly the features describe() requires, nothing more.
+    // Exactly the features describe() requires, and shaderFloat64 where the
+    // device has it (the float features' double sums; optional).
     FeatureChain f;
     f.require();
+    {
+        FeatureChain have;
+        ifn_.GetPhysicalDeviceFeatures2(physical_, &have.core);
+        f.want_optional(have.core.features);
+        float64_ = f.core.features.shaderFloat64;
+    }
 
     // The import extensions the device has (vulkan/import.h says what needs them).
     std::vector<const char *> enable;

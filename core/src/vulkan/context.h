@@ -74,6 +74,8 @@ struct FeatureChain {
         v12.storageBuffer8BitAccess = VK_TRUE;
         v12.timelineSemaphore = VK_TRUE;
     }
+    // And what the kernels use where the device has it (State::float64()).
+    void want_optional(const VkPhysicalDeviceFeatures &have) { core.features.shaderFloat64 = have.shaderFloat64; }
 };
 
 // Serializes use of a queue shared with the caller: the shape of FFmpeg's
@@ -162,6 +164,10 @@ public:
     // Whether this device extension is enabled (by us, or by the caller who
     // created the device).
     bool has_extension(std::string_view name) const;
+    // Whether kernels may use 64-bit floats (shaderFloat64): optional; the
+    // features that need it (float sums in libvmaf's double precision) run on
+    // the CPU without it.
+    bool float64() const { return float64_; }
     // Whether the queue writes timestamps, and the nanoseconds per tick.
     bool timestamps() const { return timestamp_bits_ != 0; }
     uint32_t timestamp_bits() const { return timestamp_bits_; }
@@ -227,6 +233,7 @@ private:
     DeviceInfo info_;
     std::vector<std::string> extensions_;
     uint32_t timestamp_bits_ = 0;
+    bool float64_ = false;
     unsigned frames_in_flight_ = kDefaultFramesInFlight;
     std::unique_ptr<Allocator> allocator_;
     QueueLock queue_lock_;
