@@ -56,7 +56,7 @@ FrameFormat format_of(const VmafPicture &p) { return {p.pix_fmt, p.bpc, p.w[0], 
 MapSink run_gpu(vk::State &st, const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dist,
                 const FeatureOptions &opts)
 {
-    REQUIRE(vk::Engine::supports(kAdmExtractor, opts));
+    REQUIRE(vk::Engine::supports(st, format_of(ref[0]), kAdmExtractor, opts));
     std::unique_ptr<vk::Engine> engine;
     REQUIRE(vk::Engine::create(&st, format_of(ref[0]), {{&kAdmExtractor, opts}}, &engine) == 0);
     MapSink sink;

@@ -44,7 +44,7 @@ FrameFormat format_of(const VmafPicture &pic) { return {pic.pix_fmt, pic.bpc, pi
 // Scores of `ref` through a GPU Engine running motion alone.
 MapSink run_gpu(vk::State &st, const std::vector<VmafPicture> &ref, const FeatureOptions &opts)
 {
-    REQUIRE(vk::Engine::supports(kMotionExtractor, opts));
+    REQUIRE(vk::Engine::supports(st, format_of(ref[0]), kMotionExtractor, opts));
     std::unique_ptr<vk::Engine> engine;
     REQUIRE(vk::Engine::create(&st, format_of(ref[0]), {{&kMotionExtractor, opts}}, &engine) == 0);
     MapSink sink;

@@ -34,8 +34,8 @@ FeatureOptions psnr_options(const Dict &d = {})
 MapSink run_gpu(vk::State &st, const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dist,
                 const FeatureOptions &opts)
 {
-    REQUIRE(vk::Engine::supports(kPsnrExtractor, opts));
     const FrameFormat fmt{ref[0].pix_fmt, ref[0].bpc, ref[0].w[0], ref[0].h[0]};
+    REQUIRE(vk::Engine::supports(st, fmt, kPsnrExtractor, opts));
     std::unique_ptr<vk::Engine> engine;
     REQUIRE(vk::Engine::create(&st, fmt, {{&kPsnrExtractor, opts}}, &engine) == 0);
     MapSink sink;

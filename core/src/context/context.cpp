@@ -148,7 +148,7 @@ int Context::start(const FrameFormat &fmt, bool gpu_frames)
     if (vk_state_) {
         std::vector<std::pair<const ExtractorInfo *, FeatureOptions>> gpu;
         for (auto &f : features_) {
-            if (vk::Engine::supports(*f->info, f->opts)) {
+            if (vk::Engine::supports(*vk_state_, *fmt_, *f->info, f->opts)) {
                 bool dup = false;  // one configuration per extractor on the GPU
                 for (auto &g : gpu) dup |= g.first == f->info;
                 if (dup) continue;

@@ -36,10 +36,10 @@ bool is_copy_layout(VkImageLayout l)
 
 }  // namespace
 
-bool Engine::supports(const ExtractorInfo &info, const FeatureOptions &opts)
+bool Engine::supports(const State &st, const FrameFormat &fmt, const ExtractorInfo &info, const FeatureOptions &opts)
 {
     const FeatureInfo *f = find_gpu_feature(info.name);
-    return f && f->supports(opts);
+    return f && f->supports(st, fmt, opts);
 }
 
 int Engine::create(State *state, const FrameFormat &fmt, FeatureList features, std::unique_ptr<Engine> *out)
@@ -127,7 +127,7 @@ int Engine::init(const FrameFormat &fmt, const FeatureList &list)
     VkDeviceSize at = 0;
     for (const auto &[info, opts] : list) {
         const FeatureInfo *fi = find_gpu_feature(info->name);
-        if (!fi || !fi->supports(opts)) {
+        if (!fi || !fi->supports(st_, fmt, opts)) {
             log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: feature %s cannot run on the GPU\n", info->name);
             return -ENOTSUP;
         }

@@ -44,8 +44,9 @@ class Engine {
 public:
     using FeatureList = std::vector<std::pair<const ExtractorInfo *, FeatureOptions>>;
 
-    // Whether the GPU can run this extractor with these options.
-    static bool supports(const ExtractorInfo &info, const FeatureOptions &opts);
+    // Whether this device can run this extractor with these options on this format.
+    static bool supports(const State &st, const FrameFormat &fmt, const ExtractorInfo &info,
+                         const FeatureOptions &opts);
 
     static int create(State *state, const FrameFormat &fmt, FeatureList features, std::unique_ptr<Engine> *out);
     static int create(State *state, const FrameFormat &fmt, FeatureList features,

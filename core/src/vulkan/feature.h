@@ -132,9 +132,10 @@ public:
 
 struct FeatureInfo {
     const char *name;  // the ExtractorInfo name it twins ("psnr")
-    // Whether these (already validated) options can run on the GPU; the CPU
-    // extractor runs the rest.
-    bool (*supports)(const FeatureOptions &opts);
+    // Whether these (already validated) options can run on this device for this
+    // format (e.g. a float feature needs State::float64()); the CPU extractor
+    // runs the rest.
+    bool (*supports)(const State &st, const FrameFormat &fmt, const FeatureOptions &opts);
     std::unique_ptr<Feature> (*create)(const FeatureOptions &opts);
 };
 

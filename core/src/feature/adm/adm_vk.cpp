@@ -331,7 +331,7 @@ private:
     Buffer bands_, partials_;
 };
 
-bool supports(const FeatureOptions &)
+bool supports(const State &, const FrameFormat &, const FeatureOptions &)
 {
     return true;  // every option: they shape specialization constants or the host's finishing
 }

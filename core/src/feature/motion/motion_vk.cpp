@@ -147,7 +147,7 @@ private:
     uint64_t recorded_ = 0;     // frames recorded so far
 };
 
-bool supports(const FeatureOptions &)
+bool supports(const State &, const FrameFormat &, const FeatureOptions &)
 {
     return true;  // every option: the GPU computes the SAD, the rest is shared host code
 }

@@ -146,7 +146,7 @@ private:
     VkDescriptorSet set_ = VK_NULL_HANDLE;
 };
 
-bool supports(const FeatureOptions &)
+bool supports(const State &, const FrameFormat &, const FeatureOptions &)
 {
     return true;  // every option: the GPU computes the SSE, the rest is shared host code
 }

@@ -210,7 +210,7 @@ private:
     std::vector<uint32_t> parts_;
 };
 
-bool supports(const FeatureOptions &)
+bool supports(const State &, const FrameFormat &, const FeatureOptions &)
 {
     return true;  // every option: they shape the host's finishing or a push constant
 }
