@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "context/thread_pool.h"
 #include "feature/extractor.h"
 #include "vulkan/command.h"
 #include "vulkan/feature.h"
@@ -119,6 +120,7 @@ private:
     int check_imported(const ImportedPicture &pic) const;
     int init_unpack();
     int init_timestamps();
+    static unsigned upload_threads(const FrameFormat &fmt);
     void upload(const VmafPicture &ref, const VmafPicture &dist, unsigned slot);
     int begin_frame(ScoreSink &sink, unsigned *slot);
     int record_and_submit(unsigned slot, unsigned index, const Loader &load, std::span<const SemaphoreOp> waits,
@@ -144,6 +146,7 @@ private:
     unsigned next_slot_ = 0;
     int error_ = 0;  // sticky: after a failure every call returns it
     HostFrameFn host_frames_;
+    std::unique_ptr<ThreadPool> upload_pool_;  // helps upload() copy host pictures; null: one thread
     bool flushed_ = false;
 
     // Imports: raw plane copies and the kernel that unpacks them (made on the
