@@ -247,7 +247,7 @@ unsigned Engine::upload_threads(const FrameFormat &fmt)
     // One thread copies a few GB/s into staging memory: a 1080p pair (6 MB) takes
     // about a millisecond. Large frames are split over up to kMaxUploadThreads
     // threads; small ones are not worth waking threads for.
-    constexpr unsigned kMaxUploadThreads = 4;
+    constexpr unsigned kMaxUploadThreads = 6;
     constexpr uint64_t kBytesPerThread = 1u << 20;
     if (const char *e = std::getenv("VMAF_VULKAN_UPLOAD_THREADS"))
         return std::clamp(unsigned(std::strtoul(e, nullptr, 10)), 1u, 64u);
