@@ -623,11 +623,14 @@ TEST_CASE("import lifetimes and refusals end cleanly", "[vulkan][import]")
     }
     SECTION("features without a GPU twin run on the CPU from host copies of imported frames")
     {
-        // One extractor runs on the GPU once per context; a second configuration
-        // of it stays on the CPU: vif and motion (temporal, with its reference
-        // history) with the neg model's options, beside their GPU twins. The
-        // scores equal the CPU's from host pictures, frame by frame.
+        // float_psnr and float_motion (temporal, with its reference history)
+        // have no GPU twin: they run on the CPU from host copies. Beside them a
+        // second configuration of vif and of motion runs on the GPU with its
+        // own series. The scores equal the CPU's from host pictures, frame by
+        // frame.
         auto use = [](VmafContext *ctx) {
+            REQUIRE(vmaf_use_feature(ctx, "float_psnr", nullptr) == 0);
+            REQUIRE(vmaf_use_feature(ctx, "float_motion", nullptr) == 0);
             REQUIRE(vmaf_use_feature(ctx, "vif", nullptr) == 0);
             REQUIRE(vmaf_use_feature(ctx, "motion", nullptr) == 0);
             VmafFeatureDictionary *v = nullptr;
@@ -653,6 +656,8 @@ TEST_CASE("import lifetimes and refusals end cleanly", "[vulkan][import]")
             REQUIRE(vmaf_close(ctx) == 0);
         }
         REQUIRE(want.series.count("integer_vif_scale0_egl_1"));
+        REQUIRE(want.series.count("float_psnr"));
+        REQUIRE(want.series.count("motion2"));  // float_motion's
         for (unsigned threads : {0u, 2u}) {
             INFO("threads " << threads);
             VmafConfiguration cfg = quiet_config();

@@ -34,40 +34,17 @@ void vk::ContextIoDeleter::operator()(vk::ContextIo *io) const
 #endif
 }
 
-// Scores from the GPU engine go to the registered feature that provides them.
-class GpuSink final : public ScoreSink {
+// The sink of the GPU engine's calls: never written, since every feature on the
+// GPU writes into its registered feature's own sink (Engine::FeatureConfig::sink).
+class NoSink final : public ScoreSink {
 public:
-    explicit GpuSink(std::vector<std::unique_ptr<RegisteredFeature>> &features) : features_(features) {}
-    int append(const char *name, unsigned index, double value) override
-    {
-        return owner(name)->append(name, index, value);
-    }
-    int get(const char *name, unsigned index, double *value) const override
-    {
-        return owner(name)->get(name, index, value);
-    }
-    int set_aggregate(const char *name, double value) override
-    {
-        return owner(name)->set_aggregate(name, value);
-    }
-
-private:
-    ScoreSink *owner(std::string_view name) const
-    {
-        RegisteredFeature *first = nullptr;
-        for (auto &f : features_) {
-            if (!f->on_gpu) continue;
-            if (!first) first = f.get();
-            for (const char *p : f->info->provided)
-                if (name == p) return f->sink.get();
-        }
-        return first->sink.get();
-    }
-    std::vector<std::unique_ptr<RegisteredFeature>> &features_;
+    int append(const char *, unsigned, double) override { return -EINVAL; }
+    int get(const char *, unsigned, double *) const override { return -EINVAL; }
+    int set_aggregate(const char *, double) override { return -EINVAL; }
 };
 
 Context::Context(const VmafConfiguration &cfg)
-    : cfg_(cfg), gpu_sink_(std::make_unique<GpuSink>(features_))
+    : cfg_(cfg), gpu_sink_(std::make_unique<NoSink>())
 {
     log_set_level(cfg.log_level);
 }
@@ -146,15 +123,22 @@ int Context::start(const FrameFormat &fmt, bool gpu_frames)
     }
 #if VMAF_HAVE_VULKAN
     if (vk_state_) {
-        std::vector<std::pair<const ExtractorInfo *, FeatureOptions>> gpu;
+        vk::Engine::FeatureList gpu;
         for (auto &f : features_) {
             if (vk::Engine::supports(*vk_state_, *fmt_, *f->info, f->opts)) {
-                bool dup = false;  // one configuration per extractor on the GPU
-                for (auto &g : gpu) dup |= g.first == f->info;
-                if (dup) continue;
-                f->on_gpu = true;
-                gpu.emplace_back(f->info, f->opts);
+                f->on_gpu = true;  // every configuration, each into its own sink
+                gpu.push_back({f->info, f->opts, f->sink.get()});
             }
+        }
+        {
+            // Where each feature runs, once per context.
+            std::string on_gpu, on_cpu;
+            for (const auto &f : features_) {
+                std::string &list = f->on_gpu ? on_gpu : on_cpu;
+                list += (list.empty() ? "" : ", ") + std::string(f->info->name) + f->suffix;
+            }
+            log(VMAF_LOG_LEVEL_INFO, "Vulkan: features on the GPU: %s; on the CPU: %s\n",
+                on_gpu.empty() ? "none" : on_gpu.c_str(), on_cpu.empty() ? "none" : on_cpu.c_str());
         }
         if (!gpu.empty() || gpu_frames) {
             if (int err = vk::Engine::create(vk_state_, *fmt_, gpu, &vk_engine_)) {

@@ -127,13 +127,13 @@ int Engine::init(const FrameFormat &fmt, const FeatureList &list)
     // Features, and where each one's results go within a slot.
     const VkDeviceSize result_align = std::max<VkDeviceSize>(st_.limits().minStorageBufferOffsetAlignment, 16);
     VkDeviceSize at = 0;
-    for (const auto &[info, opts] : list) {
+    for (const auto &[info, opts, sink] : list) {
         const FeatureInfo *fi = find_gpu_feature(info->name);
         if (!fi || !fi->supports(st_, fmt, opts)) {
             log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: feature %s cannot run on the GPU\n", info->name);
             return -ENOTSUP;
         }
-        Entry e{fi->create(opts), fi->name, at, 0};
+        Entry e{fi->create(opts), fi->name, at, 0, sink};
         if (!e.feature) return -ENOMEM;
         if (int err = e.feature->init(st_, fmt, &e.bytes)) {
             log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: feature %s failed to start (%d)\n", fi->name, err);
@@ -536,7 +536,7 @@ int Engine::collect_oldest(ScoreSink &sink)
     pending_.pop_front();
     for (Entry &e : features_) {
         const std::span<const std::byte> results(rb.data() + e.offset, e.bytes);
-        if (int err = e.feature->collect(results, f.index, sink)) {
+        if (int err = e.feature->collect(results, f.index, e.sink ? *e.sink : sink)) {
             log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: feature %s failed on frame %u (%d)\n", e.name, f.index,
                 err);
             return err;
@@ -730,7 +730,7 @@ int Engine::flush(ScoreSink &sink)
     if (int err = wait_idle(sink)) return err;
     flushed_ = true;
     for (Entry &e : features_)
-        if (int err = e.feature->flush(sink)) return fail(err);
+        if (int err = e.feature->flush(e.sink ? *e.sink : sink)) return fail(err);
     return 0;
 }
 

@@ -43,7 +43,15 @@ struct GpuTiming {
 
 class Engine {
 public:
-    using FeatureList = std::vector<std::pair<const ExtractorInfo *, FeatureOptions>>;
+    // One configuration of an extractor. Its scores go to `sink` when set, else
+    // to the sink of the call that collects them; two configurations of one
+    // extractor need sinks of their own (their provided names are the same).
+    struct FeatureConfig {
+        const ExtractorInfo *info;
+        FeatureOptions opts;
+        ScoreSink *sink = nullptr;
+    };
+    using FeatureList = std::vector<FeatureConfig>;
 
     // Whether this device can run this extractor with these options on this format.
     static bool supports(const State &st, const FrameFormat &fmt, const ExtractorInfo &info,
@@ -94,6 +102,7 @@ private:
         const char *name;
         VkDeviceSize offset;  // of its results within a slot's results
         size_t bytes;
+        ScoreSink *sink;  // null: the caller's
     };
     struct Slot {
         Buffer staging;   // both pictures, laid out like FrameBuffers::planes (host pictures only)
