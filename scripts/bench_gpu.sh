@@ -7,7 +7,8 @@
 #   FEATURES=aom_ctc PROFILE=1 scripts/bench_gpu.sh
 # Env: BUILD_DIR (default build), SIZES (default "1920x1080 3840x2160"),
 #      FRAMES (timed frames of the Vulkan modes, default 300), CPU_FRAMES (of the
-#      cpu mode, default 100), WARMUP (default 10), THREADS (cpu mode, default nproc),
+#      cpu mode, default 100), WARMUP (default 10), THREADS (frame threads: the cpu mode's,
+#      and the Vulkan modes' for the features without a GPU twin; default nproc),
 #      MODES (default "cpu vulkan-host vulkan-device-pool vulkan-import"),
 #      FEATURES (what is computed, every mode alike: vmaf = vmaf_v0.6.1 + psnr, the
 #      default; aom_ctc = the vmaf tool's --aom_ctc v7.0 models and features;
@@ -136,8 +137,10 @@ for size in $sizes; do
       continue ;;
     esac
     json=$out/${size}_${mode}.json
-    n=$frames args=()
-    if [ "$mode" = cpu ]; then n=$cpu_frames args=(--threads "$threads"); fi
+    # Frame threads in every mode: the Vulkan modes' CPU features (a set's
+    # features without a GPU twin) run on them; with none, they stay idle.
+    n=$frames args=(--threads "$threads")
+    if [ "$mode" = cpu ]; then n=$cpu_frames; fi
     if ! "$bench" --mode "$mode" --width "$w" --height "$h" --frames "$n" --warmup "$warmup" \
         "${args[@]}" "${extra[@]}" --json "$json" >"$out/${size}_${mode}.txt"; then
       cat "$out/${size}_${mode}.txt" >&2
