@@ -120,7 +120,7 @@ void usage(std::FILE *f)
                  "  --device D        Vulkan device index or name substring\n"
                  "  --import-layout L vulkan-import images: auto (default), 3plane (one\n"
                  "                    G8_B8_R8_3PLANE_420 image per picture) or r8 (an R8 image per plane)\n"
-                 "  --model-dir DIR   where vmaf_v0.6.1.json is (default: $VMAF_MODEL_DIR, else the built-in)\n"
+                 "  --model-dir DIR   where the models are (default: $VMAF_MODEL_DIR, else the built-in)\n"
                  "  --validation      Khronos validation layer on; any message fails the run\n"
                  "  --json FILE       also write the result as one JSON object ('-': stdout)\n"
                  "  --features SET    what is computed: vmaf (vmaf_v0.6.1 + psnr, default), aom_ctc\n"
@@ -249,7 +249,7 @@ int make_feature_set(const Options &o, FeatureSet *set, std::string *err)
         for (const std::string &f : o.features) {
             cli::FeatureSpec spec;
             if (cli::parse_feature(f.c_str(), &spec, err)) return 2;
-            set->label += " " + f;
+            set->label += (set->features.empty() ? " " : ", ") + f;
             set->features.push_back(std::move(spec));
         }
         return 0;
@@ -576,6 +576,11 @@ int main_impl(int argc, char **argv)
     if (int e = parse_options(argc, argv, &o)) return e == 1 ? 0 : 2;
 
     std::string err;
+    FeatureSet set;
+    if (make_feature_set(o, &set, &err)) {
+        std::fprintf(stderr, "vmaf_bench: %s\n", err.c_str());
+        return 2;
+    }
     if (!o.write_ref.empty()) {
         if (write_synthetic_y4m(o.width, o.height, o.frames, o.write_ref, o.write_dist, &err)) {
             std::fprintf(stderr, "vmaf_bench: %s\n", err.c_str());
@@ -589,11 +594,6 @@ int main_impl(int argc, char **argv)
     if (fe) {
         std::fprintf(stderr, "vmaf_bench: %s\n", err.c_str());
         return 1;
-    }
-    FeatureSet set;
-    if (make_feature_set(o, &set, &err)) {
-        std::fprintf(stderr, "vmaf_bench: %s\n", err.c_str());
-        return 2;
     }
     Result r;
     if (run(o, set, frames, &r, &err)) {
