@@ -297,12 +297,15 @@ int Engine::record_and_submit(unsigned slot, unsigned index, const Loader &load,
     const auto &fn = st_.fn();
     VkCommandBuffer cmd;
     if (int err = ring_->begin(slot, &cmd)) return err;
-    if (timestamps_) {
-        fn.vkCmdResetQueryPool(cmd, timestamps_, slot * slot_queries_, points_);
-        fn.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, timestamps_, slot * slot_queries_);
-    }
     unsigned point = 1;  // profile mode's next timestamp
     const bool profile = !profile_.intervals.empty();
+    if (timestamps_) {
+        fn.vkCmdResetQueryPool(cmd, timestamps_, slot * slot_queries_, points_);
+        // Profile mode starts the frame once the earlier frames' work is done
+        // (the barrier below waits for it), so its upload excludes their tail.
+        fn.vkCmdWriteTimestamp(cmd, profile ? VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT : VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+                               timestamps_, slot * slot_queries_);
+    }
 
     // Frames run in submission order: everything earlier frames did is complete
     // and visible before this one overwrites the shared planes.

@@ -45,8 +45,9 @@ struct GpuTiming {
 // before the engine starts, and a queue with timestamps). A timestamp follows
 // every part of a frame's command buffer, and each feature's work of a stage
 // runs alone (a barrier before it), so each interval is that part's own time;
-// the intervals tile the frame, from its first command to its last. Without
-// profile mode there are no intervals and nothing of this is recorded.
+// the intervals tile the frame, from the end of the earlier frames' work to its
+// last command (which is then also what gpu_timing() measures). Without profile
+// mode there are no intervals and nothing of this is recorded.
 struct GpuProfile {
     struct Interval {
         std::string part;  // "upload", "host copy", "readback", or a feature's name
