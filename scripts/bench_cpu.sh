@@ -2,6 +2,9 @@
 # CPU throughput of the vmaf CLI on the 1080p benchmark pair, for each thread
 # count given (default: 1 and 2).
 #   scripts/bench_cpu.sh [THREADS...]                 vmaf_v0.6.1 + PSNR
+#   scripts/bench_cpu.sh --features SET [THREADS...]  SET: vmaf (the above), aom_ctc
+#                                                     (--aom_ctc v7.0), nflx_ctc
+#                                                     (--nflx_ctc v1.0), aom_ctc=VERSION
 #   scripts/bench_cpu.sh --per-feature [THREADS...]   each feature alone (no model),
 #                                                     then --aom_ctc v7.0 as a whole
 # Env: BUILD_DIR (default build), BENCH_DIR (default .bench), BENCH_W/BENCH_H/BENCH_FRAMES,
@@ -11,8 +14,17 @@ cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build}
 dir=${BENCH_DIR:-.bench}
 W=${BENCH_W:-1920} H=${BENCH_H:-1080} N=${BENCH_FRAMES:-48}
-per_feature=0
+per_feature=0 features=vmaf
 if [ "${1:-}" = "--per-feature" ]; then per_feature=1; shift; fi
+if [ "${1:-}" = "--features" ]; then features=${2:?--features needs a set}; shift 2; fi
+# The set in the vmaf tool's options (as scripts/bench_gpu.sh's FEATURES).
+case $features in
+vmaf) set_args=(--feature psnr) ;;
+aom_ctc) set_args=(--aom_ctc v7.0) ;;
+nflx_ctc) set_args=(--nflx_ctc v1.0) ;;
+aom_ctc=*|nflx_ctc=*) set_args=("--${features%%=*}" "${features#*=}") ;;
+*) echo "bench_cpu: --features: vmaf, aom_ctc[=VERSION] or nflx_ctc[=VERSION], not '$features'" >&2; exit 2 ;;
+esac
 threads=("$@"); [ ${#threads[@]} -gt 0 ] || threads=(1 2)
 vmaf=$build/core/tools/vmaf
 
@@ -36,10 +48,12 @@ timed() {
 }
 
 if [ "$per_feature" -eq 0 ]; then
-  echo "vmaf_v0.6.1 + psnr, ${W}x${H}, $N frames, $(nproc) cores ($(uname -m))"
+  label="vmaf_v0.6.1 + psnr"
+  [ "$features" = vmaf ] || label="${set_args[*]}"
+  echo "$label, ${W}x${H}, $N frames, $(nproc) cores ($(uname -m))"
   printf '%-8s %10s %10s %12s\n' threads seconds fps vmaf
   for t in "${threads[@]}"; do
-    printf '%-8s %s\n' "$t" "$(timed --feature psnr --threads "$t")"
+    printf '%-8s %s\n' "$t" "$(timed "${set_args[@]}" --threads "$t")"
   done
   exit 0
 fi

@@ -1,14 +1,21 @@
 #!/usr/bin/env bash
-# Throughput of vmaf_v0.6.1 + PSNR per backend and picture path (vmaf_bench), at
-# 1080p and 2160p 8-bit 4:2:0: the CPU on every core, then the Vulkan paths (host
-# pictures, a device picture pool, frames imported from VkImages). Prints a
-# markdown table; needs only bash, awk and the built vmaf_bench.
+# Throughput of a feature set (default vmaf_v0.6.1 + PSNR) per backend and picture
+# path (vmaf_bench), at 1080p and 2160p 8-bit 4:2:0: the CPU on every core, then
+# the Vulkan paths (host pictures, a device picture pool, frames imported from
+# VkImages). Prints a markdown table; needs only bash, awk and the built vmaf_bench.
 #   scripts/bench_gpu.sh
+#   FEATURES=aom_ctc PROFILE=1 scripts/bench_gpu.sh
 # Env: BUILD_DIR (default build), SIZES (default "1920x1080 3840x2160"),
 #      FRAMES (timed frames of the Vulkan modes, default 300), CPU_FRAMES (of the
-#      cpu mode, default 100), WARMUP (default 10), THREADS (cpu mode, default nproc),
+#      cpu mode, default 100), WARMUP (default 10), THREADS (frame threads: the cpu mode's,
+#      and the Vulkan modes' for the features without a GPU twin; default nproc),
 #      MODES (default "cpu vulkan-host vulkan-device-pool vulkan-import"),
-#      VMAF_MODEL_DIR (where vmaf_v0.6.1.json is), OUT (keep the JSON results there),
+#      FEATURES (what is computed, every mode alike: vmaf = vmaf_v0.6.1 + psnr, the
+#      default; aom_ctc = the vmaf tool's --aom_ctc v7.0 models and features;
+#      nflx_ctc = --nflx_ctc v1.0; aom_ctc=VERSION / nflx_ctc=VERSION for another),
+#      PROFILE=1 (the Vulkan modes also time each feature and stage on the GPU,
+#      running a stage's features one after another; tables after the main one),
+#      VMAF_MODEL_DIR (where the models are), OUT (keep the JSON results there),
 #      IN_FLIGHT (frames queued on the GPU; default the library's), IMPORT_LAYOUT
 #      (vulkan-import images: auto, 3plane or r8),
 #      VALIDATION=1 (validation layer on, any message fails; VMAF_TEST_VULKAN_NO_VALIDATION=1
@@ -18,7 +25,9 @@
 # CLI modes (in MODES, e.g. MODES="cli-vulkan cli-cpu"): the vmaf tool end to end
 # from a .y4m pair of the synthetic frames that vmaf_bench --write-y4m writes at
 # bench time (page-cached), best of REPEAT runs (default 3) of
-#   vmaf -r REF -d DIST --backend vulkan|cpu --threads T -q
+#   vmaf -r REF -d DIST --backend vulkan|cpu --threads T -q SET
+# where SET is FEATURES in the tool's words (-m version=vmaf_v0.6.1 --feature psnr,
+# --aom_ctc v7.0, --nflx_ctc v1.0).
 # beside the rate at which `cat` reads both files (the most reading can give).
 # Env: CLI_FRAMES (frames of each clip; default 480 up to 1920x1080, else 120),
 #      VMAF (the vmaf tool; default BUILD_DIR's), CLIP_DIR (where the clips go;
@@ -35,7 +44,18 @@ cpu_frames=${CPU_FRAMES:-100}
 warmup=${WARMUP:-10}
 threads=${THREADS:-$(nproc)}
 modes=${MODES:-cpu vulkan-host vulkan-device-pool vulkan-import}
-extra=()
+features=${FEATURES:-vmaf}
+profile=${PROFILE:-0}
+# The set in the vmaf tool's options.
+case $features in
+vmaf) set_args=(-m version=vmaf_v0.6.1 --feature psnr) ;;
+aom_ctc) set_args=(--aom_ctc v7.0) ;;
+nflx_ctc) set_args=(--nflx_ctc v1.0) ;;
+aom_ctc=*|nflx_ctc=*) set_args=("--${features%%=*}" "${features#*=}") ;;
+*) echo "bench_gpu: FEATURES: vmaf, aom_ctc[=VERSION] or nflx_ctc[=VERSION], not '$features'" >&2; exit 2 ;;
+esac
+extra=(--features "$features")
+[ "$profile" = 1 ] && extra+=(--profile)
 [ -n "${VMAF_MODEL_DIR:-}" ] && extra+=(--model-dir "$VMAF_MODEL_DIR")
 [ -n "${IN_FLIGHT:-}" ] && extra+=(--in-flight "$IN_FLIGHT")
 [ -n "${IMPORT_LAYOUT:-}" ] && extra+=(--import-layout "$IMPORT_LAYOUT")
@@ -52,8 +72,11 @@ else
   trap 'rm -rf "$out"' EXIT
 fi
 
-# One field of a result file (one flat JSON object per file).
+# One field of a result file (one JSON object on one line per file; the fields
+# read here are top-level names that appear once).
 field() { sed -n -e "s/.*\"$1\": \"\([^\"]*\)\".*/\1/p" -e t -e "s/.*\"$1\": \([^,}]*\).*/\1/p" "$2"; }
+# A list of strings, comma-separated: "adm, vif".
+list_field() { sed -n "s/.*\"$1\": \[\([^]]*\)\].*/\1/p" "$2" | tr -d '"'; }
 
 now() { date +%s.%N; }
 
@@ -93,15 +116,17 @@ cli_mode() {
   cat "$ref" "$dist" >/dev/null  # into the page cache
   cat_t=$(best_time cat "$ref" "$dist") || return 1
   json=$out/${size}_${mode}.json
-  t=$(best_time "$vmaf" -r "$ref" -d "$dist" --backend "$backend" --threads "$threads" -q) || return 1
-  "$vmaf" -r "$ref" -d "$dist" --backend "$backend" --threads "$threads" -q --json -o "$json" >/dev/null || return 1
+  t=$(best_time "$vmaf" -r "$ref" -d "$dist" --backend "$backend" --threads "$threads" -q "${set_args[@]}") || return 1
+  "$vmaf" -r "$ref" -d "$dist" --backend "$backend" --threads "$threads" -q "${set_args[@]}" --json -o "$json" \
+    >/dev/null || return 1
   local score
   score=$(sed -n '/"pooled_metrics"/,$ { /"vmaf"/,/}/ s/.*"mean": \([-0-9.e+]*\).*/\1/p }' "$json" | head -n 1)
   cli_rows+=("$(awk -v s="$size" -v m="$mode" -v n="$n" -v t="$t" -v c="$cat_t" -v v="$score" \
     'BEGIN { printf "| %s | %s | %d | %.1f | %.1f | %.2f | %.4f |", s, m, n, n / t, n / c, c / t, v }')")
 }
 
-rows=() failed=0
+rows=() failed=0 placement=() profiles=()
+read -r first_size _ <<<"$sizes"
 for size in $sizes; do
   w=${size%x*} h=${size#*x}
   cpu_fps='' cpu_vmaf='' cpu_psnr=''
@@ -112,19 +137,35 @@ for size in $sizes; do
       continue ;;
     esac
     json=$out/${size}_${mode}.json
-    n=$frames args=()
-    if [ "$mode" = cpu ]; then n=$cpu_frames args=(--threads "$threads"); fi
+    # Frame threads in every mode: the Vulkan modes' CPU features (a set's
+    # features without a GPU twin) run on them; with none, they stay idle.
+    n=$frames args=(--threads "$threads")
+    if [ "$mode" = cpu ]; then n=$cpu_frames; fi
     if ! "$bench" --mode "$mode" --width "$w" --height "$h" --frames "$n" --warmup "$warmup" \
-        "${args[@]}" "${extra[@]}" --json "$json" >&2; then
+        "${args[@]}" "${extra[@]}" --json "$json" >"$out/${size}_${mode}.txt"; then
+      cat "$out/${size}_${mode}.txt" >&2
       rows+=("| $size | $mode | failed | | | | |")
       failed=1
       continue
     fi
-    fps=$(field fps "$json") vmaf=$(field vmaf_mean "$json") psnr=$(field psnr_y_mean "$json")
+    cat "$out/${size}_${mode}.txt" >&2
+    label=$(field features "$json")
+    if [ "$size" = "$first_size" ]; then  # where the features ran, once per mode
+      gpu_list=$(list_field gpu_features "$json") where=''
+      [ -n "$gpu_list" ] && where="on the GPU: $gpu_list; "
+      where+="on the CPU: $(list_field cpu_features "$json")"
+      [ "$(field cpu_from_gpu_copies "$json")" = true ] && where+=" (from host copies the GPU made)"
+      placement+=("- $mode: $where")
+    fi
+    if [ "$profile" = 1 ] && [ "$mode" != cpu ]; then
+      table=$(sed -n '/^| part /,/^| total /p' "$out/${size}_${mode}.txt")
+      profiles+=("$size $mode:" "" "${table:-no profile (no timestamps on this queue)}" "")
+    fi
+    fps=$(field fps "$json") score=$(field vmaf_mean "$json") psnr=$(field psnr_y_mean "$json")
     gpu=$(field gpu_ms_per_frame "$json") host=$(field host_cpu_ms_per_frame "$json")
-    [ "$mode" = cpu ] && { cpu_fps=$fps cpu_vmaf=$vmaf cpu_psnr=$psnr; }
+    [ "$mode" = cpu ] && { cpu_fps=$fps cpu_vmaf=$score cpu_psnr=$psnr; }
     [ -z "${device:-}" ] && [ "$mode" != cpu ] && device=$(field device "$json")
-    rows+=("$(awk -v s="$size" -v m="$mode" -v f="$fps" -v c="$cpu_fps" -v g="$gpu" -v hc="$host" -v v="$vmaf" \
+    rows+=("$(awk -v s="$size" -v m="$mode" -v f="$fps" -v c="$cpu_fps" -v g="$gpu" -v hc="$host" -v v="$score" \
       'BEGIN { r = c != "" ? sprintf("%.2f", f / c) : "";
                gm = g != "null" ? sprintf("%.3f", g) : "";
                printf "| %s | %s | %.1f | %s | %s | %.3f | %.4f |", s, m, f, r, gm, hc, v }')")
@@ -132,12 +173,12 @@ for size in $sizes; do
       if [ -z "$cpu_vmaf" ]; then
         echo "bench_gpu: CHECK=1 needs the cpu mode first in MODES" >&2
         failed=1
-      elif ! awk -v a="$vmaf" -v b="$cpu_vmaf" -v p="$psnr" -v q="$cpu_psnr" \
+      elif ! awk -v a="$score" -v b="$cpu_vmaf" -v p="$psnr" -v q="$cpu_psnr" \
           'BEGIN { d = a - b; e = p - q; exit !(d < 1e-4 && d > -1e-4 && e < 1e-4 && e > -1e-4) }'; then
-        echo "bench_gpu: $size $mode: VMAF $vmaf, PSNR-Y $psnr; the cpu mode gave $cpu_vmaf, $cpu_psnr" >&2
+        echo "bench_gpu: $size $mode: VMAF $score, PSNR-Y $psnr; the cpu mode gave $cpu_vmaf, $cpu_psnr" >&2
         failed=1
       else
-        echo "bench_gpu: $size $mode: VMAF $vmaf, PSNR-Y $psnr: equal to the cpu mode's" >&2
+        echo "bench_gpu: $size $mode: VMAF $score, PSNR-Y $psnr: equal to the cpu mode's" >&2
       fi
     fi
   done
@@ -145,8 +186,11 @@ done
 
 if [ ${#rows[@]} -gt 0 ]; then
   echo
-  echo "vmaf_v0.6.1 + psnr, 8-bit 4:2:0; Vulkan: ${device:-none}; CPU: $(nproc) cores ($(uname -m)), $threads threads"
+  echo "features: ${label:-$features} (vmaf_bench --features $features), 8-bit 4:2:0; Vulkan: ${device:-none};" \
+       "CPU: $(nproc) cores ($(uname -m)), $threads threads"
   echo "timed frames: $frames (Vulkan modes), $cpu_frames (cpu), after $warmup warm-up frames"
+  [ ${#placement[@]} -gt 0 ] && printf '%s\n' "${placement[@]}"
+  [ "$profile" = 1 ] && echo "PROFILE=1: the Vulkan modes ran a stage's features one after another (fps and GPU ms are those of profile mode)"
   echo
   echo "| resolution | mode | fps | x cpu | GPU ms/frame | host CPU ms/frame | mean VMAF |"
   echo "|---|---|---:|---:|---:|---:|---:|"
@@ -154,11 +198,18 @@ if [ ${#rows[@]} -gt 0 ]; then
 fi
 if [ ${#cli_rows[@]} -gt 0 ]; then
   echo
-  echo "vmaf tool end to end (vmaf_v0.6.1), page-cached .y4m pairs, best of $repeat runs; $threads threads;" \
+  echo "vmaf tool end to end (${set_args[*]}), page-cached .y4m pairs, best of $repeat runs; $threads threads;" \
        "$(nproc) cores ($(uname -m)); $vmaf"
   echo
   echo "| resolution | mode | frames | fps | cat fps | x cat | mean VMAF |"
   echo "|---|---|---:|---:|---:|---:|---:|"
   printf '%s\n' "${cli_rows[@]}"
+fi
+if [ ${#profiles[@]} -gt 0 ]; then
+  echo
+  echo "GPU time per part of a frame (vmaf_bench --profile: mean ms per timed frame; a stage's features run one"
+  echo "after another, each alone, so the total exceeds the GPU ms/frame above without PROFILE=1)"
+  echo
+  printf '%s\n' "${profiles[@]}"
 fi
 exit $failed

@@ -291,4 +291,48 @@ GpuTime gpu_time(VmafContext *vmaf)
     return t;
 }
 
+bool enable_profile(VmafContext *vmaf)
+{
+#if VMAF_BENCH_HAVE_VULKAN
+    if (vk::State *st = vmaf->ctx.vulkan_state()) {
+        st->set_profiling(true);
+        return true;
+    }
+#else
+    (void)vmaf;
+#endif
+    return false;
+}
+
+GpuProfile gpu_profile(VmafContext *vmaf)
+{
+    GpuProfile p;
+#if VMAF_BENCH_HAVE_VULKAN
+    if (const vk::Engine *e = vmaf->ctx.vulkan_engine()) {
+        const vk::GpuProfile &g = e->profile();
+        p.frames = g.frames;
+        p.total_ms = g.total_ms;
+        for (const vk::GpuProfile::Interval &i : g.intervals) p.parts.push_back({i.part, i.stage, i.total_ms});
+    }
+#else
+    (void)vmaf;
+#endif
+    return p;
+}
+
+Placement placement(VmafContext *vmaf)
+{
+    Placement p;
+#if VMAF_BENCH_HAVE_VULKAN
+    if (const vk::Engine *e = vmaf->ctx.vulkan_engine()) {
+        p.engine = true;
+        for (const char *name : e->feature_names()) p.gpu.push_back(name);
+        p.host_copies = e->host_frames_enabled();
+    }
+#else
+    (void)vmaf;
+#endif
+    return p;
+}
+
 }  // namespace vmaf::bench

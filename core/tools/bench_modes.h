@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "libvmaf/libvmaf.h"
 
@@ -48,6 +49,33 @@ struct GpuTime {
     double total_ms = 0, min_ms = 0, max_ms = 0;
 };
 GpuTime gpu_time(VmafContext *vmaf);
+
+// Profile mode on the context's Vulkan state (after Feeder::attach, before the
+// first frame): false without a state.
+bool enable_profile(VmafContext *vmaf);
+
+// The engine's profile so far (vk::GpuProfile): intervals in command-buffer
+// order, each a feature's stage (stage >= 0) or an engine part (stage -1).
+struct GpuProfile {
+    struct Part {
+        std::string name;
+        int stage = -1;
+        double total_ms = 0;
+    };
+    uint64_t frames = 0;
+    double total_ms = 0;
+    std::vector<Part> parts;
+};
+GpuProfile gpu_profile(VmafContext *vmaf);
+
+// Where the features ran: the extractors on the GPU, and whether the CPU
+// features got host copies of GPU frames (imports) rather than host pictures.
+struct Placement {
+    bool engine = false;  // a GPU engine started
+    std::vector<std::string> gpu;
+    bool host_copies = false;
+};
+Placement placement(VmafContext *vmaf);
 
 // Device memory the context's Vulkan state holds (0 without one).
 uint64_t gpu_memory_bytes(VmafContext *vmaf);

@@ -1,5 +1,7 @@
-// vmaf_bench: throughput of vmaf_v0.6.1 + PSNR (what `vmaf -m version=vmaf_v0.6.1
-// --feature psnr` computes) on one backend and picture path at a time:
+// vmaf_bench: throughput of one feature set on one backend and picture path at a
+// time. The sets (--features) are the vmaf tool's: vmaf_v0.6.1 + PSNR (what `vmaf
+// -m version=vmaf_v0.6.1 --feature psnr` computes, the default), or the models and
+// features of its --aom_ctc / --nflx_ctc presets (cli_presets.cpp). The paths:
 //   cpu                 host pictures, CPU extractors (--threads)
 //   vulkan-host         host pictures, Vulkan state (upload included)
 //   vulkan-device-pool  pictures from a DEVICE pool, filled by the host
@@ -8,7 +10,9 @@
 // of two .y4m files), so the disk and the decoder are out of the measurement.
 // Reports wall time, frames per second, host CPU time per frame (the whole
 // process: worker threads and, on a CPU Vulkan driver, the driver too), GPU time
-// per frame from the engine's timestamps, and the mean VMAF.
+// per frame from the engine's timestamps, the mean scores, and which features ran
+// on the GPU and which on the CPU. --profile: GPU time per feature and stage.
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -23,7 +27,12 @@
 
 #include "bench_frames.h"
 #include "bench_modes.h"
+#include "cli_options.h"
+#include "cli_presets.h"
+#include "context/context.h"
+#include "feature/registry.h"
 #include "libvmaf/libvmaf.h"
+#include "model/model.h"
 
 namespace vmaf::bench {
 
@@ -38,10 +47,10 @@ struct Options {
     unsigned threads = 1;
     unsigned ring = 8;       // distinct frame pairs, cycled
     unsigned soak = 0;       // memory and open-file samples over the timed frames
-    // What is computed: "vmaf" (vmaf_v0.6.1 + psnr), "aom_ctc" (the --aom_ctc v7.0
-    // set), or only the --feature extractors (no model).
+    // What is computed: --features SET, or only the --feature extractors (no model).
     std::string set = "vmaf";
     std::vector<std::string> features;
+    bool profile = false;
     std::string ref, dist, model_dir, json;
     std::string write_ref, write_dist;  // --write-y4m: write the synthetic frames, score nothing
     DeviceOptions dev;
@@ -54,6 +63,12 @@ struct Result {
     double gpu_ms = 0;                   // mean over the timed frames
     double gpu_min_ms = 0, gpu_max_ms = 0;  // over every frame, warm-up included
     double vmaf = NAN, psnr_y = NAN;
+    std::vector<std::pair<std::string, double>> models;  // output name, mean score
+    std::vector<std::pair<std::string, double>> means;   // every stored score's mean
+    // Where the extractors ran (requested order).
+    Placement placement;
+    std::vector<std::string> gpu, cpu;
+    GpuProfile profile;  // the timed frames' (parts' totals over profile.frames)
     unsigned validation_messages = 0;
     struct Sample {
         unsigned frame;
@@ -105,12 +120,16 @@ void usage(std::FILE *f)
                  "  --device D        Vulkan device index or name substring\n"
                  "  --import-layout L vulkan-import images: auto (default), 3plane (one\n"
                  "                    G8_B8_R8_3PLANE_420 image per picture) or r8 (an R8 image per plane)\n"
-                 "  --model-dir DIR   where vmaf_v0.6.1.json is (default: $VMAF_MODEL_DIR, else the built-in)\n"
+                 "  --model-dir DIR   where the models are (default: $VMAF_MODEL_DIR, else the built-in)\n"
                  "  --validation      Khronos validation layer on; any message fails the run\n"
                  "  --json FILE       also write the result as one JSON object ('-': stdout)\n"
-                 "  --set S           vmaf (vmaf_v0.6.1 + psnr, default) or aom_ctc (the --aom_ctc v7.0\n"
-                 "                    models and features)\n"
-                 "  --feature NAME    only this feature, no model (repeatable): per-feature timing\n"
+                 "  --features SET    what is computed: vmaf (vmaf_v0.6.1 + psnr, default), aom_ctc\n"
+                 "                    (the vmaf tool's --aom_ctc v7.0 models and features) or nflx_ctc\n"
+                 "                    (--nflx_ctc v1.0); aom_ctc=VERSION, nflx_ctc=VERSION for another\n"
+                 "                    version of the preset (--set is the same option)\n"
+                 "  --feature NAME[=OPT=VAL:...]  only this feature, no model (repeatable)\n"
+                 "  --profile         GPU time per feature and stage (Vulkan modes, a queue with\n"
+                 "                    timestamps): the features of a stage run one after another\n"
                  "  --soak N          sample memory (RSS, device) and open files N times over the\n"
                  "                    timed frames, and open files before and after (scripts/soak.sh)\n");
 }
@@ -136,6 +155,10 @@ int parse_options(int argc, char **argv, Options *o)
         }
         if (a == "--validation") {
             o->dev.validation = true;
+            continue;
+        }
+        if (a == "--profile") {
+            o->profile = true;
             continue;
         }
         if (i + 1 >= argc) {
@@ -164,12 +187,8 @@ int parse_options(int argc, char **argv, Options *o)
                 std::fprintf(stderr, "vmaf_bench: unknown mode '%s'\n", v);
                 return 2;
             }
-        } else if (a == "--set") {
+        } else if (a == "--features" || a == "--set") {
             o->set = v;
-            if (o->set != "vmaf" && o->set != "aom_ctc") {
-                std::fprintf(stderr, "vmaf_bench: --set: vmaf or aom_ctc, not '%s'\n", v);
-                return 2;
-            }
         } else if (a == "--feature") {
             o->features.push_back(v);
         } else if (a == "--write-y4m") {
@@ -215,6 +234,65 @@ int parse_options(int argc, char **argv, Options *o)
     return 0;
 }
 
+// What one run computes: models (by version) and features, in the vmaf tool's
+// terms; the presets come from its own table.
+struct FeatureSet {
+    std::string label;  // "vmaf", "aom_ctc v7.0", "feature psnr"
+    std::vector<cli::ModelSpec> models;
+    std::vector<cli::FeatureSpec> features;
+};
+
+int make_feature_set(const Options &o, FeatureSet *set, std::string *err)
+{
+    if (!o.features.empty()) {
+        set->label = "feature";
+        for (const std::string &f : o.features) {
+            cli::FeatureSpec spec;
+            if (cli::parse_feature(f.c_str(), &spec, err)) return 2;
+            set->label += (set->features.empty() ? " " : ", ") + f;
+            set->features.push_back(std::move(spec));
+        }
+        return 0;
+    }
+    if (o.set == "vmaf") {
+        set->label = "vmaf";
+        cli::ModelSpec model;
+        model.version = kModel;
+        set->models.push_back(std::move(model));
+        cli::FeatureSpec psnr;
+        psnr.name = "psnr";
+        set->features.push_back(std::move(psnr));
+        return 0;
+    }
+    const size_t eq = o.set.find('=');
+    const std::string family = o.set.substr(0, eq);
+    std::string version = eq == std::string::npos ? "" : o.set.substr(eq + 1);
+    if (family == "aom_ctc" && version.empty()) version = "v7.0";
+    if (family == "nflx_ctc" && version.empty()) version = "v1.0";
+    if (family != "aom_ctc" && family != "nflx_ctc") {
+        *err = "--features: vmaf, aom_ctc[=VERSION] or nflx_ctc[=VERSION], not '" + o.set + "'";
+        return 2;
+    }
+    cli::Options preset;
+    if (cli::apply_preset(family, version, &preset, err)) return 2;
+    set->label = family + " " + version;
+    set->models = std::move(preset.models);
+    set->features = std::move(preset.features);
+    return 0;
+}
+
+// "models vmaf_v0.6.1, vmaf_v0.6.1neg; features psnr, ciede"
+std::string describe(const FeatureSet &set)
+{
+    std::string models, features;
+    for (const cli::ModelSpec &m : set.models) models += (models.empty() ? "" : ", ") + m.version;
+    for (const cli::FeatureSpec &f : set.features) features += (features.empty() ? "" : ", ") + f.name;
+    std::string s;
+    if (!models.empty()) s += "models " + models;
+    if (!features.empty()) s += (s.empty() ? "" : "; ") + std::string("features ") + features;
+    return s;
+}
+
 double process_cpu_seconds()
 {
     timespec t{};
@@ -229,9 +307,12 @@ double wall_seconds()
     return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
 }
 
-int load_model(const Options &o, VmafModel **model, std::string *err, const char *version = kModel)
+int load_model(const Options &o, const cli::ModelSpec &spec, VmafModel **model, std::string *err)
 {
+    const char *version = spec.version.c_str();
     VmafModelConfig cfg{};
+    cfg.name = spec.name.c_str();
+    cfg.flags = spec.flags;
     int e;
     std::string where;
     if (!o.model_dir.empty()) {
@@ -246,8 +327,20 @@ int load_model(const Options &o, VmafModel **model, std::string *err, const char
     return e;
 }
 
+// The timed frames' share of a profile: `after` less `before` (the warm-up's;
+// empty when the engine had not started).
+GpuProfile profile_between(const GpuProfile &before, const GpuProfile &after)
+{
+    GpuProfile p = after;
+    p.frames -= before.frames;
+    p.total_ms -= before.total_ms;
+    for (size_t i = 0; i < p.parts.size() && i < before.parts.size(); i++) p.parts[i].total_ms -= before.parts[i].total_ms;
+    return p;
+}
+
 // Warm-up frames, then the timed ones, then the flush; scores of every frame.
-int run_frames(const Options &o, Feeder &feeder, VmafContext *vmaf, VmafModel *model, Result *r, std::string *err)
+int run_frames(const Options &o, Feeder &feeder, VmafContext *vmaf, const std::vector<VmafModel *> &models,
+               const FeatureSet &set, Result *r, std::string *err)
 {
     const unsigned total = o.warmup + o.frames;
     for (unsigned i = 0; i < o.warmup; i++)
@@ -257,6 +350,7 @@ int run_frames(const Options &o, Feeder &feeder, VmafContext *vmaf, VmafModel *m
         return e;
     }
     const GpuTime before = gpu_time(vmaf);
+    const GpuProfile profile_before = gpu_profile(vmaf);
     const double wall0 = wall_seconds(), cpu0 = process_cpu_seconds();
     const unsigned every = o.soak ? std::max(1u, o.frames / o.soak) : 0;
     for (unsigned i = o.warmup; i < total; i++) {
@@ -275,36 +369,66 @@ int run_frames(const Options &o, Feeder &feeder, VmafContext *vmaf, VmafModel *m
     if (r->gpu_frames) r->gpu_ms = (after.total_ms - before.total_ms) / double(r->gpu_frames);
     r->gpu_min_ms = after.min_ms;
     r->gpu_max_ms = after.max_ms;
-    if (model)
-        if (int e = vmaf_score_pooled(vmaf, model, VMAF_POOL_METHOD_MEAN, &r->vmaf, 0, total - 1)) {
-            *err = "vmaf_score_pooled: " + errno_text(e);
+    r->profile = profile_between(profile_before, gpu_profile(vmaf));
+    for (size_t m = 0; m < models.size(); m++) {
+        double v = NAN;
+        if (int e = vmaf_score_pooled(vmaf, models[m], VMAF_POOL_METHOD_MEAN, &v, 0, total - 1)) {
+            *err = "vmaf_score_pooled(" + set.models[m].version + "): " + errno_text(e);
             return e;
         }
-    if (o.features.empty())
-        if (int e = vmaf_feature_score_pooled(vmaf, "psnr_y", VMAF_POOL_METHOD_MEAN, &r->psnr_y, 0, total - 1)) {
-            *err = "psnr_y: " + errno_text(e);
+        r->models.push_back({set.models[m].name, v});
+        if (m == 0) r->vmaf = v;
+    }
+    // Every stored score's mean (model scores, now stored, included).
+    for (const std::string &name : vmaf->ctx.collector().names()) {
+        double v = NAN;
+        if (int e = vmaf_feature_score_pooled(vmaf, name.c_str(), VMAF_POOL_METHOD_MEAN, &v, 0, total - 1)) {
+            *err = "the mean of " + name + ": " + errno_text(e);
             return e;
         }
+        r->means.push_back({name, v});
+        if (name == "psnr_y") r->psnr_y = v;
+    }
+    // Where each requested extractor ran: on the GPU if the engine has it.
+    r->placement = placement(vmaf);
+    std::vector<std::string> asked;
+    auto ask = [&](const ExtractorInfo *info) {
+        if (info && std::find(asked.begin(), asked.end(), info->name) == asked.end()) asked.push_back(info->name);
+    };
+    for (VmafModel *m : models)
+        for (const ModelFeature &f : m->impl.features()) ask(f.extractor);
+    for (const cli::FeatureSpec &f : set.features) {
+        const ExtractorInfo *info = find_extractor(f.name);
+        ask(info ? info : find_extractor_by_feature(f.name));
+    }
+    for (const std::string &name : asked) {
+        const auto &gpu = r->placement.gpu;
+        (std::find(gpu.begin(), gpu.end(), name) != gpu.end() ? r->gpu : r->cpu).push_back(name);
+    }
     r->device = feeder.device();
     r->validation_messages = feeder.validation_messages(vmaf);
     return 0;
 }
 
-int run(const Options &o, const FrameCycle &frames, Result *r, std::string *err)
+int run(const Options &o, const FeatureSet &set, const FrameCycle &frames, Result *r, std::string *err)
 {
-    VmafModel *model = nullptr, *neg = nullptr;
-    if (o.features.empty())
-        if (int e = load_model(o, &model, err)) return e;
-    if (o.set == "aom_ctc")
-        if (int e = load_model(o, &neg, err, "vmaf_v0.6.1neg")) {
-            vmaf_model_destroy(model);
+    std::vector<VmafModel *> models;
+    auto free_models = [&models] {
+        for (VmafModel *m : models) vmaf_model_destroy(m);
+        models.clear();
+    };
+    for (const cli::ModelSpec &spec : set.models) {
+        VmafModel *m = nullptr;
+        if (int e = load_model(o, spec, &m, err)) {
+            free_models();
             return e;
         }
+        models.push_back(m);
+    }
     r->fds_start = open_fds();
     std::unique_ptr<Feeder> feeder = make_feeder(o.mode, o.dev, frames, err);
     if (!feeder) {
-        if (model) vmaf_model_destroy(model);
-        if (neg) vmaf_model_destroy(neg);
+        free_models();
         return -ENOSYS;
     }
     VmafConfiguration cfg{};
@@ -313,68 +437,137 @@ int run(const Options &o, const FrameCycle &frames, Result *r, std::string *err)
     VmafContext *vmaf = nullptr;
     int e = vmaf_init(&vmaf, cfg);
     if (e) *err = "vmaf_init: " + errno_text(e);
-    if (!e && model && (e = vmaf_use_features_from_model(vmaf, model)))
-        *err = "vmaf_use_features_from_model: " + errno_text(e);
-    if (!e && neg && (e = vmaf_use_features_from_model(vmaf, neg)))
-        *err = "vmaf_use_features_from_model(neg): " + errno_text(e);
-    // The AOM CTC v7.0 set as `vmaf --aom_ctc v7.0` expands it (core/tools/cli_presets.cpp).
-    struct Use {
-        const char *name;
-        std::vector<std::pair<const char *, const char *>> opts;
-    };
-    std::vector<Use> uses;
-    if (!o.features.empty()) {
-        for (const std::string &f : o.features) uses.push_back({f.c_str(), {}});
-    } else if (o.set == "aom_ctc") {
-        uses = {{"psnr", {{"reduced_hbd_peak", "true"}, {"enable_apsnr", "true"}, {"min_sse", "0.5"}}},
-                {"ciede", {}},
-                {"float_ssim", {{"scale", "1"}, {"enable_db", "true"}, {"clip_db", "true"}}},
-                {"float_ms_ssim", {{"enable_db", "true"}, {"clip_db", "true"}}},
-                {"psnr_hvs", {}},
-                {"cambi", {}}};
-    } else {
-        uses = {{"psnr", {}}};
-    }
-    for (const Use &u : uses) {
+    for (size_t m = 0; m < models.size() && !e; m++)
+        if ((e = vmaf_use_features_from_model(vmaf, models[m])))
+            *err = "vmaf_use_features_from_model(" + set.models[m].version + "): " + errno_text(e);
+    for (const cli::FeatureSpec &f : set.features) {
         if (e) break;
         VmafFeatureDictionary *d = nullptr;
-        for (const auto &[k, v] : u.opts) vmaf_feature_dictionary_set(&d, k, v);
-        if ((e = vmaf_use_feature(vmaf, u.name, d))) *err = std::string("vmaf_use_feature(") + u.name + "): " + errno_text(e);
+        for (const auto &[k, v] : f.opts) vmaf_feature_dictionary_set(&d, k.c_str(), v.c_str());
+        if ((e = vmaf_use_feature(vmaf, f.name.c_str(), d))) *err = "vmaf_use_feature(" + f.name + "): " + errno_text(e);
     }
     if (!e) e = feeder->attach(vmaf, err);
-    if (!e) e = run_frames(o, *feeder, vmaf, model, r, err);
+    if (!e && o.profile) enable_profile(vmaf);  // before the first frame starts the engine
+    if (!e) e = run_frames(o, *feeder, vmaf, models, set, r, err);
     if (vmaf) vmaf_close(vmaf);
     feeder.reset();  // after the context: it may own the device the context used
-    if (model) vmaf_model_destroy(model);
-    if (neg) vmaf_model_destroy(neg);
+    free_models();
     r->fds_end = open_fds();
     return e;
 }
 
-void print_json(std::FILE *f, const Options &o, const FrameCycle &frames, const Result &r)
+// JSON string contents: names and device strings carry no control characters.
+std::string quoted(const std::string &s)
 {
-    auto number = [](double v) {
-        char buf[64];
-        if (std::isfinite(v)) std::snprintf(buf, sizeof buf, "%.6f", v);
-        else std::snprintf(buf, sizeof buf, "null");
-        return std::string(buf);
-    };
-    std::string device;
-    for (char c : r.device)
-        if (c != '"' && c != '\\') device += c;
+    std::string q = "\"";
+    for (char c : s) {
+        if (c == '"' || c == '\\') q += '\\';
+        q += c;
+    }
+    return q + "\"";
+}
+
+std::string number(double v)
+{
+    char buf[64];
+    if (std::isfinite(v)) std::snprintf(buf, sizeof buf, "%.6f", v);
+    else std::snprintf(buf, sizeof buf, "null");
+    return buf;
+}
+
+std::string string_list(const std::vector<std::string> &v)
+{
+    std::string s = "[";
+    for (size_t i = 0; i < v.size(); i++) s += (i ? ", " : "") + quoted(v[i]);
+    return s + "]";
+}
+
+std::string means_object(const std::vector<std::pair<std::string, double>> &v)
+{
+    std::string s = "{";
+    for (size_t i = 0; i < v.size(); i++) s += (i ? ", " : "") + quoted(v[i].first) + ": " + number(v[i].second);
+    return s + "}";
+}
+
+// Mean GPU ms per frame of each part, and the features' sums over their stages.
+std::string profile_json(const GpuProfile &p)
+{
+    if (!p.frames) return "null";
+    const double n = double(p.frames);
+    std::string s = "{\"serialized\": true, \"frames\": " + std::to_string(p.frames) +
+                    ", \"total_ms\": " + number(p.total_ms / n) + ", \"parts\": [";
+    for (size_t i = 0; i < p.parts.size(); i++) {
+        const GpuProfile::Part &q = p.parts[i];
+        s += std::string(i ? ", " : "") + "{\"part\": " + quoted(q.name) + ", \"stage\": " +
+             (q.stage < 0 ? std::string("null") : std::to_string(q.stage)) + ", \"ms\": " + number(q.total_ms / n) + "}";
+    }
+    return s + "]}";
+}
+
+void print_json(std::FILE *f, const Options &o, const FeatureSet &set, const FrameCycle &frames, const Result &r)
+{
     const VmafPicture &p = frames.ref(0);
     std::fprintf(f,
                  "{\"mode\": \"%s\", \"width\": %u, \"height\": %u, \"frames\": %u, \"warmup\": %u, "
-                 "\"ring\": %u, \"source\": \"%s\", \"threads\": %u, \"in_flight\": %u, \"device\": \"%s\", "
+                 "\"ring\": %u, \"source\": \"%s\", \"threads\": %u, \"in_flight\": %u, \"device\": %s, "
                  "\"wall_s\": %s, \"fps\": %s, \"host_cpu_ms_per_frame\": %s, \"gpu_ms_per_frame\": %s, "
                  "\"gpu_frames\": %llu, \"gpu_ms_min\": %s, \"gpu_ms_max\": %s, \"vmaf_mean\": %s, "
-                 "\"psnr_y_mean\": %s, \"validation_messages\": %u}\n",
+                 "\"psnr_y_mean\": %s, \"validation_messages\": %u, \"features\": %s, \"model_means\": %s, "
+                 "\"gpu_features\": %s, \"cpu_features\": %s, \"cpu_from_gpu_copies\": %s, "
+                 "\"score_means\": %s, \"profile\": %s}\n",
                  mode_name(o.mode), p.w[0], p.h[0], o.frames, o.warmup, frames.size(),
-                 o.ref.empty() ? "synthetic" : "y4m", o.threads, o.dev.in_flight, device.c_str(), number(r.wall_s).c_str(),
-                 number(o.frames / r.wall_s).c_str(), number(1e3 * r.cpu_s / o.frames).c_str(),
+                 o.ref.empty() ? "synthetic" : "y4m", o.threads, o.dev.in_flight, quoted(r.device).c_str(),
+                 number(r.wall_s).c_str(), number(o.frames / r.wall_s).c_str(), number(1e3 * r.cpu_s / o.frames).c_str(),
                  number(r.gpu_frames ? r.gpu_ms : NAN).c_str(), (unsigned long long)r.gpu_frames,
                  number(r.gpu_frames ? r.gpu_min_ms : NAN).c_str(), number(r.gpu_frames ? r.gpu_max_ms : NAN).c_str(),
-                 number(r.vmaf).c_str(), number(r.psnr_y).c_str(), r.validation_messages);
+                 number(r.vmaf).c_str(), number(r.psnr_y).c_str(), r.validation_messages, quoted(set.label).c_str(),
+                 means_object(r.models).c_str(), string_list(r.gpu).c_str(), string_list(r.cpu).c_str(),
+                 r.placement.host_copies ? "true" : "false", means_object(r.means).c_str(),
+                 profile_json(r.profile).c_str());
+}
+
+std::string join(const std::vector<std::string> &v)
+{
+    std::string s;
+    for (const std::string &x : v) s += (s.empty() ? "" : ", ") + x;
+    return s.empty() ? "none" : s;
+}
+
+// The profile as a markdown table: mean GPU ms per frame of each part, the
+// features' sums over their stages, and the whole frame.
+void print_profile(const Options &o, const Result &r)
+{
+    if (o.mode == Mode::Cpu) {
+        std::printf("GPU profile: none (the cpu mode has no GPU)\n");
+        return;
+    }
+    const GpuProfile &p = r.profile;
+    if (!p.frames || p.parts.empty()) {
+        std::printf("GPU profile: none (%s)\n", r.placement.engine ? "this queue writes no timestamps"
+                                                                  : "no GPU engine ran");
+        return;
+    }
+    const double n = double(p.frames), total = p.total_ms / n;
+    std::printf("\nGPU profile, mean ms per frame over %llu frames. Profile mode runs the features of a stage one "
+                "after another, each alone, so the total is longer than without --profile.\n\n",
+                (unsigned long long)p.frames);
+    std::printf("| part | stage | GPU ms/frame | share |\n|---|---:|---:|---:|\n");
+    auto row = [total](const std::string &part, const std::string &stage, double ms) {
+        std::printf("| %s | %s | %.4f | %.1f%% |\n", part.c_str(), stage.c_str(), ms, total > 0 ? 100 * ms / total : 0.0);
+    };
+    for (const GpuProfile::Part &q : p.parts) row(q.name, q.stage < 0 ? "" : std::to_string(q.stage), q.total_ms / n);
+    // Features with more than one stage: their sum.
+    std::vector<std::string> seen;
+    for (const GpuProfile::Part &q : p.parts) {
+        if (q.stage < 0 || std::find(seen.begin(), seen.end(), q.name) != seen.end()) continue;
+        seen.push_back(q.name);
+        double sum = 0;
+        unsigned stages = 0;
+        for (const GpuProfile::Part &x : p.parts)
+            if (x.stage >= 0 && x.name == q.name) sum += x.total_ms, stages++;
+        if (stages > 1) row(q.name, "all", sum / n);
+    }
+    row("total", "", total);
 }
 
 int main_impl(int argc, char **argv)
@@ -383,6 +576,11 @@ int main_impl(int argc, char **argv)
     if (int e = parse_options(argc, argv, &o)) return e == 1 ? 0 : 2;
 
     std::string err;
+    FeatureSet set;
+    if (make_feature_set(o, &set, &err)) {
+        std::fprintf(stderr, "vmaf_bench: %s\n", err.c_str());
+        return 2;
+    }
     if (!o.write_ref.empty()) {
         if (write_synthetic_y4m(o.width, o.height, o.frames, o.write_ref, o.write_dist, &err)) {
             std::fprintf(stderr, "vmaf_bench: %s\n", err.c_str());
@@ -398,7 +596,7 @@ int main_impl(int argc, char **argv)
         return 1;
     }
     Result r;
-    if (run(o, frames, &r, &err)) {
+    if (run(o, set, frames, &r, &err)) {
         std::fprintf(stderr, "vmaf_bench: %s: %s\n", mode_name(o.mode), err.c_str());
         return 1;
     }
@@ -409,6 +607,19 @@ int main_impl(int argc, char **argv)
                 "VMAF %.6f, PSNR-Y %.6f [%s]\n",
                 mode_name(o.mode), p.w[0], p.h[0], o.frames, o.frames / r.wall_s, r.wall_s,
                 1e3 * r.cpu_s / o.frames, gpu, r.vmaf, r.psnr_y, r.device.c_str());
+    std::printf("features: %s (%s)\n", set.label.c_str(), describe(set).c_str());
+    if (o.mode == Mode::Cpu)
+        std::printf("  on the CPU: %s\n", join(r.cpu).c_str());
+    else
+        std::printf("  on the GPU: %s\n  on the CPU (%s): %s\n", join(r.gpu).c_str(),
+                    r.placement.host_copies ? "from host copies the GPU made of its frames" : "from the host pictures",
+                    join(r.cpu).c_str());
+    if (r.models.size() > 1) {
+        std::string scores;
+        for (const auto &[name, v] : r.models) scores += (scores.empty() ? "" : ", ") + name + " " + number(v);
+        std::printf("  mean scores: %s\n", scores.c_str());
+    }
+    if (o.profile) print_profile(o, r);
     if (!r.soak.empty()) {
         // Memory over the run: per-frame growth from the first to the last sample
         // (libvmaf's per-frame score storage grows by design), and open files.
@@ -430,7 +641,7 @@ int main_impl(int argc, char **argv)
             std::fprintf(stderr, "vmaf_bench: cannot write %s: %s\n", o.json.c_str(), std::strerror(errno));
             return 1;
         }
-        print_json(f, o, frames, r);
+        print_json(f, o, set, frames, r);
         if (f != stdout) std::fclose(f);
     }
     if (o.dev.validation && r.validation_messages) {

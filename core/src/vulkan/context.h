@@ -174,6 +174,11 @@ public:
     double timestamp_period_ns() const { return double(props_.limits.timestampPeriod); }
     unsigned frames_in_flight() const { return frames_in_flight_; }
     Allocator &allocator() { return *allocator_; }
+    // Profile mode (off by default): engines started from now on time every
+    // feature's work separately (Engine::profile()), running the features of a
+    // stage one after another instead of side by side.
+    void set_profiling(bool on) { profiling_ = on; }
+    bool profiling() const { return profiling_; }
 
     // Submit to the compute queue under the queue lock.
     VkResult submit(const VkSubmitInfo &info, VkFence fence = VK_NULL_HANDLE);
@@ -234,6 +239,7 @@ private:
     std::vector<std::string> extensions_;
     uint32_t timestamp_bits_ = 0;
     bool float64_ = false;
+    bool profiling_ = false;
     unsigned frames_in_flight_ = kDefaultFramesInFlight;
     std::unique_ptr<Allocator> allocator_;
     QueueLock queue_lock_;

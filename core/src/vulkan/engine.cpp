@@ -179,15 +179,45 @@ int Engine::init(const FrameFormat &fmt, const FeatureList &list)
 int Engine::init_timestamps()
 {
     if (!st_.timestamps()) return 0;
+    if (st_.profiling()) {
+        // The frame's parts in recording order (record_and_submit); "host copy"
+        // joins them if enable_host_frames() is called.
+        profile_.intervals.push_back({"upload"});
+        unsigned stages = 0;
+        for (const Entry &e : features_) stages = std::max(stages, e.feature->stages());
+        for (unsigned stage = 0; stage < stages; stage++)
+            for (const Entry &e : features_)
+                if (stage < e.feature->stages()) profile_.intervals.push_back({e.name, int(stage)});
+        profile_.intervals.push_back({"readback"});
+        points_ = unsigned(profile_.intervals.size()) + 1;
+        slot_queries_ = points_ + 1;
+    }
     VkQueryPoolCreateInfo qi = make<VkQueryPoolCreateInfo>(VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO);
     qi.queryType = VK_QUERY_TYPE_TIMESTAMP;
-    qi.queryCount = 2 * unsigned(slots_.size());
+    qi.queryCount = slot_queries_ * unsigned(slots_.size());
     const VkResult r = st_.fn().vkCreateQueryPool(st_.device(), &qi, nullptr, &timestamps_);
     if (r != VK_SUCCESS) {
         timestamps_ = VK_NULL_HANDLE;
+        profile_.intervals.clear();
         log(VMAF_LOG_LEVEL_WARNING, "Vulkan engine: no timestamps (vkCreateQueryPool: %s)\n", result_name(r));
     }
     return 0;
+}
+
+std::vector<const char *> Engine::feature_names() const
+{
+    std::vector<const char *> names;
+    for (const Entry &e : features_) names.push_back(e.name);
+    return names;
+}
+
+// Profile mode: a timestamp once every command recorded so far is done, ending
+// the interval `*point` - 1 and starting the next.
+void Engine::mark(VkCommandBuffer cmd, unsigned slot, unsigned *point)
+{
+    if (profile_.intervals.empty()) return;
+    st_.fn().vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps_,
+                                 slot * slot_queries_ + (*point)++);
 }
 
 // The raw copies of stored planes, per picture and plane: room for two samples
@@ -298,9 +328,14 @@ int Engine::record_and_submit(unsigned slot, unsigned index, const Loader &load,
     const auto &fn = st_.fn();
     VkCommandBuffer cmd;
     if (int err = ring_->begin(slot, &cmd)) return err;
+    unsigned point = 1;  // profile mode's next timestamp
+    const bool profile = !profile_.intervals.empty();
     if (timestamps_) {
-        fn.vkCmdResetQueryPool(cmd, timestamps_, 2 * slot, 2);
-        fn.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, timestamps_, 2 * slot);
+        fn.vkCmdResetQueryPool(cmd, timestamps_, slot * slot_queries_, points_);
+        // Profile mode starts the frame once the earlier frames' work is done
+        // (the barrier below waits for it), so its upload excludes their tail.
+        fn.vkCmdWriteTimestamp(cmd, profile ? VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT : VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+                               timestamps_, slot * slot_queries_);
     }
 
     // Frames run in submission order: everything earlier frames did is complete
@@ -313,6 +348,7 @@ int Engine::record_and_submit(unsigned slot, unsigned index, const Loader &load,
     // The loads (copies, and unpack kernels for imports) are visible to the features.
     memory_barrier(st_, cmd, kWork, VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT,
                    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+    mark(cmd, slot, &point);
     if (host_frames_) {
         // The planes as loaded, for the features that run on the CPU; the
         // barrier before the results' copy makes them visible to the host.
@@ -320,6 +356,7 @@ int Engine::record_and_submit(unsigned slot, unsigned index, const Loader &load,
                        VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
         const VkBufferCopy all{0, 0, frame_.planes_size};
         fn.vkCmdCopyBuffer(cmd, planes_.get(), slots_[slot].host_planes.get(), 1, &all);
+        mark(cmd, slot, &point);
     }
 
     // Stage by stage (vulkan/feature.h): one barrier between stages serves every
@@ -328,14 +365,21 @@ int Engine::record_and_submit(unsigned slot, unsigned index, const Loader &load,
     unsigned stages = 0;
     for (const Entry &e : features_) stages = std::max(stages, e.feature->stages());
     for (unsigned stage = 0; stage < stages; stage++) {
-        if (stage > 0) compute_barrier(st_, cmd);
+        if (stage > 0 && !profile) compute_barrier(st_, cmd);
         for (Entry &e : features_) {
             if (stage >= e.feature->stages()) continue;
+            // Profile mode: each feature's work after everything before it, so
+            // the timestamps around it measure it alone.
+            if (profile)
+                memory_barrier(st_, cmd, kWork, VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, kWork,
+                               VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
+                                   VK_ACCESS_TRANSFER_WRITE_BIT);
             if (int err = e.feature->record({cmd, slot, index, results_at + e.offset, stage})) {
                 log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: feature %s failed to record frame %u (%d)\n", e.name,
                     index, err);
                 return err;
             }
+            mark(cmd, slot, &point);
         }
     }
 
@@ -345,7 +389,8 @@ int Engine::record_and_submit(unsigned slot, unsigned index, const Loader &load,
     fn.vkCmdCopyBuffer(cmd, results_.get(), slots_[slot].readback.get(), 1, &down);
     memory_barrier(st_, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                    VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-    if (timestamps_) fn.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps_, 2 * slot + 1);
+    if (timestamps_)
+        fn.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps_, slot * slot_queries_ + point);
     return ring_->submit(slot, waits, signals);
 }
 
@@ -511,13 +556,27 @@ int Engine::record_imported(VkCommandBuffer cmd, ImportedPicture *const pics[2])
 void Engine::read_timestamps(unsigned slot)
 {
     if (!timestamps_) return;
-    uint64_t t[2] = {0, 0};
-    const VkResult r = st_.fn().vkGetQueryPoolResults(st_.device(), timestamps_, 2 * slot, 2, sizeof(t), t,
-                                                      sizeof(uint64_t), VK_QUERY_RESULT_64_BIT);
+    uint64_t fixed[2] = {0, 0};
+    std::vector<uint64_t> many;
+    uint64_t *t = fixed;
+    if (points_ > 2) {
+        many.resize(points_);
+        t = many.data();
+    }
+    const VkResult r = st_.fn().vkGetQueryPoolResults(st_.device(), timestamps_, slot * slot_queries_, points_,
+                                                      points_ * sizeof(uint64_t), t, sizeof(uint64_t),
+                                                      VK_QUERY_RESULT_64_BIT);
     if (r != VK_SUCCESS) return;
     const uint32_t bits = st_.timestamp_bits();
     const uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
-    const double ms = double((t[1] - t[0]) & mask) * st_.timestamp_period_ns() * 1e-6;
+    const double tick_ms = st_.timestamp_period_ns() * 1e-6;
+    const double ms = double((t[points_ - 1] - t[0]) & mask) * tick_ms;
+    if (!profile_.intervals.empty()) {
+        for (size_t i = 0; i + 1 < points_; i++)
+            profile_.intervals[i].total_ms += double((t[i + 1] - t[i]) & mask) * tick_ms;
+        profile_.total_ms += ms;
+        profile_.frames++;
+    }
     timing_.min_ms = timing_.frames ? std::min(timing_.min_ms, ms) : ms;
     timing_.max_ms = timing_.frames ? std::max(timing_.max_ms, ms) : ms;
     timing_.total_ms += ms;
@@ -572,6 +631,10 @@ int Engine::enable_host_frames(HostFrameFn fn)
                                                     MemoryUse::Readback, &s.host_planes))
             return err;
     host_frames_ = std::move(fn);
+    if (!profile_.intervals.empty()) {
+        profile_.intervals.insert(profile_.intervals.begin() + 1, GpuProfile::Interval{"host copy"});
+        points_++;
+    }
     return 0;
 }
 

@@ -18,6 +18,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -39,6 +40,24 @@ struct EngineDeleter;  // context/context.h
 struct GpuTiming {
     uint64_t frames = 0;
     double total_ms = 0, min_ms = 0, max_ms = 0;
+};
+
+// Where the GPU time of the frames goes, in profile mode (State::set_profiling
+// before the engine starts, and a queue with timestamps). A timestamp follows
+// every part of a frame's command buffer, and each feature's work of a stage
+// runs alone (a barrier before it), so each interval is that part's own time;
+// the intervals tile the frame, from the end of the earlier frames' work to its
+// last command (which is then also what gpu_timing() measures). Without profile
+// mode there are no intervals and nothing of this is recorded.
+struct GpuProfile {
+    struct Interval {
+        std::string part;  // "upload", "host copy", "readback", or a feature's name
+        int stage = -1;    // the feature's stage; -1 for the engine's own parts
+        double total_ms = 0;  // over `frames`
+    };
+    uint64_t frames = 0;
+    double total_ms = 0;               // whole frames, over `frames`
+    std::vector<Interval> intervals;   // in command-buffer order
 };
 
 class Engine {
@@ -95,6 +114,10 @@ public:
     unsigned frames_in_flight() const { return unsigned(slots_.size()); }
     size_t pending() const { return pending_.size(); }
     GpuTiming gpu_timing() const { return timing_; }
+    // Profile mode's intervals (empty unless the engine started in it).
+    const GpuProfile &profile() const { return profile_; }
+    // The features on the GPU, in recording order (their ExtractorInfo names).
+    std::vector<const char *> feature_names() const;
 
 private:
     struct Entry {
@@ -139,6 +162,7 @@ private:
     void record_image_barriers(VkCommandBuffer cmd, ImportedPicture *const pics[2], bool before);
     void release_slot(Slot &s);
     void read_timestamps(unsigned slot);
+    void mark(VkCommandBuffer cmd, unsigned slot, unsigned *point);
     int collect_oldest(ScoreSink &sink);
     int collect_done(ScoreSink &sink);
     int fail(int err);
@@ -166,7 +190,10 @@ private:
     VkDescriptorSet unpack_set_ = VK_NULL_HANDLE;
 
     VkQueryPool timestamps_ = VK_NULL_HANDLE;
+    unsigned points_ = 2;  // timestamps per frame: 2, or one per interval boundary in profile mode
+    unsigned slot_queries_ = 2;  // queries per slot in the pool (room for the host copy's point)
     GpuTiming timing_;
+    GpuProfile profile_;  // intervals only in profile mode
 };
 
 }  // namespace vmaf::vk

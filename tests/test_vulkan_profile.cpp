@@ -1,0 +1,212 @@
+// The engine's profile mode (State::set_profiling, Engine::profile()): one
+// interval per part of a frame in command-buffer order (the upload, the host
+// copy when the CPU features get one, every stage of every feature, the
+// readback), none negative, tiling the frame's own GPU time; the same scores as
+// without it; nothing recorded without it, and no intervals on a queue without
+// timestamps. Validation layer on.
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "feature/registry.h"
+#include "picture/picture.h"
+#include "vulkan.h"
+#include "vulkan/engine.h"
+
+using namespace vmaf;
+using namespace vmaf::test;
+
+namespace {
+
+constexpr unsigned kW = 96, kH = 64, kFrames = 3;
+// GPU twins of the vmaf_v0.6.1 + psnr set, in the order they are handed in.
+const char *const kFeatures[] = {"psnr", "motion", "vif", "adm"};
+
+struct Frames {
+    std::vector<VmafPicture> ref, dist;
+    Frames()
+    {
+        std::mt19937 rng(7);
+        for (unsigned f = 0; f < kFrames; f++) {
+            for (auto *list : {&ref, &dist}) {
+                VmafPicture p;
+                REQUIRE(picture_alloc(&p, VMAF_PIX_FMT_YUV420P, 8, kW, kH) == 0);
+                for (unsigned pl = 0; pl < 3; pl++)
+                    for (unsigned y = 0; y < p.h[pl]; y++) {
+                        auto *row = static_cast<uint8_t *>(p.data[pl]) + size_t(y) * p.stride[pl];
+                        for (unsigned x = 0; x < p.w[pl]; x++) row[x] = uint8_t(64 + (x * 3 + y * 5 + f * 7) % 96 + rng() % 32);
+                    }
+                list->push_back(p);
+            }
+        }
+    }
+    ~Frames()
+    {
+        for (auto *list : {&ref, &dist})
+            for (VmafPicture &p : *list) vmaf_picture_unref(&p);
+    }
+};
+
+const FrameFormat kFormat{VMAF_PIX_FMT_YUV420P, 8, kW, kH};
+
+vk::Engine::FeatureList feature_list()
+{
+    vk::Engine::FeatureList list;
+    for (const char *name : kFeatures) {
+        const ExtractorInfo *info = find_extractor(name);
+        REQUIRE(info);
+        FeatureOptions opts;
+        std::string err;
+        REQUIRE(FeatureOptions::parse(info->options, {}, &opts, &err) == 0);
+        list.emplace_back(info, opts);
+    }
+    return list;
+}
+
+// The intervals profile mode must report, from each feature's own stage count:
+// stage by stage, the features of each stage in the order they were handed in.
+std::vector<std::pair<std::string, int>> expected_parts(vk::State &st, bool host_copy)
+{
+    std::vector<unsigned> stages;
+    unsigned most = 0;
+    for (const auto &[info, opts] : feature_list()) {
+        const vk::FeatureInfo *fi = vk::find_gpu_feature(info->name);
+        REQUIRE(fi);
+        auto f = fi->create(opts);
+        size_t bytes = 0;
+        REQUIRE(f->init(st, kFormat, &bytes) == 0);
+        stages.push_back(f->stages());
+        most = std::max(most, f->stages());
+    }
+    std::vector<std::pair<std::string, int>> parts{{"upload", -1}};
+    if (host_copy) parts.emplace_back("host copy", -1);
+    for (unsigned s = 0; s < most; s++)
+        for (size_t i = 0; i < stages.size(); i++)
+            if (s < stages[i]) parts.emplace_back(kFeatures[i], int(s));
+    parts.emplace_back("readback", -1);
+    return parts;
+}
+
+struct Run {
+    MapSink sink;
+    vk::GpuTiming timing;
+    vk::GpuProfile profile;
+    unsigned host_frames = 0;
+    bool host_frames_equal = true;
+};
+
+Run run(vk::State &st, const Frames &frames, bool host_frames)
+{
+    Run r;
+    std::unique_ptr<vk::Engine> engine;
+    REQUIRE(vk::Engine::create(&st, kFormat, feature_list(), &engine) == 0);
+    if (host_frames) {
+        // The host copies are the frames handed in.
+        REQUIRE(engine->enable_host_frames([&](const VmafPicture &ref, const VmafPicture &dist, unsigned index) {
+                    const VmafPicture *want[2] = {&frames.ref[index], &frames.dist[index]};
+                    const VmafPicture *got[2] = {&ref, &dist};
+                    for (unsigned k = 0; k < 2; k++)
+                        for (unsigned pl = 0; pl < 3; pl++)
+                            for (unsigned y = 0; y < want[k]->h[pl]; y++)
+                                r.host_frames_equal &=
+                                    !std::memcmp(static_cast<const uint8_t *>(got[k]->data[pl]) + y * got[k]->stride[pl],
+                                                 static_cast<const uint8_t *>(want[k]->data[pl]) + y * want[k]->stride[pl],
+                                                 want[k]->w[pl]);
+                    r.host_frames++;
+                    return 0;
+                }) == 0);
+    }
+    for (unsigned i = 0; i < kFrames; i++) REQUIRE(engine->submit(frames.ref[i], frames.dist[i], i, r.sink) == 0);
+    REQUIRE(engine->flush(r.sink) == 0);
+    r.timing = engine->gpu_timing();
+    r.profile = engine->profile();
+    return r;
+}
+
+void check_same_scores(const MapSink &a, const MapSink &b)
+{
+    REQUIRE(a.scores.size() == b.scores.size());
+    REQUIRE(!a.scores.empty());
+    for (const auto &[name, series] : a.scores) {
+        INFO(name);
+        REQUIRE(b.scores.count(name));
+        CHECK(b.scores.at(name) == series);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("profile mode: every part of a frame, its own time, tiling the frame", "[profile]")
+{
+    const Frames frames;
+    auto st = validated_state();
+    const Run plain = run(*st, frames, false);
+    // Off by default: nothing recorded.
+    CHECK(plain.profile.frames == 0);
+    CHECK(plain.profile.intervals.empty());
+
+    st->set_profiling(true);
+    if (!st->timestamps()) {
+        WARN("no timestamps on " << st->info().name << "'s queue: profile mode has nothing to report");
+        const Run p = run(*st, frames, false);
+        CHECK(p.profile.intervals.empty());
+        check_same_scores(plain.sink, p.sink);
+        return;
+    }
+    for (const bool host_copy : {false, true}) {
+        INFO("host copies: " << host_copy);
+        const Run p = run(*st, frames, host_copy);
+        // Serializing the features changes no score.
+        check_same_scores(plain.sink, p.sink);
+        if (host_copy) {
+            CHECK(p.host_frames == kFrames);
+            CHECK(p.host_frames_equal);
+        }
+        const auto want = expected_parts(*st, host_copy);
+        REQUIRE(p.profile.intervals.size() == want.size());
+        for (size_t i = 0; i < want.size(); i++) {
+            INFO("part " << i);
+            CHECK(p.profile.intervals[i].part == want[i].first);
+            CHECK(p.profile.intervals[i].stage == want[i].second);
+        }
+        // Every frame counted, the same frame times as the engine's timing.
+        CHECK(p.profile.frames == kFrames);
+        CHECK(p.timing.frames == kFrames);
+        CHECK(p.profile.total_ms == p.timing.total_ms);
+        CHECK(p.profile.total_ms > 0);
+        double sum = 0;
+        for (const vk::GpuProfile::Interval &i : p.profile.intervals) {
+            INFO(i.part << " stage " << i.stage);
+            CHECK(i.total_ms >= 0);
+            sum += i.total_ms;
+        }
+        // The intervals run from the frame's first timestamp to its last.
+        CHECK(sum <= p.profile.total_ms * (1 + 1e-9));
+        CHECK(sum >= p.profile.total_ms * (1 - 1e-9));
+    }
+    check_clean(*st);
+}
+
+TEST_CASE("profile mode on a queue without timestamps: no intervals, the same scores", "[profile]")
+{
+    const Frames frames;
+    auto st = validated_state();
+    const Run plain = run(*st, frames, false);
+    // The switch the state reads when it is created.
+    REQUIRE(setenv("VMAF_VULKAN_TIMESTAMPS", "0", 1) == 0);
+    auto bare = validated_state();
+    unsetenv("VMAF_VULKAN_TIMESTAMPS");
+    REQUIRE(!bare->timestamps());
+    bare->set_profiling(true);
+    const Run p = run(*bare, frames, true);
+    CHECK(p.profile.frames == 0);
+    CHECK(p.profile.intervals.empty());
+    CHECK(p.timing.frames == 0);
+    check_same_scores(plain.sink, p.sink);
+    check_clean(*st);
+    check_clean(*bare);
+}
