@@ -73,7 +73,7 @@ std::vector<std::pair<std::string, int>> expected_parts(vk::State &st, bool host
 {
     std::vector<unsigned> stages;
     unsigned most = 0;
-    for (const auto &[info, opts] : feature_list()) {
+    for (const auto &[info, opts, sink] : feature_list()) {
         const vk::FeatureInfo *fi = vk::find_gpu_feature(info->name);
         REQUIRE(fi);
         auto f = fi->create(opts);
