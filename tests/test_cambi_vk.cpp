@@ -1,0 +1,251 @@
+// The CAMBI GPU twin: on every golden pair that has a cambi score, through the
+// Engine, identical to the CPU extractor and within the CPU test's tolerance
+// of libvmaf's JSON (default run and both CTC presets); identical to the CPU
+// extractor on synthetic banded gradients that give nonzero scores (8, 10,
+// 12-bit, every chroma layout, odd and minimal sizes) and under the options
+// the GPU runs; the options it leaves to the CPU are declined.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "feature/cambi/cambi.h"
+#include "golden.h"
+#include "libvmaf/libvmaf.h"
+#include "picture/picture.h"
+#include "vulkan.h"
+#include "vulkan/engine.h"
+
+using namespace vmaf;
+using namespace vmaf::test;
+
+namespace {
+
+constexpr const char *kScore = "Cambi_feature_cambi_score";
+
+FeatureOptions cambi_options(const Dict &d = {})
+{
+    FeatureOptions o;
+    std::string err;
+    REQUIRE(FeatureOptions::parse(kCambiExtractor.options, d, &o, &err) == 0);
+    return o;
+}
+
+FrameFormat format_of(const VmafPicture &p) { return {p.pix_fmt, p.bpc, p.w[0], p.h[0]}; }
+
+MapSink run_gpu(vk::State &st, const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dist,
+                const FeatureOptions &opts)
+{
+    REQUIRE(vk::find_gpu_feature("cambi")->supports(st, format_of(ref[0]), opts));
+    REQUIRE(vk::Engine::supports(st, format_of(ref[0]), kCambiExtractor, opts));
+    std::unique_ptr<vk::Engine> engine;
+    REQUIRE(vk::Engine::create(&st, format_of(ref[0]), {{&kCambiExtractor, opts}}, &engine) == 0);
+    MapSink sink;
+    for (size_t i = 0; i < ref.size(); i++) REQUIRE(engine->submit(ref[i], dist[i], unsigned(i), sink) == 0);
+    REQUIRE(engine->flush(sink) == 0);
+    return sink;
+}
+
+MapSink run_cpu(const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dist,
+                const FeatureOptions &opts)
+{
+    auto ex = kCambiExtractor.create(opts);
+    REQUIRE(ex->init(format_of(ref[0])) == 0);
+    MapSink sink;
+    for (size_t i = 0; i < ref.size(); i++) REQUIRE(ex->extract(ref[i], dist[i], unsigned(i), sink) == 0);
+    REQUIRE(ex->flush(sink) == 0);
+    return sink;
+}
+
+// Max |GPU - CPU| of the cambi score over the frames (checks the frame sets agree).
+double max_diff(const MapSink &gpu, const MapSink &cpu)
+{
+    REQUIRE(cpu.scores.count(kScore));
+    REQUIRE(gpu.scores.count(kScore));
+    const auto &c = cpu.scores.at(kScore), &g = gpu.scores.at(kScore);
+    REQUIRE(g.size() == c.size());
+    double m = 0;
+    for (const auto &[i, v] : c) {
+        REQUIRE(g.count(i));
+        m = std::max(m, std::fabs(g.at(i) - v));
+    }
+    return m;
+}
+
+double max_score(const MapSink &s)
+{
+    double m = 0;
+    for (const auto &[i, v] : s.scores.at(kScore)) m = std::max(m, v);
+    return m;
+}
+
+template <typename Gen>
+VmafPicture make_picture(VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h, Gen gen)
+{
+    VmafPicture p;
+    REQUIRE(picture_alloc(&p, fmt, bpc, w, h) == 0);
+    for (unsigned pl = 0; pl < plane_count(fmt); pl++)
+        for (unsigned y = 0; y < p.h[pl]; y++) {
+            auto *row = static_cast<uint8_t *>(p.data[pl]) + size_t(y) * p.stride[pl];
+            for (unsigned x = 0; x < p.w[pl]; x++) {
+                const unsigned v = gen(pl, x, y);
+                if (bpc == 8)
+                    row[x] = uint8_t(v);
+                else
+                    reinterpret_cast<uint16_t *>(row)[x] = uint16_t(v);
+            }
+        }
+    return p;
+}
+
+// Banded gradients: a slow ramp quantized to steps of a few codes (banding),
+// with flat patches, a textured corner and a little noise, differing per frame.
+void banded(VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h, unsigned frames, uint32_t seed,
+            std::vector<VmafPicture> *ref, std::vector<VmafPicture> *dist)
+{
+    std::mt19937 rng(seed);
+    const unsigned maxv = (1u << bpc) - 1;
+    const double unit = double(1u << bpc) / 256.0;
+    for (unsigned f = 0; f < frames; f++) {
+        const unsigned step = 1 + f % 3;
+        const double slope = 0.15 + 0.05 * f;
+        auto luma = [&](unsigned x, unsigned y, bool distorted) {
+            double v = 40 + slope * (x + 0.6 * y);
+            if (x > w * 3 / 4 && y > h * 3 / 4) v += double(rng() % 40);  // texture
+            if (distorted) v = std::floor(v / (4 * step)) * 4 * step;      // banding
+            unsigned s = unsigned(std::min(v * unit + (rng() % 8 == 0 ? rng() % 3 : 0), double(maxv)));
+            return std::min(s, maxv);
+        };
+        ref->push_back(make_picture(fmt, bpc, w, h, [&](unsigned pl, unsigned x, unsigned y) {
+            return pl ? unsigned(rng() % (maxv + 1)) : luma(x, y, false);
+        }));
+        dist->push_back(make_picture(fmt, bpc, w, h, [&](unsigned pl, unsigned x, unsigned y) {
+            return pl ? unsigned(rng() % (maxv + 1)) : luma(x, y, true);
+        }));
+    }
+}
+
+}  // namespace
+
+TEST_CASE("cambi on the GPU: every golden pair through the Engine", "[cambi][vulkan][golden]")
+{
+    auto st = validated_state();
+    const char *presets[] = {".libvmaf.json", ".libvmaf.aom_ctc_v7.0.json", ".libvmaf.nflx_ctc_v1.0.json"};
+    int pairs = 0;
+    for (const auto &pair : golden_pairs()) {
+        const auto first = load_expected(data_dir() + "/" + pair + ".libvmaf.json");
+        if (first.frames.empty() || !first.frames[0].count("cambi")) continue;
+        pairs++;
+        auto ref = load_y4m(data_dir() + "/" + pair + "_ref.y4m");
+        auto dist = load_y4m(data_dir() + "/" + pair + "_dis.y4m");
+        const auto opts = cambi_options();
+        const MapSink gpu = run_gpu(*st, ref, dist, opts);
+        const double vs_cpu = max_diff(gpu, run_cpu(ref, dist, opts));
+        CHECK(vs_cpu == 0.0);
+        double golden = 0;
+        for (const char *suffix : presets) {
+            const auto expected = load_expected(data_dir() + "/" + pair + suffix);
+            REQUIRE(expected.frames.size() == ref.size());
+            for (size_t i = 0; i < ref.size(); i++)
+                golden = std::max(golden,
+                                  std::fabs(gpu.scores.at(kScore).at(unsigned(i)) - expected.frames[i].at("cambi")));
+        }
+        CHECK(golden <= 1e-4);
+        std::printf("%-30s cambi GPU: max|diff| vs CPU %g, vs libvmaf (3 presets) %.3g, max score %.4f\n",
+                    pair.c_str(), vs_cpu, golden, max_score(gpu));
+        unref_all(ref);
+        unref_all(dist);
+    }
+    CHECK(pairs == 7);
+    check_clean(*st);
+}
+
+TEST_CASE("cambi on the GPU equals the CPU on banded gradients", "[cambi][vulkan]")
+{
+    auto st = validated_state();
+    struct Case {
+        VmafPixelFormat fmt;
+        unsigned bpc, w, h;
+    };
+    const Case cases[] = {
+        {VMAF_PIX_FMT_YUV420P, 8, 256, 216},   // small, 8-bit (anti-dithering on)
+        {VMAF_PIX_FMT_YUV420P, 10, 301, 227},  // odd size, 10-bit
+        {VMAF_PIX_FMT_YUV422P, 8, 217, 40},    // one side under the minimum, very flat
+        {VMAF_PIX_FMT_YUV444P, 12, 216, 216},  // 12-bit
+        {VMAF_PIX_FMT_YUV400P, 10, 40, 250},   // luma only, narrow
+        {VMAF_PIX_FMT_YUV420P, 16, 230, 220},  // 16-bit
+    };
+    uint32_t seed = 1;
+    for (const Case &c : cases) {
+        INFO(c.w << "x" << c.h << " " << c.bpc << "-bit fmt " << int(c.fmt));
+        std::vector<VmafPicture> ref, dist;
+        banded(c.fmt, c.bpc, c.w, c.h, 3, seed++, &ref, &dist);
+        const auto opts = cambi_options();
+        const MapSink gpu = run_gpu(*st, ref, dist, opts);
+        const MapSink cpu = run_cpu(ref, dist, opts);
+        const double d = max_diff(gpu, cpu);
+        std::printf("cambi GPU %4ux%-4u %2u-bit fmt %d: max|diff| vs CPU %g, max score %.4f\n", c.w, c.h, c.bpc,
+                    int(c.fmt), d, max_score(cpu));
+        CHECK(d == 0.0);
+        if (c.w >= 216 && c.h >= 216) CHECK(max_score(cpu) > 0.0);  // the case exercises the c-values
+        unref_all(ref);
+        unref_all(dist);
+    }
+    check_clean(*st);
+}
+
+TEST_CASE("cambi on the GPU equals the CPU under its options", "[cambi][vulkan]")
+{
+    auto st = validated_state();
+    std::vector<VmafPicture> ref, dist;
+    banded(VMAF_PIX_FMT_YUV420P, 10, 320, 240, 2, 77, &ref, &dist);
+    const Dict cases[] = {
+        {{"window_size", "33"}},
+        {{"window_size", "127"}},
+        {{"topk", "0.3"}},
+        {{"cambi_topk", "1.0"}},
+        {{"topk", "0.0001"}},
+        {{"tvi_threshold", "0.1"}},
+        {{"eotf", "pq"}, {"max_log_contrast", "3"}},
+        {{"max_log_contrast", "5"}},
+        {{"max_log_contrast", "0"}},
+        {{"cambi_vis_lum_threshold", "10"}},
+        {{"cambi_vis_lum_threshold", "10"}, {"tvi_threshold", "0.05"}},
+        {{"enc_width", "240"}, {"enc_height", "180"}},
+        {{"enc_width", "300"}, {"enc_height", "230"}, {"enc_bitdepth", "8"}},
+        {{"enc_bitdepth", "10"}},
+        {{"cambi_max_val", "0.5"}},
+    };
+    for (const Dict &d : cases) {
+        std::string name;
+        for (const auto &[k, v] : d) name += k + "=" + v + " ";
+        INFO(name);
+        const auto opts = cambi_options(d);
+        const MapSink gpu = run_gpu(*st, ref, dist, opts);
+        const MapSink cpu = run_cpu(ref, dist, opts);
+        const double diff = max_diff(gpu, cpu);
+        std::printf("cambi GPU %-50s max|diff| vs CPU %g, max score %.4f\n", name.c_str(), diff, max_score(cpu));
+        CHECK(diff == 0.0);
+    }
+    unref_all(ref);
+    unref_all(dist);
+    check_clean(*st);
+}
+
+TEST_CASE("cambi on the GPU declines full-reference mode, heatmaps and tiny pictures", "[cambi][vulkan]")
+{
+    auto st = validated_state();
+    const vk::FeatureInfo *f = vk::find_gpu_feature("cambi");
+    REQUIRE(f);
+    const FrameFormat fmt{VMAF_PIX_FMT_YUV420P, 8, 320, 240};
+    CHECK(f->supports(*st, fmt, cambi_options()));
+    CHECK_FALSE(f->supports(*st, fmt, cambi_options({{"full_ref", "true"}})));
+    CHECK_FALSE(f->supports(*st, fmt, cambi_options({{"heatmaps_path", "somewhere"}})));
+    CHECK_FALSE(f->supports(*st, {VMAF_PIX_FMT_YUV420P, 8, 176, 144}, cambi_options()));
+    CHECK_FALSE(vk::Engine::supports(*st, fmt, kCambiExtractor, cambi_options({{"full_ref", "true"}})));
+}
