@@ -34,24 +34,26 @@ const uint kNoKey = 0xffffu;
 const uint kConstReciprocal = 0u;
 const uint kConstTvi = 4240u;
 const uint kConstWeights = 4272u;
-const uint kConstMaps = 4304u;  // column map (enc width), then row map (enc height)
+const uint kConstMaps = 4304u;  // per picture: column map, then row map
 
-// Layout of `counts` (words): per scale kTopBins, then kSelWords of selection,
-// then per scale kLowBins.
+// Layout of `counts` (words): per slot (a scale of a picture: the distorted
+// one's five, then the reference's in full-reference mode) kTopBins, then
+// kSelWords of selection, then per slot kLowBins.
 const uint kScales = 5u;
+const uint kSlots = 2u * kScales;
 const uint kTopBins = 2048u;
 // Every nonzero c-value lies in [0.5, 2^14): its upper 16 bits minus kTopBase
 // index the top histogram.
 const uint kTopBase = 0x3f00u;
 const uint kSelWords = 4u;
 const uint kLowBins = 65536u;
-const uint kSelAt = kScales * kTopBins;
-const uint kErrorAt = kSelAt + kScales * kSelWords;  // nonzero: a c-value out of range
+const uint kSelAt = kSlots * kTopBins;
+const uint kErrorAt = kSelAt + kSlots * kSelWords;  // nonzero: a c-value out of range
 const uint kLowAt = kErrorAt + 4u;
 
-uint top_index(uint scale, uint bin) { return scale * kTopBins + bin; }
-uint sel_index(uint scale, uint word) { return kSelAt + scale * kSelWords + word; }
-uint low_index(uint scale, uint bin) { return kLowAt + scale * kLowBins + bin; }
+uint top_index(uint slot, uint bin) { return slot * kTopBins + bin; }
+uint sel_index(uint slot, uint word) { return kSelAt + slot * kSelWords + word; }
+uint low_index(uint slot, uint bin) { return kLowAt + slot * kLowBins + bin; }
 
 // A c-value's bits in units of 2^-24: exact (every nonzero c-value is at
 // least 1/2, hence a multiple of 2^-24).

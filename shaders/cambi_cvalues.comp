@@ -31,7 +31,7 @@ layout(push_constant) uniform Params {
     uint pad;             // window half-side
     uint rows;            // rows per workgroup
     uint cvalue_offset;   // this scale's c-values in `cvalues`
-    uint scale;
+    uint slot;
     uint band_base, band_size;
     uint num_diffs;
     int vlt_luma;
@@ -116,5 +116,5 @@ void main()
     }
     barrier();
     for (uint i = lane; i < kTopBins; i += kCols)
-        if (top[i] != 0u) atomicAdd(counts.v[top_index(p.scale, i)], top[i]);
+        if (top[i] != 0u) atomicAdd(counts.v[top_index(p.slot, i)], top[i]);
 }

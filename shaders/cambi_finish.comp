@@ -1,8 +1,8 @@
 #version 450
-// CAMBI, step 7 (all scales, a workgroup each): the exact sum of the k
+// CAMBI, step 7 (every slot, a workgroup each): the exact sum of the k
 // largest c-values in units of 2^-24: the sum pass's partials plus the r
 // largest values of the selected bin, from its lower-16-bit histogram. The
-// result per scale (cambi_vk.cpp: ScaleResult): the sum's two words, the
+// result per slot (cambi_vk.cpp: ScaleResult): the sum's two words, the
 // biased exponent of the smallest nonzero value pooled (0: none), and the
 // out-of-range flag.
 #include "cambi_common.glsl"
@@ -10,8 +10,8 @@
 layout(local_size_x = 256) in;
 
 layout(push_constant) uniform Params {
-    uint partial_offset[kScales];
-    uint partial_count[kScales];
+    uint partial_offset[kSlots];
+    uint partial_count[kSlots];
     uint result_index;  // words into `results`
 } p;
 

@@ -1,6 +1,6 @@
 #version 450
 // CAMBI, step 1: the luma plane as 10-bit samples at the encode size
-// (nearest-sample decimation by the host's maps, which follow libvmaf's float
+// (nearest-sample resampling by the host's maps, which follow libvmaf's float
 // stepping), then, for encodes below 10 bits, the anti-dithering average of
 // each sample with its right, lower and lower-right neighbours. One thread per
 // output sample; the CPU's in-place pass reads only unchanged samples, so
@@ -17,14 +17,15 @@ layout(push_constant) uniform Params {
     uint anti_dither;
     uint scaled;                // 1: decimate through the maps
     uint out_offset;            // in `work`
+    uint map_offset;            // this picture's maps in `consts`
 } p;
 
 uint sample_at(uint x, uint y)
 {
     uint sx = x, sy = y;
     if (p.scaled != 0u) {
-        sx = consts.v[kConstMaps + x];
-        sy = consts.v[kConstMaps + p.width + y];
+        sx = consts.v[p.map_offset + x];
+        sy = consts.v[p.map_offset + p.width + y];
     }
     const uint i = p.in_offset + sy * p.in_stride + sx;
     const uint v = kBytesPerSample == 1u ? uint(planes8.v[i]) : uint(planes16.v[i]);

@@ -12,6 +12,7 @@ layout(push_constant) uniform Params {
     uint offset;  // the loaded picture in `work`
     uint width, height;
     uint threshold;
+    uint mask_offset;
 } p;
 
 const int kHalf = kFilter / 2;
@@ -42,5 +43,5 @@ void main()
     uint sum = 0u;
     for (int dy = 0; dy < kFilter; dy++)
         for (int dx = 0; dx < kFilter; dx++) sum += flat_flags[(ly + uint(dy)) * uint(kTile) + lx + uint(dx)];
-    mask.v[y * p.width + x] = uint8_t(sum > p.threshold ? 1u : 0u);
+    mask.v[p.mask_offset + y * p.width + x] = uint8_t(sum > p.threshold ? 1u : 0u);
 }

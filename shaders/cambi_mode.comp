@@ -13,7 +13,7 @@ layout(push_constant) uniform Params {
     uint in_offset, in_stride, step;
     uint width, height;          // of this scale
     uint out_offset, key_offset;
-    uint mask_stride, mask_shift;
+    uint mask_offset, mask_stride, mask_shift;
     uint band_base, band_size;
 } p;
 
@@ -43,7 +43,7 @@ void main()
     else
         v = mode3(row_mode(x, y - 1u), row_mode(x, y), row_mode(x, y + 1u));
     work.v[p.out_offset + y * p.width + x] = uint16_t(v);
-    const bool masked = uint(mask.v[(y << p.mask_shift) * p.mask_stride + (x << p.mask_shift)]) != 0u;
+    const bool masked = uint(mask.v[p.mask_offset + (y << p.mask_shift) * p.mask_stride + (x << p.mask_shift)]) != 0u;
     const uint compact = v - p.band_base;  // wraps below the band
     work.v[p.key_offset + y * p.width + x] = uint16_t(masked && compact < p.band_size ? compact : kNoKey);
 }

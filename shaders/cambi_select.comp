@@ -1,5 +1,5 @@
 #version 450
-// CAMBI, step 5 (all scales, a workgroup each): which c-values the pooling
+// CAMBI, step 5 (every slot, a workgroup each): which c-values the pooling
 // takes. The k largest of a scale are those whose upper 16 bits (non-negative
 // floats order as their bits) lie above the bin of the k-th largest, and the
 // r largest of that bin. This finds the bin from the top histogram (kSelBin,
@@ -12,7 +12,7 @@
 layout(local_size_x = 256) in;
 
 layout(push_constant) uniform Params {
-    uint k[kScales];  // values pooled per scale
+    uint k[kSlots];  // values pooled per slot
 } p;
 
 const uint kPer = kTopBins / 256u;

@@ -10,7 +10,7 @@ layout(local_size_x = 256) in;
 
 layout(push_constant) uniform Params {
     uint cvalue_offset, count;
-    uint scale;
+    uint slot;
     uint partial_offset;
 } p;
 
@@ -20,7 +20,7 @@ shared int64_t part[256];
 void main()
 {
     const uint t = gl_LocalInvocationID.x;
-    const int bin = int(counts.v[sel_index(p.scale, 0u)]);
+    const int bin = int(counts.v[sel_index(p.slot, 0u)]);
     const uint first = (gl_WorkGroupID.x * 256u + t) * kPer;
     const uint last = min(first + kPer, p.count);
     int64_t total = 0;
@@ -34,14 +34,14 @@ void main()
         } else if (b == bin) {
             const uint low = bits & 0xffffu;
             if (run != 0u && low != run_low) {
-                atomicAdd(counts.v[low_index(p.scale, run_low)], run);
+                atomicAdd(counts.v[low_index(p.slot, run_low)], run);
                 run = 0u;
             }
             run_low = low;
             run++;
         }
     }
-    if (run != 0u) atomicAdd(counts.v[low_index(p.scale, run_low)], run);
+    if (run != 0u) atomicAdd(counts.v[low_index(p.slot, run_low)], run);
     part[t] = total;
     barrier();
     for (uint n = 128u; n > 0u; n >>= 1) {

@@ -1,7 +1,8 @@
-// CAMBI on the GPU: the twin of cambi_cpu.cpp for the distorted picture.
+// CAMBI on the GPU: the twin of cambi_cpu.cpp, for the distorted picture and,
+// in full-reference mode, the reference (each stage then runs both).
 //
 // Eleven stages a frame (shaders/cambi_*.comp, all on one buffer layout):
-//   0  load: the luma plane at the encode size, 10 bits, anti-dithered below
+//   0  load: the luma plane at the scored size, 10 bits, anti-dithered below
 //      a 10-bit encode (one thread per sample);
 //   1  mask: the spatial mask from 16x16 tiles of flatness flags;
 //   2-6 mode, one stage per scale: the scale's picture (the previous scale's
@@ -14,8 +15,8 @@
 //   9  sum: per scale the exact sum of the values above that bin, and the
 //      histogram of the lower 16 bits of those in it;
 //   10 finish: per scale the exact sum of the k largest, in units of 2^-24.
-// The readback is 16 bytes per scale. collect() finishes each scale's pooled
-// mean and the frame score with the CPU's formulas.
+// The readback is 16 bytes per scale and picture. collect() finishes each
+// scale's pooled mean and the scores with the CPU's formulas.
 //
 // Exactness: the samples, masks and histograms are integers; each c-value is
 // the CPU's float product operation for operation (precise), so the c-values
@@ -26,11 +27,9 @@
 // rounds partial sums in libvmaf's order and the two may differ in the last
 // bit of a double).
 //
-// The GPU runs the options that shape the tables, sizes and pooling: window,
-// topk, tvi and visibility thresholds, max_log_contrast, EOTF, the encode's
-// size and bit depth, cambi_max_val and cambi_high_res_speedup, at every bit
-// depth and chroma layout (luma only). Full-reference mode and heatmaps run
-// on the CPU.
+// The GPU runs every option but heatmaps_path (which writes every c-value to
+// files; the CPU extractor runs it), at every bit depth and chroma layout
+// (luma only).
 #include <algorithm>
 #include <array>
 #include <cerrno>
@@ -58,8 +57,9 @@ using cambi::kScales;
 // Matching cambi_common.glsl.
 constexpr uint32_t kConstReciprocal = 0, kConstTvi = 4240, kConstWeights = 4272, kConstMaps = 4304;
 constexpr uint32_t kTopBins = 2048, kSelWords = 4, kLowBins = 65536;
-constexpr uint32_t kSelAt = kScales * kTopBins, kErrorAt = kSelAt + kScales * kSelWords, kLowAt = kErrorAt + 4;
-constexpr uint32_t kCountsWords = kLowAt + kScales * kLowBins;
+constexpr int kSlots = 2 * kScales;  // the distorted picture's scales, then the reference's
+constexpr uint32_t kSelAt = kSlots * kTopBins, kErrorAt = kSelAt + kSlots * kSelWords, kLowAt = kErrorAt + 4;
+constexpr uint32_t kCountsWords = kLowAt + kSlots * kLowBins;
 constexpr uint32_t kTopHistBytes = kTopBins * 4;
 constexpr uint32_t kRowsPerGroup = 64;   // c-values: rows per workgroup
 constexpr uint32_t kSumPerGroup = 4096;  // sum pass: values per workgroup
@@ -75,36 +75,38 @@ struct ScaleResult {
 static_assert(sizeof(ScaleResult) == 16);
 
 struct LoadPush {
-    uint32_t in_offset, in_stride, width, height, up, down, round, anti_dither, scaled, out_offset;
+    uint32_t in_offset, in_stride, width, height, up, down, round, anti_dither, scaled, out_offset, map_offset;
 };
 struct MaskPush {
-    uint32_t offset, width, height, threshold;
+    uint32_t offset, width, height, threshold, mask_offset;
 };
 struct ModePush {
-    uint32_t in_offset, in_stride, step, width, height, out_offset, key_offset, mask_stride, mask_shift, band_base,
-        band_size;
+    uint32_t in_offset, in_stride, step, width, height, out_offset, key_offset, mask_offset, mask_stride, mask_shift,
+        band_base, band_size;
 };
 struct CValuesPush {
-    uint32_t key_offset, width, height, pad, rows, cvalue_offset, scale, band_base, band_size, num_diffs;
+    uint32_t key_offset, width, height, pad, rows, cvalue_offset, slot, band_base, band_size, num_diffs;
     int32_t vlt_luma;
 };
 struct SelectPush {
-    uint32_t k[kScales];
+    uint32_t k[kSlots];
 };
 struct SumPush {
-    uint32_t cvalue_offset, count, scale, partial_offset;
+    uint32_t cvalue_offset, count, slot, partial_offset;
 };
 struct FinishPush {
-    uint32_t partial_offset[kScales];
-    uint32_t partial_count[kScales];
+    uint32_t partial_offset[kSlots];
+    uint32_t partial_count[kSlots];
     uint32_t result_index;
 };
+static_assert(sizeof(FinishPush) <= 128);
 
 // The CPU extractor's settings (cambi_cpu.cpp: init) for the distorted picture.
 struct Settings {
     unsigned enc_w = 0, enc_h = 0, enc_bits = 8;
-    bool speedup = false;
-    unsigned window = 0;
+    unsigned src_w = 0, src_h = 0;
+    bool speedup = false, full_ref = false;
+    unsigned window = 0, src_window = 0;
     double topk = cambi::kDefaultTopk, max_val = cambi::kDefaultMaxVal;
     int num_diffs = 4;
     std::vector<uint16_t> tvi;
@@ -120,8 +122,11 @@ struct Settings {
         s.enc_w = unsigned(o.number("enc_width"));
         s.enc_h = unsigned(o.number("enc_height"));
         if (!s.enc_w || !s.enc_h) s.enc_w = w, s.enc_h = h;
-        unsigned src_w = unsigned(o.number("src_width")), src_h = unsigned(o.number("src_height"));
+        unsigned &src_w = s.src_w, &src_h = s.src_h;
+        src_w = unsigned(o.number("src_width"));
+        src_h = unsigned(o.number("src_height"));
         if (!src_w || !src_h) src_w = w, src_h = h;
+        s.full_ref = o.flag("full_ref");
         if (s.enc_h > h || s.enc_w > w) s.enc_w = w, s.enc_h = h;
         if ((s.enc_w < cambi::kMinSide && s.enc_h < cambi::kMinSide) ||
             (src_w < cambi::kMinSide && src_h < cambi::kMinSide))
@@ -146,7 +151,8 @@ struct Settings {
         s.vlt_luma = uint16_t(cambi::visibility_luma(o.number("cambi_vis_lum_threshold"), eotf));
         const unsigned ws = unsigned(o.number("window_size"));
         s.window = cambi::adjust_window(ws, s.enc_w, s.enc_h, s.speedup);
-        const unsigned src_window = cambi::adjust_window(ws, src_w, src_h, s.speedup);
+        s.src_window = cambi::adjust_window(ws, src_w, src_h, s.speedup);
+        const unsigned src_window = s.src_window;
         if (std::max(s.window, src_window) * std::max(s.window, src_window) >= unsigned(cambi::kReciprocalSize))
             s.invalid = true;
         s.topk = o.number("topk") != cambi::kDefaultTopk ? o.number("topk") : o.number("cambi_topk");
@@ -175,6 +181,17 @@ struct ScaleDims {
     uint32_t k = 0;
 };
 
+// One picture scored: the distorted one at the encode size, and in
+// full-reference mode the reference at the source size.
+struct Pic {
+    bool reference = false;
+    uint32_t w0 = 0, h0 = 0;  // scored size
+    uint32_t window = 0;
+    uint32_t image_offset = 0, mask_offset = 0, map_offset = 0;
+    std::array<ScaleDims, kScales> dims{};
+    LoadPush load{};
+};
+
 class CambiVk final : public Feature {
 public:
     explicit CambiVk(const FeatureOptions &o) : opts_(o) {}
@@ -188,30 +205,44 @@ public:
         st_ = &st;
         fmt_ = fmt;
 
-        const uint32_t w0 = s_.enc_w, h0 = s_.enc_h;
-        uint32_t at = w0 * h0, w = w0, h = h0, cv = 0, part = 0;
-        for (int s = 0; s < kScales; s++) {
-            if (s > 0 || s_.speedup) {
-                w = (w + 1) >> 1;
-                h = (h + 1) >> 1;
+        n_pics_ = s_.full_ref ? 2 : 1;
+        uint32_t at = 0, masks = 0, maps = kConstMaps, cv = 0, part = 0;
+        for (unsigned i = 0; i < n_pics_; i++) {
+            Pic &pic = pics_[i];
+            pic.reference = i == 1;
+            pic.w0 = pic.reference ? s_.src_w : s_.enc_w;
+            pic.h0 = pic.reference ? s_.src_h : s_.enc_h;
+            pic.window = pic.reference ? s_.src_window : s_.window;
+            pic.image_offset = at;
+            at += pic.w0 * pic.h0;
+            pic.mask_offset = masks;
+            masks += pic.w0 * pic.h0;
+            pic.map_offset = maps;
+            maps += pic.w0 + pic.h0;
+            uint32_t w = pic.w0, h = pic.h0;
+            for (int s = 0; s < kScales; s++) {
+                if (s > 0 || s_.speedup) {
+                    w = (w + 1) >> 1;
+                    h = (h + 1) >> 1;
+                }
+                ScaleDims &d = pic.dims[s];
+                d.w = w;
+                d.h = h;
+                d.mode_offset = at;
+                d.key_offset = at + w * h;
+                at += 2 * w * h;
+                d.cvalue_offset = cv;
+                cv += w * h;
+                d.partial_offset = part;
+                d.partial_count = (w * h + kSumPerGroup - 1) / kSumPerGroup;
+                part += d.partial_count;
+                d.k = uint32_t(cambi::topk_count(s_.topk, w * h));
+                if ((w + cols_ - 1) / cols_ > st.limits().maxComputeWorkGroupCount[0] ||
+                    d.partial_count > st.limits().maxComputeWorkGroupCount[0])
+                    return -ENOTSUP;
             }
-            ScaleDims &d = dims_[s];
-            d.w = w;
-            d.h = h;
-            d.mode_offset = at;
-            d.key_offset = at + w * h;
-            at += 2 * w * h;
-            d.cvalue_offset = cv;
-            cv += w * h;
-            d.partial_offset = part;
-            d.partial_count = (w * h + kSumPerGroup - 1) / kSumPerGroup;
-            part += d.partial_count;
-            d.k = uint32_t(cambi::topk_count(s_.topk, w * h));
-            if ((w + cols_ - 1) / cols_ > st.limits().maxComputeWorkGroupCount[0] ||
-                d.partial_count > st.limits().maxComputeWorkGroupCount[0])
-                return -ENOTSUP;
         }
-        *result_bytes = kScales * sizeof(ScaleResult);
+        *result_bytes = n_pics_ * kScales * sizeof(ScaleResult);
 
         const uint32_t bytes = bytes_per_sample(fmt.bpc);
         const SpecConstant load_spec[] = {{0, bytes}};
@@ -245,7 +276,7 @@ public:
         constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
         if (int err = a.create_buffer(VkDeviceSize((at + 1) / 2 * 2) * 2, kStorage, MemoryUse::Device, &work_))
             return err;
-        if (int err = a.create_buffer(VkDeviceSize((w0 * h0 + 3) / 4 * 4), kStorage, MemoryUse::Device, &mask_buf_))
+        if (int err = a.create_buffer(VkDeviceSize((masks + 3) / 4 * 4), kStorage, MemoryUse::Device, &mask_buf_))
             return err;
         if (int err = a.create_buffer(VkDeviceSize(cv) * 4, kStorage, MemoryUse::Device, &cv_buf_)) return err;
         if (int err = a.create_buffer(VkDeviceSize(kCountsWords) * 4, kStorage | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
@@ -253,18 +284,21 @@ public:
             return err;
         if (int err = a.create_buffer(VkDeviceSize(std::max(part, 1u)) * 8, kStorage, MemoryUse::Device, &partials_))
             return err;
-        return upload_consts(st, fmt);
+        return upload_consts(st, fmt, maps);
     }
 
     int bind(const FrameBuffers &fb) override
     {
         if (fb.dist[0].w != fmt_.w || fb.dist[0].h != fmt_.h) return -EINVAL;
         const uint32_t bytes = fb.bytes_per_sample;
-        const uint32_t w0 = s_.enc_w, h0 = s_.enc_h;
         const uint32_t up = fmt_.bpc < 10 ? 10 - fmt_.bpc : 0, down = fmt_.bpc > 10 ? fmt_.bpc - 10 : 0;
-        load_push_ = {uint32_t(fb.dist[0].offset / bytes), fb.dist[0].stride / bytes, w0, h0, up, down,
-                      down ? 1u << (down - 1) : 0u, s_.enc_bits < 10 ? 1u : 0u,
-                      (w0 != fmt_.w || h0 != fmt_.h) ? 1u : 0u, 0};
+        for (unsigned i = 0; i < n_pics_; i++) {
+            Pic &pic = pics_[i];
+            const PlaneRegion &plane = pic.reference ? fb.ref[0] : fb.dist[0];
+            pic.load = {uint32_t(plane.offset / bytes), plane.stride / bytes, pic.w0, pic.h0, up, down,
+                        down ? 1u << (down - 1) : 0u, s_.enc_bits < 10 ? 1u : 0u,
+                        (pic.w0 != fmt_.w || pic.h0 != fmt_.h) ? 1u : 0u, pic.image_offset, pic.map_offset};
+        }
         const BufferRange buffers[kBuffers] = {{fb.planes, 0, fb.planes_size},
                                                {work_.get(), 0, work_.size()},
                                                {mask_buf_.get(), 0, mask_buf_.size()},
@@ -285,99 +319,122 @@ public:
     int record(const Recording &rec) override
     {
         const VkCommandBuffer cmd = rec.cmd;
-        const uint32_t w0 = s_.enc_w, h0 = s_.enc_h;
         auto groups16 = [](uint32_t n) { return (n + 15) / 16; };
-        switch (rec.stage) {
-        case 0:
+        const uint32_t slots = n_pics_ * kScales;
+        if (rec.stage == 0) {
             st_->fn().vkCmdFillBuffer(cmd, counts_.get(), 0, counts_.size(), 0);
             memory_barrier(*st_, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-            load_->dispatch(cmd, sets_[0], &load_push_, groups16(w0), groups16(h0));
-            return 0;
-        case 1: {
-            const MaskPush p{0, w0, h0, cambi::mask_threshold(w0, h0)};
-            mask_->dispatch(cmd, sets_[1], &p, groups16(w0), groups16(h0));
-            return 0;
         }
-        case 2:
-        case 3:
-        case 4:
-        case 5:
-        case 6: {
-            const int s = int(rec.stage) - 2;
-            const ScaleDims &d = dims_[s];
-            ModePush p{};
-            if (s == 0) {
-                p.in_offset = 0;
-                p.in_stride = w0;
-                p.step = s_.speedup ? 2 : 1;
-            } else {
-                p.in_offset = dims_[s - 1].mode_offset;
-                p.in_stride = dims_[s - 1].w;
-                p.step = 2;
-            }
-            p.width = d.w;
-            p.height = d.h;
-            p.out_offset = d.mode_offset;
-            p.key_offset = d.key_offset;
-            p.mask_stride = w0;
-            p.mask_shift = uint32_t(s) + (s_.speedup ? 1 : 0);
-            p.band_base = uint32_t(s_.band_base);
-            p.band_size = uint32_t(s_.band_size);
-            mode_->dispatch(cmd, sets_[2], &p, groups16(d.w), groups16(d.h));
-            return 0;
-        }
-        case 7:
-            for (int s = 0; s < kScales; s++) {
-                const ScaleDims &d = dims_[s];
-                const CValuesPush p{d.key_offset,
-                                    d.w,
-                                    d.h,
-                                    s_.window >> 1,
-                                    kRowsPerGroup,
-                                    d.cvalue_offset,
-                                    uint32_t(s),
-                                    uint32_t(s_.band_base),
-                                    uint32_t(s_.band_size),
-                                    uint32_t(s_.num_diffs),
-                                    s_.vlt_luma};
-                cvalues_->dispatch(cmd, sets_[3], &p, (d.w + cols_ - 1) / cols_,
-                                   (d.h + kRowsPerGroup - 1) / kRowsPerGroup);
-            }
-            return 0;
-        case 8: {
+        if (rec.stage == 8) {
             SelectPush p{};
-            for (int s = 0; s < kScales; s++) p.k[s] = dims_[s].k;
-            select_->dispatch(cmd, sets_[4], &p, kScales);
+            for (uint32_t i = 0; i < slots; i++) p.k[i] = pics_[i / kScales].dims[i % kScales].k;
+            select_->dispatch(cmd, sets_[4], &p, slots);
             return 0;
         }
-        case 9:
-            for (int s = 0; s < kScales; s++) {
-                const ScaleDims &d = dims_[s];
-                const SumPush p{d.cvalue_offset, d.w * d.h, uint32_t(s), d.partial_offset};
-                sum_->dispatch(cmd, sets_[5], &p, d.partial_count);
-            }
-            return 0;
-        case 10: {
+        if (rec.stage == 10) {
             FinishPush p{};
-            for (int s = 0; s < kScales; s++) {
-                p.partial_offset[s] = dims_[s].partial_offset;
-                p.partial_count[s] = dims_[s].partial_count;
+            for (uint32_t i = 0; i < slots; i++) {
+                p.partial_offset[i] = pics_[i / kScales].dims[i % kScales].partial_offset;
+                p.partial_count[i] = pics_[i / kScales].dims[i % kScales].partial_count;
             }
             p.result_index = uint32_t(rec.result_offset / sizeof(uint32_t));
-            finish_->dispatch(cmd, sets_[6], &p, kScales);
+            finish_->dispatch(cmd, sets_[6], &p, slots);
             return 0;
         }
-        default:
-            return -EINVAL;
+        for (unsigned i = 0; i < n_pics_; i++) {
+            const Pic &pic = pics_[i];
+            switch (rec.stage) {
+            case 0:
+                load_->dispatch(cmd, sets_[0], &pic.load, groups16(pic.w0), groups16(pic.h0));
+                break;
+            case 1: {
+                const MaskPush p{pic.image_offset, pic.w0, pic.h0, cambi::mask_threshold(pic.w0, pic.h0),
+                                 pic.mask_offset};
+                mask_->dispatch(cmd, sets_[1], &p, groups16(pic.w0), groups16(pic.h0));
+                break;
+            }
+            case 2:
+            case 3:
+            case 4:
+            case 5:
+            case 6: {
+                const int s = int(rec.stage) - 2;
+                const ScaleDims &d = pic.dims[s];
+                ModePush p{};
+                if (s == 0) {
+                    p.in_offset = pic.image_offset;
+                    p.in_stride = pic.w0;
+                    p.step = s_.speedup ? 2 : 1;
+                } else {
+                    p.in_offset = pic.dims[s - 1].mode_offset;
+                    p.in_stride = pic.dims[s - 1].w;
+                    p.step = 2;
+                }
+                p.width = d.w;
+                p.height = d.h;
+                p.out_offset = d.mode_offset;
+                p.key_offset = d.key_offset;
+                p.mask_offset = pic.mask_offset;
+                p.mask_stride = pic.w0;
+                p.mask_shift = uint32_t(s) + (s_.speedup ? 1 : 0);
+                p.band_base = uint32_t(s_.band_base);
+                p.band_size = uint32_t(s_.band_size);
+                mode_->dispatch(cmd, sets_[2], &p, groups16(d.w), groups16(d.h));
+                break;
+            }
+            case 7:
+                for (int s = 0; s < kScales; s++) {
+                    const ScaleDims &d = pic.dims[s];
+                    const CValuesPush p{d.key_offset,
+                                        d.w,
+                                        d.h,
+                                        pic.window >> 1,
+                                        kRowsPerGroup,
+                                        d.cvalue_offset,
+                                        uint32_t(i * kScales + s),
+                                        uint32_t(s_.band_base),
+                                        uint32_t(s_.band_size),
+                                        uint32_t(s_.num_diffs),
+                                        s_.vlt_luma};
+                    cvalues_->dispatch(cmd, sets_[3], &p, (d.w + cols_ - 1) / cols_,
+                                       (d.h + kRowsPerGroup - 1) / kRowsPerGroup);
+                }
+                break;
+            case 9:
+                for (int s = 0; s < kScales; s++) {
+                    const ScaleDims &d = pic.dims[s];
+                    const SumPush p{d.cvalue_offset, d.w * d.h, uint32_t(i * kScales + s), d.partial_offset};
+                    sum_->dispatch(cmd, sets_[5], &p, d.partial_count);
+                }
+                break;
+            default:
+                return -EINVAL;
+            }
         }
+        return 0;
     }
 
     int collect(std::span<const std::byte> results, unsigned index, ScoreSink &sink) override
     {
-        ScaleResult r[kScales];
-        if (results.size() < sizeof(r)) return -EINVAL;
-        std::memcpy(r, results.data(), sizeof(r));
+        ScaleResult r[kSlots];
+        const size_t bytes = n_pics_ * kScales * sizeof(ScaleResult);
+        if (results.size() < bytes) return -EINVAL;
+        std::memcpy(r, results.data(), bytes);
+        double score[2] = {};
+        for (unsigned i = 0; i < n_pics_; i++)
+            if (int err = picture_score(pics_[i], r + i * kScales, index, &score[i])) return err;
+        if (int err = sink.append("Cambi_feature_cambi_score", index, std::min(score[0], s_.max_val))) return err;
+        if (!s_.full_ref) return 0;
+        if (int err = sink.append("cambi_source", index, std::min(score[1], s_.max_val))) return err;
+        return sink.append("cambi_full_reference", index, std::min(std::max(0.0, score[0] - score[1]), s_.max_val));
+    }
+
+private:
+    // The CPU's finishing (cambi_cpu.cpp: score_picture) of one picture's
+    // pooled sums.
+    int picture_score(const Pic &pic, const ScaleResult *r, unsigned index, double *score)
+    {
         double per_scale[kScales];
         for (int s = 0; s < kScales; s++) {
             if (r[s].error) {
@@ -395,34 +452,35 @@ public:
                         "of summation rounds\n", index, s);
                 }
             }
-            per_scale[s] = double(total) * 0x1p-24 / dims_[s].k;
+            per_scale[s] = double(total) * 0x1p-24 / pic.dims[s].k;
         }
-        const unsigned side = 2 * (s_.window >> 1) + 1;
+        const unsigned side = 2 * (pic.window >> 1) + 1;
         double sum = 0.0;
         for (int s = 0; s < kScales; s++) sum += per_scale[s] * cambi::kScaleWeights[s];
-        const double score = sum / double(uint16_t(side * side));
-        return sink.append("Cambi_feature_cambi_score", index, std::min(score, s_.max_val));
+        *score = sum / double(uint16_t(side * side));
+        return 0;
     }
 
-private:
-    // Reciprocals, TVI limits, weights and the decimation maps (cambi_cpu.cpp:
-    // load's float stepping), from the CPU's own tables and code.
-    int upload_consts(State &st, const FrameFormat &fmt)
+    // Reciprocals, TVI limits, weights and each picture's resampling maps
+    // (cambi_cpu.cpp: load's float stepping), from the CPU's own tables and code.
+    int upload_consts(State &st, const FrameFormat &fmt, uint32_t words_needed)
     {
-        const uint32_t w0 = s_.enc_w, h0 = s_.enc_h;
-        std::vector<uint32_t> words(kConstMaps + w0 + h0, 0);
+        std::vector<uint32_t> words(words_needed, 0);
         const auto &recip = cambi::reciprocal_table();
         std::memcpy(words.data() + kConstReciprocal, recip.data(), recip.size() * sizeof(float));
         for (int d = 0; d < s_.num_diffs; d++) {
             words[kConstTvi + d] = s_.tvi[size_t(d)];
             words[kConstWeights + d] = uint32_t(s_.weights[size_t(d)]);
         }
-        if (w0 != fmt.w || h0 != fmt.h) {
-            const float ratio_x = float(fmt.w) / float(w0), ratio_y = float(fmt.h) / float(h0);
+        for (unsigned i = 0; i < n_pics_; i++) {
+            const Pic &pic = pics_[i];
+            if (pic.w0 == fmt.w && pic.h0 == fmt.h) continue;
+            const float ratio_x = float(fmt.w) / float(pic.w0), ratio_y = float(fmt.h) / float(pic.h0);
             float fx = float(ratio_x / 2 - 0.5), fy = float(ratio_y / 2 - 0.5);
-            for (uint32_t x = 0; x < w0; x++, fx += ratio_x) words[kConstMaps + x] = unsigned(int(double(fx) + 0.5));
-            for (uint32_t y = 0; y < h0; y++, fy += ratio_y)
-                words[kConstMaps + w0 + y] = unsigned(int(double(fy) + 0.5));
+            for (uint32_t x = 0; x < pic.w0; x++, fx += ratio_x)
+                words[pic.map_offset + x] = unsigned(int(double(fx) + 0.5));
+            for (uint32_t y = 0; y < pic.h0; y++, fy += ratio_y)
+                words[pic.map_offset + pic.w0 + y] = unsigned(int(double(fy) + 0.5));
         }
         const VkDeviceSize size = words.size() * sizeof(uint32_t);
         if (int err = st.allocator().create_buffer(size, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
@@ -444,8 +502,8 @@ private:
     State *st_ = nullptr;
     FrameFormat fmt_{};
     uint32_t cols_ = 32;
-    std::array<ScaleDims, kScales> dims_{};
-    LoadPush load_push_{};
+    unsigned n_pics_ = 1;
+    std::array<Pic, 2> pics_{};
     std::unique_ptr<ComputePipeline> load_, mask_, mode_, cvalues_, select_, sum_, finish_;
     std::array<VkDescriptorSet, 7> sets_{};
     Buffer work_, mask_buf_, consts_, cv_buf_, counts_, partials_;
@@ -454,7 +512,7 @@ private:
 
 bool supports(const State &st, const FrameFormat &fmt, const FeatureOptions &o)
 {
-    if (o.flag("full_ref") || !o.text("heatmaps_path").empty()) return false;
+    if (!o.text("heatmaps_path").empty()) return false;
     const Settings s = Settings::from(o, fmt);
     // Too small (no score, with the CPU's warning) or invalid: the CPU says so.
     if (s.too_small || s.invalid) return false;
