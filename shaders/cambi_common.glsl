@@ -48,7 +48,9 @@ const uint kTopBase = 0x3f00u;
 const uint kSelWords = 4u;
 const uint kLowBins = 65536u;
 const uint kSelAt = kSlots * kTopBins;
-const uint kErrorAt = kSelAt + kSlots * kSelWords;  // nonzero: a c-value out of range
+const uint kErrorAt = kSelAt + kSlots * kSelWords;  // kError* bits
+const uint kErrorCValue = 1u;  // a c-value out of range
+const uint kErrorSample = 2u;  // a sample above the bit depth
 const uint kLowAt = kErrorAt + 4u;
 
 uint top_index(uint slot, uint bin) { return slot * kTopBins + bin; }

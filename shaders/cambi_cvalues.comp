@@ -110,7 +110,7 @@ void main()
                 if (bin < kTopBins)
                     atomicAdd(top[bin], 1u);
                 else
-                    atomicOr(counts.v[kErrorAt], 1u);
+                    atomicOr(counts.v[kErrorAt], kErrorCValue);
             }
         }
     }

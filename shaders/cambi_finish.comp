@@ -4,7 +4,7 @@
 // largest values of the selected bin, from its lower-16-bit histogram. The
 // result per slot (cambi_vk.cpp: ScaleResult): the sum's two words, the
 // biased exponent of the smallest nonzero value pooled (0: none), and the
-// out-of-range flag.
+// error bits.
 #include "cambi_common.glsl"
 
 layout(local_size_x = 256) in;

@@ -3,7 +3,8 @@
 // (nearest-sample resampling by the host's maps, which follow libvmaf's float
 // stepping), then, for encodes below 10 bits, the anti-dithering average of
 // each sample with its right, lower and lower-right neighbours. One thread per
-// output sample; the CPU's in-place pass reads only unchanged samples, so
+// output sample (the grid also covers the picture, whose samples are
+// checked against the bit depth); the CPU's in-place pass reads only unchanged samples, so
 // this out-of-place form is the same.
 #include "cambi_common.glsl"
 
@@ -18,6 +19,8 @@ layout(push_constant) uniform Params {
     uint scaled;                // 1: decimate through the maps
     uint out_offset;            // in `work`
     uint map_offset;            // this picture's maps in `consts`
+    uint in_width, in_height;   // the picture's luma size
+    uint max_sample;            // larger samples are an error (0: none can be)
 } p;
 
 uint sample_at(uint x, uint y)
@@ -35,6 +38,10 @@ uint sample_at(uint x, uint y)
 void main()
 {
     const uint x = gl_GlobalInvocationID.x, y = gl_GlobalInvocationID.y;
+    // Every sample of the picture is checked, as the CPU does, whatever is scored.
+    if (p.max_sample != 0u && x < p.in_width && y < p.in_height &&
+        uint(planes16.v[p.in_offset + y * p.in_stride + x]) > p.max_sample)
+        atomicOr(counts.v[kErrorAt], kErrorSample);
     if (x >= p.width || y >= p.height) return;
     uint v = sample_at(x, y);
     if (p.anti_dither != 0u) {

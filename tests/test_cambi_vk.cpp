@@ -272,6 +272,32 @@ TEST_CASE("cambi on the GPU equals the CPU at 1080p", "[cambi][vulkan][hd]")
     check_clean(*st);
 }
 
+TEST_CASE("cambi on the GPU refuses samples above the bit depth, as the CPU does", "[cambi][vulkan]")
+{
+    auto st = validated_state();
+    std::vector<VmafPicture> ref, dist;
+    banded(VMAF_PIX_FMT_YUV420P, 10, 240, 216, 1, 9, &ref, &dist);
+    // One sample over 1023, in a corner the scored encode size does not sample.
+    reinterpret_cast<uint16_t *>(static_cast<uint8_t *>(dist[0].data[0]) + size_t(215) * dist[0].stride[0])[239] = 1024;
+    for (const Dict &d : {Dict{}, Dict{{"enc_width", "216"}, {"enc_height", "216"}}}) {
+        const auto opts = cambi_options(d);
+        auto ex = kCambiExtractor.create(opts);
+        REQUIRE(ex->init(format_of(ref[0])) == 0);
+        MapSink cpu;
+        CHECK(ex->extract(ref[0], dist[0], 0, cpu) == -EINVAL);
+        std::unique_ptr<vk::Engine> engine;
+        REQUIRE(vk::Engine::create(st.get(), format_of(ref[0]), {{&kCambiExtractor, opts}}, &engine) == 0);
+        MapSink gpu;
+        int err = engine->submit(ref[0], dist[0], 0, gpu);
+        if (!err) err = engine->flush(gpu);
+        CHECK(err == -EINVAL);
+        CHECK(gpu.scores.empty());
+    }
+    unref_all(ref);
+    unref_all(dist);
+    check_clean(*st);
+}
+
 TEST_CASE("cambi on the GPU declines heatmaps and tiny pictures", "[cambi][vulkan]")
 {
     auto st = validated_state();

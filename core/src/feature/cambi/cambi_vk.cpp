@@ -70,12 +70,14 @@ static_assert(kConstTvi >= cambi::kReciprocalSize && kConstWeights - kConstTvi >
 struct ScaleResult {
     uint32_t sum_lo, sum_hi;  // the sum of the k largest, units of 2^-24
     uint32_t min_exp;         // biased exponent of the smallest nonzero one pooled; 0: none
-    uint32_t error;           // a c-value outside [0.5, 2^14)
+    uint32_t error;           // kErrorCValue | kErrorSample
 };
+constexpr uint32_t kErrorCValue = 1, kErrorSample = 2;
 static_assert(sizeof(ScaleResult) == 16);
 
 struct LoadPush {
     uint32_t in_offset, in_stride, width, height, up, down, round, anti_dither, scaled, out_offset, map_offset;
+    uint32_t in_width, in_height, max_sample;
 };
 struct MaskPush {
     uint32_t offset, width, height, threshold, mask_offset;
@@ -297,7 +299,8 @@ public:
             const PlaneRegion &plane = pic.reference ? fb.ref[0] : fb.dist[0];
             pic.load = {uint32_t(plane.offset / bytes), plane.stride / bytes, pic.w0, pic.h0, up, down,
                         down ? 1u << (down - 1) : 0u, s_.enc_bits < 10 ? 1u : 0u,
-                        (pic.w0 != fmt_.w || pic.h0 != fmt_.h) ? 1u : 0u, pic.image_offset, pic.map_offset};
+                        (pic.w0 != fmt_.w || pic.h0 != fmt_.h) ? 1u : 0u, pic.image_offset, pic.map_offset,
+                        fmt_.w, fmt_.h, fmt_.bpc == 8 || fmt_.bpc == 16 ? 0u : (1u << fmt_.bpc) - 1};
         }
         const BufferRange buffers[kBuffers] = {{fb.planes, 0, fb.planes_size},
                                                {work_.get(), 0, work_.size()},
@@ -346,7 +349,8 @@ public:
             const Pic &pic = pics_[i];
             switch (rec.stage) {
             case 0:
-                load_->dispatch(cmd, sets_[0], &pic.load, groups16(pic.w0), groups16(pic.h0));
+                load_->dispatch(cmd, sets_[0], &pic.load, groups16(std::max(pic.w0, fmt_.w)),
+                                groups16(std::max(pic.h0, fmt_.h)));
                 break;
             case 1: {
                 const MaskPush p{pic.image_offset, pic.w0, pic.h0, cambi::mask_threshold(pic.w0, pic.h0),
@@ -437,6 +441,11 @@ private:
     {
         double per_scale[kScales];
         for (int s = 0; s < kScales; s++) {
+            if (r[s].error & kErrorSample) {
+                log(VMAF_LOG_LEVEL_ERROR, "cambi: a sample exceeds the %u-bit maximum %u (frame %u)\n", fmt_.bpc,
+                    (1u << fmt_.bpc) - 1, index);
+                return -EINVAL;
+            }
             if (r[s].error) {
                 log(VMAF_LOG_LEVEL_ERROR, "cambi: a c-value out of range on the GPU (frame %u)\n", index);
                 return -EIO;
