@@ -17,11 +17,13 @@
 // compiler from fusing or reordering, and float products and conversions are
 // correctly rounded, so the floats are bit-identical.
 #include "cambi_common.glsl"
+#extension GL_EXT_control_flow_attributes : require
 
 layout(local_size_x_id = 0) in;                 // kCols
 layout(constant_id = 1) const uint kBand = 1;   // histogram entries per column (>= band size)
 
 const uint kCols = gl_WorkGroupSize.x;
+const uint kBatch = 8u;
 shared uint16_t hist[kBand * kCols];
 shared uint top[kTopBins];
 
@@ -57,12 +59,20 @@ void slide(uint lane, uint x, uint y)
     const bool has_sub = y >= p.pad + 1u, has_add = y + p.pad < p.height;
     const uint sub = p.key_offset + (has_sub ? y - p.pad - 1u : 0u) * p.width;
     const uint add = p.key_offset + (has_add ? y + p.pad : 0u) * p.width;
-    for (uint c = lo; c < hi; c++) {
-        const uint ks = has_sub ? uint(work.v[sub + c]) : kNoKey;
-        const uint ka = has_add ? uint(work.v[add + c]) : kNoKey;
-        if (ks == ka) continue;
-        if (ks != kNoKey) hist[ks * kCols + lane] -= uint16_t(1);
-        if (ka != kNoKey) hist[ka * kCols + lane] += uint16_t(1);
+    // kBatch columns' keys are loaded before their updates, so the loads
+    // overlap (the shared-memory updates may alias and stay in order).
+    for (uint c0 = lo; c0 < hi; c0 += kBatch) {
+        uint ks[kBatch], ka[kBatch];
+        [[unroll]] for (uint j = 0u; j < kBatch; j++) {
+            const uint c = c0 + j;
+            ks[j] = has_sub && c < hi ? uint(work.v[sub + c]) : kNoKey;
+            ka[j] = has_add && c < hi ? uint(work.v[add + c]) : kNoKey;
+        }
+        [[unroll]] for (uint j = 0u; j < kBatch; j++) {
+            if (ks[j] == ka[j]) continue;
+            if (ks[j] != kNoKey) hist[ks[j] * kCols + lane] -= uint16_t(1);
+            if (ka[j] != kNoKey) hist[ka[j] * kCols + lane] += uint16_t(1);
+        }
     }
 }
 

@@ -167,6 +167,11 @@ TEST_CASE("cambi on the GPU: every golden pair through the Engine", "[cambi][vul
         unref_all(dist);
     }
     CHECK(pairs == 7);
+    // The c-value kernel's columns per workgroup follow the band and this limit
+    // (cambi_vk.cpp: cvalue_columns); the options test's max_log_contrast 0, 2
+    // and 5 (bands of 180, 564 and 1056 values) reach 32, 16 and 8 at 32 KiB.
+    std::printf("shared memory per workgroup on %s: %u bytes\n", st->info().name.c_str(),
+                st->limits().maxComputeSharedMemorySize);
     check_clean(*st);
 }
 

@@ -325,7 +325,9 @@ public:
         auto groups16 = [](uint32_t n) { return (n + 15) / 16; };
         const uint32_t slots = n_pics_ * kScales;
         if (rec.stage == 0) {
-            st_->fn().vkCmdFillBuffer(cmd, counts_.get(), 0, counts_.size(), 0);
+            // The counters of the slots in use.
+            const VkDeviceSize used = VkDeviceSize(kLowAt + slots * kLowBins) * 4;
+            st_->fn().vkCmdFillBuffer(cmd, counts_.get(), 0, used, 0);
             memory_barrier(*st_, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
         }
