@@ -5,11 +5,16 @@
 // A workgroup owns kCols adjacent columns and `rows` rows of the scale; each
 // thread owns one column and keeps, in shared memory, the window histogram of
 // its sample: per band value, the count of masked samples of that value in
-// the (2 pad + 1)^2 window around it (clipped to the picture). It fills the
-// histogram for its first row, then slides it down a row at a time (the row
-// leaving and the row entering), which costs 2 (2 pad + 1) updates per
-// sample instead of a window's worth. Histogram words are laid out
-// value-major, so the threads of a workgroup touch distinct columns.
+// the (2 pad + 1)^2 window around it (clipped to the picture). Histogram words
+// are laid out value-major, so the threads touch distinct columns.
+//
+// Moving down a row, one row leaves the window and one enters. The workgroup
+// loads both rows' keys over its span (its columns and pad more on each side)
+// once, together, and marks the span positions where they differ (in the
+// others the counts do not change: most of a picture, as unmasked samples
+// have no key and flat areas repeat theirs); each thread then updates its
+// histogram for the marked positions within pad of its column only. The
+// first row's window is filled the same way, a row entering at a time.
 //
 // The c-value is the CPU's (cambi_kernels.h: c_value) operation for
 // operation: an integer product made float and multiplied by the float
@@ -17,15 +22,20 @@
 // compiler from fusing or reordering, and float products and conversions are
 // correctly rounded, so the floats are bit-identical.
 #include "cambi_common.glsl"
-#extension GL_EXT_control_flow_attributes : require
 
 layout(local_size_x_id = 0) in;                 // kCols
 layout(constant_id = 1) const uint kBand = 1;   // histogram entries per column (>= band size)
+layout(constant_id = 2) const uint kMaxPad = 32u;  // the largest window's half-side
 
 const uint kCols = gl_WorkGroupSize.x;
-const uint kBatch = 8u;
+const uint kSpan = kCols + 2u * kMaxPad;
+const uint kSpanWords = (kSpan + 31u) / 32u;
 shared uint16_t hist[kBand * kCols];
 shared uint top[kTopBins];
+// The current step's keys over the span (leaving | entering << 16), and per
+// row parity the bit set of the positions where they differ.
+shared uint step_keys[kSpan];
+shared uint step_bits[2 * kSpanWords];
 
 layout(push_constant) uniform Params {
     uint key_offset;      // this scale's keys in `work`
@@ -39,41 +49,41 @@ layout(push_constant) uniform Params {
     int vlt_luma;
 } p;
 
-uint key_at(uint x, uint y) { return uint(work.v[p.key_offset + y * p.width + x]); }
-
-// Adds `delta` to the counts of row y's keys within pad of column x.
-void add_row(uint lane, uint x, uint y, uint16_t delta)
+// One step: row `sub` leaves the window and row `add` enters (either may be
+// absent). `parity` alternates between steps; the caller separates steps by
+// a barrier, and this clears the other parity's bits for the next step.
+void step(uint lane, int x0, bool has_sub, uint sub, bool has_add, uint add, uint parity)
 {
-    const uint lo = x >= p.pad ? x - p.pad : 0u, hi = min(x + p.pad + 1u, p.width);
-    const uint base = p.key_offset + y * p.width;
-    for (uint c = lo; c < hi; c++) {
-        const uint k = uint(work.v[base + c]);
-        if (k != kNoKey) hist[k * kCols + lane] += delta;
-    }
-}
-
-// Moves the window from rows [y - 1 - pad, y - 1 + pad] to [y - pad, y + pad].
-void slide(uint lane, uint x, uint y)
-{
-    const uint lo = x >= p.pad ? x - p.pad : 0u, hi = min(x + p.pad + 1u, p.width);
-    const bool has_sub = y >= p.pad + 1u, has_add = y + p.pad < p.height;
-    const uint sub = p.key_offset + (has_sub ? y - p.pad - 1u : 0u) * p.width;
-    const uint add = p.key_offset + (has_add ? y + p.pad : 0u) * p.width;
-    // kBatch columns' keys are loaded before their updates, so the loads
-    // overlap (the shared-memory updates may alias and stay in order).
-    for (uint c0 = lo; c0 < hi; c0 += kBatch) {
-        uint ks[kBatch], ka[kBatch];
-        [[unroll]] for (uint j = 0u; j < kBatch; j++) {
-            const uint c = c0 + j;
-            ks[j] = has_sub && c < hi ? uint(work.v[sub + c]) : kNoKey;
-            ka[j] = has_add && c < hi ? uint(work.v[add + c]) : kNoKey;
+    const uint span = kCols + 2u * p.pad;
+    const int first = x0 - int(p.pad);
+    for (uint j = lane; j < span; j += kCols) {
+        const int c = first + int(j);
+        uint ks = kNoKey, ka = kNoKey;
+        if (c >= 0 && c < int(p.width)) {
+            if (has_sub) ks = uint(work.v[p.key_offset + sub * p.width + uint(c)]);
+            if (has_add) ka = uint(work.v[p.key_offset + add * p.width + uint(c)]);
         }
-        [[unroll]] for (uint j = 0u; j < kBatch; j++) {
-            if (ks[j] == ka[j]) continue;
-            if (ks[j] != kNoKey) hist[ks[j] * kCols + lane] -= uint16_t(1);
-            if (ka[j] != kNoKey) hist[ka[j] * kCols + lane] += uint16_t(1);
+        step_keys[j] = ks | (ka << 16);
+        if (ks != ka) atomicOr(step_bits[parity * kSpanWords + (j >> 5)], 1u << (j & 31u));
+    }
+    for (uint i = lane; i < kSpanWords; i += kCols) step_bits[(parity ^ 1u) * kSpanWords + i] = 0u;
+    barrier();
+    // Span positions lane .. lane + 2 pad are within pad of this thread's column.
+    const uint lo = lane, hi = lane + 2u * p.pad;
+    for (uint w = lo >> 5; w <= (hi >> 5); w++) {
+        uint m = step_bits[parity * kSpanWords + w];
+        if (w == (lo >> 5)) m &= ~0u << (lo & 31u);
+        if (w == (hi >> 5) && (hi & 31u) != 31u) m &= (2u << (hi & 31u)) - 1u;
+        while (m != 0u) {
+            const uint j = w * 32u + uint(findLSB(m));
+            m &= m - 1u;
+            const uint keys = step_keys[j];
+            const uint ks = keys & 0xffffu, ka = keys >> 16;
+            if (ks != kNoKey) hist[ks * kCols + lane] -= uint16_t(1);
+            if (ka != kNoKey) hist[ka * kCols + lane] += uint16_t(1);
         }
     }
+    barrier();
 }
 
 float reciprocal(uint n) { return uintBitsToFloat(consts.v[kConstReciprocal + n]); }
@@ -101,19 +111,27 @@ float c_value(uint lane, uint key)
 void main()
 {
     const uint lane = gl_LocalInvocationID.x;
-    const uint x = gl_WorkGroupID.x * kCols + lane;
+    const int x0 = int(gl_WorkGroupID.x * kCols);
+    const uint x = uint(x0) + lane;
     const uint y0 = gl_WorkGroupID.y * p.rows;
     const uint y1 = min(y0 + p.rows, p.height);
     for (uint i = lane; i < kTopBins; i += kCols) top[i] = 0u;
+    for (uint i = lane; i < 2u * kSpanWords; i += kCols) step_bits[i] = 0u;
+    for (uint v = 0u; v < p.band_size; v++) hist[v * kCols + lane] = uint16_t(0);
     barrier();
 
-    if (x < p.width) {
-        for (uint v = 0u; v < p.band_size; v++) hist[v * kCols + lane] = uint16_t(0);
-        const uint first = y0 >= p.pad ? y0 - p.pad : 0u, last = min(y0 + p.pad + 1u, p.height);
-        for (uint y = first; y < last; y++) add_row(lane, x, y, uint16_t(1));
-        for (uint y = y0; y < y1; y++) {
-            if (y > y0) slide(lane, x, y);
-            const float c = c_value(lane, key_at(x, y));
+    // The first row's window, a row at a time.
+    uint parity = 0u;
+    const uint first = y0 >= p.pad ? y0 - p.pad : 0u, last = min(y0 + p.pad + 1u, p.height);
+    for (uint y = first; y < last; y++, parity ^= 1u) step(lane, x0, false, 0u, true, y, parity);
+    for (uint y = y0; y < y1; y++) {
+        if (y > y0) {
+            const bool has_sub = y >= p.pad + 1u, has_add = y + p.pad < p.height;
+            step(lane, x0, has_sub, has_sub ? y - p.pad - 1u : 0u, has_add, has_add ? y + p.pad : 0u, parity);
+            parity ^= 1u;
+        }
+        if (x < p.width) {
+            const float c = c_value(lane, uint(work.v[p.key_offset + y * p.width + x]));
             cvalues.v[p.cvalue_offset + y * p.width + x] = c;
             if (c != 0.0) {
                 const uint bin = (floatBitsToUint(c) >> 16) - kTopBase;

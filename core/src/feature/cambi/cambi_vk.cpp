@@ -10,7 +10,8 @@
 //      histogram key of every sample (masked and in band, or none);
 //   7  c-values of the five scales: a thread per column of a 32-column,
 //      64-row block slides its window histogram (shared memory) down the
-//      rows; the same pass histograms the upper 16 bits of the c-values;
+//      rows, updating it only where the leaving and entering rows differ;
+//      the same pass histograms the upper 16 bits of the c-values;
 //   8  select: per scale the bin of the k-th largest c-value;
 //   9  sum: per scale the exact sum of the values above that bin, and the
 //      histogram of the lower 16 bits of those in it;
@@ -166,12 +167,20 @@ struct Settings {
     }
 };
 
-// Columns per c-value workgroup whose histograms fit the device's shared memory (0: none).
-uint32_t cvalue_columns(const State &st, int band_size)
+// The c-value kernel's shared memory at `cols` columns per workgroup
+// (cambi_cvalues.comp: hist, top, step_keys, step_bits).
+uint32_t cvalue_shared_bytes(uint32_t cols, int band_size, uint32_t max_pad)
 {
     const uint32_t band = uint32_t(std::max(band_size, 1) + 1) & ~1u;
+    const uint32_t span = cols + 2 * max_pad;
+    return band * cols * 2 + kTopHistBytes + span * 4 + 2 * ((span + 31) / 32) * 4;
+}
+
+// Columns per c-value workgroup whose histograms fit the device's shared memory (0: none).
+uint32_t cvalue_columns(const State &st, int band_size, uint32_t max_pad)
+{
     for (uint32_t cols : {32u, 16u, 8u})
-        if (band * cols * 2 + kTopHistBytes <= st.limits().maxComputeSharedMemorySize) return cols;
+        if (cvalue_shared_bytes(cols, band_size, max_pad) <= st.limits().maxComputeSharedMemorySize) return cols;
     return 0;
 }
 
@@ -202,7 +211,8 @@ public:
     {
         s_ = Settings::from(opts_, fmt);
         if (s_.too_small || s_.invalid) return -ENOTSUP;
-        cols_ = cvalue_columns(st, s_.band_size);
+        max_pad_ = std::max(s_.window, s_.full_ref ? s_.src_window : 0u) >> 1;
+        cols_ = cvalue_columns(st, s_.band_size, max_pad_);
         if (!cols_) return -ENOTSUP;
         st_ = &st;
         fmt_ = fmt;
@@ -249,7 +259,8 @@ public:
         const uint32_t bytes = bytes_per_sample(fmt.bpc);
         const SpecConstant load_spec[] = {{0, bytes}};
         const SpecConstant mask_spec[] = {{0, uint32_t(cambi::kMaskFilterSize)}};
-        const SpecConstant cv_spec[] = {{0, cols_}, {1, (uint32_t(std::max(s_.band_size, 1)) + 1) & ~1u}};
+        const SpecConstant cv_spec[] = {
+            {0, cols_}, {1, (uint32_t(std::max(s_.band_size, 1)) + 1) & ~1u}, {2, max_pad_}};
         struct P {
             const spirv::Shader *shader;
             uint32_t push;
@@ -512,7 +523,7 @@ private:
     Settings s_;
     State *st_ = nullptr;
     FrameFormat fmt_{};
-    uint32_t cols_ = 32;
+    uint32_t cols_ = 32, max_pad_ = 0;
     unsigned n_pics_ = 1;
     std::array<Pic, 2> pics_{};
     std::unique_ptr<ComputePipeline> load_, mask_, mode_, cvalues_, select_, sum_, finish_;
@@ -527,7 +538,7 @@ bool supports(const State &st, const FrameFormat &fmt, const FeatureOptions &o)
     const Settings s = Settings::from(o, fmt);
     // Too small (no score, with the CPU's warning) or invalid: the CPU says so.
     if (s.too_small || s.invalid) return false;
-    return cvalue_columns(st, s.band_size) != 0;
+    return cvalue_columns(st, s.band_size, std::max(s.window, s.full_ref ? s.src_window : 0u) >> 1) != 0;
 }
 
 std::unique_ptr<Feature> create(const FeatureOptions &o)
