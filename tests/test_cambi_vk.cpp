@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "context/context.h"
 #include "feature/cambi/cambi.h"
 #include "golden.h"
 #include "libvmaf/libvmaf.h"
@@ -276,6 +277,43 @@ TEST_CASE("cambi on the GPU equals the CPU at 1080p", "[cambi][vulkan][hd]")
     }
     unref_all(ref);
     unref_all(dist);
+    // The largest window, 65 (window_size 127 at width + height 3024).
+    banded(VMAF_PIX_FMT_YUV420P, 8, 1944, 1080, 1, 6, &ref, &dist);
+    const auto opts = cambi_options({{"window_size", "127"}});
+    const MapSink cpu = run_cpu(ref, dist, opts);
+    const double diff = max_diff(run_gpu(*st, ref, dist, opts), cpu);
+    std::printf("cambi GPU 1944x1080 window 65: max|diff| vs CPU %g, score %.4f\n", diff, max_score(cpu));
+    CHECK(diff == 0.0);
+    CHECK(max_score(cpu) > 0.0);
+    unref_all(ref);
+    unref_all(dist);
+    check_clean(*st);
+}
+
+TEST_CASE("a context with an imported state runs cambi on the GPU", "[cambi][vulkan][golden]")
+{
+    // Through the internal import the C shim uses, to see the submissions.
+    auto st = validated_state();
+    VmafConfiguration cfg{};
+    VmafContext *vmaf = nullptr;
+    REQUIRE(vmaf_init(&vmaf, cfg) == 0);
+    REQUIRE(context_import_vulkan_state(vmaf, st.get()) == 0);
+    REQUIRE(vmaf_use_feature(vmaf, "cambi", nullptr) == 0);
+    const std::string pair = "testsrc2_320x240_crf45";
+    auto ref = load_y4m(data_dir() + "/" + pair + "_ref.y4m");
+    auto dist = load_y4m(data_dir() + "/" + pair + "_dis.y4m");
+    const auto expected = load_expected(data_dir() + "/" + pair + ".libvmaf.json");
+    const size_t n = ref.size();
+    const uint64_t before = st->submissions();
+    for (size_t i = 0; i < n; i++) REQUIRE(vmaf_read_pictures(vmaf, &ref[i], &dist[i], unsigned(i)) == 0);
+    REQUIRE(vmaf_read_pictures(vmaf, nullptr, nullptr, 0) == 0);
+    CHECK(st->submissions() - before == n + 1);  // the tables at init, then one per frame
+    for (size_t i = 0; i < n; i++) {
+        double v = -1;
+        REQUIRE(vmaf_feature_score_at_index(vmaf, "cambi", &v, unsigned(i)) == 0);
+        CHECK(v == expected.frames[i].at("cambi"));
+    }
+    REQUIRE(vmaf_close(vmaf) == 0);
     check_clean(*st);
 }
 
