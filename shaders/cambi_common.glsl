@@ -28,30 +28,9 @@ layout(std430, set = 0, binding = 6) buffer Partials { int64_t v[]; } partials;
 // The feature's results (cambi_vk.cpp: ScaleResult per scale).
 layout(std430, set = 0, binding = 7) buffer Results { uint v[]; } results;
 
-const uint kNoKey = 0xffffu;
+#include "cambi_tables.glsl"
 
-// Layout of `consts` (words), fixed by the host.
-const uint kConstReciprocal = 0u;
-const uint kConstTvi = 4240u;
-const uint kConstWeights = 4272u;
-const uint kConstMaps = 4304u;  // per picture: column map, then row map
-
-// Layout of `counts` (words): per slot (a scale of a picture: the distorted
-// one's five, then the reference's in full-reference mode) kTopBins, then
-// kSelWords of selection, then per slot kLowBins.
-const uint kScales = 5u;
-const uint kSlots = 2u * kScales;
-const uint kTopBins = 2048u;
-// Every nonzero c-value lies in [0.5, 2^14): its upper 16 bits minus kTopBase
-// index the top histogram.
-const uint kTopBase = 0x3f00u;
-const uint kSelWords = 4u;
-const uint kLowBins = 65536u;
-const uint kSelAt = kSlots * kTopBins;
-const uint kErrorAt = kSelAt + kSlots * kSelWords;  // kError* bits
-const uint kErrorCValue = 1u;  // a c-value out of range
-const uint kErrorSample = 2u;  // a sample above the bit depth
-const uint kLowAt = kErrorAt + 4u;
+const uint kNoKey = 0xffffu;  // a sample without a histogram key
 
 uint top_index(uint slot, uint bin) { return slot * kTopBins + bin; }
 uint sel_index(uint slot, uint word) { return kSelAt + slot * kSelWords + word; }

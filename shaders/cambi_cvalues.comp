@@ -25,10 +25,10 @@
 
 layout(local_size_x_id = 0) in;                 // kCols
 layout(constant_id = 1) const uint kBand = 1;   // histogram entries per column (>= band size)
-layout(constant_id = 2) const uint kMaxPad = 32u;  // the largest window's half-side
+layout(constant_id = 2) const uint kPadLimit = kMaxPad;  // the largest window's half-side here
 
 const uint kCols = gl_WorkGroupSize.x;
-const uint kSpan = kCols + 2u * kMaxPad;
+const uint kSpan = kCols + 2u * kPadLimit;
 const uint kSpanWords = (kSpan + 31u) / 32u;
 shared uint16_t hist[kBand * kCols];
 shared uint top[kTopBins];

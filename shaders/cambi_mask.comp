@@ -6,7 +6,7 @@
 #include "cambi_common.glsl"
 
 layout(local_size_x = 16, local_size_y = 16) in;
-layout(constant_id = 0) const int kFilter = 7;  // cambi::kMaskFilterSize
+const int kFilter = kMaskFilterSize;
 
 layout(push_constant) uniform Params {
     uint offset;  // the loaded picture in `work`

@@ -38,6 +38,7 @@
 #include <string>
 #include <vector>
 
+#include "feature/cambi/cambi_gpu.h"
 #include "feature/cambi/cambi_pool.h"
 #include "feature/cambi/cambi_tables.h"
 #include "picture/picture.h"
@@ -55,17 +56,12 @@ namespace {
 
 using cambi::kScales;
 
-// Matching cambi_common.glsl.
-constexpr uint32_t kConstReciprocal = 0, kConstTvi = 4240, kConstWeights = 4272, kConstMaps = 4304;
-constexpr uint32_t kTopBins = 2048, kSelWords = 4, kLowBins = 65536;
-constexpr int kSlots = 2 * kScales;  // the distorted picture's scales, then the reference's
-constexpr uint32_t kSelAt = kSlots * kTopBins, kErrorAt = kSelAt + kSlots * kSelWords, kLowAt = kErrorAt + 4;
-constexpr uint32_t kCountsWords = kLowAt + kSlots * kLowBins;
+using namespace cambi::gpu;
+constexpr int kSlotCount = int(kSlots);
 constexpr uint32_t kTopHistBytes = kTopBins * 4;
 constexpr uint32_t kRowsPerGroup = 64;   // c-values: rows per workgroup
 constexpr uint32_t kSumPerGroup = 4096;  // sum pass: values per workgroup
 constexpr unsigned kBuffers = 8;
-static_assert(kConstTvi >= cambi::kReciprocalSize && kConstWeights - kConstTvi >= 32 && kConstMaps - kConstWeights >= 32);
 
 // Per scale, as cambi_finish.comp writes it.
 struct ScaleResult {
@@ -73,7 +69,6 @@ struct ScaleResult {
     uint32_t min_exp;         // biased exponent of the smallest nonzero one pooled; 0: none
     uint32_t error;           // kErrorCValue | kErrorSample
 };
-constexpr uint32_t kErrorCValue = 1, kErrorSample = 2;
 static_assert(sizeof(ScaleResult) == 16);
 
 struct LoadPush {
@@ -92,14 +87,14 @@ struct CValuesPush {
     int32_t vlt_luma;
 };
 struct SelectPush {
-    uint32_t k[kSlots];
+    uint32_t k[kSlotCount];
 };
 struct SumPush {
     uint32_t cvalue_offset, count, slot, partial_offset;
 };
 struct FinishPush {
-    uint32_t partial_offset[kSlots];
-    uint32_t partial_count[kSlots];
+    uint32_t partial_offset[kSlotCount];
+    uint32_t partial_count[kSlotCount];
     uint32_t result_index;
 };
 static_assert(sizeof(FinishPush) <= 128);
@@ -258,7 +253,6 @@ public:
 
         const uint32_t bytes = bytes_per_sample(fmt.bpc);
         const SpecConstant load_spec[] = {{0, bytes}};
-        const SpecConstant mask_spec[] = {{0, uint32_t(cambi::kMaskFilterSize)}};
         const SpecConstant cv_spec[] = {
             {0, cols_}, {1, (uint32_t(std::max(s_.band_size, 1)) + 1) & ~1u}, {2, max_pad_}};
         struct P {
@@ -269,7 +263,7 @@ public:
         };
         const P pipes[] = {
             {&spirv::cambi_load, sizeof(LoadPush), load_spec, &load_},
-            {&spirv::cambi_mask, sizeof(MaskPush), mask_spec, &mask_},
+            {&spirv::cambi_mask, sizeof(MaskPush), {}, &mask_},
             {&spirv::cambi_mode, sizeof(ModePush), {}, &mode_},
             {&spirv::cambi_cvalues, sizeof(CValuesPush), cv_spec, &cvalues_},
             {&spirv::cambi_select, sizeof(SelectPush), {}, &select_},
@@ -434,7 +428,7 @@ public:
 
     int collect(std::span<const std::byte> results, unsigned index, ScoreSink &sink) override
     {
-        ScaleResult r[kSlots];
+        ScaleResult r[kSlotCount];
         const size_t bytes = n_pics_ * kScales * sizeof(ScaleResult);
         if (results.size() < bytes) return -EINVAL;
         std::memcpy(r, results.data(), bytes);
