@@ -99,7 +99,7 @@ struct FinishPush {
 };
 static_assert(sizeof(FinishPush) <= 128);
 
-// The CPU extractor's settings (cambi_cpu.cpp: init) for the distorted picture.
+// The CPU extractor's settings (cambi_cpu.cpp: init).
 struct Settings {
     unsigned enc_w = 0, enc_h = 0, enc_bits = 8;
     unsigned src_w = 0, src_h = 0;
@@ -168,7 +168,7 @@ uint32_t cvalue_shared_bytes(uint32_t cols, int band_size, uint32_t max_pad)
 {
     const uint32_t band = uint32_t(std::max(band_size, 1) + 1) & ~1u;
     const uint32_t span = cols + 2 * max_pad;
-    return band * cols * 2 + kTopHistBytes + span * 4 + 2 * ((span + 31) / 32) * 4;
+    return band * cols * 2 + kTopHistBytes + 2 * span * 4 + 3 * ((span + 31) / 32) * 4;
 }
 
 // Columns per c-value workgroup whose histograms fit the device's shared memory (0: none).
