@@ -192,6 +192,8 @@ TEST_CASE("cambi on the GPU equals the CPU on banded gradients", "[cambi][vulkan
         {VMAF_PIX_FMT_YUV444P, 12, 216, 216},  // 12-bit
         {VMAF_PIX_FMT_YUV400P, 10, 40, 250},   // luma only, narrow
         {VMAF_PIX_FMT_YUV420P, 16, 230, 220},  // 16-bit
+        {VMAF_PIX_FMT_YUV444P, 8, 216, 1},     // one row: every scale one row
+        {VMAF_PIX_FMT_YUV400P, 10, 3, 216},    // three columns: two at scale 1, one from scale 2
     };
     uint32_t seed = 1;
     for (const Case &c : cases) {
