@@ -1,0 +1,49 @@
+#version 450
+// CAMBI, step 3 (per scale): the scale's picture (the previous scale's
+// filtered picture, or the loaded one, taken every `step` samples), its 3x3
+// separable mode filter (first and last rows as they are, end columns of the
+// horizontal pass copied), and the histogram key of every sample: sample -
+// band base where the mask (the encode-size mask at (x, y) << mask_shift) is
+// set and the sample is in the band, else kNoKey.
+#include "cambi_common.glsl"
+
+layout(local_size_x = 16, local_size_y = 16) in;
+
+layout(push_constant) uniform Params {
+    uint in_offset, in_stride, step;
+    uint width, height;          // of this scale
+    uint out_offset, key_offset;
+    uint mask_offset, mask_stride, mask_shift;
+    uint band_base, band_size;
+} p;
+
+uint at(uint x, uint y) { return uint(work.v[p.in_offset + y * p.step * p.in_stride + x * p.step]); }
+
+// The most common of three, or the smallest when all differ.
+uint mode3(uint a, uint b, uint c)
+{
+    uint r = min(min(a, b), c);
+    r = b == c ? b : r;
+    return a == b || a == c ? a : r;
+}
+
+uint row_mode(uint x, uint y)
+{
+    if (x == 0u || x + 1u >= p.width) return at(x, y);
+    return mode3(at(x - 1u, y), at(x, y), at(x + 1u, y));
+}
+
+void main()
+{
+    const uint x = gl_GlobalInvocationID.x, y = gl_GlobalInvocationID.y;
+    if (x >= p.width || y >= p.height) return;
+    uint v;
+    if (y == 0u || y + 1u >= p.height)
+        v = at(x, y);
+    else
+        v = mode3(row_mode(x, y - 1u), row_mode(x, y), row_mode(x, y + 1u));
+    work.v[p.out_offset + y * p.width + x] = uint16_t(v);
+    const bool masked = uint(mask.v[p.mask_offset + (y << p.mask_shift) * p.mask_stride + (x << p.mask_shift)]) != 0u;
+    const uint compact = v - p.band_base;  // wraps below the band
+    work.v[p.key_offset + y * p.width + x] = uint16_t(masked && compact < p.band_size ? compact : kNoKey);
+}

@@ -1,0 +1,30 @@
+// cambi_tables.glsl: the CAMBI Vulkan twin's buffer layout and limits
+// (cambi_gpu.h). The tables themselves (reciprocals, TVI limits, weights) are
+// uploaded by the host from cambi_tables.h.
+#include "feature/cambi/cambi_gpu.h"
+#include "glsl_writer.h"
+
+int main()
+{
+    using namespace vmaf;
+    using namespace vmaf::cambi::gpu;
+    glsl::Writer w("CAMBI_TABLES_GLSL", "core/src/feature/cambi/cambi_gpu.h");
+    w.constant("kScales", uint32_t(cambi::kScales));
+    w.constant("kSlots", kSlots);
+    w.constant("kMaskFilterSize", int32_t(cambi::kMaskFilterSize));
+    w.constant("kConstReciprocal", kConstReciprocal);
+    w.constant("kConstTvi", kConstTvi);
+    w.constant("kConstWeights", kConstWeights);
+    w.constant("kConstMaps", kConstMaps);
+    w.constant("kTopBase", kTopBase);
+    w.constant("kTopBins", kTopBins);
+    w.constant("kLowBins", kLowBins);
+    w.constant("kSelWords", kSelWords);
+    w.constant("kSelAt", kSelAt);
+    w.constant("kErrorAt", kErrorAt);
+    w.constant("kLowAt", kLowAt);
+    w.constant("kErrorCValue", kErrorCValue);
+    w.constant("kErrorSample", kErrorSample);
+    w.constant("kMaxPad", kMaxPad);
+    return 0;
+}
