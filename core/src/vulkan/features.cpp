@@ -6,6 +6,8 @@
 namespace vmaf::vk {
 
 extern const FeatureInfo kAdmFeature;
+extern const FeatureInfo kFloatMsSsimFeature;
+extern const FeatureInfo kFloatSsimFeature;
 extern const FeatureInfo kMotionFeature;
 extern const FeatureInfo kPsnrFeature;
 extern const FeatureInfo kVifFeature;
@@ -13,6 +15,8 @@ extern const FeatureInfo kVifFeature;
 namespace {
 constexpr const FeatureInfo *kFeatures[] = {
     &kAdmFeature,
+    &kFloatMsSsimFeature,
+    &kFloatSsimFeature,
     &kMotionFeature,
     &kPsnrFeature,
     &kVifFeature,
