@@ -320,6 +320,9 @@ constexpr RefScore kLibvmafScores[] = {
     {false, 401, 301, 5, 0.99784386157989502, 0.99999707937240601, 0.99788469076156616},
     {true, 401, 301, 0, 0.96331500709840723, 0.9999997615814209, 0.75542682409286499},
     {true, 177, 176, 0, 0.96406521230546416, 0.9999997615814209, 0.75551462173461914},
+    // 1080p: several tiles per workgroup at scale 0 (ssim_vk.cpp's terms_job).
+    {false, 1920, 1080, 0, 0.99499630928039551, 0.99999469518661499, 0.99511277675628662},
+    {true, 1920, 1080, 0, 0.96356708193537566, 0.9999997615814209, 0.75575262308120728},
 };
 
 }  // namespace
@@ -342,6 +345,14 @@ TEST_CASE("float_ssim downscaling and MS-SSIM at odd sizes on the GPU match libv
         CHECK(std::fabs(v - r.score) <= 1e-6);
         CHECK(std::fabs(l - r.l) <= 1e-6);
         CHECK(std::fabs(sv - r.s) <= 1e-6);
+        // And against the CPU extractor, at full size too for float_ssim.
+        std::vector<Dict> sets = {d};
+        if (!r.ms && r.w == 1920) sets.push_back({{"scale", "1"}, {"enable_lcs", "true"}});
+        for (const Dict &o : sets) {
+            const auto opts = options(r.ms, o);
+            const auto diffs = compare(run_gpu(*st, r.ms, ref, dis, opts), run_cpu(r.ms, ref, dis, opts), kVsCpu);
+            std::printf("  vs CPU (%zu options): max |diff| %g\n", o.size(), max_of(diffs));
+        }
         unref_all(ref);
         unref_all(dis);
     }
