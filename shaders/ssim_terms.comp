@@ -9,8 +9,8 @@
 // horizontal pass (five planes of window sums) into shared memory, then each
 // thread the vertical pass and the terms of two outputs, adding l c s, l, c
 // and s into its own double sums. At the end a fixed tree adds the threads'
-// sums and the workgroup writes four doubles; the host adds the workgroups'
-// in order.
+// sums and the workgroup writes four doubles, into the results (the host adds
+// the workgroups' in order) or into the partials for ssim_sum.comp.
 #include "ssim_common.glsl"
 
 const int kThreads = 256;
@@ -24,7 +24,8 @@ layout(push_constant) uniform Params {
     int width, height;                // the plane's
     int out_w, out_h;                 // width - 10, height - 10
     uint tiles;                       // tiles per workgroup, down a column
-    uint partial_index;               // where the workgroups' sums start in results (doubles)
+    uint partial_index;               // where the workgroups' sums start (doubles)
+    uint to_partials;                 // 1: in the partials buffer, 0: in the results
 } p;
 
 shared float in_ref[kIH * kIW], in_dist[kIH * kIW];
@@ -145,9 +146,16 @@ void main()
                  t3 = reduce(acc_s, tid);
     if (tid == 0u) {
         const uint at = p.partial_index + 4u * (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x);
-        results.v[at] = t0;
-        results.v[at + 1u] = t1;
-        results.v[at + 2u] = t2;
-        results.v[at + 3u] = t3;
+        if (p.to_partials != 0u) {
+            partials.v[at] = t0;
+            partials.v[at + 1u] = t1;
+            partials.v[at + 2u] = t2;
+            partials.v[at + 3u] = t3;
+        } else {
+            results.v[at] = t0;
+            results.v[at + 1u] = t1;
+            results.v[at + 2u] = t2;
+            results.v[at + 3u] = t3;
+        }
     }
 }

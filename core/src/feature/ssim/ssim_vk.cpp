@@ -1,18 +1,21 @@
 // float_ssim and float_ms_ssim on the GPU: the twins of float_ssim_cpu.cpp and
 // float_ms_ssim_cpu.cpp.
 //
-// Three kernels (shaders/ssim_*.comp, sharing ssim_common.glsl):
+// Four kernels (shaders/ssim_*.comp, sharing ssim_common.glsl):
 //   ssim_box    float_ssim's box downscaling of both luma planes (scale > 1),
 //   ssim_lpf    MS-SSIM's halving to the next scale (the 9x9 low-pass filter),
 //   ssim_terms  SSIM's window sums, per-pixel terms and the sums of l c s, l, c
-//               and s, four doubles per workgroup.
-// Each reads the Engine's raw luma samples or a float plane of this feature's
-// scratch buffer, in the CPU's order of float and double operations; collect()
-// adds the workgroups' sums in order and finishes with the CPU's host code
-// (ssim_engine.h's mean_terms and ms_ssim_combine, ssim_kernel.h's to_db).
-// float_ssim runs in two stages when it downscales (box, then terms), one when
-// not; float_ms_ssim in five, stage s computing scale s's terms and halving it
-// into scale s + 1. The kernels need shaderFloat64.
+//               and s, four doubles per workgroup,
+//   ssim_sum    a terms dispatch's workgroup sums added in a fixed order into
+//               four doubles (skipped where the workgroups are few: the host
+//               adds them).
+// The first three read the Engine's raw luma samples or a float plane of this
+// feature's scratch buffer, in the CPU's order of float and double operations;
+// collect() finishes with the CPU's host code (ssim_engine.h's mean_terms and
+// ms_ssim_combine, ssim_kernel.h's to_db).
+// Stages: float_ssim [box,] terms[, sum]; float_ms_ssim: stage s computes scale
+// s's terms, halves scale s into s + 1 and sums scale s - 1's workgroups (scale
+// 4's few are left to the host). The kernels need shaderFloat64.
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -43,6 +46,8 @@ constexpr uint32_t kTileW = 32, kTileH = 16;
 constexpr uint32_t kTermsPerGroup = 4;  // doubles: sums of l c s, l, c, s
 // Workgroups a terms dispatch aims at before it gives each several tiles.
 constexpr uint32_t kEnoughGroups = 1000;
+// Workgroup sums the host adds itself; more go through ssim_sum.comp.
+constexpr uint32_t kHostGroups = 16;
 // ssim_box.comp's and ssim_lpf.comp's workgroups: 16 x 16 outputs.
 constexpr uint32_t kPointTile = 16;
 
@@ -52,7 +57,11 @@ enum Input : uint32_t { kScratch = 0, kRaw8 = 1, kRaw16 = 2 };
 struct TermsPush {
     uint32_t in_ref, in_dist, in_stride;
     int32_t width, height, out_w, out_h;
-    uint32_t tiles, partial_index;
+    uint32_t tiles, partial_index, to_partials;
+};
+
+struct SumPush {
+    uint32_t first, groups, out_index;
 };
 
 struct LpfPush {
@@ -72,12 +81,17 @@ struct BoxPush {
 struct TermsJob {
     TermsPush push{};
     uint32_t groups_x = 0, groups_y = 0;
-    uint32_t first = 0;  // its first double within the feature's results
-    bool raw = false;    // reads the Engine's planes (else the scratch buffer)
+    bool raw = false;      // reads the Engine's planes (else the scratch buffer)
+    bool reduced = false;  // its workgroup sums go through ssim_sum.comp
+    uint32_t partials = 0;  // reduced: its first double in the partials buffer
+    uint32_t first = 0;     // its first double within the feature's results
+    uint32_t groups() const { return groups_x * groups_y; }
+    // Doubles of the feature's results it fills.
+    uint32_t result_doubles() const { return (reduced ? 1 : groups()) * kTermsPerGroup; }
 };
 
-// A w x h plane's terms dispatch, its sums from `first` on.
-TermsJob terms_job(uint32_t w, uint32_t h, uint32_t first)
+// A w x h plane's terms dispatch (placed in the buffers by the caller).
+TermsJob terms_job(uint32_t w, uint32_t h)
 {
     TermsJob j;
     j.push.width = int32_t(w);
@@ -90,7 +104,6 @@ TermsJob terms_job(uint32_t w, uint32_t h, uint32_t first)
     while (tiles < 8 && j.groups_x * ((tiles_y + 2 * tiles - 1) / (2 * tiles)) >= kEnoughGroups) tiles *= 2;
     j.push.tiles = tiles;
     j.groups_y = (tiles_y + tiles - 1) / tiles;
-    j.first = first;
     return j;
 }
 
@@ -121,7 +134,7 @@ public:
         const SpecConstant spec[] = {{0, uint32_t(in)}, {1, std::bit_cast<uint32_t>(inv_scaler)}};
         PipelineDesc d;
         d.shader = &shader;
-        d.buffers = 3;
+        d.buffers = 4;
         d.push_constant_size = push_size;
         d.spec = spec;
         Entry e{&shader, in, nullptr, VK_NULL_HANDLE};
@@ -169,7 +182,8 @@ public:
         raw_stride_ = fb.ref[0].stride / fb.bytes_per_sample;
         const BufferRange buffers[] = {{fb.planes, 0, fb.planes_size},
                                        {scratch_.get(), 0, scratch_.size()},
-                                       {fb.results, 0, fb.results_size}};
+                                       {fb.results, 0, fb.results_size},
+                                       {partials_.get(), 0, partials_.size()}};
         on_bind();
         return kernels_.bind(buffers);
     }
@@ -177,14 +191,35 @@ public:
 protected:
     virtual void on_bind() = 0;
 
+    // Place `j` in the results (from *result_at) and, when it has more than
+    // kHostGroups workgroups and `may_reduce`, in the partials buffer.
+    void place(TermsJob &j, bool may_reduce, uint32_t *result_at)
+    {
+        j.reduced = may_reduce && j.groups() > kHostGroups;
+        if (j.reduced) {
+            j.partials = partials_doubles_;
+            partials_doubles_ += j.groups() * kTermsPerGroup;
+        }
+        j.first = *result_at;
+        *result_at += j.result_doubles();
+    }
+
+    // After place(): the buffers and the sum kernel.
     int init_common(State &st, const FrameFormat &fmt, size_t scratch_floats)
     {
         if (fmt.bpc < 8 || fmt.bpc > 16) return -EINVAL;
         fmt_ = fmt;
         if (int err = kernels_.init(st, fmt.bpc)) return err;
-        // At least one float so that the binding exists when nothing is downscaled.
-        const VkDeviceSize bytes = std::max<size_t>(scratch_floats, 4) * sizeof(float);
-        return st.allocator().create_buffer(bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUse::Device, &scratch_);
+        // At least a little of each, so that the bindings exist when unused.
+        constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+        Allocator &a = st.allocator();
+        if (int err = a.create_buffer(std::max<size_t>(scratch_floats, 4) * sizeof(float), kStorage,
+                                      MemoryUse::Device, &scratch_))
+            return err;
+        if (int err = a.create_buffer(std::max<size_t>(partials_doubles_, 4) * sizeof(double), kStorage,
+                                      MemoryUse::Device, &partials_))
+            return err;
+        return kernels_.get(spirv::ssim_sum, kScratch, sizeof(SumPush), &sum_pipe_);
     }
 
     // A terms job reading the raw planes (after bind()) or scratch planes.
@@ -204,17 +239,25 @@ protected:
     void record_terms(const Recording &rec, const TermsJob &j, ComputePipeline *pipe)
     {
         TermsPush push = j.push;
-        push.partial_index = uint32_t(rec.result_offset / sizeof(double)) + j.first;
+        push.to_partials = j.reduced ? 1 : 0;
+        push.partial_index = j.reduced ? j.partials : uint32_t(rec.result_offset / sizeof(double)) + j.first;
         pipe->dispatch(rec.cmd, kernels_.set(pipe), &push, j.groups_x, j.groups_y);
     }
 
-    static uint32_t terms_doubles(const TermsJob &j) { return j.groups_x * j.groups_y * kTermsPerGroup; }
+    // A reduced job's sums, in a later stage than its terms.
+    void record_sum(const Recording &rec, const TermsJob &j)
+    {
+        if (!j.reduced) return;
+        const SumPush push = {j.partials, j.groups(), uint32_t(rec.result_offset / sizeof(double)) + j.first};
+        sum_pipe_->dispatch(rec.cmd, kernels_.set(sum_pipe_), &push, 1);
+    }
 
-    // The job's workgroup sums added in order, as the mean terms.
+    // The job's sums (its workgroups' added in order unless ssim_sum did), as
+    // the mean terms.
     static ssim::ScaleTerms finish(std::span<const std::byte> results, const TermsJob &j)
     {
         double sum[kTermsPerGroup] = {};
-        const uint32_t groups = j.groups_x * j.groups_y;
+        const uint32_t groups = j.reduced ? 1 : j.groups();
         const std::byte *at = results.data() + size_t(j.first) * sizeof(double);
         for (uint32_t g = 0; g < groups; g++)
             for (uint32_t k = 0; k < kTermsPerGroup; k++) {
@@ -227,7 +270,9 @@ protected:
 
     FrameFormat fmt_{};
     Kernels kernels_;
-    Buffer scratch_;
+    Buffer scratch_, partials_;
+    uint32_t partials_doubles_ = 0;
+    ComputePipeline *sum_pipe_ = nullptr;
     uint32_t raw_ref_ = 0, raw_dist_ = 0, raw_stride_ = 0;
 };
 
@@ -255,9 +300,10 @@ public:
         }
         cap_ = clip_ ? ssim::max_db(fmt.bpc, fmt.w, fmt.h) : INFINITY;
         const size_t small = factor_ > 1 ? size_t(sw) * sh : 0;
+        job_ = terms_job(uint32_t(sw), uint32_t(sh));
+        uint32_t result_doubles = 0;
+        place(job_, true, &result_doubles);
         if (int err = init_common(st, fmt, 2 * small)) return err;
-
-        job_ = terms_job(uint32_t(sw), uint32_t(sh), 0);
         if (factor_ > 1) {
             BoxPush &b = box_;
             b.width = w;
@@ -274,20 +320,22 @@ public:
             job_.raw = true;
         }
         if (int err = terms_pipeline(job_, &terms_pipe_)) return err;
-        *result_bytes = size_t(terms_doubles(job_)) * sizeof(double);
+        *result_bytes = size_t(result_doubles) * sizeof(double);
         return 0;
     }
 
-    unsigned stages() const override { return factor_ > 1 ? 2 : 1; }
+    unsigned stages() const override { return (factor_ > 1 ? 2 : 1) + (job_.reduced ? 1 : 0); }
 
     int record(const Recording &rec) override
     {
-        if (factor_ > 1 && rec.stage == 0) {
+        const unsigned terms_stage = factor_ > 1 ? 1 : 0;
+        if (rec.stage < terms_stage)
             box_pipe_->dispatch(rec.cmd, kernels_.set(box_pipe_), &box_, (box_.out_w + kPointTile - 1) / kPointTile,
                                 (box_.out_h + kPointTile - 1) / kPointTile);
-            return 0;
-        }
-        record_terms(rec, job_, terms_pipe_);
+        else if (rec.stage == terms_stage)
+            record_terms(rec, job_, terms_pipe_);
+        else
+            record_sum(rec, job_);
         return 0;
     }
 
@@ -367,8 +415,8 @@ public:
                 plane_dist_[s] = at + w * h;
                 at += 2 * w * h;
             }
-            jobs_[s] = terms_job(w, h, first);
-            first += terms_doubles(jobs_[s]);
+            jobs_[s] = terms_job(w, h);
+            place(jobs_[s], s + 1 < ssim::kScales, &first);  // the last scale's: the host's
             if (s > 0) set_terms_input(jobs_[s], false, plane_ref_[s], plane_dist_[s], w);
             else jobs_[s].raw = true;
             if (s + 1 < ssim::kScales) {
@@ -409,6 +457,7 @@ public:
         if (skip_) return 0;
         const unsigned s = rec.stage;
         record_terms(rec, jobs_[s], terms_pipe_[s]);
+        if (s > 0) record_sum(rec, jobs_[s - 1]);
         if (s + 1 < ssim::kScales) {
             const LpfPush &l = lpf_[s];
             lpf_pipe_[s]->dispatch(rec.cmd, kernels_.set(lpf_pipe_[s]), &l, (l.out_w + kPointTile - 1) / kPointTile,
