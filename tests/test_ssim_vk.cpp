@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "context/context.h"
 #include "feature/options.h"
 #include "feature/ssim/ssim.h"
 #include "golden.h"
@@ -355,6 +356,42 @@ TEST_CASE("float_ssim downscaling and MS-SSIM at odd sizes on the GPU match libv
         }
         unref_all(ref);
         unref_all(dis);
+    }
+    check_clean(*st);
+}
+
+TEST_CASE("float_ssim and float_ms_ssim on the GPU through the C API with the aom_ctc options", "[ssim][vulkan][golden]")
+{
+    auto st = validated_state();
+    for (const std::string pair : {"rocket_320x240_10bit_crf30", "astronaut_320x240_422_crf33"}) {
+        INFO(pair);
+        VmafConfiguration cfg{};
+        cfg.log_level = VMAF_LOG_LEVEL_ERROR;
+        VmafContext *vmaf = nullptr;
+        REQUIRE(vmaf_init(&vmaf, cfg) == 0);
+        REQUIRE(context_import_vulkan_state(vmaf, st.get()) == 0);
+        for (const auto &[name, opts] : {std::pair<const char *, Dict>{"float_ssim", {{"scale", "1"}, {"enable_db", "true"}, {"clip_db", "true"}}},
+                                         {"float_ms_ssim", {{"enable_db", "true"}, {"clip_db", "true"}}}}) {
+            VmafFeatureDictionary *d = nullptr;
+            for (const auto &[k, v] : opts) REQUIRE(vmaf_feature_dictionary_set(&d, k.c_str(), v.c_str()) == 0);
+            REQUIRE(vmaf_use_feature(vmaf, name, d) == 0);
+        }
+        auto ref = load_y4m(data_dir() + "/" + pair + "_ref.y4m");
+        auto dist = load_y4m(data_dir() + "/" + pair + "_dis.y4m");
+        const auto expected = load_expected(data_dir() + "/" + pair + ".libvmaf.aom_ctc_v7.0.json");
+        const size_t frames = ref.size();
+        const uint64_t before = st->submissions();
+        for (size_t i = 0; i < frames; i++) REQUIRE(vmaf_read_pictures(vmaf, &ref[i], &dist[i], unsigned(i)) == 0);
+        REQUIRE(vmaf_read_pictures(vmaf, nullptr, nullptr, 0) == 0);
+        // Both ran on the GPU: one submission per frame.
+        CHECK(st->submissions() - before == frames);
+        for (const char *name : {"float_ssim", "float_ms_ssim"})
+            for (size_t i = 0; i < frames; i++) {
+                double v = -1;
+                REQUIRE(vmaf_feature_score_at_index(vmaf, name, &v, unsigned(i)) == 0);
+                CHECK(std::fabs(v - expected.frames[i].at(name)) <= 1e-4);
+            }
+        REQUIRE(vmaf_close(vmaf) == 0);
     }
     check_clean(*st);
 }
