@@ -47,79 +47,10 @@ int ssim_mirror(int i, int n)
 
 float gauss_tap(int k) { return uintBitsToFloat(kSsimGaussianBits[k]); }
 
-// The adjacent float of f towards +inf (up) or -inf.
-float next_float(float f, bool up)
-{
-    const uint b = floatBitsToUint(f);
-    if ((b & 0x7fffffffu) == 0u) return uintBitsToFloat(up ? 1u : 0x80000001u);
-    return uintBitsToFloat(((b >> 31) == 0u) == up ? b + 1u : b - 1u);
-}
+#include "ssim_round.glsl"
 
-bool is_even(float f) { return (floatBitsToUint(f) & 1u) == 0u; }
-
-// float(d), rounded to nearest even whether the device's conversion rounds so
-// or towards zero. d - double(f) is exact: the two are within a float ulp.
-float to_float(double d)
-{
-    float f = float(d);
-    precise double e = d - double(f);
-    if (e == 0.0 || isnan(e)) return f;
-    const float g = next_float(f, e > 0.0);
-    precise double e2 = double(g) - d;
-    const double a = abs(e), b = abs(e2);
-    return b < a || (b == a && is_even(g)) ? g : f;
-}
-
-// The correctly rounded float square root (sqrtf). The candidate moves until v
-// lies between the squares of its midpoints with its neighbours; a midpoint has
-// 25 significant bits, so its square is exact in double and never equals v.
-float sqrt_rn(float v)
-{
-    if (!(v > 0.0)) return v;  // 0, -0 (their own roots) and NaN
-    const double dv = double(v);
-    float s = sqrt(v);
-    for (int i = 0; i < 8; i++) {
-        const float up = next_float(s, true);
-        precise double m = (double(s) + double(up)) * 0.5;
-        precise double mm = m * m;
-        if (mm < dv) {
-            s = up;
-            continue;
-        }
-        const float dn = next_float(s, false);
-        m = (double(s) + double(dn)) * 0.5;
-        mm = m * m;
-        if (mm > dv) {
-            s = dn;
-            continue;
-        }
-        break;
-    }
-    return s;
-}
-
-// The correctly rounded float quotient a / b for b > 0, the same way: a
-// midpoint (25 bits) times b (24 bits) is exact in double.
-float div_rn(float a, float b)
-{
-    const double da = double(a), db = double(b);
-    float q = a / b;
-    for (int i = 0; i < 8; i++) {
-        const float up = next_float(q, true);
-        precise double m = (double(q) + double(up)) * 0.5;
-        precise double p = m * db;
-        if (p < da || (p == da && is_even(up))) {
-            q = up;
-            continue;
-        }
-        const float dn = next_float(q, false);
-        m = (double(q) + double(dn)) * 0.5;
-        p = m * db;
-        if (p > da || (p == da && is_even(dn))) {
-            q = dn;
-            continue;
-        }
-        break;
-    }
-    return q;
-}
+// The device's results, corrected.
+float to_float(double d) { return to_float_from(d, float(d)); }
+float sqrt_rn(float v) { return sqrt_rn_from(v, sqrt(v)); }
+float div_rn(float a, float b) { return div_rn_from(a, b, a / b); }
+double div_rn_d(double n, double d) { return div_rn_d_from(n, d, abs(n) / d); }

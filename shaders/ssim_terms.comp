@@ -127,8 +127,10 @@ void main()
             const float sigma12 = sqrt_rn(vv);
             precise float l_den = (mu11 + mu22) + c1;
             precise float c_den = (var1 + var2) + c2;
-            precise double l = (2.0 * double(mu1) * double(mu2) + double(c1)) / double(l_den);
-            precise double cc = (2.0 * double(sigma12) + double(c2)) / double(c_den);
+            precise double l_num = 2.0 * double(mu1) * double(mu2) + double(c1);
+            precise double c_num = 2.0 * double(sigma12) + double(c2);
+            const double l = div_rn_d(l_num, double(l_den));
+            const double cc = div_rn_d(c_num, double(c_den));
             const float cov_c = (cov < 0.0 && sigma12 <= 0.0) ? 0.0 : cov;
             precise float s_num = cov_c + c3;
             precise float s_den = sigma12 + c3;

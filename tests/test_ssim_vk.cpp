@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -22,6 +23,21 @@
 #include "picture/picture.h"
 #include "vulkan.h"
 #include "vulkan/engine.h"
+
+// The kernels' rounding corrections as C++: ssim_round.glsl is written in the
+// subset both languages share, given GLSL's bit-cast built-ins.
+namespace glsl_round {
+using uint = uint32_t;
+inline float uintBitsToFloat(uint b) { return std::bit_cast<float>(b); }
+inline uint floatBitsToUint(float f) { return std::bit_cast<uint>(f); }
+inline double uint64BitsToDouble(uint64_t b) { return std::bit_cast<double>(b); }
+inline uint64_t doubleBitsToUint64(double d) { return std::bit_cast<uint64_t>(d); }
+inline bool isnan(double x) { return std::isnan(x); }
+inline double abs(double x) { return std::fabs(x); }
+#define precise
+#include "../shaders/ssim_round.glsl"
+#undef precise
+}  // namespace glsl_round
 
 using namespace vmaf;
 using namespace vmaf::test;
@@ -158,6 +174,62 @@ void synthetic(VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h, unsign
 bool ms_fits(unsigned w, unsigned h) { return w >= 176 && h >= 176; }
 
 }  // namespace
+
+TEST_CASE("ssim kernels' rounding corrections give IEEE results from perturbed candidates", "[ssim][vulkan][round]")
+{
+    using namespace glsl_round;
+    std::mt19937_64 rng(7);
+    // Values like the kernels' (variances, window sums, quotient operands) over
+    // many binades, both signs where the operation takes them.
+    auto value = [&](int lo, int hi) {
+        const int e = lo + int(rng() % uint64_t(hi - lo + 1));
+        return std::ldexp(1.0 + double(rng() >> 11) * 0x1p-53, e);
+    };
+    // A float `k` ulps from f (k in [-3, 3]); a double likewise.
+    auto perturb = [&](float f, int k) {
+        for (; k > 0; k--) f = next_float(f, true);
+        for (; k < 0; k++) f = next_float(f, false);
+        return f;
+    };
+    auto perturb_d = [&](double d, int k) { return std::bit_cast<double>(std::bit_cast<uint64_t>(d) + int64_t(k)); };
+    auto ties_d = [&]() { return int(rng() % 7) - 3; };
+    long wrong = 0, corrected = 0;
+    constexpr int kInputs = 300000;
+    for (int i = 0; i < kInputs; i++) {
+        // The conversion: the device's candidate rounded to nearest or towards zero.
+        const double d = (rng() & 1 ? -1 : 1) * value(-30, 30);
+        const float rne = float(d);
+        const float rtz = std::fabs(double(rne)) > std::fabs(d) ? next_float(rne, d < 0) : rne;
+        for (float cand : {rne, rtz}) {
+            const float got = to_float_from(d, cand);
+            wrong += std::bit_cast<uint32_t>(got) != std::bit_cast<uint32_t>(rne);
+            corrected += cand != rne;
+        }
+        // Float square root and division, candidates up to 3 ulps off.
+        const float v = float(value(-40, 40));
+        const float a = float((rng() & 1 ? -1 : 1) * value(-20, 20)), b = float(value(-20, 20));
+        const int k = int(rng() % 7) - 3;
+        wrong += sqrt_rn_from(v, perturb(std::sqrt(v), k)) != std::sqrt(v);
+        wrong += div_rn_from(a, b, perturb(a / b, k)) != a / b;
+        // Double division by a float.
+        const double n = (rng() & 1 ? -1 : 1) * value(-20, 20), dd = double(float(value(-20, 20)));
+        const int kd = ties_d();
+        wrong += div_rn_d_from(n, dd, perturb_d(std::fabs(n) / dd, kd)) != n / dd;
+        corrected += k != 0 || kd != 0;
+    }
+    // Exact quotients and ties: a / b exactly representable, sqrt of squares.
+    for (int i = 0; i < 10000; i++) {
+        const float q = float(value(-10, 10)), b = float(int(rng() % 4096) + 1);
+        const float a = q * b;  // rounded: a / b need not be q
+        wrong += div_rn_from(a, b, perturb(a / b, int(rng() % 7) - 3)) != a / b;
+        const float r = float(int(rng() % 65536));
+        wrong += sqrt_rn_from(r * r, perturb(r, int(rng() % 7) - 3)) != std::sqrt(r * r);
+    }
+    std::printf("ssim rounding corrections: %d inputs, %ld perturbed candidates, %ld wrong\n", kInputs, corrected,
+                wrong);
+    CHECK(wrong == 0);
+    CHECK(corrected > kInputs);
+}
 
 TEST_CASE("float_ssim and float_ms_ssim on the GPU: golden pairs against libvmaf and the CPU", "[ssim][vulkan][golden]")
 {
