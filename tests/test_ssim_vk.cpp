@@ -468,6 +468,59 @@ TEST_CASE("float_ssim and float_ms_ssim on the GPU through the C API with the ao
     check_clean(*st);
 }
 
+TEST_CASE("float_ssim and float_ms_ssim stay on the CPU of a device without shaderFloat64", "[ssim][vulkan]")
+{
+    // The same device, adopted by a second state that is told shaderFloat64 is
+    // not enabled: both features decline, and the context runs the CPU
+    // extractors beside it with the CPU's scores.
+    auto own = validated_state();
+    vk::FeatureChain no_float64;
+    no_float64.require();
+    vk::ExternalDevice ext;
+    ext.instance = own->instance();
+    ext.physical = own->physical_device();
+    ext.device = own->device();
+    ext.queue_family = own->queue_family();
+    ext.enabled_features = &no_float64.core;
+    ext.api_version = VK_API_VERSION_1_2;
+    std::unique_ptr<vk::State> st;
+    REQUIRE(vk::State::adopt(ext, &st) == 0);
+    REQUIRE(!st->float64());
+    std::vector<VmafPicture> ref, dist;
+    synthetic(VMAF_PIX_FMT_YUV420P, 10, 180, 178, 2, 3, &ref, &dist);
+    const FrameFormat fmt = format_of(ref[0]);
+    for (const bool ms : {false, true}) {
+        INFO((ms ? "float_ms_ssim" : "float_ssim"));
+        CHECK(!vk::Engine::supports(*st, fmt, info(ms), options(ms)));
+        CHECK(vk::Engine::supports(*own, fmt, info(ms), options(ms)));
+        const MapSink want = run_cpu(ms, ref, dist, options(ms));
+        VmafConfiguration cfg{};
+        cfg.log_level = VMAF_LOG_LEVEL_ERROR;
+        VmafContext *vmaf = nullptr;
+        REQUIRE(vmaf_init(&vmaf, cfg) == 0);
+        REQUIRE(context_import_vulkan_state(vmaf, st.get()) == 0);
+        REQUIRE(vmaf_use_feature(vmaf, info(ms).name, nullptr) == 0);
+        for (size_t i = 0; i < ref.size(); i++) {
+            VmafPicture r, d;
+            picture_ref(&r, &ref[i]);
+            picture_ref(&d, &dist[i]);
+            REQUIRE(vmaf_read_pictures(vmaf, &r, &d, unsigned(i)) == 0);
+        }
+        REQUIRE(vmaf_read_pictures(vmaf, nullptr, nullptr, 0) == 0);
+        CHECK(st->submissions() == 0);  // nothing ran on the GPU
+        for (size_t i = 0; i < ref.size(); i++) {
+            double v = -1;
+            REQUIRE(vmaf_feature_score_at_index(vmaf, info(ms).name, &v, unsigned(i)) == 0);
+            CHECK(v == want.scores.at(info(ms).name).at(unsigned(i)));
+        }
+        REQUIRE(vmaf_close(vmaf) == 0);
+    }
+    unref_all(ref);
+    unref_all(dist);
+    st.reset();
+    check_clean(*own);
+}
+
 TEST_CASE("float_ssim and float_ms_ssim on the GPU refuse or skip what the CPU does", "[ssim][vulkan]")
 {
     auto st = validated_state();
