@@ -393,7 +393,6 @@ constexpr RefScore kLibvmafScores[] = {
     {false, 401, 301, 5, 0.99784386157989502, 0.99999707937240601, 0.99788469076156616},
     {true, 401, 301, 0, 0.96331500709840723, 0.9999997615814209, 0.75542682409286499},
     {true, 177, 176, 0, 0.96406521230546416, 0.9999997615814209, 0.75551462173461914},
-    // 1080p: several tiles per workgroup at scale 0 (ssim_vk.cpp's terms_job).
     {false, 1920, 1080, 0, 0.99499630928039551, 0.99999469518661499, 0.99511277675628662},
     {true, 1920, 1080, 0, 0.96356708193537566, 0.9999997615814209, 0.75575262308120728},
 };
@@ -429,6 +428,24 @@ TEST_CASE("float_ssim downscaling and MS-SSIM at odd sizes on the GPU match libv
         unref_all(ref);
         unref_all(dis);
     }
+    check_clean(*st);
+}
+
+TEST_CASE("float_ssim and float_ms_ssim on the GPU at 2160p: several tiles per workgroup", "[ssim][vulkan]")
+{
+    // From about 2500 tiles on, ssim_vk.cpp's terms_job gives each workgroup two
+    // or more: 2160p at full size and MS-SSIM's scale 0 do.
+    auto st = validated_state();
+    std::vector<VmafPicture> ref = {textured(3840, 2160, 1, 0)}, dis = {textured(3840, 2160, 2, 12)};
+    for (const bool ms : {false, true}) {
+        INFO((ms ? "float_ms_ssim" : "float_ssim"));
+        const auto opts = options(ms, ms ? Dict{{"enable_lcs", "true"}} : Dict{{"scale", "1"}, {"enable_lcs", "true"}});
+        const auto diffs = compare(run_gpu(*st, ms, ref, dis, opts), run_cpu(ms, ref, dis, opts), kVsCpu);
+        std::printf("2160p %-14s %2zu outputs: max |diff| vs CPU %g\n", ms ? "float_ms_ssim" : "float_ssim",
+                    diffs.size(), max_of(diffs));
+    }
+    unref_all(ref);
+    unref_all(dis);
     check_clean(*st);
 }
 

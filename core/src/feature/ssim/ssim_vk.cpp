@@ -45,7 +45,7 @@ namespace {
 constexpr uint32_t kTileW = 32, kTileH = 16;
 constexpr uint32_t kTermsPerGroup = 4;  // doubles: sums of l c s, l, c, s
 // Workgroups a terms dispatch aims at before it gives each several tiles.
-constexpr uint32_t kEnoughGroups = 1000;
+constexpr uint32_t kEnoughGroups = 2500;
 // Workgroup sums the host adds itself; more go through ssim_sum.comp.
 constexpr uint32_t kHostGroups = 16;
 // ssim_box.comp's and ssim_lpf.comp's workgroups: 16 x 16 outputs.
