@@ -20,8 +20,19 @@ void main()
 {
     const uint tid = gl_LocalInvocationIndex;
     precise double acc[4] = double[4](0.0, 0.0, 0.0, 0.0);
-    for (uint g = tid; g < p.groups; g += kThreads)
-        for (uint k = 0u; k < 4u; k++) acc[k] += partials.v[p.first + 4u * g + k];
+    // Four workgroups' sums loaded at a time (independent loads in flight),
+    // then added in the same order as one at a time.
+    const uint kBatch = 4u;
+    for (uint g0 = tid; g0 < p.groups; g0 += kBatch * kThreads) {
+        double v[kBatch][4];
+        for (uint b = 0u; b < kBatch; b++) {
+            const uint g = g0 + b * kThreads;
+            for (uint k = 0u; k < 4u; k++) v[b][k] = g < p.groups ? partials.v[p.first + 4u * g + k] : 0.0;
+        }
+        for (uint b = 0u; b < kBatch; b++)
+            if (g0 + b * kThreads < p.groups)
+                for (uint k = 0u; k < 4u; k++) acc[k] += v[b][k];
+    }
     for (uint k = 0u; k < 4u; k++) tree[k][tid] = acc[k];
     barrier();
     for (uint half_ = kThreads / 2u; half_ > 0u; half_ /= 2u) {
