@@ -5,7 +5,7 @@
 // thread per output sample of both pictures; the inputs are the raw planes.
 #include "ssim_common.glsl"
 
-layout(local_size_x = 16, local_size_y = 16) in;
+layout(local_size_x = kSsimPointTile, local_size_y = kSsimPointTile) in;
 
 layout(push_constant) uniform Params {
     uint in_ref, in_dist, in_stride;  // samples

@@ -6,7 +6,7 @@
 // the (already mirrored) inputs; one thread per output.
 #include "ssim_common.glsl"
 
-const int kT = 16;
+const int kT = kSsimPointTile;
 const int kHalf = kSsimLpf / 2;
 const int kIn = 2 * kT + kSsimLpf - 2;  // input rows and columns of a tile: 39
 

@@ -1,11 +1,11 @@
 #version 450
 // The frame sums of one ssim_terms.comp dispatch: its workgroups' four doubles
 // (sums of l c s, l, c and s) added in a fixed order, so that only four doubles
-// per scale reach the host. Thread t adds workgroups t, t + 256, ... in turn;
+// per scale reach the host. Thread t adds workgroups t, t + kThreads, ... in turn;
 // a fixed tree adds the threads'. One workgroup.
 #include "ssim_common.glsl"
 
-const uint kThreads = 256u;
+const uint kThreads = uint(kSsimSumThreads);
 layout(local_size_x = kThreads) in;
 
 layout(push_constant) uniform Params {

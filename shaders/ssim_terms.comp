@@ -13,8 +13,8 @@
 // the workgroups' in order) or into the partials for ssim_sum.comp.
 #include "ssim_common.glsl"
 
-const int kThreads = 256;
-const int kTW = 32, kTH = 16;
+const int kThreads = kSsimTermsThreads;
+const int kTW = kSsimTileW, kTH = kSsimTileH;
 const int kIW = kTW + kSsimWindow - 1, kIH = kTH + kSsimWindow - 1;
 
 layout(local_size_x = kThreads) in;

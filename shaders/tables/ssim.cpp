@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "feature/ssim/ssim_kernel.h"
 #include "feature/ssim/ssim_tables.h"
 #include "glsl_writer.h"
 
@@ -25,5 +26,12 @@ int main()
     for (const auto &row : ssim::kLowPass)
         for (float t : row) lpf.push_back(std::bit_cast<uint32_t>(t));
     w.array("kSsimLowPassBits", lpf);
+
+    // The kernels' layout (ssim_kernel.h).
+    w.constant("kSsimTermsThreads", int32_t(ssim::gpu::kTermsThreads));
+    w.constant("kSsimTileW", int32_t(ssim::gpu::kTileW));
+    w.constant("kSsimTileH", int32_t(ssim::gpu::kTileH));
+    w.constant("kSsimSumThreads", int32_t(ssim::gpu::kSumThreads));
+    w.constant("kSsimPointTile", int32_t(ssim::gpu::kPointTile));
     return 0;
 }

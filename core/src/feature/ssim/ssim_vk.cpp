@@ -41,15 +41,15 @@ namespace vmaf::vk {
 
 namespace {
 
-// shaders/ssim_terms.comp's layout: tiles of kTileW x kTileH outputs.
-constexpr uint32_t kTileW = 32, kTileH = 16;
+// The kernels' layout (ssim_kernel.h).
+constexpr uint32_t kTileW = ssim::gpu::kTileW, kTileH = ssim::gpu::kTileH;
+constexpr uint32_t kTermsThreads = ssim::gpu::kTermsThreads, kSumThreads = ssim::gpu::kSumThreads;
+constexpr uint32_t kPointTile = ssim::gpu::kPointTile;
 constexpr uint32_t kTermsPerGroup = 4;  // doubles: sums of l c s, l, c, s
 // Workgroups a terms dispatch aims at before it gives each several tiles.
 constexpr uint32_t kEnoughGroups = 2500;
 // Workgroup sums the host adds itself; more go through ssim_sum.comp.
 constexpr uint32_t kHostGroups = 16;
-// ssim_box.comp's and ssim_lpf.comp's workgroups: 16 x 16 outputs.
-constexpr uint32_t kPointTile = 16;
 
 // Kernel inputs (ssim_common.glsl's kInput).
 enum Input : uint32_t { kScratch = 0, kRaw8 = 1, kRaw16 = 2 };
@@ -116,9 +116,13 @@ public:
         st_ = &st;
         const VkPhysicalDeviceLimits &lim = st.limits();
         // ssim_terms' shared memory: two input tiles, five window-sum planes, the tree.
-        const uint32_t terms_shared = 4 * (2 * (kTileH + 10) * (kTileW + 10) + 5 * (kTileH + 10) * kTileW) + 8 * 256;
-        if (lim.maxComputeSharedMemorySize < terms_shared || lim.maxComputeWorkGroupInvocations < 256 ||
-            lim.maxComputeWorkGroupSize[0] < 256)
+        constexpr uint32_t margin = ssim::kWindow - 1;
+        const uint32_t terms_shared = 4 * (2 * (kTileH + margin) * (kTileW + margin) + 5 * (kTileH + margin) * kTileW) +
+                                      8 * kTermsThreads;
+        const uint32_t most = std::max({kTermsThreads, kSumThreads, kPointTile * kPointTile});
+        if (lim.maxComputeSharedMemorySize < terms_shared || lim.maxComputeWorkGroupInvocations < most ||
+            lim.maxComputeWorkGroupSize[0] < std::max(kTermsThreads, kSumThreads) ||
+            lim.maxComputeWorkGroupSize[1] < kPointTile)
             return -ENOTSUP;
         return 0;
     }
