@@ -4,6 +4,7 @@
 #include "adm_tables.glsl"
 #include "cambi_tables.glsl"
 #include "motion_tables.glsl"
+#include "ssim_tables.glsl"
 #include "vif_tables.glsl"
 
 layout(local_size_x = 1) in;

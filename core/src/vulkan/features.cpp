@@ -7,6 +7,8 @@ namespace vmaf::vk {
 
 extern const FeatureInfo kAdmFeature;
 extern const FeatureInfo kCambiFeature;
+extern const FeatureInfo kFloatMsSsimFeature;
+extern const FeatureInfo kFloatSsimFeature;
 extern const FeatureInfo kMotionFeature;
 extern const FeatureInfo kPsnrFeature;
 extern const FeatureInfo kVifFeature;
@@ -15,6 +17,8 @@ namespace {
 constexpr const FeatureInfo *kFeatures[] = {
     &kAdmFeature,
     &kCambiFeature,
+    &kFloatMsSsimFeature,
+    &kFloatSsimFeature,
     &kMotionFeature,
     &kPsnrFeature,
     &kVifFeature,

@@ -77,19 +77,13 @@ public:
             engine_.lpf_half(d[i - 1], w_[i - 1], h_[i - 1], dist_[i].data());
             r[i] = ref_[i].data(), d[i] = dist_[i].data();
         }
-        double msssim = 1.0;
         std::array<ssim::ScaleTerms, ssim::kScales> t;
-        for (int i = 0; i < ssim::kScales; i++) {
-            t[i] = engine_.ssim(r[i], d[i], w_[i], h_[i]);
-            msssim *= std::pow(double(t[i].l), double(ssim::kAlpha[i])) *
-                      std::pow(double(t[i].c), double(ssim::kBeta[i])) *
-                      std::pow(double(t[i].s), double(ssim::kGamma[i]));
-            if (msssim == INFINITY) {
-                log(VMAF_LOG_LEVEL_ERROR, "float_ms_ssim: infinite score at frame %u\n", index);
-                return -EINVAL;
-            }
+        for (int i = 0; i < ssim::kScales; i++) t[i] = engine_.ssim(r[i], d[i], w_[i], h_[i]);
+        double score;
+        if (!ssim::ms_ssim_combine(t.data(), &score)) {
+            log(VMAF_LOG_LEVEL_ERROR, "float_ms_ssim: infinite score at frame %u\n", index);
+            return -EINVAL;
         }
-        double score = msssim;
         if (db_) score = ssim::to_db(score, cap_);
         int err = out.append("float_ms_ssim", index, score);
         if (lcs_) {

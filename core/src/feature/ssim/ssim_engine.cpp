@@ -92,8 +92,7 @@ ScaleTerms Engine::ssim(const float *ref, const float *cmp, int w, int h)
             s_sum += t.s[x];
         }
     }
-    const double count = double(n * rows);
-    return {float(ssim_sum / count), float(l_sum / count), float(c_sum / count), float(s_sum / count)};
+    return mean_terms(ssim_sum, l_sum, c_sum, s_sum, double(n * rows));
 }
 
 void Engine::lpf_half(const float *src, int w, int h, float *dst)

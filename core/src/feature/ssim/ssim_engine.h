@@ -3,6 +3,7 @@
 // kernel build an instance picked.
 #pragma once
 
+#include <cmath>
 #include <vector>
 
 #include "feature/ssim/ssim.h"
@@ -15,6 +16,26 @@ namespace vmaf::ssim {
 struct ScaleTerms {
     float ssim, l, c, s;
 };
+
+// The mean terms from the sums of the per-pixel terms over `count` pixels.
+inline ScaleTerms mean_terms(double ssim_sum, double l_sum, double c_sum, double s_sum, double count)
+{
+    return {float(ssim_sum / count), float(l_sum / count), float(c_sum / count), float(s_sum / count)};
+}
+
+// MS-SSIM from the five scales' mean terms, with Wang's exponents in libvmaf's
+// order. Returns false where the product becomes infinite (libvmaf's error).
+inline bool ms_ssim_combine(const ScaleTerms *t, double *out)
+{
+    double msssim = 1.0;
+    for (int i = 0; i < kScales; i++) {
+        msssim *= std::pow(double(t[i].l), double(kAlpha[i])) * std::pow(double(t[i].c), double(kBeta[i])) *
+                  std::pow(double(t[i].s), double(kGamma[i]));
+        if (msssim == INFINITY) return false;
+    }
+    *out = msssim;
+    return true;
+}
 
 // One row of per-pixel terms: l * c * s, l, c, s.
 struct TermRows {

@@ -1,0 +1,535 @@
+// float_ssim and float_ms_ssim on the GPU: the twins of float_ssim_cpu.cpp and
+// float_ms_ssim_cpu.cpp.
+//
+// Four kernels (shaders/ssim_*.comp, sharing ssim_common.glsl):
+//   ssim_box    float_ssim's box downscaling of both luma planes (scale > 1),
+//   ssim_lpf    MS-SSIM's halving to the next scale (the 9x9 low-pass filter),
+//   ssim_terms  SSIM's window sums, per-pixel terms and the sums of l c s, l, c
+//               and s, four doubles per workgroup,
+//   ssim_sum    a terms dispatch's workgroup sums added in a fixed order into
+//               four doubles (skipped where the workgroups are few: the host
+//               adds them).
+// The first three read the Engine's raw luma samples or a float plane of this
+// feature's scratch buffer, in the CPU's order of float and double operations;
+// collect() finishes with the CPU's host code (ssim_engine.h's mean_terms and
+// ms_ssim_combine, ssim_kernel.h's to_db).
+// Stages: float_ssim [box,] terms[, sum]; float_ms_ssim: stage s computes scale
+// s's terms, halves scale s into s + 1 and sums scale s - 1's workgroups (scale
+// 4's few are left to the host). The kernels need shaderFloat64.
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "feature/common/float_picture.h"
+#include "feature/ssim/ssim.h"
+#include "feature/ssim/ssim_engine.h"
+#include "feature/ssim/ssim_kernel.h"
+#include "feature/ssim/ssim_tables.h"
+#include "picture/picture.h"
+#include "spirv.h"
+#include "util/log.h"
+#include "vulkan/context.h"
+#include "vulkan/feature.h"
+#include "vulkan/memory.h"
+#include "vulkan/pipeline.h"
+
+namespace vmaf::vk {
+
+namespace {
+
+// The kernels' layout (ssim_kernel.h).
+constexpr uint32_t kTileW = ssim::gpu::kTileW, kTileH = ssim::gpu::kTileH;
+constexpr uint32_t kTermsThreads = ssim::gpu::kTermsThreads, kSumThreads = ssim::gpu::kSumThreads;
+constexpr uint32_t kPointTile = ssim::gpu::kPointTile;
+constexpr uint32_t kTermsPerGroup = 4;  // doubles: sums of l c s, l, c, s
+// Workgroups a terms dispatch aims at before it gives each several tiles.
+constexpr uint32_t kEnoughGroups = 2500;
+// Workgroup sums the host adds itself; more go through ssim_sum.comp.
+constexpr uint32_t kHostGroups = 16;
+
+// Kernel inputs (ssim_common.glsl's kInput).
+enum Input : uint32_t { kScratch = 0, kRaw8 = 1, kRaw16 = 2 };
+
+struct TermsPush {
+    uint32_t in_ref, in_dist, in_stride;
+    int32_t width, height, out_w, out_h;
+    uint32_t tiles, partial_index, to_partials;
+};
+
+struct SumPush {
+    uint32_t first, groups, out_index;
+};
+
+struct LpfPush {
+    uint32_t in_ref, in_dist, in_stride;
+    int32_t width, height;
+    uint32_t out_ref, out_dist, out_w, out_h;
+};
+
+struct BoxPush {
+    uint32_t in_ref, in_dist, in_stride;
+    int32_t width, height;
+    uint32_t out_ref, out_dist, out_w, out_h;
+    int32_t factor;
+    uint32_t tap_bits;
+};
+
+struct TermsJob {
+    TermsPush push{};
+    uint32_t groups_x = 0, groups_y = 0;
+    bool raw = false;      // reads the Engine's planes (else the scratch buffer)
+    bool reduced = false;  // its workgroup sums go through ssim_sum.comp
+    uint32_t partials = 0;  // reduced: its first double in the partials buffer
+    uint32_t first = 0;     // its first double within the feature's results
+    uint32_t groups() const { return groups_x * groups_y; }
+    // Doubles of the feature's results it fills.
+    uint32_t result_doubles() const { return (reduced ? 1 : groups()) * kTermsPerGroup; }
+};
+
+// A w x h plane's terms dispatch (placed in the buffers by the caller).
+TermsJob terms_job(uint32_t w, uint32_t h)
+{
+    TermsJob j;
+    j.push.width = int32_t(w);
+    j.push.height = int32_t(h);
+    j.push.out_w = int32_t(w) - ssim::kWindow + 1;
+    j.push.out_h = int32_t(h) - ssim::kWindow + 1;
+    j.groups_x = (uint32_t(j.push.out_w) + kTileW - 1) / kTileW;
+    const uint32_t tiles_y = (uint32_t(j.push.out_h) + kTileH - 1) / kTileH;
+    uint32_t tiles = 1;
+    while (tiles < 8 && j.groups_x * ((tiles_y + 2 * tiles - 1) / (2 * tiles)) >= kEnoughGroups) tiles *= 2;
+    j.push.tiles = tiles;
+    j.groups_y = (tiles_y + tiles - 1) / tiles;
+    return j;
+}
+
+// The pipelines and descriptor sets of both features: one per kernel and input.
+class Kernels {
+public:
+    int init(State &st, unsigned bpc)
+    {
+        bpc_ = bpc;
+        st_ = &st;
+        const VkPhysicalDeviceLimits &lim = st.limits();
+        // ssim_terms' shared memory: two input tiles, five window-sum planes, the tree.
+        constexpr uint32_t margin = ssim::kWindow - 1;
+        const uint32_t terms_shared = 4 * (2 * (kTileH + margin) * (kTileW + margin) + 5 * (kTileH + margin) * kTileW) +
+                                      8 * kTermsThreads;
+        const uint32_t most = std::max({kTermsThreads, kSumThreads, kPointTile * kPointTile});
+        if (lim.maxComputeSharedMemorySize < terms_shared || lim.maxComputeWorkGroupInvocations < most ||
+            lim.maxComputeWorkGroupSize[0] < std::max(kTermsThreads, kSumThreads) ||
+            lim.maxComputeWorkGroupSize[1] < kPointTile)
+            return -ENOTSUP;
+        return 0;
+    }
+
+    Input raw() const { return bpc_ > 8 ? kRaw16 : kRaw8; }
+
+    // The pipeline of `shader` reading `in`, made on first use.
+    int get(const spirv::Shader &shader, Input in, uint32_t push_size, ComputePipeline **out)
+    {
+        for (Entry &e : entries_)
+            if (e.shader == &shader && e.in == in) return *out = e.pipeline.get(), 0;
+        const float inv_scaler = 1.0f / float_scaler(bpc_);  // a power of two: exact
+        const SpecConstant spec[] = {{0, uint32_t(in)}, {1, std::bit_cast<uint32_t>(inv_scaler)}};
+        PipelineDesc d;
+        d.shader = &shader;
+        d.buffers = 4;
+        d.push_constant_size = push_size;
+        d.spec = spec;
+        Entry e{&shader, in, nullptr, VK_NULL_HANDLE};
+        if (int err = ComputePipeline::create(*st_, d, &e.pipeline)) return err;
+        *out = e.pipeline.get();
+        entries_.push_back(std::move(e));
+        return 0;
+    }
+
+    int bind(std::span<const BufferRange> buffers)
+    {
+        for (Entry &e : entries_)
+            if (int err = e.pipeline->make_set(buffers, &e.set)) return err;
+        return 0;
+    }
+
+    VkDescriptorSet set(const ComputePipeline *p) const
+    {
+        for (const Entry &e : entries_)
+            if (e.pipeline.get() == p) return e.set;
+        return VK_NULL_HANDLE;
+    }
+
+private:
+    struct Entry {
+        const spirv::Shader *shader;
+        Input in;
+        std::unique_ptr<ComputePipeline> pipeline;
+        VkDescriptorSet set;
+    };
+    State *st_ = nullptr;
+    unsigned bpc_ = 8;
+    std::vector<Entry> entries_;
+};
+
+// The common part of both features: the scratch buffer, raw plane offsets and
+// the terms jobs' finishing.
+class SsimVkBase : public Feature {
+public:
+    int bind(const FrameBuffers &fb) override
+    {
+        if (fb.ref[0].w != fmt_.w || fb.ref[0].h != fmt_.h) return -EINVAL;
+        raw_ref_ = uint32_t(fb.ref[0].offset / fb.bytes_per_sample);
+        raw_dist_ = uint32_t(fb.dist[0].offset / fb.bytes_per_sample);
+        raw_stride_ = fb.ref[0].stride / fb.bytes_per_sample;
+        const BufferRange buffers[] = {{fb.planes, 0, fb.planes_size},
+                                       {scratch_.get(), 0, scratch_.size()},
+                                       {fb.results, 0, fb.results_size},
+                                       {partials_.get(), 0, partials_.size()}};
+        on_bind();
+        return kernels_.bind(buffers);
+    }
+
+protected:
+    virtual void on_bind() = 0;
+
+    // Place `j` in the results (from *result_at) and, when it has more than
+    // kHostGroups workgroups and `may_reduce`, in the partials buffer.
+    void place(TermsJob &j, bool may_reduce, uint32_t *result_at)
+    {
+        j.reduced = may_reduce && j.groups() > kHostGroups;
+        if (j.reduced) {
+            j.partials = partials_doubles_;
+            partials_doubles_ += j.groups() * kTermsPerGroup;
+        }
+        j.first = *result_at;
+        *result_at += j.result_doubles();
+    }
+
+    // After place(): the buffers and the sum kernel.
+    int init_common(State &st, const FrameFormat &fmt, size_t scratch_floats)
+    {
+        if (fmt.bpc < 8 || fmt.bpc > 16) return -EINVAL;
+        fmt_ = fmt;
+        if (int err = kernels_.init(st, fmt.bpc)) return err;
+        // At least a little of each, so that the bindings exist when unused.
+        constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+        Allocator &a = st.allocator();
+        if (int err = a.create_buffer(std::max<size_t>(scratch_floats, 4) * sizeof(float), kStorage,
+                                      MemoryUse::Device, &scratch_))
+            return err;
+        if (int err = a.create_buffer(std::max<size_t>(partials_doubles_, 4) * sizeof(double), kStorage,
+                                      MemoryUse::Device, &partials_))
+            return err;
+        return kernels_.get(spirv::ssim_sum, kScratch, sizeof(SumPush), &sum_pipe_);
+    }
+
+    // A terms job reading the raw planes (after bind()) or scratch planes.
+    void set_terms_input(TermsJob &j, bool raw, uint32_t ref, uint32_t dist, uint32_t stride)
+    {
+        j.raw = raw;
+        j.push.in_ref = ref;
+        j.push.in_dist = dist;
+        j.push.in_stride = stride;
+    }
+
+    int terms_pipeline(const TermsJob &j, ComputePipeline **out)
+    {
+        return kernels_.get(spirv::ssim_terms, j.raw ? kernels_.raw() : kScratch, sizeof(TermsPush), out);
+    }
+
+    void record_terms(const Recording &rec, const TermsJob &j, ComputePipeline *pipe)
+    {
+        TermsPush push = j.push;
+        push.to_partials = j.reduced ? 1 : 0;
+        push.partial_index = j.reduced ? j.partials : uint32_t(rec.result_offset / sizeof(double)) + j.first;
+        pipe->dispatch(rec.cmd, kernels_.set(pipe), &push, j.groups_x, j.groups_y);
+    }
+
+    // A reduced job's sums, in a later stage than its terms.
+    void record_sum(const Recording &rec, const TermsJob &j)
+    {
+        if (!j.reduced) return;
+        const SumPush push = {j.partials, j.groups(), uint32_t(rec.result_offset / sizeof(double)) + j.first};
+        sum_pipe_->dispatch(rec.cmd, kernels_.set(sum_pipe_), &push, 1);
+    }
+
+    // The job's sums (its workgroups' added in order unless ssim_sum did), as
+    // the mean terms.
+    static ssim::ScaleTerms finish(std::span<const std::byte> results, const TermsJob &j)
+    {
+        double sum[kTermsPerGroup] = {};
+        const uint32_t groups = j.reduced ? 1 : j.groups();
+        const std::byte *at = results.data() + size_t(j.first) * sizeof(double);
+        for (uint32_t g = 0; g < groups; g++)
+            for (uint32_t k = 0; k < kTermsPerGroup; k++) {
+                double v;
+                std::memcpy(&v, at + (size_t(g) * kTermsPerGroup + k) * sizeof(double), sizeof v);
+                sum[k] += v;
+            }
+        return ssim::mean_terms(sum[0], sum[1], sum[2], sum[3], double(j.push.out_w * j.push.out_h));
+    }
+
+    FrameFormat fmt_{};
+    Kernels kernels_;
+    Buffer scratch_, partials_;
+    uint32_t partials_doubles_ = 0;
+    ComputePipeline *sum_pipe_ = nullptr;
+    uint32_t raw_ref_ = 0, raw_dist_ = 0, raw_stride_ = 0;
+};
+
+// ---------------------------------------------------------------- float_ssim
+
+class FloatSsimVk final : public SsimVkBase {
+public:
+    explicit FloatSsimVk(const FeatureOptions &o)
+        : lcs_(o.flag("enable_lcs")), db_(o.flag("enable_db")), clip_(o.flag("clip_db")),
+          scale_(int(o.number("scale")))
+    {
+    }
+
+    int init(State &st, const FrameFormat &fmt, size_t *result_bytes) override
+    {
+        const int w = int(fmt.w), h = int(fmt.h);
+        factor_ = scale_ > 0 ? scale_ : ssim::auto_scale(w, h);
+        const int sw = factor_ > 1 ? ssim::decimated_size(w, factor_) : w;
+        const int sh = factor_ > 1 ? ssim::decimated_size(h, factor_) : h;
+        if (sw < ssim::kWindow || sh < ssim::kWindow) {
+            log(VMAF_LOG_LEVEL_ERROR,
+                "float_ssim: %ux%u downscaled by %d is %dx%d, smaller than the %dx%d window\n", fmt.w, fmt.h,
+                factor_, sw, sh, ssim::kWindow, ssim::kWindow);
+            return -EINVAL;
+        }
+        cap_ = clip_ ? ssim::max_db(fmt.bpc, fmt.w, fmt.h) : INFINITY;
+        const size_t small = factor_ > 1 ? size_t(sw) * sh : 0;
+        job_ = terms_job(uint32_t(sw), uint32_t(sh));
+        uint32_t result_doubles = 0;
+        place(job_, true, &result_doubles);
+        if (int err = init_common(st, fmt, 2 * small)) return err;
+        if (factor_ > 1) {
+            BoxPush &b = box_;
+            b.width = w;
+            b.height = h;
+            b.out_ref = 0;
+            b.out_dist = uint32_t(small);
+            b.out_w = uint32_t(sw);
+            b.out_h = uint32_t(sh);
+            b.factor = factor_;
+            b.tap_bits = std::bit_cast<uint32_t>(1.0f / float(factor_ * factor_));  // the CPU's tap
+            set_terms_input(job_, false, 0, uint32_t(small), uint32_t(sw));
+            if (int err = kernels_.get(spirv::ssim_box, kernels_.raw(), sizeof(BoxPush), &box_pipe_)) return err;
+        } else {
+            job_.raw = true;
+        }
+        if (int err = terms_pipeline(job_, &terms_pipe_)) return err;
+        *result_bytes = size_t(result_doubles) * sizeof(double);
+        return 0;
+    }
+
+    unsigned stages() const override { return (factor_ > 1 ? 2 : 1) + (job_.reduced ? 1 : 0); }
+
+    int record(const Recording &rec) override
+    {
+        const unsigned terms_stage = factor_ > 1 ? 1 : 0;
+        if (rec.stage < terms_stage)
+            box_pipe_->dispatch(rec.cmd, kernels_.set(box_pipe_), &box_, (box_.out_w + kPointTile - 1) / kPointTile,
+                                (box_.out_h + kPointTile - 1) / kPointTile);
+        else if (rec.stage == terms_stage)
+            record_terms(rec, job_, terms_pipe_);
+        else
+            record_sum(rec, job_);
+        return 0;
+    }
+
+    int collect(std::span<const std::byte> results, unsigned index, ScoreSink &sink) override
+    {
+        const ssim::ScaleTerms t = finish(results, job_);
+        double score = t.ssim;
+        if (db_) score = ssim::to_db(score, cap_);
+        int err = sink.append("float_ssim", index, score);
+        if (lcs_) {
+            err |= sink.append("float_ssim_l", index, t.l);
+            err |= sink.append("float_ssim_c", index, t.c);
+            err |= sink.append("float_ssim_s", index, t.s);
+        }
+        return err;
+    }
+
+private:
+    void on_bind() override
+    {
+        if (factor_ > 1) {
+            box_.in_ref = raw_ref_;
+            box_.in_dist = raw_dist_;
+            box_.in_stride = raw_stride_;
+        } else {
+            set_terms_input(job_, true, raw_ref_, raw_dist_, raw_stride_);
+        }
+    }
+
+    bool lcs_, db_, clip_;
+    int scale_, factor_ = 1;
+    double cap_ = INFINITY;
+    TermsJob job_{};
+    BoxPush box_{};
+    ComputePipeline *box_pipe_ = nullptr, *terms_pipe_ = nullptr;
+};
+
+// ------------------------------------------------------------- float_ms_ssim
+
+constexpr const char *kLNames[ssim::kScales] = {"float_ms_ssim_l_scale0", "float_ms_ssim_l_scale1",
+                                                "float_ms_ssim_l_scale2", "float_ms_ssim_l_scale3",
+                                                "float_ms_ssim_l_scale4"};
+constexpr const char *kCNames[ssim::kScales] = {"float_ms_ssim_c_scale0", "float_ms_ssim_c_scale1",
+                                                "float_ms_ssim_c_scale2", "float_ms_ssim_c_scale3",
+                                                "float_ms_ssim_c_scale4"};
+constexpr const char *kSNames[ssim::kScales] = {"float_ms_ssim_s_scale0", "float_ms_ssim_s_scale1",
+                                                "float_ms_ssim_s_scale2", "float_ms_ssim_s_scale3",
+                                                "float_ms_ssim_s_scale4"};
+
+class FloatMsSsimVk final : public SsimVkBase {
+public:
+    explicit FloatMsSsimVk(const FeatureOptions &o)
+        : lcs_(o.flag("enable_lcs")), db_(o.flag("enable_db")), clip_(o.flag("clip_db"))
+    {
+    }
+
+    int init(State &st, const FrameFormat &fmt, size_t *result_bytes) override
+    {
+        if (fmt.w < ssim::kMsSsimMinSide || fmt.h < ssim::kMsSsimMinSide) {
+            log(VMAF_LOG_LEVEL_WARNING,
+                "float_ms_ssim: %ux%u is below the %ux%u minimum of five scales; no float_ms_ssim scores\n",
+                fmt.w, fmt.h, ssim::kMsSsimMinSide, ssim::kMsSsimMinSide);
+            skip_ = true;
+            *result_bytes = 0;
+            return 0;
+        }
+        cap_ = clip_ ? ssim::max_db(fmt.bpc, fmt.w, fmt.h) : INFINITY;
+        // Scales 1-4 in the scratch buffer, reference then distorted.
+        uint32_t w = fmt.w, h = fmt.h, at = 0, first = 0;
+        for (int s = 0; s < ssim::kScales; s++) {
+            if (s > 0) {
+                lpf_[s - 1].out_ref = at;
+                lpf_[s - 1].out_dist = at + w * h;
+                lpf_[s - 1].out_w = w;
+                lpf_[s - 1].out_h = h;
+                plane_ref_[s] = at;
+                plane_dist_[s] = at + w * h;
+                at += 2 * w * h;
+            }
+            jobs_[s] = terms_job(w, h);
+            place(jobs_[s], s + 1 < ssim::kScales, &first);  // the last scale's: the host's
+            if (s > 0) set_terms_input(jobs_[s], false, plane_ref_[s], plane_dist_[s], w);
+            else jobs_[s].raw = true;
+            if (s + 1 < ssim::kScales) {
+                LpfPush &l = lpf_[s];
+                l.width = int32_t(w);
+                l.height = int32_t(h);
+                if (s > 0) {
+                    l.in_ref = plane_ref_[s];
+                    l.in_dist = plane_dist_[s];
+                    l.in_stride = w;
+                }
+            }
+            w = uint32_t(ssim::decimated_size(int(w), 2));
+            h = uint32_t(ssim::decimated_size(int(h), 2));
+        }
+        if (int err = init_common(st, fmt, at)) return err;
+        for (int s = 0; s < ssim::kScales; s++) {
+            if (int err = terms_pipeline(jobs_[s], &terms_pipe_[s])) return err;
+            if (s + 1 < ssim::kScales)
+                if (int err = kernels_.get(spirv::ssim_lpf, s == 0 ? kernels_.raw() : kScratch, sizeof(LpfPush),
+                                           &lpf_pipe_[s]))
+                    return err;
+        }
+        *result_bytes = size_t(first) * sizeof(double);
+        return 0;
+    }
+
+    int bind(const FrameBuffers &fb) override
+    {
+        if (skip_) return 0;
+        return SsimVkBase::bind(fb);
+    }
+
+    unsigned stages() const override { return skip_ ? 1 : ssim::kScales; }
+
+    int record(const Recording &rec) override
+    {
+        if (skip_) return 0;
+        const unsigned s = rec.stage;
+        record_terms(rec, jobs_[s], terms_pipe_[s]);
+        if (s > 0) record_sum(rec, jobs_[s - 1]);
+        if (s + 1 < ssim::kScales) {
+            const LpfPush &l = lpf_[s];
+            lpf_pipe_[s]->dispatch(rec.cmd, kernels_.set(lpf_pipe_[s]), &l, (l.out_w + kPointTile - 1) / kPointTile,
+                                   (l.out_h + kPointTile - 1) / kPointTile);
+        }
+        return 0;
+    }
+
+    int collect(std::span<const std::byte> results, unsigned index, ScoreSink &sink) override
+    {
+        if (skip_) return 0;
+        std::array<ssim::ScaleTerms, ssim::kScales> t;
+        for (int i = 0; i < ssim::kScales; i++) t[i] = finish(results, jobs_[i]);
+        double score;
+        if (!ssim::ms_ssim_combine(t.data(), &score)) {
+            log(VMAF_LOG_LEVEL_ERROR, "float_ms_ssim: infinite score at frame %u\n", index);
+            return -EINVAL;
+        }
+        if (db_) score = ssim::to_db(score, cap_);
+        int err = sink.append("float_ms_ssim", index, score);
+        if (lcs_) {
+            for (int i = 0; i < ssim::kScales; i++) err |= sink.append(kLNames[i], index, t[i].l);
+            for (int i = 0; i < ssim::kScales; i++) err |= sink.append(kCNames[i], index, t[i].c);
+            for (int i = 0; i < ssim::kScales; i++) err |= sink.append(kSNames[i], index, t[i].s);
+        }
+        return err;
+    }
+
+private:
+    void on_bind() override
+    {
+        set_terms_input(jobs_[0], true, raw_ref_, raw_dist_, raw_stride_);
+        lpf_[0].in_ref = raw_ref_;
+        lpf_[0].in_dist = raw_dist_;
+        lpf_[0].in_stride = raw_stride_;
+    }
+
+    bool lcs_, db_, clip_;
+    bool skip_ = false;
+    double cap_ = INFINITY;
+    std::array<TermsJob, ssim::kScales> jobs_{};
+    std::array<LpfPush, ssim::kScales - 1> lpf_{};
+    uint32_t plane_ref_[ssim::kScales] = {}, plane_dist_[ssim::kScales] = {};
+    ComputePipeline *terms_pipe_[ssim::kScales] = {}, *lpf_pipe_[ssim::kScales - 1] = {};
+};
+
+// Both kernels' sums and quotients are in double: a device without
+// shaderFloat64 leaves these features to the CPU.
+bool supports(const State &st, const FrameFormat &, const FeatureOptions &)
+{
+    return st.float64();
+}
+
+std::unique_ptr<Feature> create_ssim(const FeatureOptions &o)
+{
+    return std::make_unique<FloatSsimVk>(o);
+}
+
+std::unique_ptr<Feature> create_ms_ssim(const FeatureOptions &o)
+{
+    return std::make_unique<FloatMsSsimVk>(o);
+}
+
+}  // namespace
+
+extern const FeatureInfo kFloatSsimFeature;
+extern const FeatureInfo kFloatMsSsimFeature;
+const FeatureInfo kFloatSsimFeature = {"float_ssim", supports, create_ssim};
+const FeatureInfo kFloatMsSsimFeature = {"float_ms_ssim", supports, create_ms_ssim};
+
+}  // namespace vmaf::vk

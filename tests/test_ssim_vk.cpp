@@ -1,0 +1,597 @@
+// The float_ssim and float_ms_ssim GPU twins: on every golden pair through the
+// Engine, within the CPU test's 1e-4 of libvmaf's JSON with its default, aom_ctc
+// v7.0 and nflx_ctc v1.0 options, and against the CPU extractor (as oracle) on
+// golden and synthetic input of every depth, format, odd and minimum size and
+// option; plus libvmaf's own scores of the downscaled and odd-sized cases the
+// golden pairs do not reach. The validation layer is on throughout.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "context/context.h"
+#include "feature/options.h"
+#include "feature/ssim/ssim.h"
+#include "golden.h"
+#include "libvmaf/libvmaf.h"
+#include "picture/picture.h"
+#include "vulkan.h"
+#include "vulkan/engine.h"
+
+// The kernels' rounding corrections as C++: ssim_round.glsl is written in the
+// subset both languages share, given GLSL's bit-cast built-ins.
+namespace glsl_round {
+using uint = uint32_t;
+inline float uintBitsToFloat(uint b) { return std::bit_cast<float>(b); }
+inline uint floatBitsToUint(float f) { return std::bit_cast<uint>(f); }
+inline double uint64BitsToDouble(uint64_t b) { return std::bit_cast<double>(b); }
+inline uint64_t doubleBitsToUint64(double d) { return std::bit_cast<uint64_t>(d); }
+inline bool isnan(double x) { return std::isnan(x); }
+inline double abs(double x) { return std::fabs(x); }
+#define precise
+#include "../shaders/ssim_round.glsl"
+#undef precise
+}  // namespace glsl_round
+
+using namespace vmaf;
+using namespace vmaf::test;
+
+namespace {
+
+const ExtractorInfo &info(bool ms) { return ms ? kFloatMsSsimExtractor : kFloatSsimExtractor; }
+
+FeatureOptions options(bool ms, const Dict &d = {})
+{
+    FeatureOptions o;
+    std::string err;
+    REQUIRE(FeatureOptions::parse(info(ms).options, d, &o, &err) == 0);
+    return o;
+}
+
+FrameFormat format_of(const VmafPicture &p) { return {p.pix_fmt, p.bpc, p.w[0], p.h[0]}; }
+
+MapSink run_gpu(vk::State &st, bool ms, const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dist,
+                const FeatureOptions &opts)
+{
+    REQUIRE(vk::Engine::supports(st, format_of(ref[0]), info(ms), opts));
+    std::unique_ptr<vk::Engine> engine;
+    REQUIRE(vk::Engine::create(&st, format_of(ref[0]), {{&info(ms), opts}}, &engine) == 0);
+    MapSink sink;
+    for (size_t i = 0; i < ref.size(); i++) REQUIRE(engine->submit(ref[i], dist[i], unsigned(i), sink) == 0);
+    REQUIRE(engine->flush(sink) == 0);
+    return sink;
+}
+
+MapSink run_cpu(bool ms, const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dist,
+                const FeatureOptions &opts)
+{
+    auto ex = info(ms).create(opts);
+    REQUIRE(ex->init(format_of(ref[0])) == 0);
+    MapSink sink;
+    for (size_t i = 0; i < ref.size(); i++) REQUIRE(ex->extract(ref[i], dist[i], unsigned(i), sink) == 0);
+    REQUIRE(ex->flush(sink) == 0);
+    return sink;
+}
+
+// Every output of `cpu` is in `gpu`, within `tol`; returns max |diff| per output.
+// Also counts the values that differ at all.
+std::map<std::string, double> compare(const MapSink &gpu, const MapSink &cpu, double tol, long *differing = nullptr)
+{
+    std::map<std::string, double> diffs;
+    REQUIRE(gpu.scores.size() == cpu.scores.size());
+    for (const auto &[name, series] : cpu.scores) {
+        INFO(name);
+        REQUIRE(gpu.scores.count(name));
+        REQUIRE(gpu.scores.at(name).size() == series.size());
+        double &m = diffs[name];
+        for (const auto &[i, v] : series) {
+            const double g = gpu.scores.at(name).at(i);
+            const double d = g == v ? 0.0 : std::fabs(g - v);  // equal infinities: 0
+            CHECK(d <= tol);
+            if (differing && d != 0.0) ++*differing;
+            m = std::max(m, d);
+        }
+    }
+    return diffs;
+}
+
+double max_of(const std::map<std::string, double> &m)
+{
+    double r = 0;
+    for (const auto &[n, v] : m) r = std::max(r, v);
+    return r;
+}
+
+// The tolerance against the CPU extractor: the kernels round every float as
+// the CPU does; only the order of the double sums of the per-pixel terms
+// differs (by workgroup instead of raster order), far below a float's ulp.
+constexpr double kVsCpu = 1e-6;
+
+// A luma-only or chroma-carrying picture filled by gen(plane, x, y).
+template <typename Gen>
+VmafPicture make_picture(VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h, Gen gen)
+{
+    VmafPicture p;
+    REQUIRE(picture_alloc(&p, fmt, bpc, w, h) == 0);
+    for (unsigned pl = 0; pl < plane_count(fmt); pl++)
+        for (unsigned y = 0; y < p.h[pl]; y++) {
+            auto *row = static_cast<uint8_t *>(p.data[pl]) + size_t(y) * p.stride[pl];
+            for (unsigned x = 0; x < p.w[pl]; x++) {
+                const unsigned v = gen(pl, x, y);
+                if (bpc == 8) row[x] = uint8_t(v);
+                else reinterpret_cast<uint16_t *>(row)[x] = uint16_t(v);
+            }
+        }
+    return p;
+}
+
+// Frames of smooth texture plus noise; the distorted one noisier, blurred,
+// contrast-boosted or clipped to the extremes of the depth (kind 3: the black
+// and white ends, where the variances and l's denominator get small or large).
+void synthetic(VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h, unsigned frames, uint32_t seed,
+               std::vector<VmafPicture> *ref, std::vector<VmafPicture> *dist)
+{
+    std::mt19937 rng(seed);
+    const int maxv = int((1u << bpc) - 1);
+    const double scale = double(maxv) / 255.0;
+    for (unsigned f = 0; f < frames; f++) {
+        std::vector<int> base(size_t(w) * h);
+        const double fx = 0.05 + 0.3 * (rng() % 100) / 100.0, fy = 0.04 + 0.3 * (rng() % 100) / 100.0;
+        const unsigned kind = f % 4;
+        for (unsigned y = 0; y < h; y++)
+            for (unsigned x = 0; x < w; x++) {
+                double v = 128 + 60 * std::sin(fx * x + f) * std::cos(fy * y) + int(rng() % 41) - 20;
+                if (kind == 3) v = (v - 128) * 4 + 128;  // saturates at both ends
+                base[size_t(y) * w + x] = std::clamp(int(v * scale), 0, maxv);
+            }
+        auto distort = [&](unsigned x, unsigned y) {
+            const int v = base[size_t(y) * w + x];
+            switch (kind) {
+            case 0: return v + int(rng() % 9) - 4;
+            case 1: {
+                const int l = base[size_t(y) * w + (x ? x - 1 : x)], r = base[size_t(y) * w + (x + 1 < w ? x + 1 : x)];
+                return (l + 2 * v + r) / 4;
+            }
+            case 2: return (v - maxv / 2) * 3 / 2 + maxv / 2;
+            default: return v + (int(rng() % 61) - 30) * int(scale);
+            }
+        };
+        ref->push_back(make_picture(fmt, bpc, w, h, [&](unsigned pl, unsigned x, unsigned y) {
+            return pl ? unsigned(rng() % (maxv + 1)) : unsigned(base[size_t(y) * w + x]);
+        }));
+        dist->push_back(make_picture(fmt, bpc, w, h, [&](unsigned pl, unsigned x, unsigned y) {
+            return pl ? unsigned(rng() % (maxv + 1)) : unsigned(std::clamp(distort(x, y), 0, maxv));
+        }));
+    }
+}
+
+bool ms_fits(unsigned w, unsigned h) { return w >= 176 && h >= 176; }
+
+}  // namespace
+
+TEST_CASE("ssim kernels' rounding corrections give IEEE results from perturbed candidates", "[ssim][vulkan][round]")
+{
+    using namespace glsl_round;
+    std::mt19937_64 rng(7);
+    // Values like the kernels' (variances, window sums, quotient operands) over
+    // many binades, both signs where the operation takes them.
+    auto value = [&](int lo, int hi) {
+        const int e = lo + int(rng() % uint64_t(hi - lo + 1));
+        return std::ldexp(1.0 + double(rng() >> 11) * 0x1p-53, e);
+    };
+    // A float `k` ulps from f (k in [-3, 3]); a double likewise.
+    auto perturb = [&](float f, int k) {
+        for (; k > 0; k--) f = next_float(f, true);
+        for (; k < 0; k++) f = next_float(f, false);
+        return f;
+    };
+    auto perturb_d = [&](double d, int k) { return std::bit_cast<double>(std::bit_cast<uint64_t>(d) + int64_t(k)); };
+    auto ties_d = [&]() { return int(rng() % 7) - 3; };
+    long wrong = 0, corrected = 0;
+    constexpr int kInputs = 300000;
+    for (int i = 0; i < kInputs; i++) {
+        // The conversion: the device's candidate rounded to nearest or towards zero.
+        const double d = (rng() & 1 ? -1 : 1) * value(-30, 30);
+        const float rne = float(d);
+        const float rtz = std::fabs(double(rne)) > std::fabs(d) ? next_float(rne, d < 0) : rne;
+        for (float cand : {rne, rtz}) {
+            const float got = to_float_from(d, cand);
+            wrong += std::bit_cast<uint32_t>(got) != std::bit_cast<uint32_t>(rne);
+            corrected += cand != rne;
+        }
+        // Float square root and division, candidates up to 3 ulps off.
+        const float v = float(value(-40, 40));
+        const float a = float((rng() & 1 ? -1 : 1) * value(-20, 20)), b = float(value(-20, 20));
+        const int k = int(rng() % 7) - 3;
+        wrong += sqrt_rn_from(v, perturb(std::sqrt(v), k)) != std::sqrt(v);
+        wrong += div_rn_from(a, b, perturb(a / b, k)) != a / b;
+        // Double division by a float.
+        const double n = (rng() & 1 ? -1 : 1) * value(-20, 20), dd = double(float(value(-20, 20)));
+        const int kd = ties_d();
+        wrong += div_rn_d_from(n, dd, perturb_d(std::fabs(n) / dd, kd)) != n / dd;
+        corrected += k != 0 || kd != 0;
+    }
+    // Exact quotients and ties: a / b exactly representable, sqrt of squares.
+    for (int i = 0; i < 10000; i++) {
+        const float q = float(value(-10, 10)), b = float(int(rng() % 4096) + 1);
+        const float a = q * b;  // rounded: a / b need not be q
+        wrong += div_rn_from(a, b, perturb(a / b, int(rng() % 7) - 3)) != a / b;
+        const float r = float(int(rng() % 65536));
+        wrong += sqrt_rn_from(r * r, perturb(r, int(rng() % 7) - 3)) != std::sqrt(r * r);
+    }
+    std::printf("ssim rounding corrections: %d inputs, %ld perturbed candidates, %ld wrong\n", kInputs, corrected,
+                wrong);
+    CHECK(wrong == 0);
+    CHECK(corrected > kInputs);
+}
+
+TEST_CASE("float_ssim and float_ms_ssim on the GPU: golden pairs against libvmaf and the CPU", "[ssim][vulkan][golden]")
+{
+    auto st = validated_state();
+    REQUIRE(st->float64());
+    struct Preset {
+        const char *json;
+        Dict ssim, ms_ssim;
+    };
+    const Preset presets[] = {
+        {".libvmaf.json", {}, {}},
+        {".libvmaf.aom_ctc_v7.0.json",
+         {{"scale", "1"}, {"enable_db", "true"}, {"clip_db", "true"}},
+         {{"enable_db", "true"}, {"clip_db", "true"}}},
+        {".libvmaf.nflx_ctc_v1.0.json", {{"enable_db", "true"}, {"clip_db", "true"}}, {}},
+    };
+    double worst_cpu = 0, worst_golden = 0;
+    long differing = 0, values = 0;
+    for (const auto &pair : golden_pairs()) {
+        auto ref = load_y4m(data_dir() + "/" + pair + "_ref.y4m");
+        auto dist = load_y4m(data_dir() + "/" + pair + "_dis.y4m");
+        for (const Preset &preset : presets) {
+            const auto expected = load_expected(data_dir() + "/" + pair + preset.json);
+            REQUIRE(expected.frames.size() == ref.size());
+            for (const bool ms : {false, true}) {
+                const std::string name = ms ? "float_ms_ssim" : "float_ssim";
+                if (!expected.frames[0].count(name)) continue;
+                INFO(pair << preset.json << " " << name);
+                REQUIRE((!ms || ms_fits(ref[0].w[0], ref[0].h[0])));
+                const auto opts = options(ms, ms ? preset.ms_ssim : preset.ssim);
+                const MapSink gpu = run_gpu(*st, ms, ref, dist, opts);
+                const double vs_cpu = max_of(compare(gpu, run_cpu(ms, ref, dist, opts), kVsCpu, &differing));
+                values += long(ref.size());
+                double golden = 0;
+                for (size_t i = 0; i < ref.size(); i++) {
+                    const double g = gpu.scores.at(name).at(unsigned(i)), e = expected.frames[i].at(name);
+                    golden = std::max(golden, g == e ? 0.0 : std::fabs(g - e));
+                }
+                CHECK(golden <= 1e-4);
+                worst_cpu = std::max(worst_cpu, vs_cpu);
+                worst_golden = std::max(worst_golden, golden);
+                std::printf("%-28s %-28s %-14s vs CPU %g, vs libvmaf %.3g\n", pair.c_str(), preset.json, name.c_str(),
+                            vs_cpu, golden);
+            }
+        }
+        // The mean terms (enable_lcs), against the CPU.
+        for (const bool ms : {false, true}) {
+            if (ms && !ms_fits(ref[0].w[0], ref[0].h[0])) continue;
+            INFO(pair << " enable_lcs " << (ms ? "float_ms_ssim" : "float_ssim"));
+            const auto opts = options(ms, {{"enable_lcs", "true"}});
+            const auto d = compare(run_gpu(*st, ms, ref, dist, opts), run_cpu(ms, ref, dist, opts), kVsCpu, &differing);
+            values += long(ref.size() * d.size());
+            worst_cpu = std::max(worst_cpu, max_of(d));
+            std::printf("%-28s enable_lcs %-14s %zu outputs: max |diff| vs CPU %g\n", pair.c_str(),
+                        ms ? "float_ms_ssim" : "float_ssim", d.size(), max_of(d));
+        }
+        unref_all(ref);
+        unref_all(dist);
+    }
+    std::printf("golden pairs: max |diff| vs CPU %g (%ld of %ld values differ at all), vs libvmaf %.3g\n", worst_cpu,
+                differing, values, worst_golden);
+    check_clean(*st);
+}
+
+TEST_CASE("float_ssim and float_ms_ssim on the GPU: depths, formats, odd and minimum sizes, options",
+          "[ssim][vulkan]")
+{
+    struct Case {
+        VmafPixelFormat fmt;
+        unsigned bpc, w, h;
+    };
+    // float_ssim's smallest picture is the 11x11 window; MS-SSIM's 176x176.
+    const Case cases[] = {
+        {VMAF_PIX_FMT_YUV400P, 8, 11, 11},    {VMAF_PIX_FMT_YUV420P, 10, 11, 12},
+        {VMAF_PIX_FMT_YUV420P, 8, 37, 23},    {VMAF_PIX_FMT_YUV422P, 10, 131, 67},
+        {VMAF_PIX_FMT_YUV444P, 12, 45, 97},   {VMAF_PIX_FMT_YUV444P, 16, 97, 41},
+        {VMAF_PIX_FMT_YUV420P, 8, 176, 176},  {VMAF_PIX_FMT_YUV422P, 16, 177, 181},
+        {VMAF_PIX_FMT_YUV444P, 10, 203, 179}, {VMAF_PIX_FMT_YUV400P, 12, 353, 190},
+    };
+    const std::vector<Dict> ssim_sets = {
+        {{"enable_lcs", "true"}},
+        {{"scale", "1"}, {"enable_db", "true"}, {"clip_db", "true"}},
+        {{"scale", "2"}, {"enable_lcs", "true"}},
+        {{"scale", "3"}, {"enable_db", "true"}},
+        {{"scale", "10"}, {"enable_lcs", "true"}},
+    };
+    const std::vector<Dict> ms_sets = {
+        {{"enable_lcs", "true"}},
+        {{"enable_db", "true"}, {"clip_db", "true"}},
+        {{"enable_db", "true"}},
+    };
+    long differing = 0, values = 0;
+    for (unsigned frames_in_flight : {1u, 3u}) {
+        auto st = validated_state(frames_in_flight);
+        for (const Case &c : cases) {
+            std::vector<VmafPicture> ref, dist;
+            synthetic(c.fmt, c.bpc, c.w, c.h, 4, c.w * 131 + c.h + c.bpc, &ref, &dist);
+            for (const bool ms : {false, true}) {
+                if (ms && !ms_fits(c.w, c.h)) continue;
+                for (const Dict &d : ms ? ms_sets : ssim_sets) {
+                    // Scales that leave less than the window are refused (below).
+                    int factor = 1;
+                    for (const auto &[k, v] : d)
+                        if (k == "scale") factor = std::stoi(v);
+                    if (!ms && (int(c.w) / factor + int(c.w & 1) < 11 || int(c.h) / factor + int(c.h & 1) < 11))
+                        continue;
+                    INFO((ms ? "float_ms_ssim" : "float_ssim") << " fmt " << c.fmt << " " << c.bpc << "-bit " << c.w
+                                                                << "x" << c.h << " option set "
+                                                                << (&d - (ms ? ms_sets : ssim_sets).data())
+                                                                << " in flight " << frames_in_flight);
+                    const auto opts = options(ms, d);
+                    const auto diffs =
+                        compare(run_gpu(*st, ms, ref, dist, opts), run_cpu(ms, ref, dist, opts), kVsCpu, &differing);
+                    values += long(ref.size() * diffs.size());
+                    if (frames_in_flight == 3)
+                        std::printf("synthetic %-13s %3ux%-3u %2u-bit fmt %d set %zu: %2zu outputs, max |diff| vs "
+                                    "CPU %g\n", ms ? "float_ms_ssim" : "float_ssim", c.w, c.h, c.bpc, int(c.fmt),
+                                    size_t(&d - (ms ? ms_sets : ssim_sets).data()), diffs.size(), max_of(diffs));
+                }
+            }
+            unref_all(ref);
+            unref_all(dist);
+        }
+        check_clean(*st);
+    }
+    std::printf("synthetic: %ld of %ld values differ from the CPU at all\n", differing, values);
+}
+
+namespace {
+
+// libvmaf's compute_ssim / compute_ms_ssim scores (golden commit) on
+// textured(8, w, h, 1, 0) against textured(8, w, h, 2, 12), the generator of
+// test_ssim.cpp: the downscaling and odd sizes the golden pairs do not reach.
+unsigned hash(unsigned x, unsigned y, unsigned seed)
+{
+    unsigned v = x * 374761393u + y * 668265263u + seed * 2246822519u;
+    v = (v ^ (v >> 13)) * 1274126177u;
+    return v ^ (v >> 16);
+}
+
+VmafPicture textured(unsigned w, unsigned h, unsigned seed, unsigned noise)
+{
+    return make_picture(VMAF_PIX_FMT_YUV400P, 8, w, h, [&](unsigned, unsigned x, unsigned y) {
+        const double base = 0.5 + 0.35 * std::sin(x * 0.05 + y * 0.031) * std::cos(y * 0.043 - x * 0.017);
+        const int n = int(hash(x, y, seed) % (2 * noise + 1)) - int(noise);
+        const long v = std::lround(base * 255) + n;
+        return unsigned(std::clamp<long>(v, 0, 255));
+    });
+}
+
+struct RefScore {
+    bool ms;
+    unsigned w, h;
+    int scale;
+    double score, l, s;  // float_ssim's l and s; MS-SSIM's scale 4 l and scale 0 s
+};
+
+constexpr RefScore kLibvmafScores[] = {
+    {false, 400, 300, 2, 0.94370019435882568, 0.99997794628143311, 0.94766920804977417},
+    {false, 401, 301, 3, 0.98543709516525269, 0.99999082088470459, 0.98587429523468018},
+    {false, 401, 301, 5, 0.99784386157989502, 0.99999707937240601, 0.99788469076156616},
+    {true, 401, 301, 0, 0.96331500709840723, 0.9999997615814209, 0.75542682409286499},
+    {true, 177, 176, 0, 0.96406521230546416, 0.9999997615814209, 0.75551462173461914},
+    {false, 1920, 1080, 0, 0.99499630928039551, 0.99999469518661499, 0.99511277675628662},
+    {true, 1920, 1080, 0, 0.96356708193537566, 0.9999997615814209, 0.75575262308120728},
+};
+
+}  // namespace
+
+TEST_CASE("float_ssim downscaling and MS-SSIM at odd sizes on the GPU match libvmaf", "[ssim][vulkan]")
+{
+    auto st = validated_state();
+    for (const RefScore &r : kLibvmafScores) {
+        INFO((r.ms ? "float_ms_ssim " : "float_ssim ") << r.w << "x" << r.h << " scale " << r.scale);
+        std::vector<VmafPicture> ref = {textured(r.w, r.h, 1, 0)}, dis = {textured(r.w, r.h, 2, 12)};
+        Dict d = {{"enable_lcs", "true"}};
+        if (r.scale) d.push_back({"scale", std::to_string(r.scale)});
+        const MapSink s = run_gpu(*st, r.ms, ref, dis, options(r.ms, d));
+        double v = 0, l = 0, sv = 0;
+        REQUIRE(s.get(r.ms ? "float_ms_ssim" : "float_ssim", 0, &v) == 0);
+        REQUIRE(s.get(r.ms ? "float_ms_ssim_l_scale4" : "float_ssim_l", 0, &l) == 0);
+        REQUIRE(s.get(r.ms ? "float_ms_ssim_s_scale0" : "float_ssim_s", 0, &sv) == 0);
+        std::printf("libvmaf %-14s %ux%u scale %d: |diff| %g %g %g\n", r.ms ? "float_ms_ssim" : "float_ssim", r.w,
+                    r.h, r.scale, std::fabs(v - r.score), std::fabs(l - r.l), std::fabs(sv - r.s));
+        CHECK(std::fabs(v - r.score) <= 1e-6);
+        CHECK(std::fabs(l - r.l) <= 1e-6);
+        CHECK(std::fabs(sv - r.s) <= 1e-6);
+        // And against the CPU extractor, at full size too for float_ssim.
+        std::vector<Dict> sets = {d};
+        if (!r.ms && r.w == 1920) sets.push_back({{"scale", "1"}, {"enable_lcs", "true"}});
+        for (const Dict &o : sets) {
+            const auto opts = options(r.ms, o);
+            const auto diffs = compare(run_gpu(*st, r.ms, ref, dis, opts), run_cpu(r.ms, ref, dis, opts), kVsCpu);
+            std::printf("  vs CPU (%zu options): max |diff| %g\n", o.size(), max_of(diffs));
+        }
+        unref_all(ref);
+        unref_all(dis);
+    }
+    check_clean(*st);
+}
+
+TEST_CASE("float_ssim and float_ms_ssim on the GPU at 2160p: several tiles per workgroup", "[ssim][vulkan]")
+{
+    // From about 2500 tiles on, ssim_vk.cpp's terms_job gives each workgroup two
+    // or more: 2160p at full size and MS-SSIM's scale 0 do.
+    auto st = validated_state();
+    std::vector<VmafPicture> ref = {textured(3840, 2160, 1, 0)}, dis = {textured(3840, 2160, 2, 12)};
+    for (const bool ms : {false, true}) {
+        INFO((ms ? "float_ms_ssim" : "float_ssim"));
+        const auto opts = options(ms, ms ? Dict{{"enable_lcs", "true"}} : Dict{{"scale", "1"}, {"enable_lcs", "true"}});
+        const auto diffs = compare(run_gpu(*st, ms, ref, dis, opts), run_cpu(ms, ref, dis, opts), kVsCpu);
+        std::printf("2160p %-14s %2zu outputs: max |diff| vs CPU %g\n", ms ? "float_ms_ssim" : "float_ssim",
+                    diffs.size(), max_of(diffs));
+    }
+    unref_all(ref);
+    unref_all(dis);
+    check_clean(*st);
+}
+
+TEST_CASE("float_ssim and float_ms_ssim on the GPU through the C API with the aom_ctc options", "[ssim][vulkan][golden]")
+{
+    auto st = validated_state();
+    for (const std::string pair : {"rocket_320x240_10bit_crf30", "astronaut_320x240_422_crf33"}) {
+        INFO(pair);
+        VmafConfiguration cfg{};
+        cfg.log_level = VMAF_LOG_LEVEL_ERROR;
+        VmafContext *vmaf = nullptr;
+        REQUIRE(vmaf_init(&vmaf, cfg) == 0);
+        REQUIRE(context_import_vulkan_state(vmaf, st.get()) == 0);
+        for (const auto &[name, opts] : {std::pair<const char *, Dict>{"float_ssim", {{"scale", "1"}, {"enable_db", "true"}, {"clip_db", "true"}}},
+                                         {"float_ms_ssim", {{"enable_db", "true"}, {"clip_db", "true"}}}}) {
+            VmafFeatureDictionary *d = nullptr;
+            for (const auto &[k, v] : opts) REQUIRE(vmaf_feature_dictionary_set(&d, k.c_str(), v.c_str()) == 0);
+            REQUIRE(vmaf_use_feature(vmaf, name, d) == 0);
+        }
+        auto ref = load_y4m(data_dir() + "/" + pair + "_ref.y4m");
+        auto dist = load_y4m(data_dir() + "/" + pair + "_dis.y4m");
+        const auto expected = load_expected(data_dir() + "/" + pair + ".libvmaf.aom_ctc_v7.0.json");
+        const size_t frames = ref.size();
+        const uint64_t before = st->submissions();
+        for (size_t i = 0; i < frames; i++) REQUIRE(vmaf_read_pictures(vmaf, &ref[i], &dist[i], unsigned(i)) == 0);
+        REQUIRE(vmaf_read_pictures(vmaf, nullptr, nullptr, 0) == 0);
+        // Both ran on the GPU: one submission per frame.
+        CHECK(st->submissions() - before == frames);
+        for (const char *name : {"float_ssim", "float_ms_ssim"})
+            for (size_t i = 0; i < frames; i++) {
+                double v = -1;
+                REQUIRE(vmaf_feature_score_at_index(vmaf, name, &v, unsigned(i)) == 0);
+                CHECK(std::fabs(v - expected.frames[i].at(name)) <= 1e-4);
+            }
+        REQUIRE(vmaf_close(vmaf) == 0);
+    }
+    check_clean(*st);
+}
+
+TEST_CASE("float_ssim and float_ms_ssim stay on the CPU of a device without shaderFloat64", "[ssim][vulkan]")
+{
+    // The same device, adopted by a second state that is told shaderFloat64 is
+    // not enabled: both features decline, and the context runs the CPU
+    // extractors beside it with the CPU's scores.
+    auto own = validated_state();
+    vk::FeatureChain no_float64;
+    no_float64.require();
+    vk::ExternalDevice ext;
+    ext.instance = own->instance();
+    ext.physical = own->physical_device();
+    ext.device = own->device();
+    ext.queue_family = own->queue_family();
+    ext.enabled_features = &no_float64.core;
+    ext.api_version = VK_API_VERSION_1_2;
+    std::unique_ptr<vk::State> st;
+    REQUIRE(vk::State::adopt(ext, &st) == 0);
+    REQUIRE(!st->float64());
+    std::vector<VmafPicture> ref, dist;
+    synthetic(VMAF_PIX_FMT_YUV420P, 10, 180, 178, 2, 3, &ref, &dist);
+    const FrameFormat fmt = format_of(ref[0]);
+    for (const bool ms : {false, true}) {
+        INFO((ms ? "float_ms_ssim" : "float_ssim"));
+        CHECK(!vk::Engine::supports(*st, fmt, info(ms), options(ms)));
+        CHECK(vk::Engine::supports(*own, fmt, info(ms), options(ms)));
+        const MapSink want = run_cpu(ms, ref, dist, options(ms));
+        VmafConfiguration cfg{};
+        cfg.log_level = VMAF_LOG_LEVEL_ERROR;
+        VmafContext *vmaf = nullptr;
+        REQUIRE(vmaf_init(&vmaf, cfg) == 0);
+        REQUIRE(context_import_vulkan_state(vmaf, st.get()) == 0);
+        REQUIRE(vmaf_use_feature(vmaf, info(ms).name, nullptr) == 0);
+        for (size_t i = 0; i < ref.size(); i++) {
+            VmafPicture r, d;
+            picture_ref(&r, &ref[i]);
+            picture_ref(&d, &dist[i]);
+            REQUIRE(vmaf_read_pictures(vmaf, &r, &d, unsigned(i)) == 0);
+        }
+        REQUIRE(vmaf_read_pictures(vmaf, nullptr, nullptr, 0) == 0);
+        CHECK(st->submissions() == 0);  // nothing ran on the GPU
+        for (size_t i = 0; i < ref.size(); i++) {
+            double v = -1;
+            REQUIRE(vmaf_feature_score_at_index(vmaf, info(ms).name, &v, unsigned(i)) == 0);
+            CHECK(v == want.scores.at(info(ms).name).at(unsigned(i)));
+        }
+        REQUIRE(vmaf_close(vmaf) == 0);
+    }
+    unref_all(ref);
+    unref_all(dist);
+    st.reset();
+    check_clean(*own);
+}
+
+TEST_CASE("float_ssim and float_ms_ssim on the GPU refuse or skip what the CPU does", "[ssim][vulkan]")
+{
+    auto st = validated_state();
+    // 33x33 downscaled by 3 is 12x12 (scores); 40x40 by 4 is 10x10 and 10x10 is below
+    // the window (refused), as on the CPU.
+    for (const auto &[w, factor, ok] : {std::tuple{33u, 3, true}, {40u, 4, false}, {10u, 1, false}}) {
+        INFO(w << " scale " << factor);
+        const FrameFormat fmt{VMAF_PIX_FMT_YUV420P, 8, w, w};
+        const auto opts = options(false, {{"scale", std::to_string(factor)}});
+        std::unique_ptr<vk::Engine> engine;
+        CHECK((vk::Engine::create(st.get(), fmt, {{&kFloatSsimExtractor, opts}}, &engine) == 0) == ok);
+        CHECK((kFloatSsimExtractor.create(opts)->init(fmt) == 0) == ok);
+    }
+    // MS-SSIM below 176 on a side: frames pass, no scores (the CPU's behaviour).
+    std::vector<VmafPicture> ref, dist;
+    synthetic(VMAF_PIX_FMT_YUV420P, 8, 175, 300, 2, 7, &ref, &dist);
+    const MapSink s = run_gpu(*st, true, ref, dist, options(true));
+    CHECK(s.scores.empty());
+    CHECK(run_cpu(true, ref, dist, options(true)).scores.empty());
+    unref_all(ref);
+    unref_all(dist);
+    check_clean(*st);
+}
+
+// Not run by default: `test_ssim_vk "[bench]"`. Frames per second of each
+// feature alone through the engine (upload, kernels, readback, scores) at
+// 1080p 8-bit with the aom_ctc options and the defaults. VMAF_BENCH_FRAMES=n
+// runs n frames instead.
+TEST_CASE("float_ssim and float_ms_ssim throughput on the GPU engine", "[.][bench]")
+{
+    auto st = validated_state();
+    const char *frames_env = std::getenv("VMAF_BENCH_FRAMES");
+    const unsigned frames = frames_env ? unsigned(std::max(1, std::atoi(frames_env))) : 600;
+    std::vector<VmafPicture> ref, dist;
+    synthetic(VMAF_PIX_FMT_YUV420P, 8, 1920, 1080, 4, 99, &ref, &dist);
+    struct Run {
+        const char *name;
+        bool ms;
+        Dict opts;
+    };
+    for (const Run &r : {Run{"float_ssim scale=1 dB", false, {{"scale", "1"}, {"enable_db", "true"}}},
+                         Run{"float_ssim auto scale", false, {}}, Run{"float_ms_ssim dB", true, {{"enable_db", "true"}}}}) {
+        const auto opts = options(r.ms, r.opts);
+        std::unique_ptr<vk::Engine> engine;
+        REQUIRE(vk::Engine::create(st.get(), format_of(ref[0]), {{&info(r.ms), opts}}, &engine) == 0);
+        MapSink sink;
+        const auto t0 = std::chrono::steady_clock::now();
+        for (unsigned i = 0; i < frames; i++) REQUIRE(engine->submit(ref[i % 4], dist[i % 4], i, sink) == 0);
+        REQUIRE(engine->flush(sink) == 0);
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        std::printf("%-24s 1920x1080 8-bit on %s: %.1f fps (%.3f ms/frame, %u frames)\n", r.name,
+                    st->info().name.c_str(), frames / s, 1e3 * s / frames, frames);
+    }
+    unref_all(ref);
+    unref_all(dist);
+    check_clean(*st);
+}
