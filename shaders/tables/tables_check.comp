@@ -2,6 +2,7 @@
 // Compiles every generated table header, so a malformed one fails the build even
 // before a kernel includes it. Add each new <feature>_tables.glsl here.
 #include "adm_tables.glsl"
+#include "ciede_tables.glsl"
 #include "motion_tables.glsl"
 #include "vif_tables.glsl"
 

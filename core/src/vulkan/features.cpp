@@ -6,6 +6,7 @@
 namespace vmaf::vk {
 
 extern const FeatureInfo kAdmFeature;
+extern const FeatureInfo kCiedeFeature;
 extern const FeatureInfo kMotionFeature;
 extern const FeatureInfo kPsnrFeature;
 extern const FeatureInfo kVifFeature;
@@ -13,6 +14,7 @@ extern const FeatureInfo kVifFeature;
 namespace {
 constexpr const FeatureInfo *kFeatures[] = {
     &kAdmFeature,
+    &kCiedeFeature,
     &kMotionFeature,
     &kPsnrFeature,
     &kVifFeature,

@@ -1,7 +1,9 @@
-// ciede constants shared by the CPU extractor and its later Vulkan twin
+// ciede constants shared by the CPU extractor and its Vulkan twin
 // (behaviour of libvmaf's ciede.c: BT.709 YUV -> sRGB -> XYZ (D65) -> CIELAB,
 // then CIEDE2000 per pixel with kL = 0.65, kC = 1, kH = 4).
 #pragma once
+
+#include <cmath>
 
 namespace vmaf::ciede {
 
@@ -13,10 +15,23 @@ inline constexpr double kPi = 3.14159265358979323846;
 inline constexpr double kScoreOffset = 45.0;
 inline constexpr double kScoreScale = 20.0;
 
+// The score of a frame from its sum of per-pixel dE00 over n pixels.
+inline double score(double sum, double n) { return kScoreOffset - kScoreScale * std::log10(sum / n); }
+
 // Video range at 8 bit, scaled by 2^(bpc - 8): black 16, span 219 (luma);
 // centre 128, span 224 (chroma).
 inline constexpr double kLumaBlack = 16.0, kLumaRange = 219.0;
 inline constexpr double kChromaZero = 128.0, kChromaRange = 224.0;
+
+// What a sample is shifted by and scaled with, per plane kind, at bpc bits.
+struct Normalization {
+    double luma_black, luma_scale, chroma_zero, chroma_scale;
+};
+inline Normalization normalization(unsigned bpc)
+{
+    const double scale = double(1u << (bpc - 8));
+    return {kLumaBlack * scale, 1.0 / (kLumaRange * scale), kChromaZero * scale, 1.0 / (kChromaRange * scale)};
+}
 
 // BT.709 YUV -> R'G'B'.
 inline constexpr double kRFromV = 1.28033;
@@ -46,6 +61,21 @@ inline constexpr double kLabKappa = 24389.0 / 27.0;
 inline constexpr double kLabEpsilon = 216.0 / 24389.0;
 inline constexpr double kCubeRoot = 1.0 / 3.0;
 inline constexpr double kInv116 = 1.0 / 116.0;
+
+// CIELAB from f(X), f(Y), f(Z): L = 116 fy - 16, a = 500 (fx - fy), b = 200 (fy - fz).
+inline constexpr double kLabL = 116.0, kLabLOffset = 16.0, kLabA = 500.0, kLabB = 200.0;
+
+// CIEDE2000 (Sharma, Wu, Dalal). G's and R_T's chroma knee 25 (raised to the 7th).
+inline constexpr double kChromaKnee = 25.0;
+inline constexpr float kChromaKneeF = 25.0f;
+// S_L: 1 + kSl (L - 50)^2 / sqrt(kSlOffset + (L - 50)^2); S_C = 1 + kSc C';
+// S_H = 1 + kSh C' T.
+inline constexpr float kLightnessMid = 50.0f;
+inline constexpr double kSl = 0.015, kSlOffset = 20.0, kSc = 0.045, kSh = 0.015;
+// T = 1 - kT1 cos(h - pi/6) + kT2 cos(2h) + kT3 cos(3h + pi/30) - kT4 cos(4h - 63 deg).
+inline constexpr double kT1 = 0.17, kT2 = 0.24, kT3 = 0.32, kT4 = 0.20;
+// R_T's hue bump: angle kRtAngle exp(-((h - kRtCentre) / kRtWidth)^2) degrees.
+inline constexpr double kRtCentre = 275.0, kRtWidth = 25.0, kRtAngle = 60.0;
 
 // CIEDE2000 weights, as float.
 inline constexpr float kWeightL = float(0.65), kWeightC = 1.0f, kWeightH = 4.0f;

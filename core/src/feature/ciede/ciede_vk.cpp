@@ -1,0 +1,134 @@
+// ciede on the GPU: the twin of ciede_cpu.cpp. One kernel
+// (shaders/ciede_de.comp) computes every pixel's CIEDE2000 difference, chroma
+// read where libvmaf's upsampling reads it, and writes one double sum per tile
+// of 32 x 32 pixels; collect() adds the tiles in order and scores the mean with
+// the CPU's ciede::score. The per-pixel math is double with float results, so
+// the kernel needs shaderFloat64; without it the CPU extractor runs.
+#include <cerrno>
+#include <cstring>
+
+#include "feature/ciede/ciede_tables.h"
+#include "spirv.h"
+#include "vulkan/context.h"
+#include "vulkan/feature.h"
+#include "vulkan/pipeline.h"
+
+namespace vmaf::vk {
+
+namespace {
+
+// shaders/ciede_de.comp's tile.
+constexpr uint32_t kTileW = 32, kTileH = 32;
+constexpr uint32_t kMaxGroups = 65535;
+
+// shaders/ciede_de.comp's push constants.
+struct Push {
+    double luma_black, luma_scale, chroma_zero, chroma_scale;
+    uint32_t ref_off[3], dist_off[3];
+    uint32_t luma_stride, chroma_stride;
+    uint32_t width, height;
+    uint32_t chroma_w, chroma_h, libvmaf_stride;
+    uint32_t layout;
+    uint32_t tiles_x;
+    uint32_t out_index;
+};
+static_assert(sizeof(Push) == 96);
+
+uint32_t tiles_x(const FrameFormat &fmt) { return (fmt.w + kTileW - 1) / kTileW; }
+uint32_t tiles(const FrameFormat &fmt) { return tiles_x(fmt) * ((fmt.h + kTileH - 1) / kTileH); }
+
+class CiedeVk final : public Feature {
+public:
+    int init(State &st, const FrameFormat &fmt, size_t *result_bytes) override
+    {
+        if (fmt.pix_fmt == VMAF_PIX_FMT_YUV400P || !st.float64() || tiles(fmt) > kMaxGroups) return -ENOTSUP;
+        fmt_ = fmt;
+        const ciede::Normalization n = ciede::normalization(fmt.bpc);
+        push_.luma_black = n.luma_black;
+        push_.luma_scale = n.luma_scale;
+        push_.chroma_zero = n.chroma_zero;
+        push_.chroma_scale = n.chroma_scale;
+        push_.width = fmt.w;
+        push_.height = fmt.h;
+        // libvmaf's chroma planes (ciede_cpu.cpp's LibvmafChroma).
+        const bool full = fmt.pix_fmt == VMAF_PIX_FMT_YUV444P;
+        push_.chroma_w = full ? fmt.w : fmt.w >> 1;
+        push_.chroma_h = fmt.pix_fmt == VMAF_PIX_FMT_YUV420P ? fmt.h >> 1 : fmt.h;
+        push_.libvmaf_stride = (push_.chroma_w + ciede::kLibvmafRowAlign - 1) & ~(ciede::kLibvmafRowAlign - 1);
+        push_.layout = full ? 0 : fmt.pix_fmt == VMAF_PIX_FMT_YUV422P ? 1 : 2;
+        push_.tiles_x = tiles_x(fmt);
+        groups_ = tiles(fmt);
+
+        const SpecConstant spec[] = {{0, fmt.bpc > 8 ? 2u : 1u}};
+        PipelineDesc d;
+        d.shader = &spirv::ciede_de;
+        d.buffers = 2;
+        d.push_constant_size = sizeof(Push);
+        d.spec = spec;
+        if (int err = ComputePipeline::create(st, d, &pipeline_)) return err;
+        *result_bytes = groups_ * sizeof(double);
+        return 0;
+    }
+
+    int bind(const FrameBuffers &fb) override
+    {
+        if (fb.n_planes != 3 || fb.ref[0].w != fmt_.w || fb.ref[0].h != fmt_.h) return -EINVAL;
+        for (unsigned p = 0; p < 3; p++) {
+            if (fb.ref[p].stride != fb.dist[p].stride || fb.ref[p].offset > UINT32_MAX ||
+                fb.dist[p].offset > UINT32_MAX)
+                return -EINVAL;
+            push_.ref_off[p] = uint32_t(fb.ref[p].offset);
+            push_.dist_off[p] = uint32_t(fb.dist[p].offset);
+        }
+        if (fb.ref[1].stride != fb.ref[2].stride) return -EINVAL;
+        push_.luma_stride = fb.ref[0].stride;
+        push_.chroma_stride = fb.ref[1].stride;
+        const BufferRange buffers[] = {{fb.planes, 0, fb.planes_size}, {fb.results, 0, fb.results_size}};
+        return pipeline_->make_set(buffers, &set_);
+    }
+
+    int record(const Recording &rec) override
+    {
+        Push push = push_;
+        push.out_index = uint32_t(rec.result_offset / sizeof(double));
+        pipeline_->dispatch(rec.cmd, set_, &push, groups_);
+        return 0;
+    }
+
+    int collect(std::span<const std::byte> results, unsigned index, ScoreSink &sink) override
+    {
+        double sum = 0.0;
+        for (uint32_t g = 0; g < groups_; g++) {
+            double partial;
+            std::memcpy(&partial, results.data() + g * sizeof(double), sizeof(partial));
+            sum += partial;
+        }
+        return sink.append(ciede::kName, index, ciede::score(sum, double(fmt_.w * fmt_.h)));
+    }
+
+private:
+    FrameFormat fmt_{};
+    Push push_{};
+    uint32_t groups_ = 0;
+    std::unique_ptr<ComputePipeline> pipeline_;
+    VkDescriptorSet set_ = VK_NULL_HANDLE;
+};
+
+bool supports(const State &st, const FrameFormat &fmt, const FeatureOptions &)
+{
+    // ciede has no options; the kernel needs doubles, and one dispatch covers
+    // at most kMaxGroups tiles (a 8192 x 8192 picture is 65536).
+    return st.float64() && fmt.pix_fmt != VMAF_PIX_FMT_YUV400P && tiles(fmt) <= kMaxGroups;
+}
+
+std::unique_ptr<Feature> create(const FeatureOptions &)
+{
+    return std::make_unique<CiedeVk>();
+}
+
+}  // namespace
+
+extern const FeatureInfo kCiedeFeature;
+const FeatureInfo kCiedeFeature = {"ciede", supports, create};
+
+}  // namespace vmaf::vk

@@ -1,0 +1,256 @@
+#version 450
+// ciede: CIEDE2000 of every pixel of two pictures, summed per tile.
+//
+// The twin of ciede_cpu.cpp's per-pixel work. A workgroup of 32 x 8 threads
+// owns a tile of 32 x 32 pixels, each thread one column of four pixels (rows
+// 8 apart). Per pixel: the three samples of both pictures (chroma read where
+// libvmaf's upsampling reads it, see chroma()), YUV -> Lab in double with float
+// results, CIEDE2000 with the CPU code's float/double mix. The pow, exp, sin,
+// cos and atan2 the CPU takes from the C library come from ciede_math.glsl;
+// divisions and square roots are corrected to exact rounding. Every variable
+// is `precise` and every expression keeps the CPU's order of operations.
+//
+// A thread adds its pixels' differences in double, in row order; the
+// workgroup adds its 256 sums in a fixed tree and writes one double to its
+// slot; the host adds the slots in tile order (ciede_vk.cpp).
+#extension GL_EXT_control_flow_attributes : require
+
+#include "ciede_math.glsl"
+
+layout(local_size_x = 32, local_size_y = 8) in;
+layout(constant_id = 0) const uint kBytesPerSample = 1;  // 1: 8-bit input, 2: deeper
+const uint kRowsPerThread = 4;
+const uint kTileW = gl_WorkGroupSize.x, kTileH = gl_WorkGroupSize.y * kRowsPerThread;
+const uint kThreads = gl_WorkGroupSize.x * gl_WorkGroupSize.y;
+
+layout(std430, set = 0, binding = 0) readonly buffer Planes { uint words[]; } planes;
+layout(std430, set = 0, binding = 1) writeonly buffer Partials { double sums[]; } partials;
+
+layout(push_constant) uniform Params {
+    double luma_black, luma_scale, chroma_zero, chroma_scale;  // ciede::normalization
+    uint ref_off[3];      // byte offsets of the reference's planes
+    uint dist_off[3];     // and the distorted picture's
+    uint luma_stride;     // bytes per row (both pictures)
+    uint chroma_stride;
+    uint width, height;
+    uint chroma_w, chroma_h;  // the chroma planes' size in libvmaf (w >> 1 etc.)
+    uint libvmaf_stride;  // libvmaf's chroma row pitch in samples, 0 without chroma
+    uint layout_;         // 0: 4:4:4, 1: 4:2:2, 2: 4:2:0
+    uint tiles_x;
+    uint out_index;       // the first tile's slot in `sums`
+} p;
+
+shared double lane_sum[kThreads];
+
+uint sample_at(uint byte_off)
+{
+    const uint w = planes.words[byte_off >> 2];
+    if (kBytesPerSample == 1) return (w >> ((byte_off & 3u) * 8u)) & 0xffu;
+    return (w >> ((byte_off & 2u) * 8u)) & 0xffffu;
+}
+
+// Chroma plane c (1 Cb, 2 Cr) at luma position (i, j), as ciede_cpu.cpp's
+// LibvmafChroma reads it: for a subsampled picture the flat offset of source
+// row i / 2 and column j / 2 (4:2:0) or j (4:2:2) in libvmaf's padded layout,
+// where rows of Cb run on into Cr, and anything else reads as 0.
+uint chroma(uint side_off1, uint side_off2, uint c, uint i, uint j)
+{
+    if (p.layout_ == 0u) return sample_at((c == 1u ? side_off1 : side_off2) + i * p.chroma_stride + j * kBytesPerSample);
+    if (p.libvmaf_stride == 0u) return 0u;
+    const uint off = (i >> 1) * p.libvmaf_stride + (p.layout_ == 2u ? j >> 1 : j);
+    uint row = off / p.libvmaf_stride;
+    const uint col = off - row * p.libvmaf_stride;
+    if (row >= p.chroma_h) {
+        if (c != 1u) return 0u;
+        c = 2u;
+        row -= p.chroma_h;
+        if (row >= p.chroma_h) return 0u;
+    }
+    if (col >= p.chroma_w) return 0u;
+    return sample_at((c == 1u ? side_off1 : side_off2) + row * p.chroma_stride + col * kBytesPerSample);
+}
+
+struct Lab {
+    float l, a, b;
+};
+
+// ---- YUV -> Lab (ciede_cpu.cpp's yuv_to_lab) ----
+
+double srgb_to_linear(double c)
+{
+    precise double v;
+    if (c > kCiedeSrgbKnee) v = pow_d((c + kCiedeSrgbOffset) * kCiedeSrgbInvScale, kCiedeSrgbGamma);
+    else v = c * kCiedeSrgbInvSlope;
+    return v;
+}
+
+float lab_f(double t)
+{
+    precise float v;
+    if (t > kCiedeLabEpsilon) v = float(pow_d(t, kCiedeCubeRoot));
+    else v = float((kCiedeLabKappa * t + kCiedeLabLOffset) * kCiedeInv116);
+    return v;
+}
+
+Lab yuv_to_lab(double y0, double u0, double v0)
+{
+    precise double y = (y0 - p.luma_black) * p.luma_scale;
+    precise double u = (u0 - p.chroma_zero) * p.chroma_scale;
+    precise double v = (v0 - p.chroma_zero) * p.chroma_scale;
+
+    precise double r = srgb_to_linear(y + kCiedeRFromV * v);
+    precise double g = srgb_to_linear(y - kCiedeGFromU * u - kCiedeGFromV * v);
+    precise double b = srgb_to_linear(y + kCiedeBFromU * u);
+
+    precise double fx = lab_f((r * kCiedeXyz[0] + g * kCiedeXyz[1] + b * kCiedeXyz[2]) * kCiedeInvWhiteX);
+    precise double fy = lab_f(r * kCiedeXyz[3] + g * kCiedeXyz[4] + b * kCiedeXyz[5]);
+    precise double fz = lab_f((r * kCiedeXyz[6] + g * kCiedeXyz[7] + b * kCiedeXyz[8]) * kCiedeInvWhiteZ);
+    Lab o;
+    precise float l = float(kCiedeLabL * fy - kCiedeLabLOffset);
+    precise float a = float(kCiedeLabA * (fx - fy));
+    precise float bb = float(kCiedeLabB * (fy - fz));
+    o.l = l;
+    o.a = a;
+    o.b = bb;
+    return o;
+}
+
+// ---- CIEDE2000 (ciede_cpu.cpp's ciede2000 and helpers) ----
+
+float hue(float b, float a)
+{
+    if (b == 0.0 && a == 0.0) return 0.0;
+    precise float h = float(atan2_d(double(b), double(a)));
+    if (h < 0.0) h = float(double(h) + kCiedeTwoPi);
+    return h;
+}
+
+float hue_delta(float c1, float c2, float h1, float h2)
+{
+    if (c1 == 0.0 || c2 == 0.0) return 0.0;
+    precise float d = h2 - h1;
+    if (double(abs(h1 - h2)) <= kCiedePi) return d;
+    precise float w;
+    if (h2 <= h1) w = float(double(d) + kCiedeTwoPi);
+    else w = float(double(d) - kCiedeTwoPi);
+    return w;
+}
+
+float hue_mean(float h1, float h2)
+{
+    precise float m;
+    if (abs(double(h1 - h2)) > kCiedePi) m = float((double(h1 + h2) + kCiedeTwoPi) * 0.5LF);
+    else m = float(double(h1 + h2) * 0.5LF);
+    return m;
+}
+
+float hue_weight_t(float hbar)
+{
+    precise double h = double(hbar);
+    precise double c1 = cos_d(h - kCiedePiOver6);
+    precise double c2 = cos_d(2.0LF * h);
+    precise double c3 = cos_d(3.0LF * h + kCiedePiOver30);
+    precise double c4 = cos_d(4.0LF * h - kCiede7PiOver20);
+    precise float t = float(1.0LF - kCiedeT1 * c1 + kCiedeT2 * c2 + kCiedeT3 * c3 - kCiedeT4 * c4);
+    return t;
+}
+
+float to_degrees(float rad)
+{
+    precise float v = float(double(rad) * kCiedeRadToDeg);
+    return v;
+}
+
+float to_radians(float deg)
+{
+    precise float v = float(double(deg) * kCiedeDegToRad);
+    return v;
+}
+
+float rotation(float cbar_prime, float hbar)
+{
+    precise float t = float((double(to_degrees(hbar)) - kCiedeRtCentre) * kCiedeInvRtWidth);
+    precise float c7 = pow7_f(cbar_prime);
+    precise float ratio = fdiv_rn(c7, c7 + kCiedeKnee7F);
+    precise float t2 = t * t;  // powf(t, 2): exact in double, so correctly rounded
+    precise float angle = to_radians(float(kCiedeRtAngle * exp_d(double(-t2))));
+    precise float rt = float(-2.0LF * sqrt_rn(double(ratio)) * sin_d(double(angle)));
+    return rt;
+}
+
+double sq(float v)
+{
+    precise double d = double(v) * double(v);
+    return d;
+}
+
+float ciede2000(Lab p1, Lab p2)
+{
+    precise float dl = p2.l - p1.l;
+    precise float lbar = (p1.l + p2.l) * 0.5;
+    precise float c1 = float(sqrt_rn(sq(p1.a) + sq(p1.b)));
+    precise float c2 = float(sqrt_rn(sq(p2.a) + sq(p2.b)));
+    precise float cbar = (c1 + c2) * 0.5;
+    precise double cbar7 = pow7_d(cbar);
+    precise double g = 1.0LF - sqrt_rn(div_rn(cbar7, cbar7 + kCiedeKnee7));
+    precise float a1 = float(double(p1.a) + double(p1.a * 0.5) * g);
+    precise float a2 = float(double(p2.a) + double(p2.a * 0.5) * g);
+    precise float cp1 = float(sqrt_rn(sq(a1) + sq(p1.b)));
+    precise float cp2 = float(sqrt_rn(sq(a2) + sq(p2.b)));
+    precise float cbar_prime = (cp1 + cp2) * 0.5;
+    precise float dc = cp2 - cp1;
+    precise float lm = lbar - kCiedeLightnessMid;
+    precise float sl = float(1.0LF + div_rn(kCiedeSl * sq(lm), sqrt_rn(kCiedeSlOffset + sq(lm))));
+    precise float sc = float(1.0LF + kCiedeSc * double(cbar_prime));
+    precise float h1 = hue(p1.b, a1);
+    precise float h2 = hue(p2.b, a2);
+    precise float dh = hue_delta(c1, c2, h1, h2);
+    precise float dH = float(2.0LF * sqrt_rn(double(cp1 * cp2)) * sin_d(double(dh) * 0.5LF));
+    precise float hbar = hue_mean(h1, h2);
+    precise float t = hue_weight_t(hbar);
+    precise float sh = float(1.0LF + kCiedeSh * double(cbar_prime) * double(t));
+    precise float rt = rotation(cbar_prime, hbar);
+    precise float L = fdiv_rn(dl, kCiedeWeightL * sl);
+    precise float C = fdiv_rn(dc, kCiedeWeightC * sc);
+    precise float H = fdiv_rn(dH, kCiedeWeightH * sh);
+    precise float de = float(sqrt_rn(sq(L) + sq(C) + sq(H) + double(rt * C * H)));
+    return de;
+}
+
+Lab lab_at(uint off0, uint off1, uint off2, uint i, uint j)
+{
+    const uint y = sample_at(off0 + i * p.luma_stride + j * kBytesPerSample);
+    const uint u = chroma(off1, off2, 1u, i, j);
+    const uint v = chroma(off1, off2, 2u, i, j);
+    return yuv_to_lab(double(y), double(u), double(v));
+}
+
+void main()
+{
+    const uint lane = gl_LocalInvocationIndex;
+    const uint tile = gl_WorkGroupID.x;
+    const uint ty = tile / p.tiles_x, tx = tile - ty * p.tiles_x;
+    const uint j = tx * kTileW + gl_LocalInvocationID.x;
+
+    precise double acc = 0.0LF;
+    if (j < p.width) {
+        for (uint k = 0; k < kRowsPerThread; k++) {
+            const uint i = ty * kTileH + gl_LocalInvocationID.y + k * gl_WorkGroupSize.y;
+            if (i >= p.height) break;
+            const Lab a = lab_at(p.ref_off[0], p.ref_off[1], p.ref_off[2], i, j);
+            const Lab b = lab_at(p.dist_off[0], p.dist_off[1], p.dist_off[2], i, j);
+            acc = acc + double(ciede2000(a, b));
+        }
+    }
+
+    lane_sum[lane] = acc;
+    barrier();
+    [[unroll]] for (uint half_ = kThreads / 2; half_ > 0; half_ /= 2) {
+        if (lane < half_) {
+            precise double s = lane_sum[lane] + lane_sum[lane + half_];
+            lane_sum[lane] = s;
+        }
+        barrier();
+    }
+    if (lane == 0) partials.sums[p.out_index + tile] = lane_sum[0];
+}
