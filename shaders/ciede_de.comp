@@ -79,7 +79,7 @@ struct Lab {
 double srgb_to_linear(double c)
 {
     precise double v;
-    if (c > kCiedeSrgbKnee) v = pow_d((c + kCiedeSrgbOffset) * kCiedeSrgbInvScale, kCiedeSrgbGamma);
+    if (c > kCiedeSrgbKnee) v = pow_gamma((c + kCiedeSrgbOffset) * kCiedeSrgbInvScale);
     else v = c * kCiedeSrgbInvSlope;
     return v;
 }
@@ -87,7 +87,7 @@ double srgb_to_linear(double c)
 float lab_f(double t)
 {
     precise float v;
-    if (t > kCiedeLabEpsilon) v = float(pow_d(t, kCiedeCubeRoot));
+    if (t > kCiedeLabEpsilon) v = float(pow_cube_root(t));
     else v = float((kCiedeLabKappa * t + kCiedeLabLOffset) * kCiedeInv116);
     return v;
 }
@@ -144,14 +144,30 @@ float hue_mean(float h1, float h2)
     return m;
 }
 
+// T = 1 - T1 cos(h - pi/6) + T2 cos(2h) + T3 cos(3h + pi/30) - T4 cos(4h - 7pi/20),
+// the cosines taken, as on the CPU, of the rounded double arguments. One sin
+// and cos of h give the exact arguments' cosines by the angle-sum formulas;
+// each is then moved to its rounded argument a - e by + e sin(a), e the
+// argument's rounding error (exact from two_sum).
 float hue_weight_t(float hbar)
 {
     precise double h = double(hbar);
-    precise double c1 = cos_d(h - kCiedePiOver6);
-    precise double c2 = cos_d(2.0LF * h);
-    precise double c3 = cos_d(3.0LF * h + kCiedePiOver30);
-    precise double c4 = cos_d(4.0LF * h - kCiede7PiOver20);
-    precise float t = float(1.0LF - kCiedeT1 * c1 + kCiedeT2 * c2 + kCiedeT3 * c3 - kCiedeT4 * c4);
+    precise double s, c;
+    sincos_d(h, s, c);
+    precise double c2 = c * c - s * s, s2 = 2.0 * s * c;          // 2h
+    precise double c3 = c2 * c - s2 * s, s3 = s2 * c + c2 * s;     // 3h
+    precise double c4 = c2 * c2 - s2 * s2, s4 = 2.0 * s2 * c2;     // 4h
+    precise double arg, e;
+    // h - pi/6
+    two_sum(h, -kCiedePiOver6, arg, e);
+    precise double k1 = (c * kCiedePhaseCos[0] + s * kCiedePhaseSin[0]) + e * (s * kCiedePhaseCos[0] - c * kCiedePhaseSin[0]);
+    // 3h + pi/30 (3h is exact)
+    two_sum(3.0 * h, kCiedePiOver30, arg, e);
+    precise double k3 = (c3 * kCiedePhaseCos[1] - s3 * kCiedePhaseSin[1]) + e * (s3 * kCiedePhaseCos[1] + c3 * kCiedePhaseSin[1]);
+    // 4h - 7pi/20 (4h is exact)
+    two_sum(4.0 * h, -kCiede7PiOver20, arg, e);
+    precise double k4 = (c4 * kCiedePhaseCos[2] + s4 * kCiedePhaseSin[2]) + e * (s4 * kCiedePhaseCos[2] - c4 * kCiedePhaseSin[2]);
+    precise float t = float(1.0 - kCiedeT1 * k1 + kCiedeT2 * c2 + kCiedeT3 * k3 - kCiedeT4 * k4);
     return t;
 }
 

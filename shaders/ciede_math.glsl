@@ -1,18 +1,17 @@
 // Double-precision elementary functions for the ciede kernel.
 //
-// GLSL has exp, log, pow, sin, cos and atan for float only, and does not round
+// GLSL has pow, exp, log, sin, cos and atan for float only, and does not round
 // them correctly. The CPU extractor calls the C library's double functions,
-// which are correctly rounded or within a hair of it; these aim at the same:
-// each is built from exactly rounded additions and multiplications (every
-// variable `precise`, so nothing is contracted or reassociated), with the
-// argument reduced exactly or in double-double and the leading terms carried
-// with their rounding errors, so the result is the exactly rounded value but
-// for rare cases at most one unit in the last place away. The callers round
-// these doubles to float, which hides such a unit in all but about one case in
-// 2^29.
+// which are correctly rounded or within a hair of it. Each function here is
+// built from exactly rounded operations (every variable `precise`, so nothing
+// is contracted or reassociated; fma only where written) with the argument
+// reduced exactly and the leading terms carried with their rounding errors,
+// and is within about one unit in the last place of the exact value. The
+// kernel rounds these doubles to float (L, a, b, hue angles, the weights),
+// which hides such a unit in all but about one case in 2^28 per rounding.
 //
-// The constants (splits of ln 2 and pi/2, series coefficients) come from
-// ciede_tables.glsl, computed on the host.
+// The constants (splits of ln 2 and pi/2, series coefficients, exponent
+// excesses) come from ciede_tables.glsl, computed on the host.
 
 #include "ciede_tables.glsl"
 
@@ -35,22 +34,28 @@ void two_prod(double a, double b, out double hi, out double lo)
     lo = e;
 }
 
-// The correctly rounded quotient and square root, from the hardware's
-// (possibly less exact) ones, corrected with their exact residuals.
+// a / b from a float reciprocal and two corrections with exact residuals:
+// relative error below 2^-68 before the last rounding, so correctly rounded
+// but where the quotient lies within that of a midpoint. b is a positive
+// double within float range (as every divisor in this kernel).
 double div_rn(double a, double b)
 {
-    precise double q = a / b;
-    precise double r = fma(-q, b, a);
-    precise double out_ = fma(r, 1.0LF / b, q);
-    return out_;
+    precise double r = double(1.0 / float(b));
+    precise double q = a * r;
+    precise double e = fma(-q, b, a);
+    q = fma(e, r, q);
+    e = fma(-q, b, a);
+    q = fma(e, r, q);
+    return q;
 }
 
+// sqrt x, the hardware's corrected with the exact residual.
 double sqrt_rn(double x)
 {
-    if (x <= 0.0LF) return sqrt(x);
+    if (x <= 0.0) return sqrt(x);
     precise double s = sqrt(x);
-    precise double r = fma(-s, s, x);
-    precise double out_ = fma(r, 0.5LF / s, s);
+    precise double e = fma(-s, s, x);
+    precise double out_ = fma(e, double(0.5 / float(s)), s);
     return out_;
 }
 
@@ -61,70 +66,62 @@ float fdiv_rn(float a, float b)
     return float(div_rn(double(a), double(b)));
 }
 
-// e^(xh + xl), |xl| tiny next to xh, for results in the normal range.
-double exp_dd(double xh, double xl)
+// e^x for results in the normal range.
+double exp_d(double x)
 {
-    precise double n = roundEven(xh * kMathInvLn2);
-    // n ln2 split so that n * kMathLn2Hi is exact and xh - n * kMathLn2Hi too.
-    precise double r1 = fma(-n, kMathLn2Hi, xh);
+    precise double n = roundEven(x * kMathInvLn2);
+    // n ln2 split so that n * kMathLn2Hi is exact and x - n * kMathLn2Hi too.
+    precise double r1 = fma(-n, kMathLn2Hi, x);
     precise double t = n * kMathLn2Lo;
     precise double r, rl;
     two_sum(r1, -t, r, rl);
-    rl = rl + (xl - fma(n, kMathLn2Lo, -t));
-    // e^r - 1 for |r| <= 0.35 (terms to r^17/17!, below 2^-80 of the result).
-    precise double p = kMathInvFactorial[17];
-    for (int k = 16; k >= 2; k--) p = p * r + kMathInvFactorial[k];
-    precise double em1 = r + (r * r) * p;
+    rl = rl - fma(n, kMathLn2Lo, -t);
+    // e^r - 1 for |r| <= 0.35 (terms to r^16/16!, below 2^-60 of the result).
+    precise double p = kMathInvFactorial[16];
+    for (int k = 15; k >= 2; k--) p = fma(p, r, kMathInvFactorial[k]);
+    precise double em1 = fma(r * r, p, r);
     // e^(r + rl) = (1 + em1)(1 + rl) to far below an ulp.
-    precise double s = em1 + (rl + rl * em1);
-    precise double e = 1.0LF + s;
+    precise double s = em1 + fma(rl, em1, rl);
+    precise double e = 1.0 + s;
     return ldexp(e, int(n));
 }
 
-double exp_d(double x)
+// x^kSrgbGamma for x in [0.04, 3]: y = x^(12/5) as the root of y^5 = x^12 by
+// Newton's method from GLSL's float pow (two steps: relative error 1e-5 ->
+// 1e-10 -> 1e-20), then times x^(kSrgbGamma - 12/5) = 1 + excess ln x.
+double pow_gamma(double x)
 {
-    return exp_dd(x, 0.0LF);
-}
-
-// ln x for finite x > 0, as hi + lo, to about 2^-70 of the result.
-void log_dd(double x, out double hi, out double lo)
-{
-    int e;
-    precise double m = frexp(x, e);  // [0.5, 1)
-    if (m < 0.70710678118654752LF) {
-        m = m * 2.0LF;
-        e = e - 1;
+    precise float xf = float(x);
+    precise double y = double(pow(xf, 2.4));
+    precise double x2 = x * x;
+    precise double x4 = x2 * x2;
+    precise double x12 = (x4 * x4) * x4;
+    for (int k = 0; k < 2; k++) {
+        precise double y2 = y * y;
+        precise double y4 = y2 * y2;
+        precise double res = fma(y4, y, -x12);
+        precise float step = float(res) / float(5.0 * y4);
+        y = y - double(step);
     }
-    // ln m = 2 atanh(s), s = (m - 1) / (m + 1), |s| <= 0.172.
-    precise double f = m - 1.0LF;  // exact
-    precise double dh, dl;
-    two_sum(m, 1.0LF, dh, dl);
-    precise double s = f / dh;
-    precise double res = fma(-s, dh, f);  // exact
-    res = res - s * dl;
-    precise double sl = res / dh;
-    precise double s2 = s * s;
-    precise double p = kMathAtanhSeries[13];
-    for (int k = 12; k >= 1; k--) p = p * s2 + kMathAtanhSeries[k];
-    precise double tail = (s * s2) * p;
-    // 2 s exactly, then the small terms.
-    precise double lh, ll;
-    two_sum(double(e) * kMathLn2Hi, 2.0LF * s, lh, ll);
-    ll = ll + ((2.0LF * sl + tail) + double(e) * kMathLn2Lo);
-    two_sum(lh, ll, hi, lo);
+    precise double out_ = fma(y, kMathGammaExcess * double(log(xf)), y);
+    return out_;
 }
 
-// x^y for x > 0 (finite), results in the normal range.
-double pow_d(double x, double y)
+// t^kCubeRoot for t in [0.008, 4]: the cube root by Newton's method from
+// GLSL's float pow (relative error 1e-5 -> 1e-10 -> 1e-20), then times
+// t^(kCubeRoot - 1/3) = 1 + excess ln t.
+double pow_cube_root(double t)
 {
-    precise double lh, ll;
-    log_dd(x, lh, ll);
-    precise double ph, pl;
-    two_prod(y, lh, ph, pl);
-    pl = pl + y * ll;
-    precise double h, l;
-    two_sum(ph, pl, h, l);
-    return exp_dd(h, l);
+    precise float tf = float(t);
+    precise double y = double(pow(tf, 1.0 / 3.0));
+    for (int k = 0; k < 2; k++) {
+        precise double y2 = y * y;
+        precise double res = fma(y2, y, -t);
+        precise float step = float(res) / float(3.0 * y2);
+        y = y - double(step);
+    }
+    precise double out_ = fma(y, kMathCubeRootExcess * double(log(tf)), y);
+    return out_;
 }
 
 // x^7 of a float, as hi + lo to about 2^-104.
@@ -156,10 +153,10 @@ float pow7_f(float x)
     pow7_dd(double(x), h, l);
     precise float r = float(h);
     const uvec2 bits = unpackDouble2x32(h);
-    if ((bits.x & 0x1fffffffu) == 0x10000000u && l != 0.0LF) {
+    if ((bits.x & 0x1fffffffu) == 0x10000000u && l != 0.0) {
         // h is a midpoint: the exact value lies on l's side of it.
-        precise float lo_ = float(h - abs(h) * 1.0e-10LF), hi_ = float(h + abs(h) * 1.0e-10LF);
-        r = l > 0.0LF ? hi_ : lo_;
+        precise float below = float(h - abs(h) * 1.0e-10LF), above = float(h + abs(h) * 1.0e-10LF);
+        r = l > 0.0 ? above : below;
     }
     return r;
 }
@@ -170,9 +167,9 @@ double sin_kernel(double r, double rl)
     precise double w = r * r;
     // sin r = r - r^3 q, q = 1/3! - w/5! + w^2/7! - ... (to r^17/17!).
     precise double q = kMathInvFactorial[17];
-    for (int k = 15; k >= 3; k -= 2) q = kMathInvFactorial[k] - w * q;
+    for (int k = 15; k >= 3; k -= 2) q = fma(-w, q, kMathInvFactorial[k]);
     precise double tail = (r * w) * q;
-    precise double s = r - (tail - rl * (1.0LF - 0.5LF * w));
+    precise double s = r - (tail - rl * (1.0 - 0.5 * w));
     return s;
 }
 
@@ -180,14 +177,14 @@ double cos_kernel(double r, double rl)
 {
     precise double wh, wl;
     two_prod(r, r, wh, wl);
-    wl = wl + 2.0LF * r * rl;
+    wl = wl + 2.0 * r * rl;
+    // cos r = 1 - w/2 + w^2 q, q = 1/4! - w/6! + ... (to r^16/16!).
     precise double q = kMathInvFactorial[16];
-    for (int k = 14; k >= 4; k -= 2) q = kMathInvFactorial[k] - wh * q;
-    // cos r = 1 - w/2 + w^2 (1/4! - w/6! + ...)
-    precise double hw = 0.5LF * wh;  // exact
-    precise double t = 1.0LF - hw;
-    precise double e = (1.0LF - t) - hw;  // exact: the rounding error of t
-    precise double c = t + ((e - 0.5LF * wl) + (wh * wh) * q);
+    for (int k = 14; k >= 4; k -= 2) q = fma(-wh, q, kMathInvFactorial[k]);
+    precise double hw = 0.5 * wh;  // exact
+    precise double t = 1.0 - hw;
+    precise double e = (1.0 - t) - hw;  // exact: the rounding error of t
+    precise double c = t + ((e - 0.5 * wl) + (wh * wh) * q);
     return c;
 }
 
@@ -208,35 +205,32 @@ double sin_d(double x)
     precise double r, rl;
     int q;
     reduce_pio2(x, r, rl, q);
-    precise double v;
-    if (q == 0) v = sin_kernel(r, rl);
-    else if (q == 1) v = cos_kernel(r, rl);
-    else if (q == 2) v = -sin_kernel(r, rl);
-    else v = -cos_kernel(r, rl);
-    return v;
+    precise double v = (q & 1) == 0 ? sin_kernel(r, rl) : cos_kernel(r, rl);
+    return q >= 2 ? -v : v;
 }
 
-double cos_d(double x)
+void sincos_d(double x, out double s, out double c)
 {
     precise double r, rl;
     int q;
     reduce_pio2(x, r, rl, q);
-    precise double v;
-    if (q == 0) v = cos_kernel(r, rl);
-    else if (q == 1) v = -sin_kernel(r, rl);
-    else if (q == 2) v = -cos_kernel(r, rl);
-    else v = sin_kernel(r, rl);
-    return v;
+    precise double sk = sin_kernel(r, rl), ck = cos_kernel(r, rl);
+    // quadrant q: (sin, cos) = (sk, ck), (ck, -sk), (-sk, -ck), (-ck, sk)
+    s = (q & 1) == 0 ? sk : ck;
+    c = (q & 1) == 0 ? ck : sk;
+    if (q == 1 || q == 2) c = -c;
+    if (q >= 2) s = -s;
 }
 
 // atan t for 0 <= t <= 1, as hi + lo (the lo carrying the reduction constant's tail).
 void atan01(double t, out double hi, out double lo)
 {
     precise double u;
-    precise double bh = 0.0LF, bl = 0.0LF;
+    precise double bh = 0.0, bl = 0.0;
     if (t > kMathTanPiOver8) {
         // atan t = pi/4 + atan((t - 1) / (t + 1))
-        u = div_rn(t - 1.0LF, t + 1.0LF);
+        precise double den = t + 1.0;
+        u = div_rn(t - 1.0, den);
         bh = kMathPio4Hi;
         bl = kMathPio4Lo;
     } else {
@@ -244,10 +238,15 @@ void atan01(double t, out double hi, out double lo)
     }
     precise double u2 = u * u;  // <= 0.1716
     precise double p = kMathAtanSeries[23];
-    for (int k = 22; k >= 1; k--) p = p * u2 + kMathAtanSeries[k];
+    for (int k = 22; k >= 1; k--) p = fma(p, u2, kMathAtanSeries[k]);
     precise double tail = (u * u2) * p;
     two_sum(bh, u, hi, lo);
     lo = lo + (tail + bl);
+}
+
+bool sign_bit(double x)
+{
+    return (unpackDouble2x32(x).y >> 31) != 0u;
 }
 
 // atan2(y, x) of finite values, not both zero.
@@ -255,7 +254,7 @@ double atan2_d(double y, double x)
 {
     precise double ax = abs(x), ay = abs(y);
     precise double h, l;
-    bool swapped = ay > ax;
+    const bool swapped = ay > ax;
     atan01(swapped ? div_rn(ax, ay) : div_rn(ay, ax), h, l);
     if (swapped) {  // pi/2 - a
         precise double sh, sl;
@@ -263,13 +262,12 @@ double atan2_d(double y, double x)
         h = sh;
         l = sl + (kMathPio2Lo - l);
     }
-    if (x < 0.0LF || (x == 0.0LF && (unpackDouble2x32(x).y >> 31) != 0u)) {  // pi - a
+    if (sign_bit(x)) {  // pi - a
         precise double sh, sl;
-        two_sum(2.0LF * kMathPio2Hi, -h, sh, sl);
+        two_sum(2.0 * kMathPio2Hi, -h, sh, sl);
         h = sh;
-        l = sl + (2.0LF * kMathPio2Lo - l);
+        l = sl + (2.0 * kMathPio2Lo - l);
     }
     precise double a = h + l;
-    const bool negative = y < 0.0LF || (y == 0.0LF && (unpackDouble2x32(y).y >> 31) != 0u);
-    return negative ? -a : a;
+    return sign_bit(y) ? -a : a;
 }

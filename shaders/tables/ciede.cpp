@@ -111,6 +111,17 @@ int main()
     // (-1)^k/(2k+1) for k = 0..23 (atan).
     darray("kMathAtanSeries", 24, [](int k) { return double((k % 2 ? -1.0L : 1.0L) / (2 * k + 1)); });
     d("kMathTanPiOver8", double(std::tan(pio2 / 4.0L)));
+    // The kernel takes x^kSrgbGamma as x^(12/5) times x^(kSrgbGamma - 12/5), and
+    // t^kCubeRoot as the cube root times t^(kCubeRoot - 1/3): the exponents'
+    // excesses (double 2.4 and 1/3 are not 12/5 and 1/3).
+    // (5 g - 12) and (3 c - 1) are exact in long double.
+    d("kMathGammaExcess", double((5.0L * ciede::kSrgbGamma - 12.0L) / 5.0L));
+    d("kMathCubeRootExcess", double((3.0L * ciede::kCubeRoot - 1.0L) / 3.0L));
+    // cos and sin of the hue weight's phases (the CPU code's double angles),
+    // for T from sin h and cos h by the angle-sum formulas.
+    const double phases[3] = {pi / 6.0, pi / 30.0, 7.0 * pi / 20.0};
+    darray("kCiedePhaseCos", 3, [&](int k) { return double(std::cos((long double)phases[k])); });
+    darray("kCiedePhaseSin", 3, [&](int k) { return double(std::sin((long double)phases[k])); });
 
     std::printf("\n#endif  // CIEDE_TABLES_GLSL\n");
     return 0;
