@@ -13,6 +13,8 @@
 // The constants (splits of ln 2 and pi/2, series coefficients, exponent
 // excesses) come from ciede_tables.glsl, computed on the host.
 
+#extension GL_EXT_control_flow_attributes : require
+
 #include "ciede_tables.glsl"
 
 // a + b as hi + lo exactly (any order of magnitudes).
@@ -34,29 +36,34 @@ void two_prod(double a, double b, out double hi, out double lo)
     lo = e;
 }
 
-// a / b from a float reciprocal and two corrections with exact residuals:
-// relative error below 2^-68 before the last rounding, so correctly rounded
-// but where the quotient lies within that of a midpoint. b is a positive
-// double within float range (as every divisor in this kernel).
+// a / b from a float reciprocal r and three corrections with exact residuals
+// (each multiplies the relative error by that of r, at most 2^-22): below
+// 2^-66 before the last rounding, so correctly rounded but where the quotient
+// lies within that of a midpoint. b is a positive double within float range,
+// as every divisor in this kernel.
 double div_rn(double a, double b)
 {
     precise double r = double(1.0 / float(b));
     precise double q = a * r;
-    precise double e = fma(-q, b, a);
-    q = fma(e, r, q);
-    e = fma(-q, b, a);
-    q = fma(e, r, q);
+    [[unroll]] for (int k = 0; k < 3; k++) {
+        precise double e = fma(-q, b, a);
+        q = fma(e, r, q);
+    }
     return q;
 }
 
-// sqrt x, the hardware's corrected with the exact residual.
+// sqrt x: the hardware's (at least float-accurate, as Vulkan requires), then
+// two Newton corrections with the exact residual (float-accurate steps).
 double sqrt_rn(double x)
 {
     if (x <= 0.0) return sqrt(x);
     precise double s = sqrt(x);
-    precise double e = fma(-s, s, x);
-    precise double out_ = fma(e, double(0.5 / float(s)), s);
-    return out_;
+    precise double h = double(0.5 / float(s));
+    [[unroll]] for (int k = 0; k < 2; k++) {
+        precise double e = fma(-s, s, x);
+        s = fma(e, h, s);
+    }
+    return s;
 }
 
 // Correctly rounded a / b for floats: the correctly rounded double quotient
@@ -78,7 +85,7 @@ double exp_d(double x)
     rl = rl - fma(n, kMathLn2Lo, -t);
     // e^r - 1 for |r| <= 0.35 (terms to r^16/16!, below 2^-60 of the result).
     precise double p = kMathInvFactorial[16];
-    for (int k = 15; k >= 2; k--) p = fma(p, r, kMathInvFactorial[k]);
+    [[unroll]] for (int k = 15; k >= 2; k--) p = fma(p, r, kMathInvFactorial[k]);
     precise double em1 = fma(r * r, p, r);
     // e^(r + rl) = (1 + em1)(1 + rl) to far below an ulp.
     precise double s = em1 + fma(rl, em1, rl);
@@ -87,38 +94,43 @@ double exp_d(double x)
 }
 
 // x^kSrgbGamma for x in [0.04, 3]: y = x^(12/5) as the root of y^5 = x^12 by
-// Newton's method from GLSL's float pow (two steps: relative error 1e-5 ->
-// 1e-10 -> 1e-20), then times x^(kSrgbGamma - 12/5) = 1 + excess ln x.
+// Newton steps from GLSL's float pow (relative error e0 at most a few 1e-6),
+// each step's derivative the start's, in float (so every step multiplies the
+// error by about 4 e0: three steps reach 1e-20), then times
+// x^(kSrgbGamma - 12/5) = 1 + excess ln x.
 double pow_gamma(double x)
 {
     precise float xf = float(x);
-    precise double y = double(pow(xf, 2.4));
+    precise float y0 = pow(xf, 2.4);
+    precise float y0sq = y0 * y0;
+    precise double inv = double(1.0 / (5.0 * (y0sq * y0sq)));
     precise double x2 = x * x;
     precise double x4 = x2 * x2;
     precise double x12 = (x4 * x4) * x4;
-    for (int k = 0; k < 2; k++) {
+    precise double y = double(y0);
+    [[unroll]] for (int k = 0; k < 3; k++) {
         precise double y2 = y * y;
         precise double y4 = y2 * y2;
         precise double res = fma(y4, y, -x12);
-        precise float step = float(res) / float(5.0 * y4);
-        y = y - double(step);
+        y = fma(-res, inv, y);
     }
     precise double out_ = fma(y, kMathGammaExcess * double(log(xf)), y);
     return out_;
 }
 
-// t^kCubeRoot for t in [0.008, 4]: the cube root by Newton's method from
-// GLSL's float pow (relative error 1e-5 -> 1e-10 -> 1e-20), then times
+// t^kCubeRoot for t in [0.008, 8]: the cube root by Newton steps from GLSL's
+// float pow, the derivative the start's (three steps: 1e-20), then times
 // t^(kCubeRoot - 1/3) = 1 + excess ln t.
 double pow_cube_root(double t)
 {
     precise float tf = float(t);
-    precise double y = double(pow(tf, 1.0 / 3.0));
-    for (int k = 0; k < 2; k++) {
+    precise float y0 = pow(tf, 1.0 / 3.0);
+    precise double inv = double(1.0 / (3.0 * (y0 * y0)));
+    precise double y = double(y0);
+    [[unroll]] for (int k = 0; k < 3; k++) {
         precise double y2 = y * y;
         precise double res = fma(y2, y, -t);
-        precise float step = float(res) / float(3.0 * y2);
-        y = y - double(step);
+        y = fma(-res, inv, y);
     }
     precise double out_ = fma(y, kMathCubeRootExcess * double(log(tf)), y);
     return out_;
@@ -167,7 +179,7 @@ double sin_kernel(double r, double rl)
     precise double w = r * r;
     // sin r = r - r^3 q, q = 1/3! - w/5! + w^2/7! - ... (to r^17/17!).
     precise double q = kMathInvFactorial[17];
-    for (int k = 15; k >= 3; k -= 2) q = fma(-w, q, kMathInvFactorial[k]);
+    [[unroll]] for (int k = 15; k >= 3; k -= 2) q = fma(-w, q, kMathInvFactorial[k]);
     precise double tail = (r * w) * q;
     precise double s = r - (tail - rl * (1.0 - 0.5 * w));
     return s;
@@ -180,7 +192,7 @@ double cos_kernel(double r, double rl)
     wl = wl + 2.0 * r * rl;
     // cos r = 1 - w/2 + w^2 q, q = 1/4! - w/6! + ... (to r^16/16!).
     precise double q = kMathInvFactorial[16];
-    for (int k = 14; k >= 4; k -= 2) q = fma(-wh, q, kMathInvFactorial[k]);
+    [[unroll]] for (int k = 14; k >= 4; k -= 2) q = fma(-wh, q, kMathInvFactorial[k]);
     precise double hw = 0.5 * wh;  // exact
     precise double t = 1.0 - hw;
     precise double e = (1.0 - t) - hw;  // exact: the rounding error of t
@@ -238,7 +250,7 @@ void atan01(double t, out double hi, out double lo)
     }
     precise double u2 = u * u;  // <= 0.1716
     precise double p = kMathAtanSeries[23];
-    for (int k = 22; k >= 1; k--) p = fma(p, u2, kMathAtanSeries[k]);
+    [[unroll]] for (int k = 22; k >= 1; k--) p = fma(p, u2, kMathAtanSeries[k]);
     precise double tail = (u * u2) * p;
     two_sum(bh, u, hi, lo);
     lo = lo + (tail + bl);
