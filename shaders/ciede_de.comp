@@ -19,12 +19,12 @@
 
 layout(local_size_x = 32, local_size_y = 8) in;
 layout(constant_id = 0) const uint kBytesPerSample = 1;  // 1: 8-bit input, 2: deeper
-const uint kRowsPerThread = 4;
-const uint kTileW = gl_WorkGroupSize.x, kTileH = gl_WorkGroupSize.y * kRowsPerThread;
+const uint kTileW = kCiedeTileW, kTileH = kCiedeTileH;  // a multiple of the workgroup's height
+const uint kRowsPerThread = kTileH / gl_WorkGroupSize.y;
 const uint kThreads = gl_WorkGroupSize.x * gl_WorkGroupSize.y;
 
 layout(std430, set = 0, binding = 0) readonly buffer Planes { uint words[]; } planes;
-layout(std430, set = 0, binding = 1) writeonly buffer Partials { double sums[]; } partials;
+layout(std430, set = 0, binding = 1) writeonly buffer Slots { uint words[]; } slots;
 
 layout(push_constant) uniform Params {
     double luma_black, luma_scale, chroma_zero, chroma_scale;  // ciede::normalization
@@ -37,10 +37,11 @@ layout(push_constant) uniform Params {
     uint libvmaf_stride;  // libvmaf's chroma row pitch in samples, 0 without chroma
     uint layout_;         // 0: 4:4:4, 1: 4:2:2, 2: 4:2:0
     uint tiles_x;
-    uint out_index;       // the first tile's slot in `sums`
+    uint out_word;        // the first tile's slot in `words`
 } p;
 
 shared double lane_sum[kThreads];
+shared uint unsettled;
 
 uint sample_at(uint byte_off)
 {
@@ -183,15 +184,21 @@ float to_radians(float deg)
     return v;
 }
 
-float rotation(float cbar_prime, float hbar)
+// R_T = -2 sqrt(C'^7 / (C'^7 + 25^7)) sin(angle), from C'^7 and sin(angle).
+float rotation(float c7, double sin_angle)
+{
+    precise float ratio = fdiv_rn(c7, c7 + kCiedeKnee7F);
+    precise float rt = float(-2.0LF * sqrt_rn(double(ratio)) * sin_angle);
+    return rt;
+}
+
+// R_T's angle, sin(60 exp(-((h - 275) / 25)^2) degrees).
+double rotation_sin(float hbar)
 {
     precise float t = float((double(to_degrees(hbar)) - kCiedeRtCentre) * kCiedeInvRtWidth);
-    precise float c7 = pow7_f(cbar_prime);
-    precise float ratio = fdiv_rn(c7, c7 + kCiedeKnee7F);
     precise float t2 = t * t;  // powf(t, 2): exact in double, so correctly rounded
     precise float angle = to_radians(float(kCiedeRtAngle * exp_d(double(-t2))));
-    precise float rt = float(-2.0LF * sqrt_rn(double(ratio)) * sin_d(double(angle)));
-    return rt;
+    return sin_d(double(angle));
 }
 
 double sq(float v)
@@ -200,7 +207,19 @@ double sq(float v)
     return d;
 }
 
-float ciede2000(Lab p1, Lab p2)
+float delta_e(float L, float C, float H, float rt)
+{
+    precise float de = float(sqrt_rn(sq(L) + sq(C) + sq(H) + double(rt * C * H)));
+    return de;
+}
+
+// A pixel the host settles (ciede_tables.h, gpu::kAmbiguityBits).
+struct Unsettled {
+    bool any;
+    float cbar_prime, c7, de, de_other;
+};
+
+float ciede2000(Lab p1, Lab p2, out Unsettled u)
 {
     precise float dl = p2.l - p1.l;
     precise float lbar = (p1.l + p2.l) * 0.5;
@@ -225,11 +244,24 @@ float ciede2000(Lab p1, Lab p2)
     precise float hbar = hue_mean(h1, h2);
     precise float t = hue_weight_t(hbar);
     precise float sh = float(1.0LF + kCiedeSh * double(cbar_prime) * double(t));
-    precise float rt = rotation(cbar_prime, hbar);
+    precise double sin_angle = rotation_sin(hbar);
+    float c7_other;
+    bool near_boundary;
+    precise float c7 = pow7_f(cbar_prime, kCiedeAmbiguityBits, c7_other, near_boundary);
+    precise float rt = rotation(c7, sin_angle);
     precise float L = fdiv_rn(dl, kCiedeWeightL * sl);
     precise float C = fdiv_rn(dc, kCiedeWeightC * sc);
     precise float H = fdiv_rn(dH, kCiedeWeightH * sh);
-    precise float de = float(sqrt_rn(sq(L) + sq(C) + sq(H) + double(rt * C * H)));
+    precise float de = delta_e(L, C, H, rt);
+    u.any = false;
+    if (near_boundary) {
+        precise float de_other = delta_e(L, C, H, rotation(c7_other, sin_angle));
+        u.any = de_other != de;
+        u.cbar_prime = cbar_prime;
+        u.c7 = c7;
+        u.de = de;
+        u.de_other = de_other;
+    }
     return de;
 }
 
@@ -247,6 +279,9 @@ void main()
     const uint tile = gl_WorkGroupID.x;
     const uint ty = tile / p.tiles_x, tx = tile - ty * p.tiles_x;
     const uint j = tx * kTileW + gl_LocalInvocationID.x;
+    const uint slot = p.out_word + tile * kCiedeSlotWords;
+    if (lane == 0) unsettled = 0;
+    barrier();
 
     precise double acc = 0.0LF;
     if (j < p.width) {
@@ -255,7 +290,18 @@ void main()
             if (i >= p.height) break;
             const Lab a = lab_at(p.ref_off[0], p.ref_off[1], p.ref_off[2], i, j);
             const Lab b = lab_at(p.dist_off[0], p.dist_off[1], p.dist_off[2], i, j);
-            acc = acc + double(ciede2000(a, b));
+            Unsettled u;
+            acc = acc + double(ciede2000(a, b, u));
+            if (u.any) {
+                const uint n = atomicAdd(unsettled, 1u);
+                if (n < kCiedeMaxSettled) {
+                    const uint at = slot + 4 + n * kCiedeRecordWords;
+                    slots.words[at] = floatBitsToUint(u.cbar_prime);
+                    slots.words[at + 1] = floatBitsToUint(u.c7);
+                    slots.words[at + 2] = floatBitsToUint(u.de);
+                    slots.words[at + 3] = floatBitsToUint(u.de_other);
+                }
+            }
         }
     }
 
@@ -268,5 +314,11 @@ void main()
         }
         barrier();
     }
-    if (lane == 0) partials.sums[p.out_index + tile] = lane_sum[0];
+    if (lane == 0) {
+        const uvec2 sum = unpackDouble2x32(lane_sum[0]);
+        slots.words[slot] = sum.x;
+        slots.words[slot + 1] = sum.y;
+        slots.words[slot + 2] = unsettled;
+        slots.words[slot + 3] = 0u;
+    }
 }

@@ -158,8 +158,11 @@ double pow7_d(float x)
 }
 
 // x^7 of a float, correctly rounded to float: the double rounding of h is
-// undone where h lies exactly between two floats.
-float pow7_f(float x)
+// undone where h lies exactly between two floats. `other` is the neighbour on
+// the far side of the nearest rounding boundary, and `near_boundary` says
+// whether the exact power lies within 2^-ambiguity_bits of the distance
+// between the two of that boundary (x^7 of a float is never exactly on it).
+float pow7_f(float x, int ambiguity_bits, out float other, out bool near_boundary)
 {
     precise double h, l;
     pow7_dd(double(x), h, l);
@@ -169,6 +172,18 @@ float pow7_f(float x)
         // h is a midpoint: the exact value lies on l's side of it.
         precise float below = float(h - abs(h) * 1.0e-10LF), above = float(h + abs(h) * 1.0e-10LF);
         r = l > 0.0 ? above : below;
+    }
+    // The exact value minus r (exact: h and r are close).
+    precise double d = (h - double(r)) + l;
+    const uint rb = floatBitsToUint(r);
+    other = r;
+    near_boundary = false;
+    if (d != 0.0 && r > 0.0 && rb < 0x7f7fffffu) {
+        other = uintBitsToFloat(d > 0.0 ? rb + 1u : rb - 1u);
+        precise double gap = abs(double(other) - double(r));
+        precise double mid = 0.5 * (double(other) + double(r));
+        precise double to_mid = abs((h - mid) + l);
+        near_boundary = to_mid < ldexp(gap, -ambiguity_bits);
     }
     return r;
 }

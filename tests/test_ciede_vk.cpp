@@ -1,9 +1,12 @@
 // The ciede GPU twin: libvmaf's numbers on every golden pair through the
 // Engine, and the CPU extractor as oracle on synthetic input of every depth,
-// chroma layout and awkward size, including extreme and saturated colours.
-// Pictures of a few pixels isolate single CIEDE2000 evaluations: their sum in
-// double is exact whatever the order, so any difference there is a per-pixel
-// one.
+// chroma layout and awkward size, including extreme and saturated colours:
+// every frame's score identical to the CPU's. Pictures of a few pixels isolate
+// single CIEDE2000 evaluations: their sum in double is exact whatever the
+// order, so any difference there is a per-pixel one. The 10-bit golden pair
+// has pixels whose dE00 depends on how the C library's powf rounds C'^7 (five
+// in its ten frames with glibc), which the host settles (ciede_vk.cpp): without
+// that, four of its frames would differ in the 11th decimal.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -169,12 +172,13 @@ TEST_CASE("ciede on the GPU matches libvmaf on every golden pair", "[ciede][vulk
         const Comparison c = compare(gpu, run_cpu(ref, dist));
         std::printf("%-32s %zu frames: max|diff| vs CPU %.3g (%zu identical)\n", pair.c_str(), c.frames,
                     c.max_diff, c.identical);
-        CHECK(c.max_diff <= 1e-9);
+        CHECK(c.identical == c.frames);
         worst_cpu = std::max(worst_cpu, c.max_diff);
         unref_all(ref);
         unref_all(dist);
     }
     std::printf("ciede2000 golden pairs: max|diff| vs libvmaf %.3g, vs CPU %.3g\n", worst_libvmaf, worst_cpu);
+    CHECK(worst_cpu == 0);
     check_clean(*st);
 }
 
@@ -203,7 +207,7 @@ TEST_CASE("ciede on the GPU: depths, layouts, odd and tiny sizes, extreme colour
         const Comparison cmp = compare(run_gpu(*st, ref, dist), run_cpu(ref, dist));
         std::printf("synthetic %4ux%-3u %2u-bit fmt %d: max|diff| vs CPU %.3g (%zu of %zu frames identical)\n",
                     c.w, c.h, c.bpc, int(c.fmt), cmp.max_diff, cmp.identical, cmp.frames);
-        CHECK(cmp.max_diff <= 1e-9);
+        CHECK(cmp.identical == cmp.frames);
         unref_all(ref);
         unref_all(dist);
     }
@@ -233,7 +237,7 @@ TEST_CASE("ciede on the GPU: single pixels of random colours equal the CPU's", "
             const Comparison cmp = compare(run_gpu(*st, ref, dist), run_cpu(ref, dist));
             std::printf("4x4 %2u-bit %s: %zu of %zu frames identical, max|diff| %.3g\n", bpc,
                         near_grey ? "near grey" : "any colour", cmp.identical, cmp.frames, cmp.max_diff);
-            CHECK(cmp.max_diff <= 1e-9);
+            CHECK(cmp.identical == cmp.frames);
             unref_all(ref);
             unref_all(dist);
         }

@@ -87,6 +87,12 @@ int main()
     f("kCiedeWeightC", ciede::kWeightC);
     f("kCiedeWeightH", ciede::kWeightH);
 
+    // The kernel's layout.
+    std::printf("const uint kCiedeTileW = %uu, kCiedeTileH = %uu;\n", ciede::gpu::kTileW, ciede::gpu::kTileH);
+    std::printf("const int kCiedeAmbiguityBits = %d;\n", ciede::gpu::kAmbiguityBits);
+    std::printf("const uint kCiedeMaxSettled = %uu, kCiedeRecordWords = %uu, kCiedeSlotWords = %uu;\n",
+                ciede::gpu::kMaxSettled, ciede::gpu::kRecordWords, ciede::gpu::kSlotWords);
+
     // The elementary functions' constants.
     const long double ln2 = std::log(2.0L);
     const long double pio2 = std::acos(0.0L);

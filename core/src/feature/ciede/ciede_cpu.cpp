@@ -100,7 +100,7 @@ float to_radians(float deg) { return float(double(deg) * (kPi / 180.0)); }
 float rotation(float cbar_prime, float hbar)
 {
     const float t = float((double(to_degrees(hbar)) - ciede::kRtCentre) * (1.0 / ciede::kRtWidth));
-    const float c7 = ::powf(cbar_prime, 7.0f);
+    const float c7 = ciede::chroma_power7(cbar_prime);
     const float ratio = c7 / (c7 + ::powf(ciede::kChromaKneeF, 7.0f));
     const float angle = to_radians(float(ciede::kRtAngle * std::exp(double(-::powf(t, 2.0f)))));
     return float(-2.0 * std::sqrt(double(ratio)) * std::sin(double(angle)));

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
 
 namespace vmaf::ciede {
 
@@ -77,6 +78,10 @@ inline constexpr double kT1 = 0.17, kT2 = 0.24, kT3 = 0.32, kT4 = 0.20;
 // R_T's hue bump: angle kRtAngle exp(-((h - kRtCentre) / kRtWidth)^2) degrees.
 inline constexpr double kRtCentre = 275.0, kRtWidth = 25.0, kRtAngle = 60.0;
 
+// C'^7 in R_T, as libvmaf takes it: the C library's powf (not correctly
+// rounded: one ulp off for about 0.07 % of arguments with glibc).
+inline float chroma_power7(float c) { return ::powf(c, 7.0f); }
+
 // CIEDE2000 weights, as float.
 inline constexpr float kWeightL = float(0.65), kWeightC = 1.0f, kWeightH = 4.0f;
 
@@ -84,5 +89,24 @@ inline constexpr float kWeightL = float(0.65), kWeightC = 1.0f, kWeightH = 4.0f;
 // into: rows of a plane padded to a multiple of 32 samples (padding zeroed),
 // the Cr plane right after the Cb plane.
 inline constexpr unsigned kLibvmafRowAlign = 32;
+
+// The Vulkan kernel's layout (shaders/ciede_de.comp, feature/ciede/ciede_vk.cpp).
+namespace gpu {
+// A workgroup of 32 x 8 threads owns a tile of 32 x 32 pixels.
+inline constexpr uint32_t kTileW = 32, kTileH = 32;
+// The kernel rounds C'^7 correctly; where the exact power lies within
+// 2^-kAmbiguityBits of a float ulp of a rounding boundary, powf may round the
+// other way (glibc's worst seen: 2^-8.5 ulp, 4e7 arguments) and the kernel
+// also evaluates the pixel with the other neighbour. If that changes the
+// pixel's dE00, it records the pixel (C', its C'^7, both dE00) in its tile's
+// slot, at most kMaxSettled per tile, and the host settles it with powf.
+inline constexpr int32_t kAmbiguityBits = 6;
+inline constexpr uint32_t kMaxSettled = 2;
+// A tile's slot in 32-bit words: the double sum, the number of pixels
+// recorded (even past kMaxSettled), a pad word, then the records of four
+// floats (C', C'^7 as the kernel took it, dE00 with it, dE00 with the other).
+inline constexpr uint32_t kRecordWords = 4;
+inline constexpr uint32_t kSlotWords = 4 + kMaxSettled * kRecordWords;
+}  // namespace gpu
 
 }  // namespace vmaf::ciede

@@ -1,9 +1,13 @@
 // ciede on the GPU: the twin of ciede_cpu.cpp. One kernel
 // (shaders/ciede_de.comp) computes every pixel's CIEDE2000 difference, chroma
 // read where libvmaf's upsampling reads it, and writes one double sum per tile
-// of 32 x 32 pixels; collect() adds the tiles in order and scores the mean with
-// the CPU's ciede::score. The per-pixel math is double with float results, so
-// the kernel needs shaderFloat64; without it the CPU extractor runs.
+// of 32 x 32 pixels, with the rare pixels whose difference depends on how the
+// C library's powf rounds C'^7 (ciede_tables.h, gpu::kAmbiguityBits);
+// collect() settles those with the CPU's own powf call, adds the tiles in order
+// and scores the mean with the CPU's ciede::score. The per-pixel math is double
+// with float results, so the kernel needs shaderFloat64; without it the CPU
+// extractor runs.
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -17,8 +21,8 @@ namespace vmaf::vk {
 
 namespace {
 
-// shaders/ciede_de.comp's tile.
-constexpr uint32_t kTileW = 32, kTileH = 32;
+using ciede::gpu::kTileH;
+using ciede::gpu::kTileW;
 constexpr uint32_t kMaxGroups = 65535;
 
 // shaders/ciede_de.comp's push constants.
@@ -30,7 +34,7 @@ struct Push {
     uint32_t chroma_w, chroma_h, libvmaf_stride;
     uint32_t layout;
     uint32_t tiles_x;
-    uint32_t out_index;
+    uint32_t out_word;
 };
 static_assert(sizeof(Push) == 96);
 
@@ -66,7 +70,7 @@ public:
         d.push_constant_size = sizeof(Push);
         d.spec = spec;
         if (int err = ComputePipeline::create(st, d, &pipeline_)) return err;
-        *result_bytes = groups_ * sizeof(double);
+        *result_bytes = size_t(groups_) * ciede::gpu::kSlotWords * sizeof(uint32_t);
         return 0;
     }
 
@@ -90,20 +94,31 @@ public:
     int record(const Recording &rec) override
     {
         Push push = push_;
-        push.out_index = uint32_t(rec.result_offset / sizeof(double));
+        push.out_word = uint32_t(rec.result_offset / sizeof(uint32_t));
         pipeline_->dispatch(rec.cmd, set_, &push, groups_);
         return 0;
     }
 
     int collect(std::span<const std::byte> results, unsigned index, ScoreSink &sink) override
     {
-        double sum = 0.0;
+        using ciede::gpu::kSlotWords;
+        double sum = 0.0, settled = 0.0;
         for (uint32_t g = 0; g < groups_; g++) {
+            const std::byte *slot = results.data() + size_t(g) * kSlotWords * sizeof(uint32_t);
             double partial;
-            std::memcpy(&partial, results.data() + g * sizeof(double), sizeof(partial));
+            uint32_t unsettled;
+            std::memcpy(&partial, slot, sizeof(partial));
+            std::memcpy(&unsettled, slot + 8, sizeof(unsettled));
             sum += partial;
+            // Pixels past kMaxSettled in one tile keep the exactly rounded
+            // power (at most a unit in the last place of their dE00).
+            for (uint32_t k = 0; k < std::min(unsettled, ciede::gpu::kMaxSettled); k++) {
+                float rec[ciede::gpu::kRecordWords];  // C', C'^7 taken, dE00 with it, with the other
+                std::memcpy(rec, slot + (4 + k * ciede::gpu::kRecordWords) * sizeof(uint32_t), sizeof(rec));
+                if (ciede::chroma_power7(rec[0]) != rec[1]) settled += double(rec[3]) - double(rec[2]);
+            }
         }
-        return sink.append(ciede::kName, index, ciede::score(sum, double(fmt_.w * fmt_.h)));
+        return sink.append(ciede::kName, index, ciede::score(sum + settled, double(fmt_.w * fmt_.h)));
     }
 
 private:
