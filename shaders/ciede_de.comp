@@ -130,7 +130,8 @@ float hue_delta(float c1, float c2, float h1, float h2)
 {
     if (c1 == 0.0 || c2 == 0.0) return 0.0;
     precise float d = h2 - h1;
-    if (double(abs(h1 - h2)) <= kCiedePi) return d;
+    precise float a = h1 - h2;
+    if (double(abs(a)) <= kCiedePi) return d;
     precise float w;
     if (h2 <= h1) w = float(double(d) + kCiedeTwoPi);
     else w = float(double(d) - kCiedeTwoPi);
@@ -140,7 +141,8 @@ float hue_delta(float c1, float c2, float h1, float h2)
 float hue_mean(float h1, float h2)
 {
     precise float m;
-    if (abs(double(h1 - h2)) > kCiedePi) m = float((double(h1 + h2) + kCiedeTwoPi) * 0.5LF);
+    precise float d = h1 - h2;
+    if (abs(double(d)) > kCiedePi) m = float((double(h1 + h2) + kCiedeTwoPi) * 0.5LF);
     else m = float(double(h1 + h2) * 0.5LF);
     return m;
 }

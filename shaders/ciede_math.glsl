@@ -222,8 +222,11 @@ void reduce_pio2(double x, out double r, out double rl, out int quadrant)
     precise double k = roundEven(x * kMathTwoOverPi);
     precise double r1 = fma(-k, kMathPio2Hi, x);  // exact
     precise double t = k * kMathPio2Lo;
-    two_sum(r1, -t, r, rl);
-    rl = rl - fma(k, kMathPio2Lo, -t);
+    precise double rh, e;
+    two_sum(r1, -t, rh, e);
+    precise double el = e - fma(k, kMathPio2Lo, -t);
+    r = rh;
+    rl = el;
     quadrant = int(k) & 3;
 }
 
@@ -267,8 +270,11 @@ void atan01(double t, out double hi, out double lo)
     precise double p = kMathAtanSeries[23];
     [[unroll]] for (int k = 22; k >= 1; k--) p = fma(p, u2, kMathAtanSeries[k]);
     precise double tail = (u * u2) * p;
-    two_sum(bh, u, hi, lo);
-    lo = lo + (tail + bl);
+    precise double h, l;
+    two_sum(bh, u, h, l);
+    precise double l2 = l + (tail + bl);
+    hi = h;
+    lo = l2;
 }
 
 bool sign_bit(double x)
