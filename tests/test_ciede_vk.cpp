@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "context/context.h"
 #include "feature/ciede/ciede.h"
 #include "golden.h"
 #include "libvmaf/libvmaf.h"
@@ -199,6 +200,7 @@ TEST_CASE("ciede on the GPU: depths, layouts, odd and tiny sizes, extreme colour
         {VMAF_PIX_FMT_YUV444P, 16, 13, 11, 4},  {VMAF_PIX_FMT_YUV420P, 8, 1, 1, 4},
         {VMAF_PIX_FMT_YUV422P, 10, 1, 5, 4},    {VMAF_PIX_FMT_YUV420P, 10, 3, 3, 4},
         {VMAF_PIX_FMT_YUV444P, 12, 1, 1, 4},    {VMAF_PIX_FMT_YUV420P, 8, 70, 1, 4},
+        {VMAF_PIX_FMT_YUV444P, 12, 256, 128, 4}, {VMAF_PIX_FMT_YUV420P, 10, 200, 96, 4},
     };
     for (const Case &c : cases) {
         std::vector<VmafPicture> ref, dist;
@@ -256,6 +258,42 @@ TEST_CASE("ciede on the GPU: identical pictures score +infinity", "[ciede][vulka
     for (const auto &[i, v] : gpu.scores.at("ciede2000")) CHECK((std::isinf(v) && v > 0));
     unref_all(ref);
     unref_all(dist);
+    check_clean(*st);
+}
+
+TEST_CASE("a context with an imported state runs ciede on the GPU, as the CPU context scores it",
+          "[ciede][vulkan][golden]")
+{
+    // The 10-bit pair: the one with pixels the host settles. Through the
+    // internal import the C shim uses, to see the submissions.
+    const std::string pair = "rocket_320x240_10bit_crf30";
+    auto st = validated_state();
+    auto score_all = [&](vk::State *state) {
+        VmafConfiguration cfg{};
+        VmafContext *vmaf = nullptr;
+        REQUIRE(vmaf_init(&vmaf, cfg) == 0);
+        if (state) REQUIRE(context_import_vulkan_state(vmaf, state) == 0);
+        REQUIRE(vmaf_use_feature(vmaf, "ciede", nullptr) == 0);
+        auto ref = load_y4m(data_dir() + "/" + pair + "_ref.y4m");
+        auto dist = load_y4m(data_dir() + "/" + pair + "_dis.y4m");
+        const size_t n = ref.size();
+        const uint64_t before = st->submissions();
+        for (size_t i = 0; i < n; i++) REQUIRE(vmaf_read_pictures(vmaf, &ref[i], &dist[i], unsigned(i)) == 0);
+        REQUIRE(vmaf_read_pictures(vmaf, nullptr, nullptr, 0) == 0);
+        CHECK(st->submissions() - before == (state ? n : 0));  // one submission per frame on the GPU
+        std::vector<double> v(n);
+        for (size_t i = 0; i < n; i++) REQUIRE(vmaf_feature_score_at_index(vmaf, "ciede2000", &v[i], unsigned(i)) == 0);
+        REQUIRE(vmaf_close(vmaf) == 0);
+        return v;
+    };
+    const auto gpu = score_all(st.get()), cpu = score_all(nullptr);
+    const auto expected = load_expected(data_dir() + "/" + pair + ".libvmaf.more.json");
+    REQUIRE(gpu.size() == expected.frames.size());
+    for (size_t i = 0; i < gpu.size(); i++) {
+        INFO("frame " << i);
+        CHECK(gpu[i] == cpu[i]);
+        CHECK(std::fabs(gpu[i] - expected.frames[i].at("ciede2000")) <= 1e-4);
+    }
     check_clean(*st);
 }
 
