@@ -1,8 +1,9 @@
 // ciede_tables.glsl: the ciede constants for the Vulkan twin (doubles with the
-// LF suffix, so they reach the kernel to the last bit), and the constants of
-// the kernel's double-precision elementary functions (shaders/ciede_math.glsl):
-// splits of ln 2 and pi/2 into a leading part and its remainder, and the series
-// coefficients, all computed here in the host's widest floating type.
+// LF suffix, so they reach the kernel to the last bit), the kernel's layout,
+// and the constants of its double-precision elementary functions
+// (shaders/ciede_math.glsl): splits of ln 2 and pi/2 into a leading part and
+// its remainder, series coefficients, exponent excesses, computed here in the
+// host's widest floating type.
 #include <cmath>
 #include <cstdio>
 
@@ -42,7 +43,6 @@ int main()
     d("kCiedeSrgbKnee", ciede::kSrgbKnee);
     d("kCiedeSrgbOffset", ciede::kSrgbOffset);
     d("kCiedeSrgbInvScale", ciede::kSrgbInvScale);
-    d("kCiedeSrgbGamma", ciede::kSrgbGamma);
     d("kCiedeSrgbInvSlope", ciede::kSrgbInvSlope);
     d("kCiedeRFromV", ciede::kRFromV);
     d("kCiedeGFromU", ciede::kGFromU);
@@ -53,7 +53,6 @@ int main()
     d("kCiedeInvWhiteZ", ciede::kInvWhiteZ);
     d("kCiedeLabKappa", ciede::kLabKappa);
     d("kCiedeLabEpsilon", ciede::kLabEpsilon);
-    d("kCiedeCubeRoot", ciede::kCubeRoot);
     d("kCiedeInv116", ciede::kInv116);
     d("kCiedeLabL", ciede::kLabL);
     d("kCiedeLabLOffset", ciede::kLabLOffset);
@@ -112,8 +111,6 @@ int main()
         for (int i = 2; i <= k; i++) p *= i;
         return double(1.0L / p);
     });
-    // 2/(2k+1) for k = 0..13 (log as 2 atanh s).
-    darray("kMathAtanhSeries", 14, [](int k) { return double(2.0L / (2 * k + 1)); });
     // (-1)^k/(2k+1) for k = 0..23 (atan).
     darray("kMathAtanSeries", 24, [](int k) { return double((k % 2 ? -1.0L : 1.0L) / (2 * k + 1)); });
     d("kMathTanPiOver8", double(std::tan(pio2 / 4.0L)));
