@@ -11,8 +11,10 @@
 // is `precise` and every expression keeps the CPU's order of operations.
 //
 // A thread adds its pixels' differences in double, in row order; the
-// workgroup adds its 256 sums in a fixed tree and writes one double to its
-// slot; the host adds the slots in tile order (ciede_vk.cpp).
+// workgroup adds its 256 sums in a fixed tree and writes the double to its
+// slot, with the pixels whose difference depends on how the C library's powf
+// rounds C'^7 (ciede_tables.h, gpu::kAmbiguityBits); the host settles those
+// and adds the slots in tile order (ciede_vk.cpp).
 #extension GL_EXT_control_flow_attributes : require
 
 #include "ciede_math.glsl"

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "feature/ciede/ciede_tables.h"
+#include "picture/picture.h"
 #include "util/log.h"
 
 namespace vmaf {
@@ -148,9 +149,12 @@ class LibvmafChroma {
 public:
     void init(VmafPixelFormat fmt, unsigned w, unsigned h)
     {
-        wc_ = fmt == VMAF_PIX_FMT_YUV444P ? w : w >> 1;
-        hc_ = fmt == VMAF_PIX_FMT_YUV420P ? h >> 1 : h;
-        stride_ = (wc_ + ciede::kLibvmafRowAlign - 1) & ~(ciede::kLibvmafRowAlign - 1);
+        unsigned ss_x, ss_y;
+        chroma_shift(fmt, &ss_x, &ss_y);
+        const ciede::LibvmafChromaLayout l = ciede::libvmaf_chroma_layout(ss_x, ss_y, w, h);
+        wc_ = l.w;
+        hc_ = l.h;
+        stride_ = l.stride;
     }
 
     // Plane 1 runs on into plane 2; past plane 2 libvmaf reads outside its

@@ -90,6 +90,18 @@ inline constexpr float kWeightL = float(0.65), kWeightC = 1.0f, kWeightH = 4.0f;
 // the Cr plane right after the Cb plane.
 inline constexpr unsigned kLibvmafRowAlign = 32;
 
+// libvmaf's chroma planes of a w x h picture with chroma shifts ss_x, ss_y:
+// their size (rounded down) and row pitch in samples (0 when a subsampled
+// picture is one sample wide: no chroma).
+struct LibvmafChromaLayout {
+    unsigned w, h, stride;
+};
+inline LibvmafChromaLayout libvmaf_chroma_layout(unsigned ss_x, unsigned ss_y, unsigned w, unsigned h)
+{
+    const unsigned wc = w >> ss_x, hc = h >> ss_y;
+    return {wc, hc, (wc + kLibvmafRowAlign - 1) & ~(kLibvmafRowAlign - 1)};
+}
+
 // The Vulkan kernel's layout (shaders/ciede_de.comp, feature/ciede/ciede_vk.cpp).
 namespace gpu {
 // A workgroup of 32 x 8 threads owns a tile of 32 x 32 pixels.

@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "feature/ciede/ciede_tables.h"
+#include "picture/picture.h"
 #include "spirv.h"
 #include "vulkan/context.h"
 #include "vulkan/feature.h"
@@ -54,12 +55,14 @@ public:
         push_.chroma_scale = n.chroma_scale;
         push_.width = fmt.w;
         push_.height = fmt.h;
-        // libvmaf's chroma planes (ciede_cpu.cpp's LibvmafChroma).
-        const bool full = fmt.pix_fmt == VMAF_PIX_FMT_YUV444P;
-        push_.chroma_w = full ? fmt.w : fmt.w >> 1;
-        push_.chroma_h = fmt.pix_fmt == VMAF_PIX_FMT_YUV420P ? fmt.h >> 1 : fmt.h;
-        push_.libvmaf_stride = (push_.chroma_w + ciede::kLibvmafRowAlign - 1) & ~(ciede::kLibvmafRowAlign - 1);
-        push_.layout = full ? 0 : fmt.pix_fmt == VMAF_PIX_FMT_YUV422P ? 1 : 2;
+        // libvmaf's chroma planes, as ciede_cpu.cpp's LibvmafChroma reads them.
+        unsigned ss_x, ss_y;
+        chroma_shift(fmt.pix_fmt, &ss_x, &ss_y);
+        const ciede::LibvmafChromaLayout l = ciede::libvmaf_chroma_layout(ss_x, ss_y, fmt.w, fmt.h);
+        push_.chroma_w = l.w;
+        push_.chroma_h = l.h;
+        push_.libvmaf_stride = l.stride;
+        push_.layout = fmt.pix_fmt == VMAF_PIX_FMT_YUV444P ? 0 : fmt.pix_fmt == VMAF_PIX_FMT_YUV422P ? 1 : 2;
         push_.tiles_x = tiles_x(fmt);
         groups_ = tiles(fmt);
 
