@@ -202,7 +202,7 @@ double rotation_sin(float hbar)
     precise float t = float((double(to_degrees(hbar)) - kCiedeRtCentre) * kCiedeInvRtWidth);
     precise float t2 = t * t;  // powf(t, 2): exact in double, so correctly rounded
     precise float angle = to_radians(float(kCiedeRtAngle * exp_d(double(-t2))));
-    return sin_d(double(angle));
+    return sin_direct(double(angle));  // angle in [0, 60 degrees]
 }
 
 double sq(float v)
@@ -244,7 +244,7 @@ float ciede2000(Lab p1, Lab p2, out Unsettled u)
     precise float h1 = hue(p1.b, a1);
     precise float h2 = hue(p2.b, a2);
     precise float dh = hue_delta(c1, c2, h1, h2);
-    precise float dH = float(2.0LF * sqrt_rn(double(cp1 * cp2)) * sin_d(double(dh) * 0.5LF));
+    precise float dH = float(2.0LF * sqrt_rn(double(cp1 * cp2)) * sin_direct(double(dh) * 0.5LF));
     precise float hbar = hue_mean(h1, h2);
     precise float t = hue_weight_t(hbar);
     precise float sh = float(1.0LF + kCiedeSh * double(cbar_prime) * double(t));

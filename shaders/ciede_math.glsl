@@ -66,11 +66,20 @@ double sqrt_rn(double x)
     return s;
 }
 
-// Correctly rounded a / b for floats: the correctly rounded double quotient
-// rounds to the correctly rounded float one (53 >= 2 * 24 + 2).
+// Correctly rounded a / b for floats. A quotient of floats lies at least
+// 2^-49 of itself away from any midpoint between floats, so two corrections
+// (error below 2^-66, then one rounding to double) leave the double on the
+// exact quotient's side of every float rounding boundary.
 float fdiv_rn(float a, float b)
 {
-    return float(div_rn(double(a), double(b)));
+    const double da = double(a), db = double(b);
+    precise double r = double(1.0 / b);
+    precise double q = da * r;
+    [[unroll]] for (int k = 0; k < 2; k++) {
+        precise double e = fma(-q, db, da);
+        q = fma(e, r, q);
+    }
+    return float(q);
 }
 
 // e^x for results in the normal range.
@@ -230,13 +239,15 @@ void reduce_pio2(double x, out double r, out double rl, out int quadrant)
     quadrant = int(k) & 3;
 }
 
-double sin_d(double x)
+// sin x for |x| <= pi/2 (+ a hair) without reduction: x - x^3 q, q = 1/3! -
+// x^2/5! + ... to x^25/25! (truncation below 2^-60 of the result).
+double sin_direct(double x)
 {
-    precise double r, rl;
-    int q;
-    reduce_pio2(x, r, rl, q);
-    precise double v = (q & 1) == 0 ? sin_kernel(r, rl) : cos_kernel(r, rl);
-    return q >= 2 ? -v : v;
+    precise double w = x * x;
+    precise double q = kMathInvFactorial[25];
+    [[unroll]] for (int k = 23; k >= 3; k -= 2) q = fma(-w, q, kMathInvFactorial[k]);
+    precise double s = x - (x * w) * q;
+    return s;
 }
 
 void sincos_d(double x, out double s, out double c)

@@ -105,8 +105,8 @@ int main()
     d("kMathTwoOverPi", double(1.0L / pio2));
     d("kMathPio4Hi", pio2_hi / 2.0);
     d("kMathPio4Lo", double(pio2 - pio2_hi) / 2.0);
-    // 1/k! for k = 0..17 (exp, sin, cos).
-    darray("kMathInvFactorial", 18, [](int k) {
+    // 1/k! for k = 0..25 (exp, sin, cos).
+    darray("kMathInvFactorial", 26, [](int k) {
         long double p = 1.0L;
         for (int i = 2; i <= k; i++) p *= i;
         return double(1.0L / p);
