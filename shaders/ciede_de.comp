@@ -26,7 +26,7 @@ const uint kRowsPerThread = kTileH / gl_WorkGroupSize.y;
 const uint kThreads = gl_WorkGroupSize.x * gl_WorkGroupSize.y;
 
 layout(std430, set = 0, binding = 0) readonly buffer Planes { uint words[]; } planes;
-layout(std430, set = 0, binding = 1) writeonly buffer Slots { uint words[]; } slots;
+layout(std430, set = 0, binding = 1) buffer Slots { uint words[]; } slots;
 
 layout(push_constant) uniform Params {
     double luma_black, luma_scale, chroma_zero, chroma_scale;  // ciede::normalization
@@ -43,7 +43,12 @@ layout(push_constant) uniform Params {
 } p;
 
 shared double lane_sum[kThreads];
-shared uint unsettled;
+// Pixels whose dE00 hangs on powf's rounding of C'^7 (at most every pixel of
+// the tile): C', C'^7 taken, and dE00 with the other neighbour minus dE00 with
+// it, exact in float (the two are within a few ulps: Sterbenz). 14 KiB of
+// shared memory in all, under Vulkan's minimum of 16 KiB.
+shared uint n_unsettled;
+shared float unsettled_cbar[kTileW * kTileH], unsettled_c7[kTileW * kTileH], unsettled_change[kTileW * kTileH];
 
 uint sample_at(uint byte_off)
 {
@@ -284,7 +289,7 @@ void main()
     const uint ty = tile / p.tiles_x, tx = tile - ty * p.tiles_x;
     const uint j = tx * kTileW + gl_LocalInvocationID.x;
     const uint slot = p.out_word + tile * kCiedeSlotWords;
-    if (lane == 0) unsettled = 0;
+    if (lane == 0) n_unsettled = 0;
     barrier();
 
     precise double acc = 0.0LF;
@@ -297,14 +302,11 @@ void main()
             Unsettled u;
             acc = acc + double(ciede2000(a, b, u));
             if (u.any) {
-                const uint n = atomicAdd(unsettled, 1u);
-                if (n < kCiedeMaxSettled) {
-                    const uint at = slot + 4 + n * kCiedeRecordWords;
-                    slots.words[at] = floatBitsToUint(u.cbar_prime);
-                    slots.words[at + 1] = floatBitsToUint(u.c7);
-                    slots.words[at + 2] = floatBitsToUint(u.de);
-                    slots.words[at + 3] = floatBitsToUint(u.de_other);
-                }
+                const uint n = atomicAdd(n_unsettled, 1u);
+                unsettled_cbar[n] = u.cbar_prime;
+                unsettled_c7[n] = u.c7;
+                precise float change = u.de_other - u.de;
+                unsettled_change[n] = change;
             }
         }
     }
@@ -322,7 +324,31 @@ void main()
         const uvec2 sum = unpackDouble2x32(lane_sum[0]);
         slots.words[slot] = sum.x;
         slots.words[slot + 1] = sum.y;
-        slots.words[slot + 2] = unsettled;
-        slots.words[slot + 3] = 0u;
+        // The changes summed per value of C' (rare: usually none).
+        uint keys = 0, left = 0;
+        for (uint r = 0; r < n_unsettled; r++) {
+            const uint cb = floatBitsToUint(unsettled_cbar[r]);
+            precise double change = double(unsettled_change[r]);
+            uint k = 0;
+            while (k < keys && slots.words[slot + 4 + k * kCiedeKeyWords] != cb) k++;
+            const uint at = slot + 4 + k * kCiedeKeyWords;
+            if (k == keys) {
+                if (keys == kCiedeSettleKeys) {
+                    left++;
+                    continue;
+                }
+                keys++;
+                slots.words[at] = cb;
+                slots.words[at + 1] = floatBitsToUint(unsettled_c7[r]);
+            } else {
+                precise double before = packDouble2x32(uvec2(slots.words[at + 2], slots.words[at + 3]));
+                change = before + change;
+            }
+            const uvec2 c = unpackDouble2x32(change);
+            slots.words[at + 2] = c.x;
+            slots.words[at + 3] = c.y;
+        }
+        slots.words[slot + 2] = keys;
+        slots.words[slot + 3] = left;
     }
 }

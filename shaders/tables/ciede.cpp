@@ -89,8 +89,8 @@ int main()
     // The kernel's layout.
     std::printf("const uint kCiedeTileW = %uu, kCiedeTileH = %uu;\n", ciede::gpu::kTileW, ciede::gpu::kTileH);
     std::printf("const int kCiedeAmbiguityBits = %d;\n", ciede::gpu::kAmbiguityBits);
-    std::printf("const uint kCiedeMaxSettled = %uu, kCiedeRecordWords = %uu, kCiedeSlotWords = %uu;\n",
-                ciede::gpu::kMaxSettled, ciede::gpu::kRecordWords, ciede::gpu::kSlotWords);
+    std::printf("const uint kCiedeSettleKeys = %uu, kCiedeKeyWords = %uu, kCiedeSlotWords = %uu;\n",
+                ciede::gpu::kSettleKeys, ciede::gpu::kKeyWords, ciede::gpu::kSlotWords);
 
     // The elementary functions' constants.
     const long double ln2 = std::log(2.0L);

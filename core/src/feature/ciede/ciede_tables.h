@@ -109,16 +109,18 @@ inline constexpr uint32_t kTileW = 32, kTileH = 32;
 // The kernel rounds C'^7 correctly; where the exact power lies within
 // 2^-kAmbiguityBits of a float ulp of a rounding boundary, powf may round the
 // other way (glibc's worst seen: 2^-8.5 ulp, 4e7 arguments) and the kernel
-// also evaluates the pixel with the other neighbour. If that changes the
-// pixel's dE00, it records the pixel (C', its C'^7, both dE00) in its tile's
-// slot, at most kMaxSettled per tile, and the host settles it with powf.
+// also evaluates the pixel with the other neighbour. Where that changes the
+// pixel's dE00, the tile sums the change (dE00 with the other neighbour minus
+// dE00 with the exact one) per value of C' (flat areas repeat one), for up to
+// kSettleKeys values, and the host adds each sum where powf does round C'^7
+// the other way.
 inline constexpr int32_t kAmbiguityBits = 6;
-inline constexpr uint32_t kMaxSettled = 2;
-// A tile's slot in 32-bit words: the double sum, the number of pixels
-// recorded (even past kMaxSettled), a pad word, then the records of four
-// floats (C', C'^7 as the kernel took it, dE00 with it, dE00 with the other).
-inline constexpr uint32_t kRecordWords = 4;
-inline constexpr uint32_t kSlotWords = 4 + kMaxSettled * kRecordWords;
+inline constexpr uint32_t kSettleKeys = 4;
+// A tile's slot in 32-bit words: the double sum, the number of C' values
+// recorded, the number of pixels left unsettled (past kSettleKeys values), then
+// per value: C', C'^7 as the kernel took it, the double sum of changes.
+inline constexpr uint32_t kKeyWords = 4;
+inline constexpr uint32_t kSlotWords = 4 + kSettleKeys * kKeyWords;
 }  // namespace gpu
 
 }  // namespace vmaf::ciede

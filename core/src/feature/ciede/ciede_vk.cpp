@@ -104,21 +104,27 @@ public:
 
     int collect(std::span<const std::byte> results, unsigned index, ScoreSink &sink) override
     {
+        using ciede::gpu::kKeyWords;
         using ciede::gpu::kSlotWords;
         double sum = 0.0, settled = 0.0;
         for (uint32_t g = 0; g < groups_; g++) {
             const std::byte *slot = results.data() + size_t(g) * kSlotWords * sizeof(uint32_t);
             double partial;
-            uint32_t unsettled;
+            uint32_t keys;
             std::memcpy(&partial, slot, sizeof(partial));
-            std::memcpy(&unsettled, slot + 8, sizeof(unsettled));
+            std::memcpy(&keys, slot + 8, sizeof(keys));
             sum += partial;
-            // Pixels past kMaxSettled in one tile keep the exactly rounded
-            // power (at most a unit in the last place of their dE00).
-            for (uint32_t k = 0; k < std::min(unsettled, ciede::gpu::kMaxSettled); k++) {
-                float rec[ciede::gpu::kRecordWords];  // C', C'^7 taken, dE00 with it, with the other
-                std::memcpy(rec, slot + (4 + k * ciede::gpu::kRecordWords) * sizeof(uint32_t), sizeof(rec));
-                if (ciede::chroma_power7(rec[0]) != rec[1]) settled += double(rec[3]) - double(rec[2]);
+            // Per value of C': the change of the tile's sum where powf rounds
+            // C'^7 the other way. Pixels past kSettleKeys values in one tile
+            // (slot word 3) keep the exactly rounded power.
+            for (uint32_t k = 0; k < std::min(keys, ciede::gpu::kSettleKeys); k++) {
+                const std::byte *key = slot + (4 + k * kKeyWords) * sizeof(uint32_t);
+                float cbar_prime, c7;
+                double change;
+                std::memcpy(&cbar_prime, key, sizeof(cbar_prime));
+                std::memcpy(&c7, key + 4, sizeof(c7));
+                std::memcpy(&change, key + 8, sizeof(change));
+                if (ciede::chroma_power7(cbar_prime) != c7) settled += change;
             }
         }
         return sink.append(ciede::kName, index, ciede::score(sum + settled, double(fmt_.w * fmt_.h)));
