@@ -26,7 +26,7 @@ const uint kRowsPerThread = kTileH / gl_WorkGroupSize.y;
 const uint kThreads = gl_WorkGroupSize.x * gl_WorkGroupSize.y;
 
 layout(std430, set = 0, binding = 0) readonly buffer Planes { uint words[]; } planes;
-layout(std430, set = 0, binding = 1) buffer Slots { uint words[]; } slots;
+layout(std430, set = 0, binding = 1) writeonly buffer Slots { uint words[]; } slots;
 
 layout(push_constant) uniform Params {
     double luma_black, luma_scale, chroma_zero, chroma_scale;  // ciede::normalization
@@ -326,25 +326,31 @@ void main()
         slots.words[slot + 1] = sum.y;
         // The changes summed per value of C' (rare: usually none).
         uint keys = 0, left = 0;
+        uint key_cbar[kCiedeSettleKeys];
+        float key_c7[kCiedeSettleKeys];
+        double key_sum[kCiedeSettleKeys];
         for (uint r = 0; r < n_unsettled; r++) {
             const uint cb = floatBitsToUint(unsettled_cbar[r]);
-            precise double change = double(unsettled_change[r]);
             uint k = 0;
-            while (k < keys && slots.words[slot + 4 + k * kCiedeKeyWords] != cb) k++;
-            const uint at = slot + 4 + k * kCiedeKeyWords;
+            while (k < keys && key_cbar[k] != cb) k++;
             if (k == keys) {
                 if (keys == kCiedeSettleKeys) {
                     left++;
                     continue;
                 }
                 keys++;
-                slots.words[at] = cb;
-                slots.words[at + 1] = floatBitsToUint(unsettled_c7[r]);
-            } else {
-                precise double before = packDouble2x32(uvec2(slots.words[at + 2], slots.words[at + 3]));
-                change = before + change;
+                key_cbar[k] = cb;
+                key_c7[k] = unsettled_c7[r];
+                key_sum[k] = 0.0LF;
             }
-            const uvec2 c = unpackDouble2x32(change);
+            precise double sum = key_sum[k] + double(unsettled_change[r]);
+            key_sum[k] = sum;
+        }
+        for (uint k = 0; k < keys; k++) {
+            const uint at = slot + 4 + k * kCiedeKeyWords;
+            const uvec2 c = unpackDouble2x32(key_sum[k]);
+            slots.words[at] = key_cbar[k];
+            slots.words[at + 1] = floatBitsToUint(key_c7[k]);
             slots.words[at + 2] = c.x;
             slots.words[at + 3] = c.y;
         }
