@@ -268,20 +268,19 @@ void sincos_d(double x, out double s, out double c)
     if (q >= 2) s = -s;
 }
 
-// atan t for 0 <= t <= 1, as hi + lo (the lo carrying the reduction constant's tail).
-void atan01(double t, out double hi, out double lo)
+// atan(mn / mx) for floats 0 <= mn <= mx, mx > 0, as hi + lo (the lo carrying
+// the reduction constant's tail). Above tan(pi/8) it is pi/4 +
+// atan((mn - mx) / (mn + mx)), whose numerator and denominator are exact (floats
+// within a factor of 3): one correctly rounded division either way, and the
+// series argument u within +-tan(pi/8).
+void atan_ratio(double mn, double mx, out double hi, out double lo)
 {
-    precise double u;
-    precise double bh = 0.0, bl = 0.0;
-    if (t > kMathTanPiOver8) {
-        // atan t = pi/4 + atan((t - 1) / (t + 1))
-        precise double den = t + 1.0;
-        u = div_rn(t - 1.0, den);
-        bh = kMathPio4Hi;
-        bl = kMathPio4Lo;
-    } else {
-        u = t;
-    }
+    const bool upper = mn > kMathTanPiOver8 * mx;
+    precise double num = upper ? mn - mx : mn;
+    precise double den = upper ? mn + mx : mx;
+    precise double u = div_rn(num, den);
+    precise double bh = upper ? kMathPio4Hi : 0.0LF;
+    precise double bl = upper ? kMathPio4Lo : 0.0LF;
     precise double u2 = u * u;  // <= 0.1716
     precise double p = kMathAtanSeries[23];
     [[unroll]] for (int k = 22; k >= 1; k--) p = fma(p, u2, kMathAtanSeries[k]);
@@ -298,13 +297,13 @@ bool sign_bit(double x)
     return (unpackDouble2x32(x).y >> 31) != 0u;
 }
 
-// atan2(y, x) of finite values, not both zero.
+// atan2(y, x) of floats (as doubles), not both zero.
 double atan2_d(double y, double x)
 {
     precise double ax = abs(x), ay = abs(y);
     precise double h, l;
     const bool swapped = ay > ax;
-    atan01(swapped ? div_rn(ax, ay) : div_rn(ay, ax), h, l);
+    atan_ratio(swapped ? ax : ay, swapped ? ay : ax, h, l);
     if (swapped) {  // pi/2 - a
         precise double sh, sl;
         two_sum(kMathPio2Hi, -h, sh, sl);
