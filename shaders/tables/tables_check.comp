@@ -3,6 +3,7 @@
 // before a kernel includes it. Add each new <feature>_tables.glsl here.
 #include "adm_tables.glsl"
 #include "cambi_tables.glsl"
+#include "ciede_tables.glsl"
 #include "motion_tables.glsl"
 #include "ssim_tables.glsl"
 #include "vif_tables.glsl"

@@ -9,6 +9,7 @@ extern const FeatureInfo kAdmFeature;
 extern const FeatureInfo kCambiFeature;
 extern const FeatureInfo kFloatMsSsimFeature;
 extern const FeatureInfo kFloatSsimFeature;
+extern const FeatureInfo kCiedeFeature;
 extern const FeatureInfo kMotionFeature;
 extern const FeatureInfo kPsnrFeature;
 extern const FeatureInfo kVifFeature;
@@ -19,6 +20,7 @@ constexpr const FeatureInfo *kFeatures[] = {
     &kCambiFeature,
     &kFloatMsSsimFeature,
     &kFloatSsimFeature,
+    &kCiedeFeature,
     &kMotionFeature,
     &kPsnrFeature,
     &kVifFeature,

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "feature/ciede/ciede_tables.h"
+#include "picture/picture.h"
 #include "util/log.h"
 
 namespace vmaf {
@@ -42,10 +43,10 @@ float lab_f(double t)
 
 Lab yuv_to_lab(double y, double u, double v, unsigned bpc)
 {
-    const double scale = double(1u << (bpc - 8));
-    y = (y - ciede::kLumaBlack * scale) * (1.0 / (ciede::kLumaRange * scale));
-    u = (u - ciede::kChromaZero * scale) * (1.0 / (ciede::kChromaRange * scale));
-    v = (v - ciede::kChromaZero * scale) * (1.0 / (ciede::kChromaRange * scale));
+    const ciede::Normalization n = ciede::normalization(bpc);
+    y = (y - n.luma_black) * n.luma_scale;
+    u = (u - n.chroma_zero) * n.chroma_scale;
+    v = (v - n.chroma_zero) * n.chroma_scale;
 
     const double r = srgb_to_linear(y + ciede::kRFromV * v);
     const double g = srgb_to_linear(y - ciede::kGFromU * u - ciede::kGFromV * v);
@@ -55,7 +56,8 @@ Lab yuv_to_lab(double y, double u, double v, unsigned bpc)
     const double fx = lab_f((r * m[0][0] + g * m[0][1] + b * m[0][2]) * ciede::kInvWhiteX);
     const double fy = lab_f(r * m[1][0] + g * m[1][1] + b * m[1][2]);
     const double fz = lab_f((r * m[2][0] + g * m[2][1] + b * m[2][2]) * ciede::kInvWhiteZ);
-    return {float(116.0 * fy - 16.0), float(500.0 * (fx - fy)), float(200.0 * (fy - fz))};
+    return {float(ciede::kLabL * fy - ciede::kLabLOffset), float(ciede::kLabA * (fx - fy)),
+            float(ciede::kLabB * (fy - fz))};
 }
 
 // ---- CIEDE2000 ----
@@ -88,8 +90,8 @@ float hue_mean(float h1, float h2)
 float hue_weight_t(float hbar)
 {
     const double h = hbar;
-    return float(1.0 - 0.17 * std::cos(h - kPi / 6.0) + 0.24 * std::cos(2.0 * h) +
-                 0.32 * std::cos(3.0 * h + kPi / 30.0) - 0.20 * std::cos(4.0 * h - 7.0 * kPi / 20.0));
+    return float(1.0 - ciede::kT1 * std::cos(h - kPi / 6.0) + ciede::kT2 * std::cos(2.0 * h) +
+                 ciede::kT3 * std::cos(3.0 * h + kPi / 30.0) - ciede::kT4 * std::cos(4.0 * h - 7.0 * kPi / 20.0));
 }
 
 float to_degrees(float rad) { return float(double(rad) * (180.0 / kPi)); }
@@ -98,10 +100,10 @@ float to_radians(float deg) { return float(double(deg) * (kPi / 180.0)); }
 // The rotation term R_T (powers of C' in float, as the reference takes them).
 float rotation(float cbar_prime, float hbar)
 {
-    const float t = float((double(to_degrees(hbar)) - 275.0) * (1.0 / 25.0));
-    const float c7 = ::powf(cbar_prime, 7.0f);
-    const float ratio = c7 / (c7 + ::powf(25.0f, 7.0f));
-    const float angle = to_radians(float(60.0 * std::exp(double(-::powf(t, 2.0f)))));
+    const float t = float((double(to_degrees(hbar)) - ciede::kRtCentre) * (1.0 / ciede::kRtWidth));
+    const float c7 = ciede::chroma_power7(cbar_prime);
+    const float ratio = c7 / (c7 + ::powf(ciede::kChromaKneeF, 7.0f));
+    const float angle = to_radians(float(ciede::kRtAngle * std::exp(double(-::powf(t, 2.0f)))));
     return float(-2.0 * std::sqrt(double(ratio)) * std::sin(double(angle)));
 }
 
@@ -115,23 +117,23 @@ float ciede2000(const Lab &p1, const Lab &p2)
     const float c2 = float(std::sqrt(sq(p2.a) + sq(p2.b)));
     const float cbar = (c1 + c2) / 2.0f;
     const double cbar7 = std::pow(double(cbar), 7.0);
-    const double g = 1.0 - std::sqrt(cbar7 / (std::pow(double(cbar), 7.0) + std::pow(25.0, 7.0)));
+    const double g = 1.0 - std::sqrt(cbar7 / (std::pow(double(cbar), 7.0) + std::pow(ciede::kChromaKnee, 7.0)));
     const float a1 = float(double(p1.a) + double(p1.a / 2.0f) * g);
     const float a2 = float(double(p2.a) + double(p2.a / 2.0f) * g);
     const float cp1 = float(std::sqrt(sq(a1) + sq(p1.b)));
     const float cp2 = float(std::sqrt(sq(a2) + sq(p2.b)));
     const float cbar_prime = (cp1 + cp2) / 2.0f;
     const float dc = cp2 - cp1;
-    const float lm = lbar - 50.0f;
-    const float sl = float(1.0 + (0.015 * sq(lm)) / std::sqrt(20.0 + sq(lm)));
-    const float sc = float(1.0 + 0.045 * double(cbar_prime));
+    const float lm = lbar - ciede::kLightnessMid;
+    const float sl = float(1.0 + (ciede::kSl * sq(lm)) / std::sqrt(ciede::kSlOffset + sq(lm)));
+    const float sc = float(1.0 + ciede::kSc * double(cbar_prime));
     const float h1 = hue(p1.b, a1);
     const float h2 = hue(p2.b, a2);
     const float dh = hue_delta(c1, c2, h1, h2);
     const float dH = float(2.0 * std::sqrt(double(cp1 * cp2)) * std::sin(double(dh) / 2.0));
     const float hbar = hue_mean(h1, h2);
     const float t = hue_weight_t(hbar);
-    const float sh = float(1.0 + 0.015 * double(cbar_prime) * double(t));
+    const float sh = float(1.0 + ciede::kSh * double(cbar_prime) * double(t));
     const float rt = rotation(cbar_prime, hbar);
     const float L = dl / (ciede::kWeightL * sl);
     const float C = dc / (ciede::kWeightC * sc);
@@ -147,9 +149,12 @@ class LibvmafChroma {
 public:
     void init(VmafPixelFormat fmt, unsigned w, unsigned h)
     {
-        wc_ = fmt == VMAF_PIX_FMT_YUV444P ? w : w >> 1;
-        hc_ = fmt == VMAF_PIX_FMT_YUV420P ? h >> 1 : h;
-        stride_ = (wc_ + ciede::kLibvmafRowAlign - 1) & ~(ciede::kLibvmafRowAlign - 1);
+        unsigned ss_x, ss_y;
+        chroma_shift(fmt, &ss_x, &ss_y);
+        const ciede::LibvmafChromaLayout l = ciede::libvmaf_chroma_layout(ss_x, ss_y, w, h);
+        wc_ = l.w;
+        hc_ = l.h;
+        stride_ = l.stride;
     }
 
     // Plane 1 runs on into plane 2; past plane 2 libvmaf reads outside its
@@ -227,8 +232,7 @@ public:
                 sum += double(ciede2000(a, b));
             }
         }
-        const double score = ciede::kScoreOffset - ciede::kScoreScale * std::log10(sum / double(w * h));
-        return out.append(ciede::kName, index, score);
+        return out.append(ciede::kName, index, ciede::score(sum, double(w * h)));
     }
 
 private:
