@@ -3,6 +3,7 @@
 // before a kernel includes it. Add each new <feature>_tables.glsl here.
 #include "adm_tables.glsl"
 #include "motion_tables.glsl"
+#include "psnr_hvs_tables.glsl"
 #include "vif_tables.glsl"
 
 layout(local_size_x = 1) in;

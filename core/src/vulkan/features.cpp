@@ -8,6 +8,7 @@ namespace vmaf::vk {
 extern const FeatureInfo kAdmFeature;
 extern const FeatureInfo kMotionFeature;
 extern const FeatureInfo kPsnrFeature;
+extern const FeatureInfo kPsnrHvsFeature;
 extern const FeatureInfo kVifFeature;
 
 namespace {
@@ -15,6 +16,7 @@ constexpr const FeatureInfo *kFeatures[] = {
     &kAdmFeature,
     &kMotionFeature,
     &kPsnrFeature,
+    &kPsnrHvsFeature,
     &kVifFeature,
 };
 }  // namespace
