@@ -3,19 +3,20 @@
 // (a new block every 7 samples) of the three planes, in one dispatch.
 //
 // One thread per block: z picks the plane, y the row of blocks, x the block
-// within the row (64 per workgroup). Each thread mirrors psnr_hvs_cpu.cpp for
-// its block: the variance ratio of each picture's block in float (the sums in
-// the CPU's order), the integer lifting DCT (bit-identical: 32-bit wrapping
-// products, arithmetic shifts, halving toward zero), the masking strength, and
-// the 64 weighted squared errors. Every float expression is `precise` (no
-// contraction into fma, no reassociation). Float divisions and the square root
-// are taken in double and rounded to float, which gives the correctly rounded
-// float result the CPU computes (the float midpoints are out of reach of the
-// double error).
+// within the row. Each thread mirrors psnr_hvs_cpu.cpp for its block: the
+// variance ratio of each picture's block in float (the sums in the CPU's
+// order), the integer lifting DCT (bit-identical: 32-bit wrapping products,
+// arithmetic shifts, halving toward zero), the masking strength, and the 64
+// weighted squared errors. Every float expression is `precise` (no contraction
+// into fma, no reassociation). Float divisions and the square root are taken
+// in double and rounded to float, which gives the correctly rounded float
+// result the CPU computes (the float midpoints are out of reach of the double
+// error).
 //
-// The 64 errors of a block are added in double, and the workgroup's blocks
-// with a fixed-shape tree, into one double per workgroup: the host adds those
-// in the order of the blocks (psnr_hvs_vk.cpp).
+// Out: the 64 errors of each block in the CPU's order (the terms of the
+// plane's serial float sum, psnr_hvs_sum.glsl), and their sum in double (for
+// the estimate of where the serial sum stands, psnr_hvs_prefix.comp). Blocks
+// are numbered plane by plane, row by row, as the CPU visits them.
 #extension GL_EXT_shader_explicit_arithmetic_types_int16 : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int8 : require
 #extension GL_EXT_shader_16bit_storage : require
@@ -28,23 +29,21 @@ layout(constant_id = 0) const uint kSampleBytes = 1;  // 1: 8-bit input, 2: deep
 
 layout(std430, set = 0, binding = 0) readonly buffer Planes8 { uint8_t v[]; } planes8;
 layout(std430, set = 0, binding = 0) readonly buffer Planes16 { uint16_t v[]; } planes16;
-layout(std430, set = 0, binding = 1) writeonly buffer Partials { double sums[]; } partials;
+layout(std430, set = 0, binding = 1) writeonly buffer Terms { float v[]; } terms;
+layout(std430, set = 0, binding = 2) writeonly buffer Sums { double v[]; } sums;
 
 struct Plane {
     uint ref, dist;     // first sample of each picture's plane
     uint stride;        // samples from row to row
     uint blocks_x;      // blocks in a row
     uint blocks_y;      // rows of blocks
-    uint groups_x;      // workgroups per row of blocks
-    uint out_index;     // this plane's first partial in `sums`
-    uint pad_;          // 32 bytes a plane, under any packing rule
+    uint first_block;   // the number of this plane's first block
+    uint pad0_, pad1_;  // 32 bytes a plane, under any packing rule
 };
 
 layout(push_constant) uniform Params {
     Plane plane[3];
 } p;
-
-shared double lane_sum[gl_WorkGroupSize.x];
 
 int sample_at(uint at)
 {
@@ -180,45 +179,38 @@ void main()
     const Plane pl = p.plane[plane];
     const uint bx = gl_WorkGroupID.x * gl_WorkGroupSize.x + lane;
     const uint by = gl_WorkGroupID.y;
-    // The dispatch covers the largest plane; whole workgroups past this one's end leave.
-    if (gl_WorkGroupID.x >= pl.groups_x || by >= pl.blocks_y) return;
+    // The dispatch covers the largest plane.
+    if (bx >= pl.blocks_x || by >= pl.blocks_y) return;
 
+    const uint x0 = bx * kHvsStep, y0 = by * kHvsStep;
+    int s[64], d[64];
+    for (uint i = 0; i < 8; i++) {
+        const uint row = (y0 + i) * pl.stride + x0;
+        for (uint j = 0; j < 8; j++) {
+            s[i * 8 + j] = sample_at(pl.ref + row + j);
+            d[i * 8 + j] = sample_at(pl.dist + row + j);
+        }
+    }
+    const float s_ratio = variance_ratio(s);
+    const float d_ratio = variance_ratio(d);
+    fdct8x8(s);
+    fdct8x8(d);
+    const uint table = plane * 64;
+    float strength = mask_strength(s, s_ratio, table);
+    const float d_strength = mask_strength(d, d_ratio, table);
+    if (d_strength > strength) strength = d_strength;
+    const uint block = pl.first_block + by * pl.blocks_x + bx;
     double block_sum = 0.0;
-    if (bx < pl.blocks_x) {
-        const uint x0 = bx * kHvsStep, y0 = by * kHvsStep;
-        int s[64], d[64];
-        for (uint i = 0; i < 8; i++) {
-            const uint row = (y0 + i) * pl.stride + x0;
-            for (uint j = 0; j < 8; j++) {
-                s[i * 8 + j] = sample_at(pl.ref + row + j);
-                d[i * 8 + j] = sample_at(pl.dist + row + j);
-            }
+    for (int k = 0; k < 64; k++) {
+        precise float err = float(abs(s[k] - d[k]));
+        if (k != 0) {
+            const float masked = fdiv(strength, uintBitsToFloat(kHvsMaskBits[table + k]));
+            err = err < masked ? 0.0 : err - masked;
         }
-        const float s_ratio = variance_ratio(s);
-        const float d_ratio = variance_ratio(d);
-        fdct8x8(s);
-        fdct8x8(d);
-        const uint table = plane * 64;
-        float strength = mask_strength(s, s_ratio, table);
-        const float d_strength = mask_strength(d, d_ratio, table);
-        if (d_strength > strength) strength = d_strength;
-        for (int k = 0; k < 64; k++) {
-            precise float err = float(abs(s[k] - d[k]));
-            if (k != 0) {
-                const float masked = fdiv(strength, uintBitsToFloat(kHvsMaskBits[table + k]));
-                err = err < masked ? 0.0 : err - masked;
-            }
-            const float csf = uintBitsToFloat(kHvsCsfBits[table + k]);
-            const precise float term = (err * csf) * (err * csf);
-            block_sum += double(term);
-        }
+        const float csf = uintBitsToFloat(kHvsCsfBits[table + k]);
+        const precise float term = (err * csf) * (err * csf);
+        terms.v[block * 64 + k] = term;
+        block_sum += double(term);
     }
-
-    lane_sum[lane] = block_sum;
-    barrier();
-    for (uint half_lanes = gl_WorkGroupSize.x / 2; half_lanes > 0; half_lanes /= 2) {
-        if (lane < half_lanes) lane_sum[lane] += lane_sum[lane + half_lanes];
-        barrier();
-    }
-    if (lane == 0) partials.sums[pl.out_index + by * pl.groups_x + gl_WorkGroupID.x] = lane_sum[0];
+    sums.v[block] = block_sum;
 }

@@ -48,5 +48,7 @@ int main()
     lift(w, "kHvsPi16Sin", psnr_hvs::kPi16Sin);
     lift(w, "kHvsPi3_16Tan", psnr_hvs::kPi3_16Tan);
     lift(w, "kHvsPi3_16Sin", psnr_hvs::kPi3_16Sin);
+    w.constant("kHvsCandidates", int32_t(psnr_hvs::gpu::kCandidates));
+    w.constant("kHvsSummaryWords", int32_t(psnr_hvs::gpu::kSummaryWords));
     return 0;
 }

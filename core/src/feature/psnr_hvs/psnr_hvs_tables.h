@@ -68,6 +68,14 @@ inline constexpr float kCsfCr[8][8] = {
     {0.593906509971, 0.802254508198, 0.706020324706, 0.587716619023, 0.478717061273, 0.393021669543, 0.330555063063, 0.285345396658},
 };
 
+// The GPU twin's layout (psnr_hvs_vk.cpp, shaders/psnr_hvs_*.comp): each block's
+// summary of its 64 weighted errors for the serial float sum holds the binades
+// it is worked out for (kCandidates consecutive ones) and two words per binade.
+namespace gpu {
+inline constexpr int kCandidates = 3;
+inline constexpr int kSummaryWords = 1 + 2 * kCandidates;
+}  // namespace gpu
+
 // Masking weight of a CSF weight: (csf * scale)^2 in double, stored as float.
 inline float mask_weight(float csf)
 {
