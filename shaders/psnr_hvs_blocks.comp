@@ -43,6 +43,7 @@ struct Plane {
 
 layout(push_constant) uniform Params {
     Plane plane[3];
+    uint total_blocks;  // terms are stored coefficient-major: term k of block b at k * total_blocks + b
 } p;
 
 int sample_at(uint at)
@@ -209,7 +210,7 @@ void main()
         }
         const float csf = uintBitsToFloat(kHvsCsfBits[table + k]);
         const precise float term = (err * csf) * (err * csf);
-        terms.v[block * 64 + k] = term;
+        terms.v[k * p.total_blocks + block] = term;
         block_sum += double(term);
     }
     sums.v[block] = block_sum;

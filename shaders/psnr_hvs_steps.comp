@@ -33,7 +33,7 @@ void main()
     uvec2 st[kHvsCandidates];
     for (int c = 0; c < kHvsCandidates; c++) st[c] = kStepIdentity;
     for (uint k = 0; k < 64; k++) {
-        const float t = terms.v[block * 64 + k];
+        const float t = terms.v[k * p.total_blocks + block];
         for (int c = 0; c < kHvsCandidates; c++) st[c] = step_then(st[c], term_step(t, lowest + uint(c)));
     }
     const uint base = block * kHvsSummaryWords;

@@ -2,24 +2,25 @@
 // PSNR-HVS: each plane's serial float sum of its weighted errors, to the bit of
 // the CPU's (psnr_hvs_sum.glsl), from the blocks' steps (psnr_hvs_steps.comp).
 //
-// One workgroup per plane (z). The sum goes forward in rounds, all threads
-// agreeing on where it stands (the sum's bits, the next block, the next term):
-//   - at a block boundary, each thread takes kRun consecutive blocks and
-//     composes their steps in the sum's binade; a scan across the threads gives
-//     the sum after every run, and every run before the first one that leaves
-//     the binade (or that has no step for it) is taken at once. Within that
-//     run, the blocks before the one that leaves are taken too.
-//   - in a block that leaves the binade, each thread takes one of the block's
-//     remaining errors: the scan finds the first addition that leaves, which
-//     is then done as a float addition; the block goes on from the next term.
-// The CPU's 64 * blocks additions so take about blocks / (kRun * threads)
-// rounds, plus a round or two for each binade the sum passes through.
+// One workgroup of 64 threads per plane (z). The sum goes forward in rounds,
+// all threads agreeing on where it stands (the sum's bits, the next block, the
+// next term); each round is one scan of steps across the threads:
+//   - runs: each thread composes the steps of kRun consecutive blocks in the
+//     sum's binade; every run before the first one that would leave the binade
+//     (or has no step for it) is taken at once;
+//   - blocks: each thread takes one block of that run; the blocks before the
+//     first that would leave are taken;
+//   - terms: each thread takes one of that block's remaining errors; the
+//     additions before the first that leaves are taken, and that one is done
+//     as a float addition, as the CPU does it; the block goes on from the next.
+// The CPU's 64 * blocks additions so take about blocks / (64 * kRun) rounds,
+// plus about three for each binade the sum passes through.
 #include "psnr_hvs_tables.glsl"
 #include "psnr_hvs_sum.glsl"
 
-layout(local_size_x = 256) in;
+layout(local_size_x = 64) in;
 const uint kThreads = gl_WorkGroupSize.x;
-const uint kRun = 8;
+const uint kRun = 32;  // blocks per thread in a round of runs (at most kThreads)
 
 layout(std430, set = 0, binding = 0) readonly buffer Terms { float v[]; } terms;
 layout(std430, set = 0, binding = 1) readonly buffer Summaries { uint v[]; } summaries;
@@ -28,6 +29,7 @@ layout(std430, set = 0, binding = 2) writeonly buffer Sums { uint v[]; } out_sum
 layout(push_constant) uniform Params {
     uvec4 first_block;  // each plane's first block (x, y, z)
     uvec4 blocks;       // each plane's block count
+    uint total_blocks;  // term k of block b is at k * total_blocks + b
     uint out_index;     // where plane 0's sum goes in out_sums; the others follow
 } p;
 
@@ -52,9 +54,10 @@ uvec2 add_step(float t, uint binade)
     return term_step(t, binade);
 }
 
-// The inclusive scan of the threads' steps; first_out is the first thread whose
-// scanned step takes `units` out of the binade (kThreads when none does).
-uvec2 scan_steps(uvec2 v, uint units)
+// Scans the threads' steps from a sum of `units`: returns how many threads'
+// steps are taken (those before the first whose scanned step leaves the
+// binade; kThreads when none does) and sets *units to the sum after them.
+uint scan_steps(uvec2 v, inout uint units)
 {
     const uint lane = gl_LocalInvocationID.x;
     barrier();  // the previous round's readers are done
@@ -70,7 +73,9 @@ uvec2 scan_steps(uvec2 v, uint units)
     }
     if (units + step_inc(v, units & 1u) >= kBinadeTop) atomicMin(first_out, lane);
     barrier();
-    return v;
+    const uint taken = first_out;
+    if (taken > 0u) units += step_inc(scan_buf[taken - 1u], units & 1u);
+    return taken;
 }
 
 void main()
@@ -80,60 +85,51 @@ void main()
     const uint first = p.first_block[plane], blocks = p.blocks[plane];
     uint s = 0u;      // the sum so far, as float bits
     uint block = 0u;  // the next block (of this plane)
-    uint term = 0u;   // the next term in it; 64 > term > 0: within the block
-    bool in_block = false;  // take the block term by term
+    uint term = 0u;   // the next term in it
+    uint level = 0u;  // 0: runs of blocks, 1: single blocks (a leaving run), 2: terms (a leaving block)
     while (block < blocks) {
         const uint binade = sum_binade(s);
-        const uint units = binade == 0u ? 0u : sum_units(s);
-        if (!in_block) {
-            // Runs of kRun blocks per thread.
-            uvec2 run = kStepIdentity;
+        uint units = binade == 0u ? 0u : sum_units(s);
+        if (level == 0u) {
+            uvec2 steps[kRun];
             const uint start = block + lane * kRun;
             for (uint r = 0u; r < kRun; r++)
-                if (start + r < blocks) run = step_then(run, block_step(first + start + r, binade));
-            scan_steps(run, units);
-            const uint out_lane = first_out;
-            uint at = units;
-            if (out_lane > 0u) at += step_inc(scan_buf[out_lane - 1u], units & 1u);
-            if (out_lane == kThreads) {
-                block = min(blocks, block + kThreads * kRun);
-            } else {
-                // The leaving run's blocks before the one that leaves.
-                block += out_lane * kRun;
-                for (;;) {
-                    const uvec2 st = block_step(first + block, binade);
-                    if (at + step_inc(st, at & 1u) >= kBinadeTop) break;
-                    at += step_inc(st, at & 1u);
-                    block++;
-                }
-                in_block = true;
-                term = 0u;
-            }
-            if (binade != 0u) s = sum_bits(binade, at);
+                steps[r] = start + r < blocks ? block_step(first + start + r, binade) : kStepIdentity;
+            uvec2 run = kStepIdentity;
+            for (uint r = 0u; r < kRun; r++) run = step_then(run, steps[r]);
+            const uint taken = scan_steps(run, units);
+            block = min(blocks, block + taken * kRun);
+            if (taken < kThreads) level = 1u;
+        } else if (level == 1u) {
+            const uvec2 st = lane < kRun && block + lane < blocks ? block_step(first + block + lane, binade)
+                                                                   : kStepIdentity;
+            const uint taken = scan_steps(st, units);
+            block += taken;  // taken < kRun: the leaving run has a leaving block
+            level = 2u;
+            term = 0u;
         } else {
-            // The block's remaining terms, one per thread.
             const uint k = term + lane;
-            const uvec2 st = k < 64u ? add_step(terms.v[(first + block) * 64u + k], binade) : kStepIdentity;
-            scan_steps(st, units);
-            const uint out_lane = first_out;
-            uint at = units;
-            if (out_lane > 0u) at += step_inc(scan_buf[out_lane - 1u], units & 1u);
-            if (binade != 0u) s = sum_bits(binade, at);
-            if (out_lane == kThreads) {
+            const uint at = first + block;
+            const uvec2 st = k < 64u ? add_step(terms.v[k * p.total_blocks + at], binade) : kStepIdentity;
+            const uint taken = scan_steps(st, units);
+            if (binade != 0u) s = sum_bits(binade, units);
+            if (term + taken >= 64u) {
                 term = 64u;
             } else {
                 // The addition that leaves the binade, as the CPU does it.
-                const uint leaving = term + out_lane;
-                const precise float sum = uintBitsToFloat(s) + terms.v[(first + block) * 64u + leaving];
+                const uint leaving = term + taken;
+                const precise float sum = uintBitsToFloat(s) + terms.v[leaving * p.total_blocks + at];
                 s = floatBitsToUint(sum);
                 term = leaving + 1u;
             }
             if (term == 64u) {
                 block++;
                 term = 0u;
-                in_block = false;
+                level = 0u;
             }
+            continue;
         }
+        if (binade != 0u) s = sum_bits(binade, units);
     }
     if (lane == 0u) out_sums.v[p.out_index + plane] = s;
 }

@@ -36,6 +36,7 @@ struct BlocksPlane {
 };
 struct BlocksPush {
     BlocksPlane plane[3];
+    uint32_t total_blocks;
 };
 // psnr_hvs_prefix.comp's.
 struct PrefixPush {
@@ -53,6 +54,7 @@ struct StepsPush {
 struct WalkPush {
     uint32_t first_block[4];
     uint32_t blocks[4];
+    uint32_t total_blocks;
     uint32_t out_index;
 };
 
@@ -84,7 +86,7 @@ public:
             prefix_.plane[p].first_block = steps_.first_block[p] = walk_.first_block[p] = j.first_block;
             prefix_.plane[p].blocks = walk_.blocks[p] = blocks_in_[p];
         }
-        prefix_.total_blocks = steps_.total_blocks = total_;
+        prefix_.total_blocks = steps_.total_blocks = blocks_.total_blocks = walk_.total_blocks = total_;
         *result_bytes = 3 * sizeof(uint32_t);  // each plane's float sum
         if (!total_) return 0;  // no block anywhere: nothing runs on the GPU
 
