@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -220,6 +221,90 @@ TEST_CASE("psnr_hvs on the GPU against the CPU: formats, depths, odd and tiny si
     }
     for (unsigned k = 0; k < 4; k++)
         std::printf("synthetic %-12s max|diff| vs CPU extractor %.3g\n", kNames[k], all.d[k]);
+}
+
+TEST_CASE("psnr_hvs on the GPU against the CPU: frames of thousands of blocks", "[psnr_hvs][vulkan]")
+{
+    // More blocks than one round of the walk covers (64 threads x 32 blocks),
+    // noise of every size so the sum passes through many binades.
+    std::mt19937 rng(5);
+    auto st = validated_state();
+    if (!st->float64()) {
+        WARN("no shaderFloat64 on this device");
+        return;
+    }
+    for (auto [fmt, bpc] : {std::pair{VMAF_PIX_FMT_YUV420P, 8u}, std::pair{VMAF_PIX_FMT_YUV444P, 12u}}) {
+        INFO("fmt " << fmt << " bpc " << bpc);
+        const unsigned maxv = (1u << bpc) - 1;
+        auto ref = make_frames(rng, fmt, bpc, 641, 361, 3, nullptr, 0, false);
+        std::vector<VmafPicture> dist;
+        for (unsigned f = 0; f < 3; f++) {
+            std::vector<VmafPicture> one = {ref[f]};
+            const unsigned spread = f == 2 ? maxv : (1u << (3 * f));
+            dist.push_back(make_frames(rng, fmt, bpc, 641, 361, 1, &one, spread, false)[0]);
+        }
+        const Worst w = compare(run_gpu(*st, ref, dist), run_cpu(ref, dist));
+        std::printf("641x361 fmt %d %u-bit max|diff| vs CPU extractor %.3g\n", int(fmt), bpc,
+                    std::max({w.d[0], w.d[1], w.d[2], w.d[3]}));
+        unref_all(ref);
+        unref_all(dist);
+    }
+    check_clean(*st);
+}
+
+// Not run by default: `test_psnr_hvs_vk "[bench]"`. Frames per second of
+// psnr_hvs through the engine (upload, kernels, readback, scores) next to the
+// CPU extractor, and the scores compared.
+TEST_CASE("psnr_hvs throughput, GPU engine and CPU extractor", "[.][bench]")
+{
+    auto st = validated_state();
+    std::mt19937 rng(7);
+    struct Size {
+        unsigned w, h, bpc, frames;
+    };
+    for (const Size sz : {Size{1920, 1080, 8, 600}, Size{3840, 2160, 10, 200}}) {
+        std::vector<VmafPicture> ref(8), dist(8);  // cycled
+        for (size_t f = 0; f < ref.size(); f++) {
+            REQUIRE(picture_alloc(&ref[f], VMAF_PIX_FMT_YUV420P, sz.bpc, sz.w, sz.h) == 0);
+            REQUIRE(picture_alloc(&dist[f], VMAF_PIX_FMT_YUV420P, sz.bpc, sz.w, sz.h) == 0);
+            for (unsigned p = 0; p < 3; p++) {
+                const size_t bytes = size_t(ref[f].stride[p]) * ref[f].h[p];
+                auto *a = static_cast<uint8_t *>(ref[f].data[p]);
+                auto *b = static_cast<uint8_t *>(dist[f].data[p]);
+                for (size_t i = 0; i < bytes; i++) {
+                    a[i] = uint8_t(rng());
+                    b[i] = uint8_t(a[i] ^ (rng() & 7));
+                }
+                if (sz.bpc > 8)  // keep samples within the depth
+                    for (size_t i = 1; i < bytes; i += 2) a[i] &= 3, b[i] &= 3;
+            }
+        }
+        const FrameFormat fmt{VMAF_PIX_FMT_YUV420P, sz.bpc, sz.w, sz.h};
+        std::unique_ptr<vk::Engine> engine;
+        REQUIRE(vk::Engine::create(st.get(), fmt, {{&kPsnrHvsExtractor, FeatureOptions{}}}, &engine) == 0);
+        MapSink gpu_sink;
+        const auto t0 = std::chrono::steady_clock::now();
+        for (unsigned i = 0; i < sz.frames; i++) REQUIRE(engine->submit(ref[i % 8], dist[i % 8], i, gpu_sink) == 0);
+        REQUIRE(engine->flush(gpu_sink) == 0);
+        const double gpu_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+        auto cpu = kPsnrHvsExtractor.create(FeatureOptions{});
+        REQUIRE(cpu->init(fmt) == 0);
+        MapSink cpu_sink;
+        const unsigned cpu_frames = 8;
+        const auto t1 = std::chrono::steady_clock::now();
+        for (unsigned i = 0; i < cpu_frames; i++) REQUIRE(cpu->extract(ref[i % 8], dist[i % 8], i, cpu_sink) == 0);
+        const double cpu_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+        for (unsigned i = 0; i < cpu_frames; i++)
+            for (const char *n : kNames) CHECK(gpu_sink.scores.at(n).at(i) == cpu_sink.scores.at(n).at(i));
+        std::printf("psnr_hvs %ux%u %u-bit 4:2:0 on %s: GPU engine %.1f fps (%u frames), CPU extractor %.1f fps "
+                    "(one thread)\n", sz.w, sz.h, sz.bpc, st->info().name.c_str(), sz.frames / gpu_s, sz.frames,
+                    cpu_frames / cpu_s);
+        engine.reset();
+        unref_all(ref);
+        unref_all(dist);
+    }
+    check_clean(*st);
 }
 
 TEST_CASE("psnr_hvs inputs the CPU refuses stay with the CPU", "[psnr_hvs][vulkan]")
