@@ -195,10 +195,20 @@ private:
 };
 
 // The CPU's accepted inputs (at most 12 bits, with chroma), on a device with
-// shaderFloat64 (the kernels' divisions, square root and estimates are in double).
+// shaderFloat64 (the kernels' divisions, square root and estimates are in
+// double), where one storage binding holds all the blocks' errors and the
+// dispatches fit the device's workgroup counts (beyond 8K; else the CPU runs it).
 bool supports(const State &st, const FrameFormat &fmt, const FeatureOptions &)
 {
-    return st.float64() && fmt.bpc <= psnr_hvs::kMaxBpc && fmt.pix_fmt != VMAF_PIX_FMT_YUV400P;
+    if (!st.float64() || fmt.bpc > psnr_hvs::kMaxBpc || fmt.pix_fmt == VMAF_PIX_FMT_YUV400P) return false;
+    const unsigned ss_x = fmt.pix_fmt != VMAF_PIX_FMT_YUV444P;
+    const unsigned ss_y = fmt.pix_fmt == VMAF_PIX_FMT_YUV420P;
+    uint64_t blocks = 0;
+    for (unsigned p = 0; p < 3; p++)
+        blocks += uint64_t(blocks_along(p ? fmt.w >> ss_x : fmt.w)) * blocks_along(p ? fmt.h >> ss_y : fmt.h);
+    const auto &groups = st.limits().maxComputeWorkGroupCount;
+    return blocks * 64 * sizeof(float) <= st.limits().maxStorageBufferRange &&
+           (blocks + kBlockGroup - 1) / kBlockGroup <= groups[0] && blocks_along(fmt.h) <= groups[1];
 }
 
 std::unique_ptr<Feature> create(const FeatureOptions &)
