@@ -20,7 +20,8 @@
 
 layout(local_size_x = 64) in;
 const uint kThreads = gl_WorkGroupSize.x;
-const uint kRun = 32;  // blocks per thread in a round of runs (at most kThreads)
+const uint kRun = 64;    // blocks per thread in a round of runs (at most kThreads)
+const uint kGroup = 8;   // composed as a tree, kRun / kGroup groups in a chain
 
 layout(std430, set = 0, binding = 0) readonly buffer Terms { float v[]; } terms;
 layout(std430, set = 0, binding = 1) readonly buffer Summaries { uint v[]; } summaries;
@@ -91,12 +92,18 @@ void main()
         const uint binade = sum_binade(s);
         uint units = binade == 0u ? 0u : sum_units(s);
         if (level == 0u) {
-            uvec2 steps[kRun];
+            // Composition is associative: groups of kGroup blocks as a tree (short
+            // dependency chains), the groups one after the other.
             const uint start = block + lane * kRun;
-            for (uint r = 0u; r < kRun; r++)
-                steps[r] = start + r < blocks ? block_step(first + start + r, binade) : kStepIdentity;
             uvec2 run = kStepIdentity;
-            for (uint r = 0u; r < kRun; r++) run = step_then(run, steps[r]);
+            for (uint g = 0u; g < kRun; g += kGroup) {
+                uvec2 steps[kGroup];
+                for (uint r = 0u; r < kGroup; r++)
+                    steps[r] = start + g + r < blocks ? block_step(first + start + g + r, binade) : kStepIdentity;
+                for (uint w = 1u; w < kGroup; w *= 2u)
+                    for (uint r = 0u; r < kGroup; r += 2u * w) steps[r] = step_then(steps[r], steps[r + w]);
+                run = step_then(run, steps[0]);
+            }
             const uint taken = scan_steps(run, units);
             block = min(blocks, block + taken * kRun);
             if (taken < kThreads) level = 1u;
