@@ -205,8 +205,16 @@ void main()
     for (int k = 0; k < 64; k++) {
         precise float err = float(abs(s[k] - d[k]));
         if (k != 0) {
-            const float masked = fdiv(strength, uintBitsToFloat(kHvsMaskBits[table + k]));
-            err = err < masked ? 0.0 : err - masked;
+            // An error well under the mask (by 0.1%, far beyond the few ulps of the
+            // estimate) is masked whatever the exact quotient: 0, as on the CPU,
+            // without the division.
+            const float estimate = strength * uintBitsToFloat(kHvsMaskRecipBits[table + k]);
+            if (err < 0.999 * estimate) {
+                err = 0.0;
+            } else {
+                const float masked = fdiv(strength, uintBitsToFloat(kHvsMaskBits[table + k]));
+                err = err < masked ? 0.0 : err - masked;
+            }
         }
         const float csf = uintBitsToFloat(kHvsCsfBits[table + k]);
         const precise float term = (err * csf) * (err * csf);

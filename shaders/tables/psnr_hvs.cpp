@@ -29,15 +29,19 @@ int main()
     w.constant("kHvsBlockScaleBits", std::bit_cast<uint32_t>(psnr_hvs::kBlockScale));
     w.constant("kHvsQuadScaleBits", std::bit_cast<uint32_t>(psnr_hvs::kQuadScale));
     // Plane p's weight of coefficient [v][u] is at p * 64 + v * 8 + u.
-    std::vector<uint32_t> csf, mask;
+    std::vector<uint32_t> csf, mask, mask_recip;
     for (const auto *t : {&psnr_hvs::kCsfY, &psnr_hvs::kCsfCb, &psnr_hvs::kCsfCr})
         for (int v = 0; v < 8; v++)
             for (int u = 0; u < 8; u++) {
                 csf.push_back(std::bit_cast<uint32_t>((*t)[v][u]));
-                mask.push_back(std::bit_cast<uint32_t>(psnr_hvs::mask_weight((*t)[v][u])));
+                const float m = psnr_hvs::mask_weight((*t)[v][u]);
+                mask.push_back(std::bit_cast<uint32_t>(m));
+                // For a quick bound only (never a result): 1 / mask, rounded.
+                mask_recip.push_back(std::bit_cast<uint32_t>(float(1.0 / double(m))));
             }
     w.array("kHvsCsfBits", csf);
     w.array("kHvsMaskBits", mask);
+    w.array("kHvsMaskRecipBits", mask_recip);
     lift(w, "kHvsTanPi8Half", psnr_hvs::kTanPi8Half);
     lift(w, "kHvsSqrtHalf14", psnr_hvs::kSqrtHalf14);
     lift(w, "kHvsDst3Pi8Tan", psnr_hvs::kDst3Pi8Tan);
