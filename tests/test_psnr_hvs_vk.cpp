@@ -19,6 +19,7 @@
 #include "libvmaf/libvmaf.h"
 #include "picture/picture.h"
 #include "vulkan.h"
+#include "context/context.h"
 #include "vulkan/engine.h"
 
 using namespace vmaf;
@@ -177,6 +178,36 @@ TEST_CASE("psnr_hvs on the GPU matches libvmaf and the CPU on every golden pair"
     for (unsigned k = 0; k < 4; k++)
         std::printf("golden pairs %-12s max|diff| vs libvmaf %.3g, vs CPU extractor %.3g\n", kNames[k],
                     vs_libvmaf[k], vs_cpu.d[k]);
+    check_clean(*st);
+}
+
+TEST_CASE("psnr_hvs through the public API with a Vulkan state", "[psnr_hvs][vulkan][golden]")
+{
+    auto st = validated_state();
+    for (const char *pair : {"coffee_320x240_crf28", "rocket_320x240_10bit_crf30"}) {
+        INFO(pair);
+        VmafConfiguration cfg{};
+        VmafContext *vmaf = nullptr;
+        REQUIRE(vmaf_init(&vmaf, cfg) == 0);
+        REQUIRE(context_import_vulkan_state(vmaf, st.get()) == 0);
+        REQUIRE(vmaf_use_feature(vmaf, "psnr_hvs", nullptr) == 0);
+        auto ref = load_y4m(data_dir() + "/" + pair + "_ref.y4m");
+        auto dist = load_y4m(data_dir() + "/" + pair + "_dis.y4m");
+        const auto expected = load_frames(data_dir() + "/" + pair + ".libvmaf.more.json");
+        REQUIRE(expected.size() == ref.size());
+        for (size_t i = 0; i < ref.size(); i++)  // the context takes our references
+            REQUIRE(vmaf_read_pictures(vmaf, &ref[i], &dist[i], unsigned(i)) == 0);
+        REQUIRE(vmaf_read_pictures(vmaf, nullptr, nullptr, 0) == 0);
+        for (const char *n : kNames) {
+            for (size_t i = 0; i < expected.size(); i++) {
+                double v = -1;
+                REQUIRE(vmaf_feature_score_at_index(vmaf, n, &v, unsigned(i)) == 0);
+                INFO(n << " frame " << i);
+                CHECK(v == expected[i].at(n));  // libvmaf's JSON carries these to the bit
+            }
+        }
+        REQUIRE(vmaf_close(vmaf) == 0);
+    }
     check_clean(*st);
 }
 
