@@ -2,8 +2,8 @@
 // PSNR-HVS: the masked, CSF-weighted squared DCT errors of every 8x8 block
 // (a new block every 7 samples) of the three planes, in one dispatch.
 //
-// One thread per block: z picks the plane, y the row of blocks, x the block
-// within the row. Each thread mirrors psnr_hvs_cpu.cpp for its block: the
+// Two threads per block (below): z picks the plane, y the row of blocks, x
+// the blocks within the row. Each block mirrors psnr_hvs_cpu.cpp: the
 // variance ratio of each picture's block in float (the sums in the CPU's
 // order), the integer lifting DCT (bit-identical: 32-bit wrapping products,
 // arithmetic shifts, halving toward zero), the masking strength, and the 64
@@ -173,53 +173,73 @@ float mask_strength(const int c[64], float ratio, uint table)
     return float(sqrt(double(scaled)) / 32.0);
 }
 
+// Two threads per block (even lane: reference, odd lane: distorted), 32 blocks
+// per workgroup: each thread does its picture's variance ratio, transform and
+// masking strength; the pair then shares the coefficients and each thread
+// scores half of them.
+const uint kBlocksPerGroup = gl_WorkGroupSize.x / 2;
+shared int coef[kBlocksPerGroup][2][64];
+shared float pic_strength[kBlocksPerGroup][2];
+shared double half_sum[kBlocksPerGroup][2];
+
 void main()
 {
     const uint plane = gl_WorkGroupID.z;
     const uint lane = gl_LocalInvocationID.x;
+    const uint pic = lane & 1u, slot = lane >> 1;
     const Plane pl = p.plane[plane];
-    const uint bx = gl_WorkGroupID.x * gl_WorkGroupSize.x + lane;
+    const uint bx = gl_WorkGroupID.x * kBlocksPerGroup + slot;
     const uint by = gl_WorkGroupID.y;
-    // The dispatch covers the largest plane.
-    if (bx >= pl.blocks_x || by >= pl.blocks_y) return;
-
-    const uint x0 = bx * kHvsStep, y0 = by * kHvsStep;
-    int s[64], d[64];
-    for (uint i = 0; i < 8; i++) {
-        const uint row = (y0 + i) * pl.stride + x0;
-        for (uint j = 0; j < 8; j++) {
-            s[i * 8 + j] = sample_at(pl.ref + row + j);
-            d[i * 8 + j] = sample_at(pl.dist + row + j);
-        }
-    }
-    const float s_ratio = variance_ratio(s);
-    const float d_ratio = variance_ratio(d);
-    fdct8x8(s);
-    fdct8x8(d);
+    // The dispatch covers the largest plane; whole workgroups past this one's end leave.
+    if (gl_WorkGroupID.x * kBlocksPerGroup >= pl.blocks_x || by >= pl.blocks_y) return;
+    const bool in_plane = bx < pl.blocks_x;
     const uint table = plane * 64;
-    float strength = mask_strength(s, s_ratio, table);
-    const float d_strength = mask_strength(d, d_ratio, table);
-    if (d_strength > strength) strength = d_strength;
-    const uint block = pl.first_block + by * pl.blocks_x + bx;
-    double block_sum = 0.0;
-    for (int k = 0; k < 64; k++) {
-        precise float err = float(abs(s[k] - d[k]));
-        if (k != 0) {
-            // An error well under the mask (by 0.1%, far beyond the few ulps of the
-            // estimate) is masked whatever the exact quotient: 0, as on the CPU,
-            // without the division.
-            const float estimate = strength * uintBitsToFloat(kHvsMaskRecipBits[table + k]);
-            if (err < 0.999 * estimate) {
-                err = 0.0;
-            } else {
-                const float masked = fdiv(strength, uintBitsToFloat(kHvsMaskBits[table + k]));
-                err = err < masked ? 0.0 : err - masked;
-            }
+
+    if (in_plane) {
+        const uint x0 = bx * kHvsStep, y0 = by * kHvsStep;
+        const uint base = pic == 0u ? pl.ref : pl.dist;
+        int b[64];
+        for (uint i = 0; i < 8; i++) {
+            const uint row = base + (y0 + i) * pl.stride + x0;
+            for (uint j = 0; j < 8; j++) b[i * 8 + j] = sample_at(row + j);
         }
-        const float csf = uintBitsToFloat(kHvsCsfBits[table + k]);
-        const precise float term = (err * csf) * (err * csf);
-        terms.v[k * p.total_blocks + block] = term;
-        block_sum += double(term);
+        const float ratio = variance_ratio(b);
+        fdct8x8(b);
+        pic_strength[slot][pic] = mask_strength(b, ratio, table);
+        for (int k = 0; k < 64; k++) coef[slot][pic][k] = b[k];
     }
-    sums.v[block] = block_sum;
+    barrier();
+    if (in_plane) {
+        // The reference's strength, or the distorted one's when larger (the CPU's rule).
+        float strength = pic_strength[slot][0];
+        const float d_strength = pic_strength[slot][1];
+        if (d_strength > strength) strength = d_strength;
+        const uint block = pl.first_block + by * pl.blocks_x + bx;
+        double sum = 0.0;
+        for (uint k = pic * 32u; k < pic * 32u + 32u; k++) {
+            precise float err = float(abs(coef[slot][0][k] - coef[slot][1][k]));
+            if (k != 0u) {
+                // An error well under the mask (by 0.1%, far beyond the few ulps of
+                // the estimate) is masked whatever the exact quotient: 0, as on the
+                // CPU, without the division.
+                const float estimate = strength * uintBitsToFloat(kHvsMaskRecipBits[table + k]);
+                if (err < 0.999 * estimate) {
+                    err = 0.0;
+                } else {
+                    const float masked = fdiv(strength, uintBitsToFloat(kHvsMaskBits[table + k]));
+                    err = err < masked ? 0.0 : err - masked;
+                }
+            }
+            const float csf = uintBitsToFloat(kHvsCsfBits[table + k]);
+            const precise float term = (err * csf) * (err * csf);
+            terms.v[k * p.total_blocks + block] = term;
+            sum += double(term);
+        }
+        half_sum[slot][pic] = sum;
+    }
+    barrier();
+    if (in_plane && pic == 0u) {
+        const uint block = pl.first_block + by * pl.blocks_x + bx;
+        sums.v[block] = half_sum[slot][0] + half_sum[slot][1];
+    }
 }

@@ -1,6 +1,6 @@
 // psnr_hvs on the GPU: the twin of psnr_hvs_cpu.cpp, to the bit. Four stages:
 //   0. psnr_hvs_blocks.comp: every 8x8 block of the three planes in one
-//      dispatch, a thread per block, with the CPU's integer DCT and its float
+//      dispatch, two threads per block, with the CPU's integer DCT and its float
 //      masking arithmetic: the block's 64 weighted errors (the CPU's, bit for
 //      bit) and their sum in double;
 //   1. psnr_hvs_prefix.comp: per plane, the prefix sums of the blocks' sums,
@@ -28,7 +28,8 @@ namespace vmaf::vk {
 
 namespace {
 
-constexpr uint32_t kBlockGroup = 64;  // psnr_hvs_blocks.comp's and psnr_hvs_steps.comp's local_size_x
+constexpr uint32_t kBlocksPerGroup = 32;  // psnr_hvs_blocks.comp: 64 threads, two per block
+constexpr uint32_t kBlockGroup = 64;      // psnr_hvs_steps.comp's local_size_x: a thread per block
 
 // psnr_hvs_blocks.comp's push constants.
 struct BlocksPlane {
@@ -81,7 +82,7 @@ public:
             j.first_block = total_;
             blocks_in_[p] = j.blocks_x * j.blocks_y;
             total_ += blocks_in_[p];
-            groups_x_ = std::max(groups_x_, (j.blocks_x + kBlockGroup - 1) / kBlockGroup);
+            groups_x_ = std::max(groups_x_, (j.blocks_x + kBlocksPerGroup - 1) / kBlocksPerGroup);
             groups_y_ = std::max(groups_y_, j.blocks_y);
             prefix_.plane[p].first_block = steps_.first_block[p] = walk_.first_block[p] = j.first_block;
             prefix_.plane[p].blocks = walk_.blocks[p] = blocks_in_[p];
