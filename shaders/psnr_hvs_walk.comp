@@ -15,6 +15,8 @@
 //     as a float addition, as the CPU does it; the block goes on from the next.
 // The CPU's 64 * blocks additions so take about blocks / (64 * kRun) rounds,
 // plus about three for each binade the sum passes through.
+#extension GL_EXT_control_flow_attributes : require
+
 #include "psnr_hvs_tables.glsl"
 #include "psnr_hvs_sum.glsl"
 
@@ -35,6 +37,7 @@ layout(push_constant) uniform Params {
 } p;
 
 shared uvec2 scan_buf[kThreads];
+shared uvec2 suffix_buf[kThreads];
 shared uint first_out;
 
 // A block's step in `binade`: kStepLeave when it has none for it.
@@ -58,18 +61,27 @@ uvec2 add_step(float t, uint binade)
 // Scans the threads' steps from a sum of `units`: returns how many threads'
 // steps are taken (those before the first whose scanned step leaves the
 // binade; kThreads when none does) and sets *units to the sum after them.
-uint scan_steps(uvec2 v, inout uint units)
+// With `suffix`, also scans the threads' steps `w` from the end: suffix_buf[i]
+// is then thread i's step followed by all later threads' steps.
+uint scan_steps(uvec2 v, inout uint units, bool suffix, uvec2 w)
 {
     const uint lane = gl_LocalInvocationID.x;
     barrier();  // the previous round's readers are done
     scan_buf[lane] = v;
+    if (suffix) suffix_buf[lane] = w;
     if (lane == 0u) first_out = kThreads;
     barrier();
-    for (uint off = 1u; off < kThreads; off *= 2u) {
+    [[unroll]] for (uint off = 1u; off < kThreads; off *= 2u) {
         const uvec2 before = lane >= off ? scan_buf[lane - off] : kStepIdentity;
+        uvec2 after = kStepIdentity;
+        if (suffix && lane + off < kThreads) after = suffix_buf[lane + off];
         barrier();
         v = step_then(before, v);
         scan_buf[lane] = v;
+        if (suffix) {
+            w = step_then(w, after);
+            suffix_buf[lane] = w;
+        }
         barrier();
     }
     if (units + step_inc(v, units & 1u) >= kBinadeTop) atomicMin(first_out, lane);
@@ -96,29 +108,35 @@ void main()
             // dependency chains), the groups one after the other.
             const uint start = block + lane * kRun;
             uvec2 run = kStepIdentity;
-            for (uint g = 0u; g < kRun; g += kGroup) {
+            [[unroll]] for (uint g = 0u; g < kRun; g += kGroup) {
                 uvec2 steps[kGroup];
-                for (uint r = 0u; r < kGroup; r++)
+                [[unroll]] for (uint r = 0u; r < kGroup; r++)
                     steps[r] = start + g + r < blocks ? block_step(first + start + g + r, binade) : kStepIdentity;
-                for (uint w = 1u; w < kGroup; w *= 2u)
-                    for (uint r = 0u; r < kGroup; r += 2u * w) steps[r] = step_then(steps[r], steps[r + w]);
+                [[unroll]] for (uint w = 1u; w < kGroup; w *= 2u)
+                    [[unroll]] for (uint r = 0u; r < kGroup; r += 2u * w) steps[r] = step_then(steps[r], steps[r + w]);
                 run = step_then(run, steps[0]);
             }
-            const uint taken = scan_steps(run, units);
+            const uint taken = scan_steps(run, units, false, kStepIdentity);
             block = min(blocks, block + taken * kRun);
             if (taken < kThreads) level = 1u;
         } else if (level == 1u) {
             const uvec2 st = lane < kRun && block + lane < blocks ? block_step(first + block + lane, binade)
                                                                    : kStepIdentity;
-            const uint taken = scan_steps(st, units);
+            const uint taken = scan_steps(st, units, false, kStepIdentity);
             block += taken;  // taken < kRun: the leaving run has a leaving block
             level = 2u;
             term = 0u;
         } else {
+            // Also scanned from the end in the next binade up, where the sum
+            // usually goes: the terms after the leaving one then take no round
+            // of their own unless the sum leaves that binade too.
             const uint k = term + lane;
             const uint at = first + block;
-            const uvec2 st = k < 64u ? add_step(terms.v[k * p.total_blocks + at], binade) : kStepIdentity;
-            const uint taken = scan_steps(st, units);
+            const float t = k < 64u ? terms.v[k * p.total_blocks + at] : 0.0;
+            const uvec2 st = k < 64u ? add_step(t, binade) : kStepIdentity;
+            const bool ahead = binade != 0u;
+            const uvec2 st_up = k < 64u && ahead ? term_step(t, binade + 1u) : kStepIdentity;
+            const uint taken = scan_steps(st, units, ahead, st_up);
             if (binade != 0u) s = sum_bits(binade, units);
             if (term + taken >= 64u) {
                 term = 64u;
@@ -128,6 +146,14 @@ void main()
                 const precise float sum = uintBitsToFloat(s) + terms.v[leaving * p.total_blocks + at];
                 s = floatBitsToUint(sum);
                 term = leaving + 1u;
+                if (ahead && term < 64u && sum_binade(s) == binade + 1u) {
+                    const uint up_units = sum_units(s);
+                    const uint rest = up_units + step_inc(suffix_buf[taken + 1u], up_units & 1u);
+                    if (rest < kBinadeTop) {
+                        s = sum_bits(binade + 1u, rest);
+                        term = 64u;
+                    }
+                }
             }
             if (term == 64u) {
                 block++;
