@@ -6,6 +6,7 @@
 #include "ciede_tables.glsl"
 #include "motion_tables.glsl"
 #include "ssim_tables.glsl"
+#include "psnr_hvs_tables.glsl"
 #include "vif_tables.glsl"
 
 layout(local_size_x = 1) in;

@@ -12,6 +12,7 @@ extern const FeatureInfo kFloatSsimFeature;
 extern const FeatureInfo kCiedeFeature;
 extern const FeatureInfo kMotionFeature;
 extern const FeatureInfo kPsnrFeature;
+extern const FeatureInfo kPsnrHvsFeature;
 extern const FeatureInfo kVifFeature;
 
 namespace {
@@ -23,6 +24,7 @@ constexpr const FeatureInfo *kFeatures[] = {
     &kCiedeFeature,
     &kMotionFeature,
     &kPsnrFeature,
+    &kPsnrHvsFeature,
     &kVifFeature,
 };
 }  // namespace

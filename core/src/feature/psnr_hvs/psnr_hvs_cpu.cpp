@@ -27,8 +27,7 @@ struct Mask {
     explicit Mask(const Table &csf)
     {
         for (int v = 0; v < 8; v++)
-            for (int u = 0; u < 8; u++)
-                m[v][u] = float((csf[v][u] * psnr_hvs::kMaskScale) * (csf[v][u] * psnr_hvs::kMaskScale));
+            for (int u = 0; u < 8; u++) m[v][u] = psnr_hvs::mask_weight(csf[v][u]);
     }
 };
 
@@ -55,11 +54,9 @@ float variance_ratio(const int32_t b[64])
             var += (s - mean) * (s - mean);
             qvar[q] += (s - qmean[q]) * (s - qmean[q]);
         }
-    // Unbiased estimates: n / (n - 1), the factor rounded to float first.
-    constexpr float kBlockScale = 1 / 63.0f * 64;
-    constexpr float kQuadScale = 1 / 15.0f * 16;
-    var *= kBlockScale;
-    for (float &q : qvar) q *= kQuadScale;
+    // Unbiased estimates: n / (n - 1).
+    var *= psnr_hvs::kBlockScale;
+    for (float &q : qvar) q *= psnr_hvs::kQuadScale;
     if (var > 0) var = (qvar[0] + qvar[1] + qvar[2] + qvar[3]) / var;
     return var;
 }
@@ -121,14 +118,8 @@ double plane_score(const VmafPicture &ref, const VmafPicture &dis, unsigned p, i
             }
         }
     }
-    // No block (a plane under 8x8) leaves 0 / 0, as in the reference.
-    total /= float(count);
-    const int32_t peak = (int32_t(1) << ref.bpc) - 1;
-    total /= float(peak * peak);
-    return double(total);
+    return psnr_hvs::plane_score(total, count, ref.bpc);
 }
-
-inline double to_db(double score) { return 10.0 * (-1.0 * std::log10(score)); }
 
 class PsnrHvsCpu final : public Extractor {
 public:
@@ -164,10 +155,9 @@ public:
         for (unsigned p = 0; p < 3; p++) {
             score[p] = ref.bpc > 8 ? plane_score<uint16_t>(ref, dist, p, w_[p], h_[p], *kCsf[p], masks_[p])
                                    : plane_score<uint8_t>(ref, dist, p, w_[p], h_[p], *kCsf[p], masks_[p]);
-            if (int err = out.append(psnr_hvs::kNames[p], index, to_db(score[p]))) return err;
+            if (int err = out.append(psnr_hvs::kNames[p], index, psnr_hvs::to_db(score[p]))) return err;
         }
-        const double combined = score[0] * psnr_hvs::kWeightY + psnr_hvs::kWeightC * (score[1] + score[2]);
-        return out.append(psnr_hvs::kCombined, index, to_db(combined));
+        return out.append(psnr_hvs::kCombined, index, psnr_hvs::to_db(psnr_hvs::combined_score(score)));
     }
 
 private:

@@ -1,9 +1,11 @@
 // psnr_hvs constants and integer transform, shared by the CPU extractor and its
-// later Vulkan twin (behaviour of libvmaf's third_party/xiph/psnr_hvs.c: the
+// Vulkan twin (psnr_hvs_vk.cpp; shaders/tables/psnr_hvs.cpp exports them to GLSL)
+// (behaviour of libvmaf's third_party/xiph/psnr_hvs.c: the
 // Daala 8-point lifting DCT, the PSNR-HVS-M contrast-sensitivity tables and
 // the masking rule, all in float except the transform).
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 
 namespace vmaf::psnr_hvs {
@@ -24,6 +26,11 @@ inline constexpr double kWeightC = 0.1;
 
 // The masking table is (csf * kMaskScale)^2, evaluated in double then stored as float.
 inline constexpr double kMaskScale = 0.3885746225901003;
+
+// Unbiased variance estimates: n / (n - 1) for the whole block (64 samples) and
+// a quadrant (16), the factor rounded to float first.
+inline constexpr float kBlockScale = 1 / 63.0f * 64;
+inline constexpr float kQuadScale = 1 / 15.0f * 16;
 
 // Contrast-sensitivity weights per DCT coefficient [vertical][horizontal], as
 // float. The Cb/Cr tables are the 4:2:0 ones; libvmaf uses them for every
@@ -60,6 +67,39 @@ inline constexpr float kCsfCr[8][8] = {
     {0.721500455585, 0.962064122248, 0.820534991409, 0.661776842059, 0.531064164893, 0.438694579826, 0.375820256136, 0.330555063063},
     {0.593906509971, 0.802254508198, 0.706020324706, 0.587716619023, 0.478717061273, 0.393021669543, 0.330555063063, 0.285345396658},
 };
+
+// The GPU twin's layout (psnr_hvs_vk.cpp, shaders/psnr_hvs_*.comp): each block's
+// summary of its 64 weighted errors for the serial float sum holds the binades
+// it is worked out for (kCandidates consecutive ones) and two words per binade.
+namespace gpu {
+inline constexpr int kCandidates = 3;
+inline constexpr int kSummaryWords = 1 + 2 * kCandidates;
+}  // namespace gpu
+
+// Masking weight of a CSF weight: (csf * scale)^2 in double, stored as float.
+inline float mask_weight(float csf)
+{
+    return float((csf * kMaskScale) * (csf * kMaskScale));
+}
+
+// A plane's score from its float sum of weighted squared errors over `count`
+// coefficients: the mean, over the squared peak, in float.
+inline double plane_score(float total, int count, unsigned bpc)
+{
+    total /= float(count);  // no block (a plane under 8x8): 0 / 0, as in the reference
+    const int32_t peak = (int32_t(1) << bpc) - 1;
+    total /= float(peak * peak);
+    return double(total);
+}
+
+// The combined score of the three planes' scores.
+inline double combined_score(const double score[3])
+{
+    return score[0] * kWeightY + kWeightC * (score[1] + score[2]);
+}
+
+// A score in dB.
+inline double to_db(double score) { return 10.0 * (-1.0 * std::log10(score)); }
 
 // ---- The 8-point integer DCT (Daala's lifting factorisation) ----
 //

@@ -1,0 +1,225 @@
+// psnr_hvs on the GPU: the twin of psnr_hvs_cpu.cpp, to the bit. Four stages:
+//   0. psnr_hvs_blocks.comp: every 8x8 block of the three planes in one
+//      dispatch, two threads per block, with the CPU's integer DCT and its float
+//      masking arithmetic: the block's 64 weighted errors (the CPU's, bit for
+//      bit) and their sum in double;
+//   1. psnr_hvs_prefix.comp: per plane, the prefix sums of the blocks' sums,
+//      an estimate of where the CPU's running float sum stands at each block;
+//   2. psnr_hvs_steps.comp: per block, the effect of its 64 float additions on
+//      the running sum, for the few binades that sum may be in there;
+//   3. psnr_hvs_walk.comp: per plane, the CPU's serial float sum of all its
+//      errors (psnr_hvs_sum.glsl says how it is reproduced without adding them
+//      one by one), written as three floats: the whole readback.
+// collect() finishes the scores with the CPU's code (psnr_hvs_tables.h).
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstring>
+
+#include "feature/psnr_hvs/psnr_hvs_tables.h"
+#include "picture/picture.h"
+#include "spirv.h"
+#include "vulkan/context.h"
+#include "vulkan/feature.h"
+#include "vulkan/memory.h"
+#include "vulkan/pipeline.h"
+
+namespace vmaf::vk {
+
+namespace {
+
+constexpr uint32_t kBlocksPerGroup = 32;  // psnr_hvs_blocks.comp: 64 threads, two per block
+constexpr uint32_t kBlockGroup = 64;      // psnr_hvs_steps.comp's local_size_x: a thread per block
+
+// psnr_hvs_blocks.comp's push constants.
+struct BlocksPlane {
+    uint32_t ref, dist, stride, blocks_x, blocks_y, first_block, pad_[2];
+};
+struct BlocksPush {
+    BlocksPlane plane[3];
+    uint32_t total_blocks;
+};
+// psnr_hvs_prefix.comp's.
+struct PrefixPush {
+    struct {
+        uint32_t first_block, blocks, pad_[2];
+    } plane[3];
+    uint32_t total_blocks;
+};
+// psnr_hvs_steps.comp's.
+struct StepsPush {
+    uint32_t first_block[4];
+    uint32_t total_blocks;
+};
+// psnr_hvs_walk.comp's.
+struct WalkPush {
+    uint32_t first_block[4];
+    uint32_t blocks[4];
+    uint32_t total_blocks;
+    uint32_t out_index;
+};
+
+// Blocks along a side of n samples: one at every multiple of 7 with 8 samples left.
+uint32_t blocks_along(uint32_t n)
+{
+    return n < uint32_t(psnr_hvs::kBlock) ? 0 : (n - 1) / uint32_t(psnr_hvs::kStep);
+}
+
+class PsnrHvsVk final : public Feature {
+public:
+    int init(State &st, const FrameFormat &fmt, size_t *result_bytes) override
+    {
+        bpc_ = fmt.bpc;
+        // The CPU's plane sizes: subsampled chroma rounded down.
+        const unsigned ss_x = fmt.pix_fmt != VMAF_PIX_FMT_YUV444P;
+        const unsigned ss_y = fmt.pix_fmt == VMAF_PIX_FMT_YUV420P;
+        for (unsigned p = 0; p < 3; p++) {
+            w_[p] = p ? fmt.w >> ss_x : fmt.w;
+            h_[p] = p ? fmt.h >> ss_y : fmt.h;
+            BlocksPlane &j = blocks_.plane[p];
+            j.blocks_x = blocks_along(w_[p]);
+            j.blocks_y = blocks_along(h_[p]);
+            j.first_block = total_;
+            blocks_in_[p] = j.blocks_x * j.blocks_y;
+            total_ += blocks_in_[p];
+            groups_x_ = std::max(groups_x_, (j.blocks_x + kBlocksPerGroup - 1) / kBlocksPerGroup);
+            groups_y_ = std::max(groups_y_, j.blocks_y);
+            prefix_.plane[p].first_block = steps_.first_block[p] = walk_.first_block[p] = j.first_block;
+            prefix_.plane[p].blocks = walk_.blocks[p] = blocks_in_[p];
+        }
+        prefix_.total_blocks = steps_.total_blocks = blocks_.total_blocks = walk_.total_blocks = total_;
+        *result_bytes = 3 * sizeof(uint32_t);  // each plane's float sum
+        if (!total_) return 0;  // no block anywhere: nothing runs on the GPU
+
+        const uint32_t step_groups = (total_ + kBlockGroup - 1) / kBlockGroup;
+        const auto &lim = st.limits().maxComputeWorkGroupCount;
+        if (groups_x_ > lim[0] || groups_y_ > lim[1] || step_groups > lim[0]) return -ENOTSUP;
+
+        const SpecConstant spec[] = {{0, bytes_per_sample(fmt.bpc)}};
+        const struct {
+            const spirv::Shader *shader;
+            unsigned buffers;
+            uint32_t push;
+            std::span<const SpecConstant> spec;
+        } kernels[4] = {
+            {&spirv::psnr_hvs_blocks, 3, sizeof(BlocksPush), spec},
+            {&spirv::psnr_hvs_prefix, 1, sizeof(PrefixPush), {}},
+            {&spirv::psnr_hvs_steps, 3, sizeof(StepsPush), {}},
+            {&spirv::psnr_hvs_walk, 3, sizeof(WalkPush), {}},
+        };
+        for (unsigned k = 0; k < 4; k++) {
+            PipelineDesc d;
+            d.shader = kernels[k].shader;
+            d.buffers = kernels[k].buffers;
+            d.push_constant_size = kernels[k].push;
+            d.spec = kernels[k].spec;
+            if (int err = ComputePipeline::create(st, d, &pipelines_[k])) return err;
+        }
+        Allocator &a = st.allocator();
+        constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+        if (int err = a.create_buffer(VkDeviceSize(total_) * 64 * sizeof(float), kStorage, MemoryUse::Device, &terms_))
+            return err;
+        if (int err = a.create_buffer(VkDeviceSize(total_) * 2 * sizeof(double), kStorage, MemoryUse::Device, &sums_))
+            return err;
+        return a.create_buffer(VkDeviceSize(total_) * psnr_hvs::gpu::kSummaryWords * sizeof(uint32_t), kStorage,
+                               MemoryUse::Device, &summaries_);
+    }
+
+    int bind(const FrameBuffers &fb) override
+    {
+        if (fb.n_planes != 3) return -EINVAL;
+        if (!total_) return 0;
+        const uint32_t bps = fb.bytes_per_sample;
+        for (unsigned p = 0; p < 3; p++) {
+            if (fb.ref[p].w < w_[p] || fb.ref[p].h < h_[p] || fb.ref[p].stride != fb.dist[p].stride)
+                return -EINVAL;
+            BlocksPlane &j = blocks_.plane[p];
+            j.ref = uint32_t(fb.ref[p].offset / bps);
+            j.dist = uint32_t(fb.dist[p].offset / bps);
+            j.stride = fb.ref[p].stride / bps;
+        }
+        const BufferRange planes{fb.planes, 0, fb.planes_size}, results{fb.results, 0, fb.results_size};
+        const BufferRange terms{terms_.get(), 0, terms_.size()}, sums{sums_.get(), 0, sums_.size()};
+        const BufferRange summaries{summaries_.get(), 0, summaries_.size()};
+        const BufferRange set0[] = {planes, terms, sums}, set1[] = {sums}, set2[] = {terms, sums, summaries},
+                          set3[] = {terms, summaries, results};
+        const std::span<const BufferRange> sets[4] = {set0, set1, set2, set3};
+        for (unsigned k = 0; k < 4; k++)
+            if (int err = pipelines_[k]->make_set(sets[k], &sets_[k])) return err;
+        return 0;
+    }
+
+    unsigned stages() const override { return 4; }
+
+    int record(const Recording &rec) override
+    {
+        if (!total_) return 0;
+        switch (rec.stage) {
+        case 0: pipelines_[0]->dispatch(rec.cmd, sets_[0], &blocks_, groups_x_, groups_y_, 3); break;
+        case 1: pipelines_[1]->dispatch(rec.cmd, sets_[1], &prefix_, 1, 1, 3); break;
+        case 2: pipelines_[2]->dispatch(rec.cmd, sets_[2], &steps_, (total_ + kBlockGroup - 1) / kBlockGroup); break;
+        case 3: {
+            WalkPush push = walk_;
+            push.out_index = uint32_t(rec.result_offset / sizeof(uint32_t));
+            pipelines_[3]->dispatch(rec.cmd, sets_[3], &push, 1, 1, 3);
+            break;
+        }
+        default: return -EINVAL;
+        }
+        return 0;
+    }
+
+    int collect(std::span<const std::byte> results, unsigned index, ScoreSink &sink) override
+    {
+        double score[3];
+        for (unsigned p = 0; p < 3; p++) {
+            float sum = 0.0f;  // a plane without blocks: its sum stays 0, as the CPU's
+            if (blocks_in_[p]) std::memcpy(&sum, results.data() + p * sizeof(float), sizeof(sum));
+            const int count = int(blocks_in_[p]) * psnr_hvs::kBlock * psnr_hvs::kBlock;
+            score[p] = psnr_hvs::plane_score(sum, count, bpc_);
+            if (int err = sink.append(psnr_hvs::kNames[p], index, psnr_hvs::to_db(score[p]))) return err;
+        }
+        return sink.append(psnr_hvs::kCombined, index, psnr_hvs::to_db(psnr_hvs::combined_score(score)));
+    }
+
+private:
+    unsigned bpc_ = 8;
+    uint32_t w_[3] = {}, h_[3] = {}, blocks_in_[3] = {};
+    uint32_t total_ = 0, groups_x_ = 0, groups_y_ = 0;
+    BlocksPush blocks_{};
+    PrefixPush prefix_{};
+    StepsPush steps_{};
+    WalkPush walk_{};
+    std::unique_ptr<ComputePipeline> pipelines_[4];
+    VkDescriptorSet sets_[4] = {};
+    Buffer terms_, sums_, summaries_;
+};
+
+// The CPU's accepted inputs (at most 12 bits, with chroma), on a device with
+// shaderFloat64 (the kernels' divisions, square root and estimates are in
+// double), where one storage binding holds all the blocks' errors and the
+// dispatches fit the device's workgroup counts (beyond 8K; else the CPU runs it).
+bool supports(const State &st, const FrameFormat &fmt, const FeatureOptions &)
+{
+    if (!st.float64() || fmt.bpc > psnr_hvs::kMaxBpc || fmt.pix_fmt == VMAF_PIX_FMT_YUV400P) return false;
+    const unsigned ss_x = fmt.pix_fmt != VMAF_PIX_FMT_YUV444P;
+    const unsigned ss_y = fmt.pix_fmt == VMAF_PIX_FMT_YUV420P;
+    uint64_t blocks = 0;
+    for (unsigned p = 0; p < 3; p++)
+        blocks += uint64_t(blocks_along(p ? fmt.w >> ss_x : fmt.w)) * blocks_along(p ? fmt.h >> ss_y : fmt.h);
+    const auto &groups = st.limits().maxComputeWorkGroupCount;
+    return blocks * 64 * sizeof(float) <= st.limits().maxStorageBufferRange &&
+           (blocks + kBlockGroup - 1) / kBlockGroup <= groups[0] && blocks_along(fmt.h) <= groups[1];
+}
+
+std::unique_ptr<Feature> create(const FeatureOptions &)
+{
+    return std::make_unique<PsnrHvsVk>();
+}
+
+}  // namespace
+
+extern const FeatureInfo kPsnrHvsFeature;
+const FeatureInfo kPsnrHvsFeature = {"psnr_hvs", supports, create};
+
+}  // namespace vmaf::vk
