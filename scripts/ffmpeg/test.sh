@@ -212,9 +212,18 @@ limited "$ffmpeg" "${common[@]}" -i "$data/${ctc_pair}_dis.y4m" -i "$data/${ctc_
 limited "$cli" -q -r "$data/${ctc_pair}_ref.y4m" -d "$data/${ctc_pair}_dis.y4m" --aom_ctc v7.0 --json \
   -o "$out/$ctc_pair.aom_ctc.cli.json" >"$out/$ctc_pair.aom_ctc.cli.log" 2>&1 ||
   die "vmaf --aom_ctc v7.0 failed: $(head -n 3 "$out/$ctc_pair.aom_ctc.cli.log" | tr '\n' ' ')"
+# The same set through libvmaf_vulkan: every feature of it runs on the GPU (the
+# library's log line says where each one ran).
+limited "$ffmpeg" "${common[@]}" -init_hw_device "vulkan=vk:$device" -filter_hw_device vk \
+  -i "$data/${ctc_pair}_dis.y4m" -i "$data/${ctc_pair}_ref.y4m" \
+  -lavfi "[0:v]format=yuv420p,hwupload[dis];[1:v]format=yuv420p,hwupload[ref];[dis][ref]libvmaf_vulkan=model=$ctc_models:feature=$ctc_features:log_fmt=json:log_path=$out/$ctc_pair.aom_ctc.vulkan.json" \
+  -f null - >"$out/$ctc_pair.aom_ctc.vulkan.log" 2>&1 ||
+  die "libvmaf_vulkan failed on the aom_ctc set: $(grep -m 4 -i -E 'error|fail' "$out/$ctc_pair.aom_ctc.vulkan.log" | tr '\n' ' ')"
+check_validation "$out/$ctc_pair.aom_ctc.vulkan.log" "libvmaf_vulkan on the aom_ctc set"
 "$python" scripts/ffmpeg/compare.py --label "$ctc_pair aom_ctc v7.0" \
   --golden "$data/$ctc_pair.libvmaf.aom_ctc_v7.0.json" --tolerance "$tolerance" \
-  "cpu=$out/$ctc_pair.aom_ctc.cpu.json" "cli=$out/$ctc_pair.aom_ctc.cli.json" ||
+  "cpu=$out/$ctc_pair.aom_ctc.cpu.json" "cli=$out/$ctc_pair.aom_ctc.cli.json" \
+  "vulkan=$out/$ctc_pair.aom_ctc.vulkan.json" ||
   failed=$((failed + 1))
 
 # Features without a GPU twin through libvmaf_vulkan: they run on the CPU from

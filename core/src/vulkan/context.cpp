@@ -342,6 +342,8 @@ int State::create_instance(bool validation, bool validation_required)
              has_instance_extension(kValidationLayer, VK_EXT_DEBUG_UTILS_EXTENSION_NAME))) {
             layers.push_back(kValidationLayer);
             extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+            if (has_instance_extension(kValidationLayer, VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME))
+                extensions.push_back(VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME);
         } else if (validation_required) {
             log(VMAF_LOG_LEVEL_ERROR, "Vulkan: validation was asked for but %s (with "
                                       "VK_EXT_debug_utils) is not installed\n", kValidationLayer);
@@ -380,6 +382,15 @@ int State::create_instance(bool validation, bool validation_required)
     mi.pfnUserCallback = on_message;
     mi.pUserData = this;
     if (validation) ci.pNext = &mi;
+    // With synchronization validation: a missing barrier between two of our own
+    // dispatches (on overlapping bound ranges) is an error like any other.
+    const VkValidationFeatureEnableEXT sync = VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT;
+    VkValidationFeaturesEXT vf = make<VkValidationFeaturesEXT>(VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT);
+    vf.enabledValidationFeatureCount = 1;
+    vf.pEnabledValidationFeatures = &sync;
+    if (validation && std::find(extensions.begin(), extensions.end(),
+                                std::string_view(VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME)) != extensions.end())
+        mi.pNext = &vf;
 
     const VkResult r = vkCreateInstance(&ci, nullptr, &instance_);
     if (r != VK_SUCCESS) {

@@ -32,6 +32,7 @@
 #include "picture/picture.h"
 #include "spirv.h"
 #include "util/log.h"
+#include "vulkan/command.h"
 #include "vulkan/context.h"
 #include "vulkan/feature.h"
 #include "vulkan/memory.h"
@@ -128,6 +129,7 @@ public:
     }
 
     Input raw() const { return bpc_ > 8 ? kRaw16 : kRaw8; }
+    const State &state() const { return *st_; }
 
     // The pipeline of `shader` reading `in`, made on first use.
     int get(const spirv::Shader &shader, Input in, uint32_t push_size, ComputePipeline **out)
@@ -459,10 +461,20 @@ public:
     int record(const Recording &rec) override
     {
         if (skip_) return 0;
+        // One stage, three dispatches on shared bindings: the sum of scale s - 1
+        // reads the partials that scale s's terms write (another region), and
+        // the halving writes the scratch that the terms read (another region).
+        // Descriptors bind whole buffers, so without a barrier between them the
+        // accesses overlap as far as Vulkan can tell (synchronization
+        // validation reports it); the barriers make them ordered.
         const unsigned s = rec.stage;
+        if (s > 0) {
+            record_sum(rec, jobs_[s - 1]);
+            compute_barrier(kernels_.state(), rec.cmd);
+        }
         record_terms(rec, jobs_[s], terms_pipe_[s]);
-        if (s > 0) record_sum(rec, jobs_[s - 1]);
         if (s + 1 < ssim::kScales) {
+            compute_barrier(kernels_.state(), rec.cmd);
             const LpfPush &l = lpf_[s];
             lpf_pipe_[s]->dispatch(rec.cmd, kernels_.set(lpf_pipe_[s]), &l, (l.out_w + kPointTile - 1) / kPointTile,
                                    (l.out_h + kPointTile - 1) / kPointTile);
