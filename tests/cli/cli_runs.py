@@ -195,10 +195,10 @@ def read_ahead_order(cli):
             doc = cli.run_json(*base, "--backend", "vulkan", "--threads", n, name=f"long_vk{n}.json")
             check(without_fps(doc) == without_fps(t0), f"--backend vulkan --threads {n} differs from the CPU")
         # A feature without a GPU twin reads the device pictures on the CPU.
-        cpu = cli.run_json(*base, "--feature", "float_ssim", "--threads", "0", name="long_ssim_cpu.json")
-        doc = cli.run_json(*base, "--feature", "float_ssim", "--backend", "vulkan", "--threads", "4",
-                           name="long_ssim_vk.json")
-        check(without_fps(doc) == without_fps(cpu), "--backend vulkan with float_ssim differs from the CPU")
+        cpu = cli.run_json(*base, "--feature", "float_psnr", "--threads", "0", name="long_fpsnr_cpu.json")
+        doc = cli.run_json(*base, "--feature", "float_psnr", "--backend", "vulkan", "--threads", "4",
+                           name="long_fpsnr_vk.json")
+        check(without_fps(doc) == without_fps(cpu), "--backend vulkan with float_psnr differs from the CPU")
     for n, cnt in (("0", "1"), ("4", "5"), ("1", "23")):
         doc = cli.run_json(*base, "--threads", n, "--frame_cnt", cnt, name=f"long_c{cnt}.json")
         check(frames_of(doc) == list(range(int(cnt))), f"--frame_cnt {cnt} gave {frames_of(doc)}")
@@ -222,6 +222,25 @@ def read_ahead_order(cli):
         check(frames_of(doc) == list(range(29)), f"shorter clip gave {frames_of(doc)}")
 
 
+def presets_on_gpu(cli):
+    """--aom_ctc v7.0 and --nflx_ctc v1.0 with --backend vulkan: every feature of
+    the set runs on the GPU (the library's log line says so), and every score
+    equals the CPU backend's."""
+    if cli.run(*cli.pair(SMALL), "-n", "--feature", "psnr", "--backend", "vulkan").rc != 0:
+        return  # no Vulkan device
+    for preset in (["--aom_ctc", "v7.0"], ["--nflx_ctc", "v1.0"]):
+        out = cli.scratch("preset_vk.json")
+        r = cli.run(*cli.pair(PAIR), *preset, "--backend", "vulkan", "--json", "-o", out)
+        check(r.rc == 0, f"{' '.join(preset)} on Vulkan", r)
+        placement = re.search(r"Vulkan: features on the GPU: (.*); on the CPU: (.*)", r.err)
+        check(placement and placement.group(2).strip() == "none",
+              f"{' '.join(preset)}: not every feature ran on the GPU", r)
+        with open(out) as f:
+            gpu = json.load(f)
+        cpu = cli.run_json(*cli.pair(PAIR), *preset, "--backend", "cpu", name="preset_cpu.json")
+        check(without_fps(gpu) == without_fps(cpu), f"{' '.join(preset)}: Vulkan scores differ from the CPU's")
+
+
 if __name__ == "__main__":
     main([default_model_and_psnr, score_line, threads_match, four_two_two, stdout_output,
-          output_formats, frame_selection, raw_input, read_ahead_order], sys.argv)
+          output_formats, frame_selection, raw_input, read_ahead_order, presets_on_gpu], sys.argv)
