@@ -220,6 +220,8 @@ limited "$ffmpeg" "${common[@]}" -init_hw_device "vulkan=vk:$device" -filter_hw_
   -f null - >"$out/$ctc_pair.aom_ctc.vulkan.log" 2>&1 ||
   die "libvmaf_vulkan failed on the aom_ctc set: $(grep -m 4 -i -E 'error|fail' "$out/$ctc_pair.aom_ctc.vulkan.log" | tr '\n' ' ')"
 check_validation "$out/$ctc_pair.aom_ctc.vulkan.log" "libvmaf_vulkan on the aom_ctc set"
+grep -q 'Vulkan: features on the GPU: .*; on the CPU: none' "$out/$ctc_pair.aom_ctc.vulkan.log" ||
+  die "libvmaf_vulkan ran part of the aom_ctc set on the CPU: $(grep -m 1 'features on the GPU' "$out/$ctc_pair.aom_ctc.vulkan.log")"
 "$python" scripts/ffmpeg/compare.py --label "$ctc_pair aom_ctc v7.0" \
   --golden "$data/$ctc_pair.libvmaf.aom_ctc_v7.0.json" --tolerance "$tolerance" \
   "cpu=$out/$ctc_pair.aom_ctc.cpu.json" "cli=$out/$ctc_pair.aom_ctc.cli.json" \
