@@ -8,11 +8,11 @@
 //   2-6 mode, one stage per scale: the scale's picture (the previous scale's
 //      filtered one, every other sample), its 3x3 mode filter and the
 //      histogram key of every sample (masked and in band, or none);
-//   7  c-values of the five scales: a thread per column of a 32-column,
-//      64-row block slides its window histogram (shared memory) down the
-//      rows, updating it only where the leaving and entering rows differ;
-//      the same pass histograms the upper 16 bits of the c-values;
-//   8  select: per scale the bin of the k-th largest c-value;
+//   7  c-values of the five scales: a workgroup per block of 32 columns and
+//      128 rows slides its columns' window histograms (shared memory) down
+//      the rows, a run of equal (leaving, entering) keys at a time;
+//   8  top: per scale the histogram of the c-values' upper 16 bits; then
+//      select: per scale the bin of the k-th largest c-value;
 //   9  sum: per scale the exact sum of the values above that bin, and the
 //      histogram of the lower 16 bits of those in it;
 //   10 finish: per scale the exact sum of the k largest, in units of 2^-24.
@@ -58,8 +58,7 @@ using cambi::kScales;
 
 using namespace cambi::gpu;
 constexpr int kSlotCount = int(kSlots);
-constexpr uint32_t kTopHistBytes = kTopBins * 4;
-constexpr uint32_t kRowsPerGroup = 64;   // c-values: rows per workgroup
+constexpr uint32_t kRowsPerGroup = 128;  // c-values: rows per workgroup
 constexpr uint32_t kSumPerGroup = 4096;  // sum pass: values per workgroup
 constexpr unsigned kBuffers = 8;
 
@@ -85,6 +84,9 @@ struct ModePush {
 struct CValuesPush {
     uint32_t key_offset, width, height, pad, rows, cvalue_offset, slot, band_base, band_size, num_diffs;
     int32_t vlt_luma;
+};
+struct TopPush {
+    uint32_t cvalue_offset, count, slot;
 };
 struct SelectPush {
     uint32_t k[kSlotCount];
@@ -163,12 +165,12 @@ struct Settings {
 };
 
 // The c-value kernel's shared memory at `cols` columns per workgroup
-// (cambi_cvalues.comp: hist, top, step_keys, step_bits).
+// (cambi_cvalues.comp: hist, step_keys, step_bits).
 uint32_t cvalue_shared_bytes(uint32_t cols, int band_size, uint32_t max_pad)
 {
     const uint32_t band = uint32_t(std::max(band_size, 1) + 1) & ~1u;
     const uint32_t span = cols + 2 * max_pad;
-    return band * cols * 2 + kTopHistBytes + 2 * span * 4 + 3 * ((span + 31) / 32) * 4;
+    return band * cols * 2 + 2 * span * 4 + 3 * ((span + 32) / 32) * 4;
 }
 
 // Columns per c-value workgroup whose histograms fit the device's shared memory (0: none).
@@ -267,6 +269,7 @@ public:
             {&spirv::cambi_mode, sizeof(ModePush), {}, &mode_},
             {&spirv::cambi_cvalues, sizeof(CValuesPush), cv_spec, &cvalues_},
             {&spirv::cambi_select, sizeof(SelectPush), {}, &select_},
+            {&spirv::cambi_top, sizeof(TopPush), {}, &top_},
             {&spirv::cambi_sum, sizeof(SumPush), {}, &sum_},
             {&spirv::cambi_finish, sizeof(FinishPush), {}, &finish_},
         };
@@ -315,8 +318,8 @@ public:
                                                {counts_.get(), 0, counts_.size()},
                                                {partials_.get(), 0, partials_.size()},
                                                {fb.results, 0, fb.results_size}};
-        ComputePipeline *pipes[] = {load_.get(),   mask_.get(), mode_.get(),  cvalues_.get(),
-                                    select_.get(), sum_.get(),  finish_.get()};
+        ComputePipeline *pipes[] = {load_.get(),   mask_.get(), mode_.get(),   cvalues_.get(),
+                                    select_.get(), sum_.get(),  finish_.get(), top_.get()};
         for (size_t i = 0; i < std::size(pipes); i++)
             if (int err = pipes[i]->make_set(buffers, &sets_[i])) return err;
         return 0;
@@ -337,6 +340,12 @@ public:
                            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
         }
         if (rec.stage == 8) {
+            for (uint32_t i = 0; i < slots; i++) {
+                const ScaleDims &d = pics_[i / kScales].dims[i % kScales];
+                const TopPush t{d.cvalue_offset, d.w * d.h, i};
+                top_->dispatch(cmd, sets_[7], &t, d.partial_count);
+            }
+            compute_barrier(*st_, cmd);
             SelectPush p{};
             for (uint32_t i = 0; i < slots; i++) p.k[i] = pics_[i / kScales].dims[i % kScales].k;
             select_->dispatch(cmd, sets_[4], &p, slots);
@@ -401,7 +410,7 @@ public:
                                         d.w,
                                         d.h,
                                         pic.window >> 1,
-                                        kRowsPerGroup,
+                                        rows_,
                                         d.cvalue_offset,
                                         uint32_t(i * kScales + s),
                                         uint32_t(s_.band_base),
@@ -409,7 +418,7 @@ public:
                                         uint32_t(s_.num_diffs),
                                         s_.vlt_luma};
                     cvalues_->dispatch(cmd, sets_[3], &p, (d.w + cols_ - 1) / cols_,
-                                       (d.h + kRowsPerGroup - 1) / kRowsPerGroup);
+                                       (d.h + rows_ - 1) / rows_);
                 }
                 break;
             case 9:
@@ -517,11 +526,11 @@ private:
     Settings s_;
     State *st_ = nullptr;
     FrameFormat fmt_{};
-    uint32_t cols_ = 32, max_pad_ = 0;
+    uint32_t cols_ = 32, max_pad_ = 0, rows_ = kRowsPerGroup;
     unsigned n_pics_ = 1;
     std::array<Pic, 2> pics_{};
-    std::unique_ptr<ComputePipeline> load_, mask_, mode_, cvalues_, select_, sum_, finish_;
-    std::array<VkDescriptorSet, 7> sets_{};
+    std::unique_ptr<ComputePipeline> load_, mask_, mode_, cvalues_, select_, sum_, finish_, top_;
+    std::array<VkDescriptorSet, 8> sets_{};
     Buffer work_, mask_buf_, consts_, cv_buf_, counts_, partials_;
     bool warned_ = false;
 };
