@@ -17,10 +17,17 @@
 // positions within pad of the column. The workgroup walks the runs together;
 // per run, half its threads apply the leaving key and half the entering one,
 // a thread per word (two columns), with one atomic add each (no thread waits
-// on a read-modify-write; the counts stay exact: a word's halves only ever
-// hold their own column's count after every add of a step). The first row's
-// window is filled the same way, a row entering at a time. The next step's
-// keys are loaded while this step is applied.
+// on a read-modify-write; the counts are exact once every add of a step is
+// done, as a sum modulo 2^32 of counts that end in 0 .. 65535). The first
+// row's window is filled the same way, two rows entering a step. The next
+// step's keys are loaded while this step is applied.
+//
+// The histograms need only the values present: the narrow pass (kNarrow)
+// first finds the range of the keys in its rows and span and keeps counts
+// for those values only (kBand of them, a few KiB of shared memory, so many
+// workgroups share a multiprocessor); a workgroup whose keys span more flags
+// itself and leaves, and the wide pass, whose histograms hold the whole
+// band, runs the flagged ones.
 //
 // The c-value is the CPU's (cambi_kernels.h: c_value) operation for
 // operation: an integer product made float and multiplied by the float
@@ -31,8 +38,12 @@
 #extension GL_EXT_control_flow_attributes : require
 
 layout(local_size_x_id = 0) in;                 // kCols
-layout(constant_id = 1) const uint kBand = 2;   // histogram entries per column (>= band size)
+layout(constant_id = 1) const uint kBand = 2;   // histogram entries per column
 layout(constant_id = 2) const uint kPadLimit = kMaxPad;  // the largest window's half-side here
+// 1: the narrow pass (a workgroup whose keys span more than kBand values
+// flags itself and leaves); 0: the wide pass (kBand >= the band size; only
+// the flagged workgroups run).
+layout(constant_id = 3) const uint kNarrow = 0;
 
 const uint kCols = gl_WorkGroupSize.x;
 const uint kPairs = kCols / 2u;
@@ -44,6 +55,7 @@ shared uint hist[kBand * kPairs];
 // and the bit sets of the positions where a run starts, three steps' worth.
 shared uint step_keys[2 * kSpan];
 shared uint step_bits[3 * kSpanWords];
+shared uint range_lo, range_hi;
 
 layout(push_constant) uniform Params {
     uint key_offset;      // this scale's keys in `work`
@@ -55,7 +67,10 @@ layout(push_constant) uniform Params {
     uint band_base, band_size;
     uint num_diffs;
     int vlt_luma;
+    uint flag_offset;     // this scale's workgroup flags in `work`
 } p;
+
+uint lo = 0u, width = 0u;  // the workgroup's histogram: values lo .. lo + width - 1
 
 // A step: row `sub` leaves the window and row `add` enters (either may be
 // absent). Its keys are loaded into registers (kPerLane span positions per
@@ -67,16 +82,17 @@ struct StepKeys {
     uint starts;          // bit i: a run starts at position lane + i kCols
 };
 
-// The rows of step n: the first row's window is filled a row at a time
-// (steps 0 .. fill - 1), then each step moves it down a row.
+// The rows of step n: the first row's window is filled two rows at a time
+// (steps 0 .. fill - 1, both rows entering), then each step moves it down a
+// row.
 void step_rows(uint n, uint fill, uint fill_first, uint y0, out bool has_sub, out uint sub, out bool has_add,
                out uint add)
 {
     if (n < fill) {
-        has_sub = false;
-        sub = 0u;
-        has_add = true;
-        add = fill_first + n;
+        has_sub = true;
+        sub = fill_first + 2u * n;
+        add = sub + 1u;
+        has_add = add < min(y0 + p.pad + 1u, p.height);
         return;
     }
     const uint y = y0 + 1u + (n - fill);
@@ -106,6 +122,7 @@ StepKeys load_step(uint lane, int x0, uint n, uint fill, uint fill_first, uint y
     StepKeys k;
     k.starts = 0u;
     [[unroll]] for (uint i = 0u; i < kPerLane; i++) {
+        if (i * kCols >= kSpan) break;
         const uint j = lane + i * kCols;
         k.keys[i] = kNoKey | (kNoKey << 16);
         if (j < span) {
@@ -125,6 +142,7 @@ void publish_step(uint lane, StepKeys k, uint n)
     const uint span = kCols + 2u * p.pad;
     const uint keys_at = (n & 1u) * kSpan, bits_at = (n % 3u) * kSpanWords;
     [[unroll]] for (uint i = 0u; i < kPerLane; i++) {
+        if (i * kCols >= kSpan) break;
         const uint j = lane + i * kCols;
         if (j >= span) break;
         step_keys[keys_at + j] = k.keys[i];
@@ -144,8 +162,8 @@ uint overlap(int r0, int r1, int c)
 
 // After the barrier that publishes step n: the runs' updates. Thread `lane`
 // updates word `lane % kPairs` of each run's leaving key (lane < kPairs) or
-// entering key.
-void update_histogram(uint lane, uint n)
+// entering key (while filling, both enter).
+void update_histogram(uint lane, uint n, bool filling)
 {
     const uint keys_at = (n & 1u) * kSpan, bits_at = (n % 3u) * kSpanWords;
     const uint span = kCols + 2u * p.pad;
@@ -162,9 +180,9 @@ void update_histogram(uint lane, uint n)
                 const uint keys = step_keys[keys_at + uint(r0)];
                 const uint ks = keys & 0xffffu, ka = keys >> 16;
                 const uint key = entering ? ka : ks;
-                if (ks != ka && key != kNoKey) {
+                if ((filling || ks != ka) && key != kNoKey) {
                     const uint d = overlap(r0, q - 1, c) | (overlap(r0, q - 1, c + 1) << 16);
-                    if (d != 0u) atomicAdd(hist[key * kPairs + pair], entering ? d : 0u - d);
+                    if (d != 0u) atomicAdd(hist[(key - lo) * kPairs + pair], entering || filling ? d : 0u - d);
                 }
             }
             r0 = q;
@@ -172,9 +190,59 @@ void update_histogram(uint lane, uint n)
     }
 }
 
-uint count(uint lane, uint v) { return (hist[v * kPairs + (lane >> 1)] >> ((lane & 1u) << 4)) & 0xffffu; }
+uint count(uint lane, uint v)
+{
+    const uint i = v - lo;  // values outside the workgroup's range have no count
+    return i < width ? (hist[i * kPairs + (lane >> 1)] >> ((lane & 1u) << 4)) & 0xffffu : 0u;
+}
+
+// The range of the keys in the workgroup's rows and span (windows included).
+void key_range(uint lane, int x0, uint first_row, uint last_row)
+{
+    if (lane == 0u) {
+        range_lo = kNoKey;
+        range_hi = 0u;
+    }
+    barrier();
+    uint l = kNoKey, h = 0u;
+    const uint span = kCols + 2u * p.pad;
+    const int first = x0 - int(p.pad);
+    for (uint j = lane; j < span; j += kCols) {
+        const int c = first + int(j);
+        if (c < 0 || c >= int(p.width)) continue;
+        const uint at = p.key_offset + uint(c);
+        uint y = first_row;
+        for (; y + 8u <= last_row + 1u; y += 8u) {
+            uint k[8];
+            [[unroll]] for (uint i = 0u; i < 8u; i++) k[i] = uint(work.v[at + (y + i) * p.width]);
+            [[unroll]] for (uint i = 0u; i < 8u; i++)
+                if (k[i] != kNoKey) {
+                    l = min(l, k[i]);
+                    h = max(h, k[i]);
+                }
+        }
+        for (; y <= last_row; y++) {
+            const uint k = uint(work.v[at + y * p.width]);
+            if (k != kNoKey) {
+                l = min(l, k);
+                h = max(h, k);
+            }
+        }
+    }
+    if (l <= h) {
+        atomicMin(range_lo, l);
+        atomicMax(range_hi, h);
+    }
+    barrier();
+    lo = range_lo;
+    width = lo <= range_hi ? range_hi - lo + 1u : 0u;
+}
 
 float reciprocal(uint n) { return uintBitsToFloat(consts.v[kConstReciprocal + n]); }
+
+// Up to kHeld steps' TVI limits and weights are held in registers.
+const uint kHeld = 8u;
+uint held_tvi[kHeld], held_weight[kHeld];
 
 float c_value(uint lane, uint key)
 {
@@ -183,6 +251,19 @@ float c_value(uint lane, uint key)
     const int value = compact + int(p.band_base) + int(p.num_diffs);
     const uint p0 = count(lane, key);
     precise float c = 0.0;
+    if (p.num_diffs <= kHeld) {
+        [[unroll]] for (uint d = 0u; d < kHeld; d++) {
+            if (d >= p.num_diffs) break;
+            if (value > int(held_tvi[d]) || value + int(d) + 1 <= p.vlt_luma) continue;
+            const int up = min(compact + int(d) + 1, int(p.band_size) - 1), down = compact - int(d) - 1;
+            const uint p1 = count(lane, uint(up));
+            const uint p2 = down >= 0 ? count(lane, uint(down)) : 0u;
+            const uint pm = max(p1, p2);
+            precise const float v = float(int(held_weight[d] * p0 * pm)) * reciprocal(pm + p0);
+            if (v > c) c = v;
+        }
+        return c;
+    }
     for (uint d = 0u; d < p.num_diffs; d++) {
         if (value > int(consts.v[kConstTvi + d]) || value + int(d) + 1 <= p.vlt_luma) continue;
         const int up = min(compact + int(d) + 1, int(p.band_size) - 1), down = compact - int(d) - 1;
@@ -199,18 +280,37 @@ float c_value(uint lane, uint key)
 void main()
 {
     const uint lane = gl_LocalInvocationID.x;
+    [[unroll]] for (uint d = 0u; d < kHeld; d++) {
+        held_tvi[d] = d < p.num_diffs ? consts.v[kConstTvi + d] : 0u;
+        held_weight[d] = d < p.num_diffs ? consts.v[kConstWeights + d] : 0u;
+    }
     const int x0 = int(gl_WorkGroupID.x * kCols);
     const uint x = uint(x0) + lane;
     const uint y0 = gl_WorkGroupID.y * p.rows;
     const uint y1 = min(y0 + p.rows, p.height);
+    const uint fill_first = y0 >= p.pad ? y0 - p.pad : 0u;
+    const uint flag = p.flag_offset + gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+    if (kNarrow != 0u) {
+        key_range(lane, x0, fill_first, min(y1 - 1u + p.pad, p.height - 1u));
+        const bool wide = width > kBand;
+        if (lane == 0u) work.v[flag] = uint16_t(wide ? 1u : 0u);
+        if (wide) return;
+        if (width == 0u) {  // no keys: every c-value 0
+            if (x < p.width)
+                for (uint y = y0; y < y1; y++) cvalues.v[p.cvalue_offset + y * p.width + x] = 0.0;
+            return;
+        }
+    } else {
+        if (uint(work.v[flag]) == 0u) return;
+        width = p.band_size;
+    }
     for (uint i = lane; i < 3u * kSpanWords; i += kCols) step_bits[i] = 0u;
-    for (uint i = lane; i < p.band_size * kPairs; i += kCols) hist[i] = 0u;
+    for (uint i = lane; i < width * kPairs; i += kCols) hist[i] = 0u;
     barrier();
 
     // Steps 0 .. fill - 1 fill the first row's window; after step fill - 1 + r
     // the window is row y0 + r's, whose c-values follow.
-    const uint fill_first = y0 >= p.pad ? y0 - p.pad : 0u;
-    const uint fill = min(y0 + p.pad + 1u, p.height) - fill_first;
+    const uint fill = (min(y0 + p.pad + 1u, p.height) - fill_first + 1u) / 2u;
     const uint steps = fill + (y1 - y0) - 1u;
     StepKeys next = load_step(lane, x0, 0u, fill, fill_first, y0);
     for (uint n = 0u; n < steps; n++) {
@@ -220,7 +320,7 @@ void main()
         const uint y = y0 + (n + 1u - fill);
         const uint key = row && x < p.width ? uint(work.v[p.key_offset + y * p.width + x]) : kNoKey;
         barrier();
-        update_histogram(lane, n);
+        update_histogram(lane, n, n < fill);
         barrier();
         if (row && x < p.width) cvalues.v[p.cvalue_offset + y * p.width + x] = c_value(lane, key);
     }
