@@ -23,11 +23,12 @@
 // step's keys are loaded while this step is applied.
 //
 // The histograms need only the values present: the narrow pass (kNarrow)
-// first finds the range of the keys in its rows and span and keeps counts
-// for those values only (kBand of them, a few KiB of shared memory, so many
-// workgroups share a multiprocessor); a workgroup whose keys span more flags
-// itself and leaves, and the wide pass, whose histograms hold the whole
-// band, runs the flagged ones.
+// first takes the range of the keys of the 16x16 tiles under its rows and
+// span (the mode step's) and keeps counts for those values only (kBand of
+// them, a few KiB of shared memory, so many workgroups share a
+// multiprocessor); a workgroup whose keys span more flags itself and leaves,
+// and the wide pass, whose histograms hold the whole band (and which may
+// take fewer columns a workgroup), runs the flagged blocks.
 //
 // The c-value is the CPU's (cambi_kernels.h: c_value) operation for
 // operation: an integer product made float and multiplied by the float
@@ -68,6 +69,9 @@ layout(push_constant) uniform Params {
     uint num_diffs;
     int vlt_luma;
     uint flag_offset;     // this scale's workgroup flags in `work`
+    uint tile_offset;     // this scale's 16x16 tiles' key ranges in `work` (cambi_mode.comp)
+    uint flag_stride;     // flags per row of blocks
+    uint flag_cols;       // columns per flag (the narrow pass's workgroup width)
 } p;
 
 uint lo = 0u, width = 0u;  // the workgroup's histogram: values lo .. lo + width - 1
@@ -171,13 +175,13 @@ void update_histogram(uint lane, uint n, bool filling)
     const bool entering = lane >= kPairs;
     const int c = int(2u * pair);
     int r0 = -1;
+    uint keys = 0u;  // the run's, loaded when it starts
     for (uint w = 0u; w <= (span >> 5); w++) {
         uint m = step_bits[bits_at + w];
         while (m != 0u) {
             const int q = int(w * 32u + uint(findLSB(m)));
             m &= m - 1u;
             if (r0 >= 0) {
-                const uint keys = step_keys[keys_at + uint(r0)];
                 const uint ks = keys & 0xffffu, ka = keys >> 16;
                 const uint key = entering ? ka : ks;
                 if ((filling || ks != ka) && key != kNoKey) {
@@ -186,6 +190,7 @@ void update_histogram(uint lane, uint n, bool filling)
                 }
             }
             r0 = q;
+            if (uint(q) < span) keys = step_keys[keys_at + uint(q)];
         }
     }
 }
@@ -196,7 +201,8 @@ uint count(uint lane, uint v)
     return i < width ? (hist[i * kPairs + (lane >> 1)] >> ((lane & 1u) << 4)) & 0xffffu : 0u;
 }
 
-// The range of the keys in the workgroup's rows and span (windows included).
+// A range holding the keys of the workgroup's rows and span (windows
+// included): that of the 16x16 tiles that cover them.
 void key_range(uint lane, int x0, uint first_row, uint last_row)
 {
     if (lane == 0u) {
@@ -204,30 +210,14 @@ void key_range(uint lane, int x0, uint first_row, uint last_row)
         range_hi = 0u;
     }
     barrier();
+    const uint c0 = uint(max(x0 - int(p.pad), 0)), c1 = min(uint(x0) + kCols + p.pad, p.width) - 1u;
+    const uint tx0 = c0 >> 4, ty0 = first_row >> 4, ntx = (c1 >> 4) - tx0 + 1u;
+    const uint n = ntx * ((last_row >> 4) - ty0 + 1u), tiles_w = (p.width + 15u) >> 4;
     uint l = kNoKey, h = 0u;
-    const uint span = kCols + 2u * p.pad;
-    const int first = x0 - int(p.pad);
-    for (uint j = lane; j < span; j += kCols) {
-        const int c = first + int(j);
-        if (c < 0 || c >= int(p.width)) continue;
-        const uint at = p.key_offset + uint(c);
-        uint y = first_row;
-        for (; y + 8u <= last_row + 1u; y += 8u) {
-            uint k[8];
-            [[unroll]] for (uint i = 0u; i < 8u; i++) k[i] = uint(work.v[at + (y + i) * p.width]);
-            [[unroll]] for (uint i = 0u; i < 8u; i++)
-                if (k[i] != kNoKey) {
-                    l = min(l, k[i]);
-                    h = max(h, k[i]);
-                }
-        }
-        for (; y <= last_row; y++) {
-            const uint k = uint(work.v[at + y * p.width]);
-            if (k != kNoKey) {
-                l = min(l, k);
-                h = max(h, k);
-            }
-        }
+    for (uint i = lane; i < n; i += kCols) {
+        const uint at = p.tile_offset + 2u * ((ty0 + i / ntx) * tiles_w + tx0 + i % ntx);
+        l = min(l, uint(work.v[at]));
+        h = max(h, uint(work.v[at + 1u]));
     }
     if (l <= h) {
         atomicMin(range_lo, l);
@@ -289,7 +279,7 @@ void main()
     const uint y0 = gl_WorkGroupID.y * p.rows;
     const uint y1 = min(y0 + p.rows, p.height);
     const uint fill_first = y0 >= p.pad ? y0 - p.pad : 0u;
-    const uint flag = p.flag_offset + gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+    const uint flag = p.flag_offset + gl_WorkGroupID.y * p.flag_stride + uint(x0) / p.flag_cols;
     if (kNarrow != 0u) {
         key_range(lane, x0, fill_first, min(y1 - 1u + p.pad, p.height - 1u));
         const bool wide = width > kBand;

@@ -6,13 +6,15 @@
 //      a 10-bit encode (one thread per sample);
 //   1  mask: the spatial mask from 16x16 tiles of flatness flags;
 //   2-6 mode, one stage per scale: the scale's picture (the previous scale's
-//      filtered one, every other sample), its 3x3 mode filter and the
-//      histogram key of every sample (masked and in band, or none);
-//   7  c-values of the five scales: a workgroup per block of 32 columns and
+//      filtered one, every other sample), its 3x3 mode filter, the
+//      histogram key of every sample (masked and in band, or none) and the
+//      range of the keys of each 16x16 tile;
+//   7  c-values of the five scales: a workgroup per block of 64 columns and
 //      32 rows slides its columns' window histograms (shared memory) down
 //      the rows, a run of equal (leaving, entering) keys at a time, with
 //      counts for the values present in its block (64 at most; a second
-//      pass with the whole band runs the blocks that have more);
+//      pass with the whole band, 32 columns a workgroup, runs the blocks
+//      that have more);
 //   8  top: per scale the histogram of the c-values' upper 16 bits; then
 //      select: per scale the bin of the k-th largest c-value;
 //   9  sum: per scale the exact sum of the values above that bin, and the
@@ -62,6 +64,7 @@ using namespace cambi::gpu;
 constexpr int kSlotCount = int(kSlots);
 constexpr uint32_t kRowsPerGroup = 32;   // c-values: rows per workgroup
 constexpr uint32_t kNarrowBand = 64;     // c-values: histogram entries of the narrow pass
+constexpr uint32_t kNarrowColumns = 64;  // c-values: columns per workgroup of the narrow pass
 constexpr uint32_t kSumPerGroup = 4096;  // sum pass: values per workgroup
 constexpr unsigned kBuffers = 8;
 
@@ -82,12 +85,12 @@ struct MaskPush {
 };
 struct ModePush {
     uint32_t in_offset, in_stride, step, width, height, out_offset, key_offset, mask_offset, mask_stride, mask_shift,
-        band_base, band_size;
+        band_base, band_size, tile_offset;
 };
 struct CValuesPush {
     uint32_t key_offset, width, height, pad, rows, cvalue_offset, slot, band_base, band_size, num_diffs;
     int32_t vlt_luma;
-    uint32_t flag_offset;
+    uint32_t flag_offset, tile_offset, flag_stride, flag_cols;
 };
 struct TopPush {
     uint32_t cvalue_offset, count, slot;
@@ -189,6 +192,7 @@ struct ScaleDims {
     uint32_t w = 0, h = 0;
     uint32_t mode_offset = 0, key_offset = 0;  // in work (samples)
     uint32_t flag_offset = 0;                  // in work: per c-value workgroup, 1 where the wide pass runs it
+    uint32_t tile_offset = 0;                  // in work: per 16x16 tile its smallest and largest key
     uint32_t cvalue_offset = 0;
     uint32_t partial_offset = 0, partial_count = 0;
     uint32_t k = 0;
@@ -216,6 +220,7 @@ public:
         max_pad_ = std::max(s_.window, s_.full_ref ? s_.src_window : 0u) >> 1;
         cols_ = cvalue_columns(st, s_.band_size, max_pad_);
         if (!cols_) return -ENOTSUP;
+        if (st.limits().maxComputeWorkGroupSize[0] < ncols_) ncols_ = cols_;
         st_ = &st;
         fmt_ = fmt;
 
@@ -246,7 +251,9 @@ public:
                 d.key_offset = at + w * h;
                 at += 2 * w * h;
                 d.flag_offset = at;
-                at += (w + cols_ - 1) / cols_ * ((h + rows_ - 1) / rows_);
+                at += (w + ncols_ - 1) / ncols_ * ((h + rows_ - 1) / rows_);
+                d.tile_offset = at;
+                at += 2 * ((w + 15) / 16) * ((h + 15) / 16);
                 d.cvalue_offset = cv;
                 cv += w * h;
                 d.partial_offset = part;
@@ -265,7 +272,7 @@ public:
         const uint32_t band = (uint32_t(std::max(s_.band_size, 1)) + 1) & ~1u;
         narrow_band_ = std::min(narrow_band_, band);
         const SpecConstant cv_spec[] = {{0, cols_}, {1, band}, {2, max_pad_}, {3, 0}};
-        const SpecConstant narrow_spec[] = {{0, cols_}, {1, narrow_band_}, {2, max_pad_}, {3, 1}};
+        const SpecConstant narrow_spec[] = {{0, ncols_}, {1, narrow_band_}, {2, max_pad_}, {3, 1}};
         struct P {
             const spirv::Shader *shader;
             uint32_t push;
@@ -421,6 +428,7 @@ public:
                 p.mask_shift = uint32_t(s) + (s_.speedup ? 1 : 0);
                 p.band_base = uint32_t(s_.band_base);
                 p.band_size = uint32_t(s_.band_size);
+                p.tile_offset = d.tile_offset;
                 mode_->dispatch(cmd, sets_[2], &p, groups16(d.w), groups16(d.h));
                 break;
             }
@@ -470,9 +478,13 @@ private:
                             uint32_t(s_.band_size),
                             uint32_t(s_.num_diffs),
                             s_.vlt_luma,
-                            d.flag_offset};
+                            d.flag_offset,
+                            d.tile_offset,
+                            (d.w + ncols_ - 1) / ncols_,
+                            ncols_};
         ComputePipeline &pipe = pass == 0 ? *narrow_ : *cvalues_;
-        pipe.dispatch(cmd, sets_[pass == 0 ? 8 : 3], &p, (d.w + cols_ - 1) / cols_, (d.h + rows_ - 1) / rows_);
+        const uint32_t cols = pass == 0 ? ncols_ : cols_;
+        pipe.dispatch(cmd, sets_[pass == 0 ? 8 : 3], &p, (d.w + cols - 1) / cols, (d.h + rows_ - 1) / rows_);
     }
 
     // The CPU's finishing (cambi_cpu.cpp: score_picture) of one picture's
@@ -550,7 +562,7 @@ private:
     Settings s_;
     State *st_ = nullptr;
     FrameFormat fmt_{};
-    uint32_t cols_ = 32, max_pad_ = 0, rows_ = kRowsPerGroup, narrow_band_ = kNarrowBand;
+    uint32_t cols_ = 32, ncols_ = kNarrowColumns, max_pad_ = 0, rows_ = kRowsPerGroup, narrow_band_ = kNarrowBand;
     unsigned n_pics_ = 1;
     std::array<Pic, 2> pics_{};
     std::unique_ptr<ComputePipeline> load_, mask_, mode_, cvalues_, select_, sum_, finish_, top_, narrow_;
