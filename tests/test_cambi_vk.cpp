@@ -214,6 +214,38 @@ TEST_CASE("cambi on the GPU equals the CPU on banded gradients", "[cambi][vulkan
     check_clean(*st);
 }
 
+// Flat stripes 24 columns wide at two levels 300 codes apart, each banded in
+// one-code steps down the rows: every block of the c-value pass holds keys
+// far apart, more than its narrow histograms take, so the wide pass scores
+// them (cambi_cvalues.comp); a quarter of the picture is one level only.
+TEST_CASE("cambi on the GPU equals the CPU where blocks hold distant values", "[cambi][vulkan]")
+{
+    auto st = validated_state();
+    std::vector<VmafPicture> ref, dist;
+    for (unsigned f = 0; f < 2; f++) {
+        auto level = [&](unsigned x, unsigned y) {
+            const unsigned base = x >= 300 || (x / 24) % 2 == 0 ? 200 : 500;
+            return base + (y + 7 * f) / (12 + 4 * f);
+        };
+        ref.push_back(make_picture(VMAF_PIX_FMT_YUV420P, 10, 400, 240, [&](unsigned pl, unsigned x, unsigned y) {
+            return pl ? 512u : level(x, y);
+        }));
+        dist.push_back(make_picture(VMAF_PIX_FMT_YUV420P, 10, 400, 240, [&](unsigned pl, unsigned x, unsigned y) {
+            return pl ? 512u : level(x, y) / 2 * 2;
+        }));
+    }
+    const auto opts = cambi_options({{"full_ref", "true"}});
+    const MapSink gpu = run_gpu(*st, ref, dist, opts);
+    const MapSink cpu = run_cpu(ref, dist, opts);
+    const double d = max_diff(gpu, cpu);
+    std::printf("cambi GPU two-level stripes: max|diff| vs CPU %g, max score %.4f\n", d, max_score(cpu));
+    CHECK(d == 0.0);
+    CHECK(max_score(cpu) > 0.0);
+    unref_all(ref);
+    unref_all(dist);
+    check_clean(*st);
+}
+
 TEST_CASE("cambi on the GPU equals the CPU under its options", "[cambi][vulkan]")
 {
     auto st = validated_state();
@@ -362,7 +394,8 @@ TEST_CASE("cambi on the GPU declines heatmaps and tiny pictures", "[cambi][vulka
 // (default options) through the Engine on banded gradients, with the GPU time
 // per frame from the Engine's timestamps, the CPU extractor on one thread for
 // comparison, and the first frames checked identical. VMAF_BENCH_FRAMES sets
-// the GPU frame count (a few on a CPU driver).
+// the GPU frame count (a few on a CPU driver); VMAF_BENCH_PROFILE set prints
+// the GPU time of each stage (profile mode).
 TEST_CASE("cambi throughput, GPU engine and CPU extractor", "[.][bench]")
 {
     auto st = validated_state();
@@ -377,6 +410,7 @@ TEST_CASE("cambi throughput, GPU engine and CPU extractor", "[.][bench]")
         const auto opts = cambi_options();
         const FrameFormat fmt = format_of(ref[0]);
         std::unique_ptr<vk::Engine> engine;
+        st->set_profiling(std::getenv("VMAF_BENCH_PROFILE") != nullptr);
         REQUIRE(vk::Engine::create(st.get(), fmt, {{&kCambiExtractor, opts}}, &engine) == 0);
         MapSink gpu_sink;
         const size_t n = ref.size();
@@ -385,6 +419,10 @@ TEST_CASE("cambi throughput, GPU engine and CPU extractor", "[.][bench]")
         REQUIRE(engine->flush(gpu_sink) == 0);
         const double gpu_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         const vk::GpuTiming t = engine->gpu_timing();
+        const vk::GpuProfile &prof = engine->profile();
+        for (const auto &iv : prof.intervals)
+            std::printf("  %s stage %d: %.4f ms/frame\n", iv.part.c_str(), iv.stage,
+                        prof.frames ? iv.total_ms / double(prof.frames) : 0.0);
 
         auto cpu = kCambiExtractor.create(opts);
         REQUIRE(cpu->init(fmt) == 0);

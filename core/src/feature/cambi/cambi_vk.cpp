@@ -6,13 +6,17 @@
 //      a 10-bit encode (one thread per sample);
 //   1  mask: the spatial mask from 16x16 tiles of flatness flags;
 //   2-6 mode, one stage per scale: the scale's picture (the previous scale's
-//      filtered one, every other sample), its 3x3 mode filter and the
-//      histogram key of every sample (masked and in band, or none);
-//   7  c-values of the five scales: a thread per column of a 32-column,
-//      64-row block slides its window histogram (shared memory) down the
-//      rows, updating it only where the leaving and entering rows differ;
-//      the same pass histograms the upper 16 bits of the c-values;
-//   8  select: per scale the bin of the k-th largest c-value;
+//      filtered one, every other sample), its 3x3 mode filter, the
+//      histogram key of every sample (masked and in band, or none) and the
+//      range of the keys of each 16x16 tile;
+//   7  c-values of the five scales: a workgroup per block of 64 columns and
+//      32 rows slides its columns' window histograms (shared memory) down
+//      the rows, a run of equal (leaving, entering) keys at a time, with
+//      counts for the values present in its block (64 at most; a second
+//      pass with the whole band, 32 columns a workgroup, runs the blocks
+//      that have more);
+//   8  top: per scale the histogram of the c-values' upper 16 bits; then
+//      select: per scale the bin of the k-th largest c-value;
 //   9  sum: per scale the exact sum of the values above that bin, and the
 //      histogram of the lower 16 bits of those in it;
 //   10 finish: per scale the exact sum of the k largest, in units of 2^-24.
@@ -58,8 +62,9 @@ using cambi::kScales;
 
 using namespace cambi::gpu;
 constexpr int kSlotCount = int(kSlots);
-constexpr uint32_t kTopHistBytes = kTopBins * 4;
-constexpr uint32_t kRowsPerGroup = 64;   // c-values: rows per workgroup
+constexpr uint32_t kRowsPerGroup = 32;   // c-values: rows per workgroup
+constexpr uint32_t kNarrowBand = 64;     // c-values: histogram entries of the narrow pass
+constexpr uint32_t kNarrowColumns = 64;  // c-values: columns per workgroup of the narrow pass
 constexpr uint32_t kSumPerGroup = 4096;  // sum pass: values per workgroup
 constexpr unsigned kBuffers = 8;
 
@@ -80,11 +85,15 @@ struct MaskPush {
 };
 struct ModePush {
     uint32_t in_offset, in_stride, step, width, height, out_offset, key_offset, mask_offset, mask_stride, mask_shift,
-        band_base, band_size;
+        band_base, band_size, tile_offset;
 };
 struct CValuesPush {
     uint32_t key_offset, width, height, pad, rows, cvalue_offset, slot, band_base, band_size, num_diffs;
     int32_t vlt_luma;
+    uint32_t flag_offset, tile_offset, flag_stride, flag_cols;
+};
+struct TopPush {
+    uint32_t cvalue_offset, count, slot;
 };
 struct SelectPush {
     uint32_t k[kSlotCount];
@@ -163,12 +172,12 @@ struct Settings {
 };
 
 // The c-value kernel's shared memory at `cols` columns per workgroup
-// (cambi_cvalues.comp: hist, top, step_keys, step_bits).
+// (cambi_cvalues.comp: hist, step_keys, step_bits).
 uint32_t cvalue_shared_bytes(uint32_t cols, int band_size, uint32_t max_pad)
 {
     const uint32_t band = uint32_t(std::max(band_size, 1) + 1) & ~1u;
     const uint32_t span = cols + 2 * max_pad;
-    return band * cols * 2 + kTopHistBytes + 2 * span * 4 + 3 * ((span + 31) / 32) * 4;
+    return band * cols * 2 + 2 * span * 4 + 3 * ((span + 32) / 32) * 4;
 }
 
 // Columns per c-value workgroup whose histograms fit the device's shared memory (0: none).
@@ -182,6 +191,8 @@ uint32_t cvalue_columns(const State &st, int band_size, uint32_t max_pad)
 struct ScaleDims {
     uint32_t w = 0, h = 0;
     uint32_t mode_offset = 0, key_offset = 0;  // in work (samples)
+    uint32_t flag_offset = 0;                  // in work: per c-value workgroup, 1 where the wide pass runs it
+    uint32_t tile_offset = 0;                  // in work: per 16x16 tile its smallest and largest key
     uint32_t cvalue_offset = 0;
     uint32_t partial_offset = 0, partial_count = 0;
     uint32_t k = 0;
@@ -209,6 +220,7 @@ public:
         max_pad_ = std::max(s_.window, s_.full_ref ? s_.src_window : 0u) >> 1;
         cols_ = cvalue_columns(st, s_.band_size, max_pad_);
         if (!cols_) return -ENOTSUP;
+        if (st.limits().maxComputeWorkGroupSize[0] < ncols_) ncols_ = cols_;
         st_ = &st;
         fmt_ = fmt;
 
@@ -238,6 +250,10 @@ public:
                 d.mode_offset = at;
                 d.key_offset = at + w * h;
                 at += 2 * w * h;
+                d.flag_offset = at;
+                at += (w + ncols_ - 1) / ncols_ * ((h + rows_ - 1) / rows_);
+                d.tile_offset = at;
+                at += 2 * ((w + 15) / 16) * ((h + 15) / 16);
                 d.cvalue_offset = cv;
                 cv += w * h;
                 d.partial_offset = part;
@@ -253,8 +269,10 @@ public:
 
         const uint32_t bytes = bytes_per_sample(fmt.bpc);
         const SpecConstant load_spec[] = {{0, bytes}};
-        const SpecConstant cv_spec[] = {
-            {0, cols_}, {1, (uint32_t(std::max(s_.band_size, 1)) + 1) & ~1u}, {2, max_pad_}};
+        const uint32_t band = (uint32_t(std::max(s_.band_size, 1)) + 1) & ~1u;
+        narrow_band_ = std::min(narrow_band_, band);
+        const SpecConstant cv_spec[] = {{0, cols_}, {1, band}, {2, max_pad_}, {3, 0}};
+        const SpecConstant narrow_spec[] = {{0, ncols_}, {1, narrow_band_}, {2, max_pad_}, {3, 1}};
         struct P {
             const spirv::Shader *shader;
             uint32_t push;
@@ -266,7 +284,9 @@ public:
             {&spirv::cambi_mask, sizeof(MaskPush), {}, &mask_},
             {&spirv::cambi_mode, sizeof(ModePush), {}, &mode_},
             {&spirv::cambi_cvalues, sizeof(CValuesPush), cv_spec, &cvalues_},
+            {&spirv::cambi_cvalues, sizeof(CValuesPush), narrow_spec, &narrow_},
             {&spirv::cambi_select, sizeof(SelectPush), {}, &select_},
+            {&spirv::cambi_top, sizeof(TopPush), {}, &top_},
             {&spirv::cambi_sum, sizeof(SumPush), {}, &sum_},
             {&spirv::cambi_finish, sizeof(FinishPush), {}, &finish_},
         };
@@ -315,8 +335,8 @@ public:
                                                {counts_.get(), 0, counts_.size()},
                                                {partials_.get(), 0, partials_.size()},
                                                {fb.results, 0, fb.results_size}};
-        ComputePipeline *pipes[] = {load_.get(),   mask_.get(), mode_.get(),  cvalues_.get(),
-                                    select_.get(), sum_.get(),  finish_.get()};
+        ComputePipeline *pipes[] = {load_.get(),   mask_.get(), mode_.get(),   cvalues_.get(),
+                                    select_.get(), sum_.get(),  finish_.get(), top_.get(), narrow_.get()};
         for (size_t i = 0; i < std::size(pipes); i++)
             if (int err = pipes[i]->make_set(buffers, &sets_[i])) return err;
         return 0;
@@ -336,7 +356,24 @@ public:
             memory_barrier(*st_, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
         }
+        if (rec.stage == 7) {
+            // The narrow pass; the wide one (where the band can be wider) for
+            // the workgroups it flagged.
+            for (int pass = 0; pass < 2; pass++) {
+                if (pass == 1 && uint32_t(s_.band_size) <= narrow_band_) break;
+                if (pass == 1) compute_barrier(*st_, cmd);
+                for (unsigned i = 0; i < n_pics_; i++)
+                    for (int s = 0; s < kScales; s++) record_cvalues(cmd, pass, i, s);
+            }
+            return 0;
+        }
         if (rec.stage == 8) {
+            for (uint32_t i = 0; i < slots; i++) {
+                const ScaleDims &d = pics_[i / kScales].dims[i % kScales];
+                const TopPush t{d.cvalue_offset, d.w * d.h, i};
+                top_->dispatch(cmd, sets_[7], &t, d.partial_count);
+            }
+            compute_barrier(*st_, cmd);
             SelectPush p{};
             for (uint32_t i = 0; i < slots; i++) p.k[i] = pics_[i / kScales].dims[i % kScales].k;
             select_->dispatch(cmd, sets_[4], &p, slots);
@@ -391,27 +428,10 @@ public:
                 p.mask_shift = uint32_t(s) + (s_.speedup ? 1 : 0);
                 p.band_base = uint32_t(s_.band_base);
                 p.band_size = uint32_t(s_.band_size);
+                p.tile_offset = d.tile_offset;
                 mode_->dispatch(cmd, sets_[2], &p, groups16(d.w), groups16(d.h));
                 break;
             }
-            case 7:
-                for (int s = 0; s < kScales; s++) {
-                    const ScaleDims &d = pic.dims[s];
-                    const CValuesPush p{d.key_offset,
-                                        d.w,
-                                        d.h,
-                                        pic.window >> 1,
-                                        kRowsPerGroup,
-                                        d.cvalue_offset,
-                                        uint32_t(i * kScales + s),
-                                        uint32_t(s_.band_base),
-                                        uint32_t(s_.band_size),
-                                        uint32_t(s_.num_diffs),
-                                        s_.vlt_luma};
-                    cvalues_->dispatch(cmd, sets_[3], &p, (d.w + cols_ - 1) / cols_,
-                                       (d.h + kRowsPerGroup - 1) / kRowsPerGroup);
-                }
-                break;
             case 9:
                 for (int s = 0; s < kScales; s++) {
                     const ScaleDims &d = pic.dims[s];
@@ -442,6 +462,31 @@ public:
     }
 
 private:
+    // Stage 7: one scale's c-values, by the narrow pass (0) or the wide one.
+    void record_cvalues(VkCommandBuffer cmd, int pass, unsigned i, int s)
+    {
+        const Pic &pic = pics_[i];
+        const ScaleDims &d = pic.dims[s];
+        const CValuesPush p{d.key_offset,
+                            d.w,
+                            d.h,
+                            pic.window >> 1,
+                            rows_,
+                            d.cvalue_offset,
+                            uint32_t(i * kScales + s),
+                            uint32_t(s_.band_base),
+                            uint32_t(s_.band_size),
+                            uint32_t(s_.num_diffs),
+                            s_.vlt_luma,
+                            d.flag_offset,
+                            d.tile_offset,
+                            (d.w + ncols_ - 1) / ncols_,
+                            ncols_};
+        ComputePipeline &pipe = pass == 0 ? *narrow_ : *cvalues_;
+        const uint32_t cols = pass == 0 ? ncols_ : cols_;
+        pipe.dispatch(cmd, sets_[pass == 0 ? 8 : 3], &p, (d.w + cols - 1) / cols, (d.h + rows_ - 1) / rows_);
+    }
+
     // The CPU's finishing (cambi_cpu.cpp: score_picture) of one picture's
     // pooled sums.
     int picture_score(const Pic &pic, const ScaleResult *r, unsigned index, double *score)
@@ -517,11 +562,11 @@ private:
     Settings s_;
     State *st_ = nullptr;
     FrameFormat fmt_{};
-    uint32_t cols_ = 32, max_pad_ = 0;
+    uint32_t cols_ = 32, ncols_ = kNarrowColumns, max_pad_ = 0, rows_ = kRowsPerGroup, narrow_band_ = kNarrowBand;
     unsigned n_pics_ = 1;
     std::array<Pic, 2> pics_{};
-    std::unique_ptr<ComputePipeline> load_, mask_, mode_, cvalues_, select_, sum_, finish_;
-    std::array<VkDescriptorSet, 7> sets_{};
+    std::unique_ptr<ComputePipeline> load_, mask_, mode_, cvalues_, select_, sum_, finish_, top_, narrow_;
+    std::array<VkDescriptorSet, 9> sets_{};
     Buffer work_, mask_buf_, consts_, cv_buf_, counts_, partials_;
     bool warned_ = false;
 };
