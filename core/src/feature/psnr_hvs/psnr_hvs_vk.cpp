@@ -1,7 +1,7 @@
 // psnr_hvs on the GPU: the twin of psnr_hvs_cpu.cpp, to the bit. Four stages:
 //   0. psnr_hvs_blocks.comp: every 8x8 block of the three planes in one
-//      dispatch, two threads per block, with the CPU's integer DCT and its float
-//      masking arithmetic: the block's 64 weighted errors (the CPU's, bit for
+//      dispatch, 32 blocks per workgroup of 256 threads sharing the work, with
+//      the CPU's integer DCT and its float masking arithmetic: the block's 64 weighted errors (the CPU's, bit for
 //      bit) and their sum in double;
 //   1. psnr_hvs_prefix.comp: per plane, the prefix sums of the blocks' sums,
 //      an estimate of where the CPU's running float sum stands at each block;
@@ -28,7 +28,7 @@ namespace vmaf::vk {
 
 namespace {
 
-constexpr uint32_t kBlocksPerGroup = 32;  // psnr_hvs_blocks.comp: 64 threads, two per block
+constexpr uint32_t kBlocksPerGroup = 32;  // psnr_hvs_blocks.comp: a run of 32 blocks per workgroup
 constexpr uint32_t kBlockGroup = 64;      // psnr_hvs_steps.comp's local_size_x: a thread per block
 
 // psnr_hvs_blocks.comp's push constants.
