@@ -6,7 +6,8 @@
 //   1. psnr_hvs_prefix.comp: per plane, the prefix sums of the blocks' sums,
 //      an estimate of where the CPU's running float sum stands at each block;
 //   2. psnr_hvs_steps.comp: per block, the effect of its 64 float additions on
-//      the running sum, for the few binades that sum may be in there;
+//      the running sum, for the few binades that sum may be in there, and the
+//      same for each run of 64 consecutive blocks;
 //   3. psnr_hvs_walk.comp: per plane, the CPU's serial float sum of all its
 //      errors (psnr_hvs_sum.glsl says how it is reproduced without adding them
 //      one by one), written as three floats: the whole readback.
@@ -29,7 +30,7 @@ namespace vmaf::vk {
 namespace {
 
 constexpr uint32_t kBlocksPerGroup = 32;  // psnr_hvs_blocks.comp: a run of 32 blocks per workgroup
-constexpr uint32_t kBlockGroup = 64;      // psnr_hvs_steps.comp's local_size_x: a thread per block
+constexpr uint32_t kRun = 64;             // psnr_hvs_steps.comp's local_size_x: a run of blocks, a thread each
 
 // psnr_hvs_blocks.comp's push constants.
 struct BlocksPlane {
@@ -49,12 +50,15 @@ struct PrefixPush {
 // psnr_hvs_steps.comp's.
 struct StepsPush {
     uint32_t first_block[4];
+    uint32_t blocks[4];
+    uint32_t first_run[4];
     uint32_t total_blocks;
 };
 // psnr_hvs_walk.comp's.
 struct WalkPush {
     uint32_t first_block[4];
     uint32_t blocks[4];
+    uint32_t first_run[4];
     uint32_t total_blocks;
     uint32_t out_index;
 };
@@ -85,15 +89,18 @@ public:
             groups_x_ = std::max(groups_x_, (j.blocks_x + kBlocksPerGroup - 1) / kBlocksPerGroup);
             groups_y_ = std::max(groups_y_, j.blocks_y);
             prefix_.plane[p].first_block = steps_.first_block[p] = walk_.first_block[p] = j.first_block;
-            prefix_.plane[p].blocks = walk_.blocks[p] = blocks_in_[p];
+            prefix_.plane[p].blocks = steps_.blocks[p] = walk_.blocks[p] = blocks_in_[p];
+            steps_.first_run[p] = walk_.first_run[p] = runs_;
+            const uint32_t runs = (blocks_in_[p] + kRun - 1) / kRun;
+            runs_ += runs;
+            run_groups_ = std::max(run_groups_, runs);
         }
         prefix_.total_blocks = steps_.total_blocks = blocks_.total_blocks = walk_.total_blocks = total_;
         *result_bytes = 3 * sizeof(uint32_t);  // each plane's float sum
         if (!total_) return 0;  // no block anywhere: nothing runs on the GPU
 
-        const uint32_t step_groups = (total_ + kBlockGroup - 1) / kBlockGroup;
         const auto &lim = st.limits().maxComputeWorkGroupCount;
-        if (groups_x_ > lim[0] || groups_y_ > lim[1] || step_groups > lim[0]) return -ENOTSUP;
+        if (groups_x_ > lim[0] || groups_y_ > lim[1] || run_groups_ > lim[0]) return -ENOTSUP;
 
         const SpecConstant spec[] = {{0, bytes_per_sample(fmt.bpc)}};
         const struct {
@@ -104,8 +111,8 @@ public:
         } kernels[4] = {
             {&spirv::psnr_hvs_blocks, 3, sizeof(BlocksPush), spec},
             {&spirv::psnr_hvs_prefix, 1, sizeof(PrefixPush), {}},
-            {&spirv::psnr_hvs_steps, 3, sizeof(StepsPush), {}},
-            {&spirv::psnr_hvs_walk, 3, sizeof(WalkPush), {}},
+            {&spirv::psnr_hvs_steps, 4, sizeof(StepsPush), {}},
+            {&spirv::psnr_hvs_walk, 4, sizeof(WalkPush), {}},
         };
         for (unsigned k = 0; k < 4; k++) {
             PipelineDesc d;
@@ -121,8 +128,11 @@ public:
             return err;
         if (int err = a.create_buffer(VkDeviceSize(total_) * 2 * sizeof(double), kStorage, MemoryUse::Device, &sums_))
             return err;
-        return a.create_buffer(VkDeviceSize(total_) * psnr_hvs::gpu::kSummaryWords * sizeof(uint32_t), kStorage,
-                               MemoryUse::Device, &summaries_);
+        if (int err = a.create_buffer(VkDeviceSize(total_) * psnr_hvs::gpu::kSummaryWords * sizeof(uint32_t),
+                                      kStorage, MemoryUse::Device, &summaries_))
+            return err;
+        return a.create_buffer(VkDeviceSize(runs_) * psnr_hvs::gpu::kSummaryWords * sizeof(uint32_t), kStorage,
+                               MemoryUse::Device, &run_summaries_);
     }
 
     int bind(const FrameBuffers &fb) override
@@ -141,8 +151,10 @@ public:
         const BufferRange planes{fb.planes, 0, fb.planes_size}, results{fb.results, 0, fb.results_size};
         const BufferRange terms{terms_.get(), 0, terms_.size()}, sums{sums_.get(), 0, sums_.size()};
         const BufferRange summaries{summaries_.get(), 0, summaries_.size()};
-        const BufferRange set0[] = {planes, terms, sums}, set1[] = {sums}, set2[] = {terms, sums, summaries},
-                          set3[] = {terms, summaries, results};
+        const BufferRange run_summaries{run_summaries_.get(), 0, run_summaries_.size()};
+        const BufferRange set0[] = {planes, terms, sums}, set1[] = {sums},
+                          set2[] = {terms, sums, summaries, run_summaries},
+                          set3[] = {terms, summaries, results, run_summaries};
         const std::span<const BufferRange> sets[4] = {set0, set1, set2, set3};
         for (unsigned k = 0; k < 4; k++)
             if (int err = pipelines_[k]->make_set(sets[k], &sets_[k])) return err;
@@ -157,7 +169,7 @@ public:
         switch (rec.stage) {
         case 0: pipelines_[0]->dispatch(rec.cmd, sets_[0], &blocks_, groups_x_, groups_y_, 3); break;
         case 1: pipelines_[1]->dispatch(rec.cmd, sets_[1], &prefix_, 1, 1, 3); break;
-        case 2: pipelines_[2]->dispatch(rec.cmd, sets_[2], &steps_, (total_ + kBlockGroup - 1) / kBlockGroup); break;
+        case 2: pipelines_[2]->dispatch(rec.cmd, sets_[2], &steps_, run_groups_, 1, 3); break;
         case 3: {
             WalkPush push = walk_;
             push.out_index = uint32_t(rec.result_offset / sizeof(uint32_t));
@@ -186,13 +198,14 @@ private:
     unsigned bpc_ = 8;
     uint32_t w_[3] = {}, h_[3] = {}, blocks_in_[3] = {};
     uint32_t total_ = 0, groups_x_ = 0, groups_y_ = 0;
+    uint32_t runs_ = 0, run_groups_ = 0;  // runs of kRun blocks in all planes, and in the largest
     BlocksPush blocks_{};
     PrefixPush prefix_{};
     StepsPush steps_{};
     WalkPush walk_{};
     std::unique_ptr<ComputePipeline> pipelines_[4];
     VkDescriptorSet sets_[4] = {};
-    Buffer terms_, sums_, summaries_;
+    Buffer terms_, sums_, summaries_, run_summaries_;
 };
 
 // The CPU's accepted inputs (at most 12 bits, with chroma), on a device with
@@ -209,7 +222,7 @@ bool supports(const State &st, const FrameFormat &fmt, const FeatureOptions &)
         blocks += uint64_t(blocks_along(p ? fmt.w >> ss_x : fmt.w)) * blocks_along(p ? fmt.h >> ss_y : fmt.h);
     const auto &groups = st.limits().maxComputeWorkGroupCount;
     return blocks * 64 * sizeof(float) <= st.limits().maxStorageBufferRange &&
-           (blocks + kBlockGroup - 1) / kBlockGroup <= groups[0] && blocks_along(fmt.h) <= groups[1];
+           (blocks + kRun - 1) / kRun <= groups[0] && blocks_along(fmt.h) <= groups[1];
 }
 
 std::unique_ptr<Feature> create(const FeatureOptions &)
