@@ -29,6 +29,7 @@ layout(push_constant) uniform Params {
 } p;
 
 shared uint head_of[gl_WorkGroupSize.x];
+shared double scan_buf[gl_WorkGroupSize.x];
 shared uvec2 tree[gl_WorkGroupSize.x];
 
 void main()
@@ -41,9 +42,22 @@ void main()
     const uint block = p.first_block[plane] + i;
     uvec2 st[kHvsCandidates];
     for (int c = 0; c < kHvsCandidates; c++) st[c] = kStepIdentity;
+    // The estimate before this block: the run's prefix (psnr_hvs_prefix.comp)
+    // and the run's earlier blocks' sums.
+    const double own = in_plane ? sums.v[block] : 0.0;
+    double inclusive = own;
+    scan_buf[lane] = own;
+    barrier();
+    for (uint off = 1u; off < gl_WorkGroupSize.x; off *= 2u) {
+        const double other = lane >= off ? scan_buf[lane - off] : 0.0;
+        barrier();
+        inclusive += other;
+        scan_buf[lane] = inclusive;
+        barrier();
+    }
     uint head = kParityBit;  // past the plane's end: all zero, no binade asked for
     if (in_plane) {
-        const double before = sums.v[p.total_blocks + block];
+        const double before = sums.v[p.total_blocks + p.first_run[plane] + run] + (inclusive - own);
         const double terms_before = double(i) * 64.0;
         const double low = before * (1.0 - min(0.5, (terms_before + 64.0) * (1.0 / 16777216.0)));
         const uint lowest = max(sum_binade(floatBitsToUint(float(low))), 1u);
@@ -52,7 +66,7 @@ void main()
             for (int c = 0; c < kHvsCandidates; c++) st[c] = step_then(st[c], term_step(t, lowest + uint(c)));
         }
         const uint base = block * kHvsSummaryWords;
-        head = lowest | (sums.v[block] == 0.0 ? kParityBit : 0u);
+        head = lowest | (own == 0.0 ? kParityBit : 0u);
         summaries.v[base] = head;
         for (int c = 0; c < kHvsCandidates; c++) {
             summaries.v[base + 1 + 2 * c] = st[c].x;

@@ -3,8 +3,9 @@
 //      dispatch, 32 blocks per workgroup of 256 threads sharing the work, with
 //      the CPU's integer DCT and its float masking arithmetic: the block's 64 weighted errors (the CPU's, bit for
 //      bit) and their sum in double;
-//   1. psnr_hvs_prefix.comp: per plane, the prefix sums of the blocks' sums,
-//      an estimate of where the CPU's running float sum stands at each block;
+//   1. psnr_hvs_prefix.comp: per plane, the prefix sums of the blocks' sums
+//      at each run of 64 blocks, an estimate of where the CPU's running float
+//      sum stands there;
 //   2. psnr_hvs_steps.comp: per block, the effect of its 64 float additions on
 //      the running sum, for the few binades that sum may be in there, and the
 //      same for each run of 64 consecutive blocks;
@@ -20,6 +21,7 @@
 #include "feature/psnr_hvs/psnr_hvs_tables.h"
 #include "picture/picture.h"
 #include "spirv.h"
+#include "vulkan/command.h"
 #include "vulkan/context.h"
 #include "vulkan/feature.h"
 #include "vulkan/memory.h"
@@ -30,6 +32,7 @@ namespace vmaf::vk {
 namespace {
 
 constexpr uint32_t kBlocksPerGroup = 32;  // psnr_hvs_blocks.comp: a run of 32 blocks per workgroup
+constexpr uint32_t kRunsPerPrefixGroup = 4;  // psnr_hvs_prefix.comp's first pass: 256 threads, 64 a run
 constexpr uint32_t kRun = 64;             // psnr_hvs_steps.comp's local_size_x: a run of blocks, a thread each
 
 // psnr_hvs_blocks.comp's push constants.
@@ -43,9 +46,10 @@ struct BlocksPush {
 // psnr_hvs_prefix.comp's.
 struct PrefixPush {
     struct {
-        uint32_t first_block, blocks, pad_[2];
+        uint32_t first_block, blocks, first_run, pad_;
     } plane[3];
     uint32_t total_blocks;
+    uint32_t pass;  // 0: the runs' sums, 1: their prefixes
 };
 // psnr_hvs_steps.comp's.
 struct StepsPush {
@@ -73,6 +77,7 @@ class PsnrHvsVk final : public Feature {
 public:
     int init(State &st, const FrameFormat &fmt, size_t *result_bytes) override
     {
+        st_ = &st;
         bpc_ = fmt.bpc;
         // The CPU's plane sizes: subsampled chroma rounded down.
         const unsigned ss_x = fmt.pix_fmt != VMAF_PIX_FMT_YUV444P;
@@ -90,7 +95,7 @@ public:
             groups_y_ = std::max(groups_y_, j.blocks_y);
             prefix_.plane[p].first_block = steps_.first_block[p] = walk_.first_block[p] = j.first_block;
             prefix_.plane[p].blocks = steps_.blocks[p] = walk_.blocks[p] = blocks_in_[p];
-            steps_.first_run[p] = walk_.first_run[p] = runs_;
+            prefix_.plane[p].first_run = steps_.first_run[p] = walk_.first_run[p] = runs_;
             const uint32_t runs = (blocks_in_[p] + kRun - 1) / kRun;
             runs_ += runs;
             run_groups_ = std::max(run_groups_, runs);
@@ -126,7 +131,8 @@ public:
         constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
         if (int err = a.create_buffer(VkDeviceSize(total_) * 64 * sizeof(float), kStorage, MemoryUse::Device, &terms_))
             return err;
-        if (int err = a.create_buffer(VkDeviceSize(total_) * 2 * sizeof(double), kStorage, MemoryUse::Device, &sums_))
+        if (int err =
+                a.create_buffer(VkDeviceSize(total_ + runs_) * sizeof(double), kStorage, MemoryUse::Device, &sums_))
             return err;
         if (int err = a.create_buffer(VkDeviceSize(total_) * psnr_hvs::gpu::kSummaryWords * sizeof(uint32_t),
                                       kStorage, MemoryUse::Device, &summaries_))
@@ -168,7 +174,16 @@ public:
         if (!total_) return 0;
         switch (rec.stage) {
         case 0: pipelines_[0]->dispatch(rec.cmd, sets_[0], &blocks_, groups_x_, groups_y_, 3); break;
-        case 1: pipelines_[1]->dispatch(rec.cmd, sets_[1], &prefix_, 1, 1, 3); break;
+        case 1: {
+            PrefixPush push = prefix_;
+            push.pass = 0;
+            pipelines_[1]->dispatch(rec.cmd, sets_[1], &push, (run_groups_ + kRunsPerPrefixGroup - 1) / kRunsPerPrefixGroup,
+                                    1, 3);
+            compute_barrier(*st_, rec.cmd);  // the runs' sums, before their prefixes
+            push.pass = 1;
+            pipelines_[1]->dispatch(rec.cmd, sets_[1], &push, 1, 1, 3);
+            break;
+        }
         case 2: pipelines_[2]->dispatch(rec.cmd, sets_[2], &steps_, run_groups_, 1, 3); break;
         case 3: {
             WalkPush push = walk_;
@@ -195,6 +210,7 @@ public:
     }
 
 private:
+    const State *st_ = nullptr;
     unsigned bpc_ = 8;
     uint32_t w_[3] = {}, h_[3] = {}, blocks_in_[3] = {};
     uint32_t total_ = 0, groups_x_ = 0, groups_y_ = 0;
