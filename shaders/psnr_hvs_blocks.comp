@@ -207,7 +207,8 @@ void main()
         fdct8(x);
         [[unroll]] for (uint k = 0; k < 8; k++) coef[pair * kPairStride + 8u * k + c] = x[k];
     }
-    if (t < 2u * kPairs) variance(t >> 1, t & 1u);
+    // Threads 0-63 take the blocks' variances, 64-127 their quadrants' (each warp one kind).
+    if (t < 2u * kPairs) variance(t % kPairs, t / kPairs);
     barrier();
 
     // Row transforms of the column results (coefficient v of the 8 columns), two per thread.

@@ -33,7 +33,7 @@ namespace {
 
 constexpr uint32_t kBlocksPerGroup = 32;  // psnr_hvs_blocks.comp: a run of 32 blocks per workgroup
 constexpr uint32_t kRunsPerPrefixGroup = 4;  // psnr_hvs_prefix.comp's first pass: 256 threads, 64 a run
-constexpr uint32_t kRun = 64;             // psnr_hvs_steps.comp's local_size_x: a run of blocks, a thread each
+constexpr uint32_t kRun = 64;  // blocks of a run: psnr_hvs_steps.comp takes one per workgroup
 
 // psnr_hvs_blocks.comp's push constants.
 struct BlocksPlane {
