@@ -63,6 +63,7 @@ void main()
         const uint lowest = max(sum_binade(floatBitsToUint(float(low))), 1u);
         for (uint k = 0; k < 64; k++) {
             const float t = terms.v[k * p.total_blocks + block];
+            if (t == 0.0) continue;  // adding 0 leaves the sum as it is: the identity step in any binade
             for (int c = 0; c < kHvsCandidates; c++) st[c] = step_then(st[c], term_step(t, lowest + uint(c)));
         }
         const uint base = block * kHvsSummaryWords;
