@@ -254,7 +254,9 @@ void main()
         const float d_strength = strength_of[kBlocksPerGroup + slot];
         if (d_strength > strength) strength = d_strength;
         for (uint k = kg * 8u; k < kg * 8u + 8u; k++) {
-            precise float err = float(abs(coef[slot * kPairStride + k] - coef[(kBlocksPerGroup + slot) * kPairStride + k]));
+            const int ref_c = coef[slot * kPairStride + k];
+            const int dist_c = coef[(kBlocksPerGroup + slot) * kPairStride + k];
+            precise float err = float(abs(ref_c - dist_c));
             if (k != 0u) {
                 // An error well under the mask (by 0.1%, far beyond the few ulps of
                 // the estimate) is masked whatever the exact quotient: 0, as on the

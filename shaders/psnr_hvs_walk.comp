@@ -112,7 +112,9 @@ void main()
     uint s = 0u;      // the sum so far, as float bits
     uint block = 0u;  // the next block (of this plane)
     uint term = 0u;   // the next term in it
-    uint level = 0u;  // 0: runs of blocks, 1: single blocks (to a run's start, or in a leaving run), 2: terms (a leaving block)
+    // 0: runs of blocks, 1: single blocks (to a run's start, or in a leaving run),
+    // 2: terms (a leaving block)
+    uint level = 0u;
     while (block < blocks) {
         const uint binade = sum_binade(s);
         uint units = binade == 0u ? 0u : sum_units(s);

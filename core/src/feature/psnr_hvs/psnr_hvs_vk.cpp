@@ -177,8 +177,8 @@ public:
         case 1: {
             PrefixPush push = prefix_;
             push.pass = 0;
-            pipelines_[1]->dispatch(rec.cmd, sets_[1], &push, (run_groups_ + kRunsPerPrefixGroup - 1) / kRunsPerPrefixGroup,
-                                    1, 3);
+            const uint32_t groups = (run_groups_ + kRunsPerPrefixGroup - 1) / kRunsPerPrefixGroup;
+            pipelines_[1]->dispatch(rec.cmd, sets_[1], &push, groups, 1, 3);
             compute_barrier(*st_, rec.cmd);  // the runs' sums, before their prefixes
             push.pass = 1;
             pipelines_[1]->dispatch(rec.cmd, sets_[1], &push, 1, 1, 3);
