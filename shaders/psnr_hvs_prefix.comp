@@ -1,47 +1,72 @@
 #version 450
-// PSNR-HVS: where each plane's serial float sum stands before each block,
-// approximately: the exclusive prefix sums, in double, of the blocks' sums
-// (psnr_hvs_blocks.comp). psnr_hvs_steps.comp picks from it the binades it
-// works each block out for; an estimate a little off only costs time
+// PSNR-HVS: where each plane's serial float sum stands before each run of
+// kRun blocks, approximately: the exclusive prefix sums, in double, of the
+// blocks' sums (psnr_hvs_blocks.comp), one per run; psnr_hvs_steps.comp adds
+// the run's own earlier blocks and picks from that the binades it works each
+// block out for. An estimate a little off only costs time
 // (psnr_hvs_walk.comp then takes that block term by term), never exactness.
 //
-// One workgroup per plane (z): each thread adds a run of consecutive blocks,
-// the workgroup scans the runs' totals, and each thread writes its run's prefixes.
+// Two dispatches (push constant `pass`):
+//   0. each run's sum: a workgroup takes kRunsPerGroup runs (x) of a plane (z),
+//      64 threads a run, added as a tree;
+//   1. one workgroup per plane (z): each thread takes a span of consecutive
+//      runs, the workgroup scans the spans' totals, and each thread turns its
+//      runs' sums into their exclusive prefixes, in place.
 layout(local_size_x = 256) in;
 
-layout(std430, set = 0, binding = 0) buffer Sums { double v[]; } sums;  // block sums, then prefixes
+// Block sums, then (from total_blocks) a value per run: its sum, then its prefix.
+layout(std430, set = 0, binding = 0) buffer Sums { double v[]; } sums;
+
+const uint kRun = 64;  // psnr_hvs_steps.comp's workgroup
+const uint kRunsPerGroup = gl_WorkGroupSize.x / kRun;
 
 struct Plane {
-    uint first_block, blocks, pad0_, pad1_;
+    uint first_block, blocks, first_run, pad_;
 };
 layout(push_constant) uniform Params {
     Plane plane[3];
-    uint total_blocks;  // where the prefixes start in `sums`
+    uint total_blocks;  // where the runs' values start in `sums`
+    uint pass;
 } p;
 
-shared double run_total[gl_WorkGroupSize.x];
+shared double part[gl_WorkGroupSize.x];
 
 void main()
 {
     const Plane pl = p.plane[gl_WorkGroupID.z];
     const uint lane = gl_LocalInvocationID.x;
-    const uint per_lane = (pl.blocks + gl_WorkGroupSize.x - 1) / gl_WorkGroupSize.x;
-    const uint begin = min(lane * per_lane, pl.blocks), end = min(begin + per_lane, pl.blocks);
-    double total = 0.0;
-    for (uint b = begin; b < end; b++) total += sums.v[pl.first_block + b];
-    run_total[lane] = total;
-    barrier();
-    // Inclusive scan of the runs' totals.
-    for (uint off = 1; off < gl_WorkGroupSize.x; off *= 2) {
-        const double other = lane >= off ? run_total[lane - off] : 0.0;
+    const uint runs = (pl.blocks + kRun - 1) / kRun;
+    if (p.pass == 0u) {
+        if (gl_WorkGroupID.x * kRunsPerGroup >= runs) return;  // past this plane's end (whole workgroups)
+        const uint b = gl_WorkGroupID.x * gl_WorkGroupSize.x + lane;
+        part[lane] = b < pl.blocks ? sums.v[pl.first_block + b] : 0.0;
         barrier();
-        run_total[lane] += other;
+        for (uint w = 1u; w < kRun; w *= 2u) {
+            if ((lane & (2u * w - 1u)) == 0u) part[lane] += part[lane + w];
+            barrier();
+        }
+        const uint run = gl_WorkGroupID.x * kRunsPerGroup + lane / kRun;
+        if (lane % kRun == 0u && run < runs) sums.v[p.total_blocks + pl.first_run + run] = part[lane];
+        return;
+    }
+    const uint per_lane = (runs + gl_WorkGroupSize.x - 1) / gl_WorkGroupSize.x;
+    const uint begin = min(lane * per_lane, runs), end = min(begin + per_lane, runs);
+    const uint at0 = p.total_blocks + pl.first_run;
+    double total = 0.0;
+    for (uint r = begin; r < end; r++) total += sums.v[at0 + r];
+    part[lane] = total;
+    barrier();
+    // Inclusive scan of the spans' totals.
+    for (uint off = 1; off < gl_WorkGroupSize.x; off *= 2) {
+        const double other = lane >= off ? part[lane - off] : 0.0;
+        barrier();
+        part[lane] += other;
         barrier();
     }
-    double at = run_total[lane] - total;
-    for (uint b = begin; b < end; b++) {
-        const double s = sums.v[pl.first_block + b];
-        sums.v[p.total_blocks + pl.first_block + b] = at;
+    double at = part[lane] - total;
+    for (uint r = begin; r < end; r++) {
+        const double s = sums.v[at0 + r];
+        sums.v[at0 + r] = at;
         at += s;
     }
 }

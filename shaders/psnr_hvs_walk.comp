@@ -5,16 +5,17 @@
 // One workgroup of 64 threads per plane (z). The sum goes forward in rounds,
 // all threads agreeing on where it stands (the sum's bits, the next block, the
 // next term); each round is one scan of steps across the threads:
-//   - runs: each thread composes the steps of kRun consecutive blocks in the
-//     sum's binade; every run before the first one that would leave the binade
-//     (or has no step for it) is taken at once;
-//   - blocks: each thread takes one block of that run; the blocks before the
-//     first that would leave are taken;
+//   - runs: each thread takes the step of one run of kRun consecutive blocks
+//     (composed by psnr_hvs_steps.comp; runs start at multiples of kRun) in
+//     the sum's binade; every run before the first one that would leave the
+//     binade (or has no step for it) is taken at once;
+//   - blocks: each thread takes one block, up to the next run's start; the
+//     blocks before the first that would leave are taken;
 //   - terms: each thread takes one of that block's remaining errors; the
 //     additions before the first that leaves are taken, and that one is done
 //     as a float addition, as the CPU does it; the block goes on from the next.
-// The CPU's 64 * blocks additions so take about blocks / (64 * kRun) rounds,
-// plus about three for each binade the sum passes through.
+// The CPU's 64 * blocks additions so take about blocks / (kThreads * kRun)
+// rounds, plus about three for each binade the sum passes through.
 #extension GL_EXT_control_flow_attributes : require
 
 #include "psnr_hvs_tables.glsl"
@@ -22,16 +23,17 @@
 
 layout(local_size_x = 64) in;
 const uint kThreads = gl_WorkGroupSize.x;
-const uint kRun = 64;    // blocks per thread in a round of runs (at most kThreads)
-const uint kGroup = 8;   // composed as a tree, kRun / kGroup groups in a chain
+const uint kRun = 64;  // blocks of a run: psnr_hvs_steps.comp's workgroup (at most kThreads)
 
 layout(std430, set = 0, binding = 0) readonly buffer Terms { float v[]; } terms;
 layout(std430, set = 0, binding = 1) readonly buffer Summaries { uint v[]; } summaries;
 layout(std430, set = 0, binding = 2) writeonly buffer Sums { uint v[]; } out_sums;
+layout(std430, set = 0, binding = 3) readonly buffer RunSummaries { uint v[]; } run_summaries;
 
 layout(push_constant) uniform Params {
     uvec4 first_block;  // each plane's first block (x, y, z)
     uvec4 blocks;       // each plane's block count
+    uvec4 first_run;    // each plane's first run
     uint total_blocks;  // term k of block b is at k * total_blocks + b
     uint out_index;     // where plane 0's sum goes in out_sums; the others follow
 } p;
@@ -49,6 +51,17 @@ uvec2 block_step(uint block, uint binade)
     const uint c = binade - (head & ~kParityBit);
     if (c >= uint(kHvsCandidates)) return kStepLeave;  // also binade < lowest (wraps)
     return uvec2(summaries.v[base + 1 + 2 * c], summaries.v[base + 2 + 2 * c]);
+}
+
+// The same for a run of blocks.
+uvec2 run_step(uint run, uint binade)
+{
+    const uint base = run * kHvsSummaryWords;
+    const uint head = run_summaries.v[base];
+    if (binade == 0u) return (head & kParityBit) != 0u ? kStepIdentity : kStepLeave;
+    const uint c = binade - (head & ~kParityBit);
+    if (c >= uint(kHvsCandidates)) return kStepLeave;
+    return uvec2(run_summaries.v[base + 1 + 2 * c], run_summaries.v[base + 2 + 2 * c]);
 }
 
 // A term's step in `binade` (0: the sum is still 0, which only zero keeps).
@@ -99,33 +112,32 @@ void main()
     uint s = 0u;      // the sum so far, as float bits
     uint block = 0u;  // the next block (of this plane)
     uint term = 0u;   // the next term in it
-    uint level = 0u;  // 0: runs of blocks, 1: single blocks (a leaving run), 2: terms (a leaving block)
+    // 0: runs of blocks, 1: single blocks (to a run's start, or in a leaving run),
+    // 2: terms (a leaving block)
+    uint level = 0u;
     while (block < blocks) {
         const uint binade = sum_binade(s);
         uint units = binade == 0u ? 0u : sum_units(s);
         if (level == 0u) {
-            // Composition is associative: groups of kGroup blocks as a tree (short
-            // dependency chains), the groups one after the other.
+            // At a run's start: one run per thread.
             const uint start = block + lane * kRun;
-            uvec2 run = kStepIdentity;
-            [[unroll]] for (uint g = 0u; g < kRun; g += kGroup) {
-                uvec2 steps[kGroup];
-                [[unroll]] for (uint r = 0u; r < kGroup; r++)
-                    steps[r] = start + g + r < blocks ? block_step(first + start + g + r, binade) : kStepIdentity;
-                [[unroll]] for (uint w = 1u; w < kGroup; w *= 2u)
-                    [[unroll]] for (uint r = 0u; r < kGroup; r += 2u * w) steps[r] = step_then(steps[r], steps[r + w]);
-                run = step_then(run, steps[0]);
-            }
+            const uvec2 run = start < blocks ? run_step(p.first_run[plane] + start / kRun, binade) : kStepIdentity;
             const uint taken = scan_steps(run, units, false, kStepIdentity);
             block = min(blocks, block + taken * kRun);
             if (taken < kThreads) level = 1u;
         } else if (level == 1u) {
-            const uvec2 st = lane < kRun && block + lane < blocks ? block_step(first + block + lane, binade)
-                                                                   : kStepIdentity;
+            // Single blocks up to the next run's start (or the plane's end).
+            const uint count = min(kRun - block % kRun, blocks - block);
+            const uvec2 st = lane < count ? block_step(first + block + lane, binade) : kStepIdentity;
             const uint taken = scan_steps(st, units, false, kStepIdentity);
-            block += taken;  // taken < kRun: the leaving run has a leaving block
-            level = 2u;
-            term = 0u;
+            if (taken >= count) {
+                block += count;  // none leaves: on with whole runs
+                level = 0u;
+            } else {
+                block += taken;
+                level = 2u;
+                term = 0u;
+            }
         } else {
             // Also scanned from the end in the next binade up, where the sum
             // usually goes: the terms after the leaving one then take no round
@@ -158,7 +170,7 @@ void main()
             if (term == 64u) {
                 block++;
                 term = 0u;
-                level = 0u;
+                level = block % kRun == 0u ? 0u : 1u;
             }
             continue;
         }

@@ -332,6 +332,19 @@ TEST_CASE("psnr_hvs throughput, GPU engine and CPU extractor", "[.][bench]")
                     "(one thread)\n", sz.w, sz.h, sz.bpc, st->info().name.c_str(), sz.frames / gpu_s, sz.frames,
                     cpu_frames / cpu_s);
         engine.reset();
+
+        // Where the GPU time goes: each kernel alone (profile mode), per frame.
+        st->set_profiling(true);
+        REQUIRE(vk::Engine::create(st.get(), fmt, {{&kPsnrHvsExtractor, FeatureOptions{}}}, &engine) == 0);
+        MapSink profile_sink;
+        for (unsigned i = 0; i < 64; i++) REQUIRE(engine->submit(ref[i % 8], dist[i % 8], i, profile_sink) == 0);
+        REQUIRE(engine->flush(profile_sink) == 0);
+        const vk::GpuProfile &prof = engine->profile();
+        for (const auto &in : prof.intervals)
+            std::printf("  %-10s stage %2d %8.4f ms/frame\n", in.part.c_str(), in.stage,
+                        prof.frames ? in.total_ms / double(prof.frames) : 0.0);
+        engine.reset();
+        st->set_profiling(false);
         unref_all(ref);
         unref_all(dist);
     }
@@ -346,9 +359,9 @@ TEST_CASE("psnr_hvs inputs the GPU twin declines stay with the CPU", "[psnr_hvs]
     CHECK_FALSE(vk::Engine::supports(*st, FrameFormat{VMAF_PIX_FMT_YUV400P, 8, 64, 64}, kPsnrHvsExtractor, opts));
     CHECK(vk::Engine::supports(*st, FrameFormat{VMAF_PIX_FMT_YUV420P, 12, 64, 64}, kPsnrHvsExtractor, opts) ==
           st->float64());
-    // 16384x16384 4:4:4: 3 * 2340^2 blocks of 64 float errors, over 4 GiB, more
+    // 16800x16800 4:4:4: 3 * 2399^2 blocks of 64 float errors, over 4 GiB, more
     // than any storage binding (a 32-bit range) holds: the CPU extractor runs it.
     CHECK_FALSE(
-        vk::Engine::supports(*st, FrameFormat{VMAF_PIX_FMT_YUV444P, 8, 16384, 16384}, kPsnrHvsExtractor, opts));
+        vk::Engine::supports(*st, FrameFormat{VMAF_PIX_FMT_YUV444P, 8, 16800, 16800}, kPsnrHvsExtractor, opts));
     check_clean(*st);
 }

@@ -1,12 +1,14 @@
 // psnr_hvs on the GPU: the twin of psnr_hvs_cpu.cpp, to the bit. Four stages:
 //   0. psnr_hvs_blocks.comp: every 8x8 block of the three planes in one
-//      dispatch, two threads per block, with the CPU's integer DCT and its float
-//      masking arithmetic: the block's 64 weighted errors (the CPU's, bit for
+//      dispatch, 32 blocks per workgroup of 256 threads sharing the work, with
+//      the CPU's integer DCT and its float masking arithmetic: the block's 64 weighted errors (the CPU's, bit for
 //      bit) and their sum in double;
-//   1. psnr_hvs_prefix.comp: per plane, the prefix sums of the blocks' sums,
-//      an estimate of where the CPU's running float sum stands at each block;
+//   1. psnr_hvs_prefix.comp: per plane, the prefix sums of the blocks' sums
+//      at each run of 64 blocks, an estimate of where the CPU's running float
+//      sum stands there;
 //   2. psnr_hvs_steps.comp: per block, the effect of its 64 float additions on
-//      the running sum, for the few binades that sum may be in there;
+//      the running sum, for the few binades that sum may be in there, and the
+//      same for each run of 64 consecutive blocks;
 //   3. psnr_hvs_walk.comp: per plane, the CPU's serial float sum of all its
 //      errors (psnr_hvs_sum.glsl says how it is reproduced without adding them
 //      one by one), written as three floats: the whole readback.
@@ -19,6 +21,7 @@
 #include "feature/psnr_hvs/psnr_hvs_tables.h"
 #include "picture/picture.h"
 #include "spirv.h"
+#include "vulkan/command.h"
 #include "vulkan/context.h"
 #include "vulkan/feature.h"
 #include "vulkan/memory.h"
@@ -28,8 +31,9 @@ namespace vmaf::vk {
 
 namespace {
 
-constexpr uint32_t kBlocksPerGroup = 32;  // psnr_hvs_blocks.comp: 64 threads, two per block
-constexpr uint32_t kBlockGroup = 64;      // psnr_hvs_steps.comp's local_size_x: a thread per block
+constexpr uint32_t kBlocksPerGroup = 32;  // psnr_hvs_blocks.comp: a run of 32 blocks per workgroup
+constexpr uint32_t kRunsPerPrefixGroup = 4;  // psnr_hvs_prefix.comp's first pass: 256 threads, 64 a run
+constexpr uint32_t kRun = 64;  // blocks of a run: psnr_hvs_steps.comp takes one per workgroup
 
 // psnr_hvs_blocks.comp's push constants.
 struct BlocksPlane {
@@ -42,19 +46,23 @@ struct BlocksPush {
 // psnr_hvs_prefix.comp's.
 struct PrefixPush {
     struct {
-        uint32_t first_block, blocks, pad_[2];
+        uint32_t first_block, blocks, first_run, pad_;
     } plane[3];
     uint32_t total_blocks;
+    uint32_t pass;  // 0: the runs' sums, 1: their prefixes
 };
 // psnr_hvs_steps.comp's.
 struct StepsPush {
     uint32_t first_block[4];
+    uint32_t blocks[4];
+    uint32_t first_run[4];
     uint32_t total_blocks;
 };
 // psnr_hvs_walk.comp's.
 struct WalkPush {
     uint32_t first_block[4];
     uint32_t blocks[4];
+    uint32_t first_run[4];
     uint32_t total_blocks;
     uint32_t out_index;
 };
@@ -69,6 +77,7 @@ class PsnrHvsVk final : public Feature {
 public:
     int init(State &st, const FrameFormat &fmt, size_t *result_bytes) override
     {
+        st_ = &st;
         bpc_ = fmt.bpc;
         // The CPU's plane sizes: subsampled chroma rounded down.
         const unsigned ss_x = fmt.pix_fmt != VMAF_PIX_FMT_YUV444P;
@@ -85,15 +94,18 @@ public:
             groups_x_ = std::max(groups_x_, (j.blocks_x + kBlocksPerGroup - 1) / kBlocksPerGroup);
             groups_y_ = std::max(groups_y_, j.blocks_y);
             prefix_.plane[p].first_block = steps_.first_block[p] = walk_.first_block[p] = j.first_block;
-            prefix_.plane[p].blocks = walk_.blocks[p] = blocks_in_[p];
+            prefix_.plane[p].blocks = steps_.blocks[p] = walk_.blocks[p] = blocks_in_[p];
+            prefix_.plane[p].first_run = steps_.first_run[p] = walk_.first_run[p] = runs_;
+            const uint32_t runs = (blocks_in_[p] + kRun - 1) / kRun;
+            runs_ += runs;
+            run_groups_ = std::max(run_groups_, runs);
         }
         prefix_.total_blocks = steps_.total_blocks = blocks_.total_blocks = walk_.total_blocks = total_;
         *result_bytes = 3 * sizeof(uint32_t);  // each plane's float sum
         if (!total_) return 0;  // no block anywhere: nothing runs on the GPU
 
-        const uint32_t step_groups = (total_ + kBlockGroup - 1) / kBlockGroup;
         const auto &lim = st.limits().maxComputeWorkGroupCount;
-        if (groups_x_ > lim[0] || groups_y_ > lim[1] || step_groups > lim[0]) return -ENOTSUP;
+        if (groups_x_ > lim[0] || groups_y_ > lim[1] || run_groups_ > lim[0]) return -ENOTSUP;
 
         const SpecConstant spec[] = {{0, bytes_per_sample(fmt.bpc)}};
         const struct {
@@ -104,8 +116,8 @@ public:
         } kernels[4] = {
             {&spirv::psnr_hvs_blocks, 3, sizeof(BlocksPush), spec},
             {&spirv::psnr_hvs_prefix, 1, sizeof(PrefixPush), {}},
-            {&spirv::psnr_hvs_steps, 3, sizeof(StepsPush), {}},
-            {&spirv::psnr_hvs_walk, 3, sizeof(WalkPush), {}},
+            {&spirv::psnr_hvs_steps, 4, sizeof(StepsPush), {}},
+            {&spirv::psnr_hvs_walk, 4, sizeof(WalkPush), {}},
         };
         for (unsigned k = 0; k < 4; k++) {
             PipelineDesc d;
@@ -119,10 +131,14 @@ public:
         constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
         if (int err = a.create_buffer(VkDeviceSize(total_) * 64 * sizeof(float), kStorage, MemoryUse::Device, &terms_))
             return err;
-        if (int err = a.create_buffer(VkDeviceSize(total_) * 2 * sizeof(double), kStorage, MemoryUse::Device, &sums_))
+        if (int err =
+                a.create_buffer(VkDeviceSize(total_ + runs_) * sizeof(double), kStorage, MemoryUse::Device, &sums_))
             return err;
-        return a.create_buffer(VkDeviceSize(total_) * psnr_hvs::gpu::kSummaryWords * sizeof(uint32_t), kStorage,
-                               MemoryUse::Device, &summaries_);
+        if (int err = a.create_buffer(VkDeviceSize(total_) * psnr_hvs::gpu::kSummaryWords * sizeof(uint32_t),
+                                      kStorage, MemoryUse::Device, &summaries_))
+            return err;
+        return a.create_buffer(VkDeviceSize(runs_) * psnr_hvs::gpu::kSummaryWords * sizeof(uint32_t), kStorage,
+                               MemoryUse::Device, &run_summaries_);
     }
 
     int bind(const FrameBuffers &fb) override
@@ -141,8 +157,10 @@ public:
         const BufferRange planes{fb.planes, 0, fb.planes_size}, results{fb.results, 0, fb.results_size};
         const BufferRange terms{terms_.get(), 0, terms_.size()}, sums{sums_.get(), 0, sums_.size()};
         const BufferRange summaries{summaries_.get(), 0, summaries_.size()};
-        const BufferRange set0[] = {planes, terms, sums}, set1[] = {sums}, set2[] = {terms, sums, summaries},
-                          set3[] = {terms, summaries, results};
+        const BufferRange run_summaries{run_summaries_.get(), 0, run_summaries_.size()};
+        const BufferRange set0[] = {planes, terms, sums}, set1[] = {sums},
+                          set2[] = {terms, sums, summaries, run_summaries},
+                          set3[] = {terms, summaries, results, run_summaries};
         const std::span<const BufferRange> sets[4] = {set0, set1, set2, set3};
         for (unsigned k = 0; k < 4; k++)
             if (int err = pipelines_[k]->make_set(sets[k], &sets_[k])) return err;
@@ -156,8 +174,17 @@ public:
         if (!total_) return 0;
         switch (rec.stage) {
         case 0: pipelines_[0]->dispatch(rec.cmd, sets_[0], &blocks_, groups_x_, groups_y_, 3); break;
-        case 1: pipelines_[1]->dispatch(rec.cmd, sets_[1], &prefix_, 1, 1, 3); break;
-        case 2: pipelines_[2]->dispatch(rec.cmd, sets_[2], &steps_, (total_ + kBlockGroup - 1) / kBlockGroup); break;
+        case 1: {
+            PrefixPush push = prefix_;
+            push.pass = 0;
+            const uint32_t groups = (run_groups_ + kRunsPerPrefixGroup - 1) / kRunsPerPrefixGroup;
+            pipelines_[1]->dispatch(rec.cmd, sets_[1], &push, groups, 1, 3);
+            compute_barrier(*st_, rec.cmd);  // the runs' sums, before their prefixes
+            push.pass = 1;
+            pipelines_[1]->dispatch(rec.cmd, sets_[1], &push, 1, 1, 3);
+            break;
+        }
+        case 2: pipelines_[2]->dispatch(rec.cmd, sets_[2], &steps_, run_groups_, 1, 3); break;
         case 3: {
             WalkPush push = walk_;
             push.out_index = uint32_t(rec.result_offset / sizeof(uint32_t));
@@ -183,16 +210,18 @@ public:
     }
 
 private:
+    const State *st_ = nullptr;
     unsigned bpc_ = 8;
     uint32_t w_[3] = {}, h_[3] = {}, blocks_in_[3] = {};
     uint32_t total_ = 0, groups_x_ = 0, groups_y_ = 0;
+    uint32_t runs_ = 0, run_groups_ = 0;  // runs of kRun blocks in all planes, and in the largest
     BlocksPush blocks_{};
     PrefixPush prefix_{};
     StepsPush steps_{};
     WalkPush walk_{};
     std::unique_ptr<ComputePipeline> pipelines_[4];
     VkDescriptorSet sets_[4] = {};
-    Buffer terms_, sums_, summaries_;
+    Buffer terms_, sums_, summaries_, run_summaries_;
 };
 
 // The CPU's accepted inputs (at most 12 bits, with chroma), on a device with
@@ -209,7 +238,7 @@ bool supports(const State &st, const FrameFormat &fmt, const FeatureOptions &)
         blocks += uint64_t(blocks_along(p ? fmt.w >> ss_x : fmt.w)) * blocks_along(p ? fmt.h >> ss_y : fmt.h);
     const auto &groups = st.limits().maxComputeWorkGroupCount;
     return blocks * 64 * sizeof(float) <= st.limits().maxStorageBufferRange &&
-           (blocks + kBlockGroup - 1) / kBlockGroup <= groups[0] && blocks_along(fmt.h) <= groups[1];
+           (blocks + kRun - 1) / kRun <= groups[0] && blocks_along(fmt.h) <= groups[1];
 }
 
 std::unique_ptr<Feature> create(const FeatureOptions &)
