@@ -33,6 +33,20 @@ float to_float_from(double d, float f)
     return b < a || (b == a && is_even(g)) ? g : f;
 }
 
+// double(f) from f's bits alone (integer operations, no conversion) for zeros
+// and normal floats: the exponent rebased from 127 to 1023 and the significand
+// moved up by 29 bits. Subnormals, infinities and NaN take the conversion. The
+// kernels turn some of their products to double so and the rest by
+// conversion, so that both kinds of units share the work.
+double to_double_bits(float f)
+{
+    const uint u = floatBitsToUint(f);
+    const uint m = u & 0x7fffffffu;
+    if (m != 0u && m - 0x00800000u >= 0x7f000000u) return double(f);
+    const uint hi = (m == 0u ? 0u : (m >> 3) + 0x38000000u) | (u & 0x80000000u);
+    return uint64BitsToDouble((uint64_t(hi) << 32) | uint64_t(u << 29));
+}
+
 // float(d) rounded to nearest even from d's bits alone (integer operations,
 // no conversion), for d whose float is normal: the top 24 significant bits
 // kept, the 29 below rounding them (more than half, or half with an odd last

@@ -103,8 +103,8 @@ void main()
                 precise float p2 = aa * tap;
                 precise float p3 = bb * tap;
                 precise float p4 = ab * tap;
-                s0 += double(p0);
-                s1 += double(p1);
+                s0 += to_double_bits(p0);  // exact, as double(p0)
+                s1 += to_double_bits(p1);
                 s2 += double(p2);
                 s3 += double(p3);
                 s4 += double(p4);
