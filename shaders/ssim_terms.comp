@@ -4,13 +4,15 @@
 // and pixel_terms, operation for operation): the 11x11 Gaussian window applied
 // separably where it lies wholly inside the plane.
 //
-// A workgroup walks down `tiles` tiles of kTW x kTH outputs: it loads the
-// tile's inputs with their window margins into shared memory, does the
-// horizontal pass (five planes of window sums) into shared memory, then each
-// thread the vertical pass and the terms of three outputs, adding l c s, l, c
-// and s into its own double sums. At the end a fixed tree adds the threads'
-// sums (all four at once) and the workgroup writes four doubles, into the results (the host adds
-// the workgroups' in order) or into the partials for ssim_sum.comp.
+// A workgroup walks down `tiles` tiles of kTW x kTH outputs (narrow and tall,
+// so that the horizontal pass redoes few rows and the shared memory stays
+// small): it loads the tile's inputs with their window margins into shared
+// memory, does the horizontal pass (five planes of window sums) into shared
+// memory, then each thread the vertical pass and the terms of two outputs,
+// adding l c s, l, c and s into its own double sums. At the end a fixed tree
+// adds the threads' sums (all four at once) and the workgroup writes four
+// doubles, into the results (the host adds the workgroups' in order) or into
+// the partials for ssim_sum.comp.
 #include "ssim_common.glsl"
 
 const int kThreads = kSsimTermsThreads;
