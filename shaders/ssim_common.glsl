@@ -49,8 +49,8 @@ float gauss_tap(int k) { return uintBitsToFloat(kSsimGaussianBits[k]); }
 
 #include "ssim_round.glsl"
 
-// The device's results, corrected.
-float to_float(double d) { return to_float_from(d, float(d)); }
+// The device's results, corrected (the conversion from d's bits alone).
+float to_float(double d) { return to_float_rn(d); }
 float sqrt_rn(float v) { return sqrt_rn_from(v, sqrt(v)); }
 float div_rn(float a, float b) { return div_rn_from(a, b, a / b); }
 double div_rn_d(double n, double d) { return div_rn_d_from(n, d, abs(n) / d); }

@@ -33,6 +33,39 @@ float to_float_from(double d, float f)
     return b < a || (b == a && is_even(g)) ? g : f;
 }
 
+// double(f) from f's bits alone (integer operations, no conversion) for zeros
+// and normal floats: the exponent rebased from 127 to 1023 and the significand
+// moved up by 29 bits. Subnormals, infinities and NaN take the conversion. The
+// kernels turn some of their products to double so and the rest by
+// conversion, so that both kinds of units share the work.
+double to_double_bits(float f)
+{
+    const uint u = floatBitsToUint(f);
+    const uint m = u & 0x7fffffffu;
+    if (m != 0u && m - 0x00800000u >= 0x7f000000u) return double(f);
+    const uint hi = (m == 0u ? 0u : (m >> 3) + 0x38000000u) | (u & 0x80000000u);
+    return uint64BitsToDouble((uint64_t(hi) << 32) | uint64_t(u << 29));
+}
+
+// float(d) rounded to nearest even from d's bits alone (integer operations,
+// no conversion), for d whose float is normal: the top 24 significant bits
+// kept, the 29 below rounding them (more than half, or half with an odd last
+// bit, round up; a carry into the exponent is the right result, up to
+// infinity). Magnitudes past the floats' overflow to infinity; zero and
+// results that would be subnormal take to_float_from.
+float to_float_rn(double d)
+{
+    const uint64_t b = doubleBitsToUint64(d);
+    const uint hi = uint(b >> 32), lo = uint(b & uint64_t(0xffffffffu));
+    const uint e = (hi >> 20) & 0x7ffu;
+    if (e > 1150u) return isnan(d) ? float(d) : uintBitsToFloat((hi & 0x80000000u) | 0x7f800000u);
+    if (e < 897u) return to_float_from(d, float(d));
+    uint mag = ((e - 896u) << 23) | ((hi & 0xfffffu) << 3) | (lo >> 29);
+    const uint rest = lo & 0x1fffffffu;
+    if (rest > 0x10000000u || (rest == 0x10000000u && (mag & 1u) != 0u)) mag += 1u;
+    return uintBitsToFloat(mag | (hi & 0x80000000u));
+}
+
 // The correctly rounded float square root (sqrtf). The candidate moves until v
 // lies between the squares of its midpoints with its neighbours; a midpoint has
 // 25 significant bits, so its square is exact in double and never equals v.

@@ -4,13 +4,15 @@
 // and pixel_terms, operation for operation): the 11x11 Gaussian window applied
 // separably where it lies wholly inside the plane.
 //
-// A workgroup walks down `tiles` tiles of kTW x kTH outputs: it loads the
-// tile's inputs with their window margins into shared memory, does the
-// horizontal pass (five planes of window sums) into shared memory, then each
-// thread the vertical pass and the terms of two outputs, adding l c s, l, c
-// and s into its own double sums. At the end a fixed tree adds the threads'
-// sums and the workgroup writes four doubles, into the results (the host adds
-// the workgroups' in order) or into the partials for ssim_sum.comp.
+// A workgroup walks down `tiles` tiles of kTW x kTH outputs (narrow and tall,
+// so that the horizontal pass redoes few rows and the shared memory stays
+// small): it loads the tile's inputs with their window margins into shared
+// memory, does the horizontal pass (five planes of window sums) into shared
+// memory, then each thread the vertical pass and the terms of two outputs,
+// adding l c s, l, c and s into its own double sums. At the end a fixed tree
+// adds the threads' sums (all four at once) and the workgroup writes four
+// doubles, into the results (the host adds the workgroups' in order) or into
+// the partials for ssim_sum.comp.
 #include "ssim_common.glsl"
 
 const int kThreads = kSsimTermsThreads;
@@ -28,24 +30,40 @@ layout(push_constant) uniform Params {
     uint to_partials;                 // 1: in the partials buffer, 0: in the results
 } p;
 
-shared float in_ref[kIH * kIW], in_dist[kIH * kIW];
+// The input tiles (reference, then distorted) as float bits; after the last
+// tile, the reduction's tree (four doubles a thread, ssim_vk.cpp checks that
+// they fit).
+const int kInTile = kIH * kIW;
+shared uint in_bits[2 * kInTile];
 shared float hsum[5][kIH * kTW];
-shared double tree[kThreads];
 
-double reduce(double v, uint tid)
+double tree_get(uint i)
 {
-    tree[tid] = v;
+    return packDouble2x32(uvec2(in_bits[2u * i], in_bits[2u * i + 1u]));
+}
+
+void tree_set(uint i, double v)
+{
+    const uvec2 w = unpackDouble2x32(v);
+    in_bits[2u * i] = w.x;
+    in_bits[2u * i + 1u] = w.y;
+}
+
+// The four sums of all threads, each by the same fixed tree. Called after a
+// barrier that ends all use of the input tiles.
+dvec4 reduce(dvec4 v, uint tid)
+{
+    for (uint k = 0u; k < 4u; k++) tree_set(4u * tid + k, v[k]);
     barrier();
     for (uint half_ = uint(kThreads) / 2u; half_ > 0u; half_ /= 2u) {
-        if (tid < half_) {
-            precise double s = tree[tid] + tree[tid + half_];
-            tree[tid] = s;
-        }
+        if (tid < half_)
+            for (uint k = 0u; k < 4u; k++) {
+                precise double s = tree_get(4u * tid + k) + tree_get(4u * (tid + half_) + k);
+                tree_set(4u * tid + k, s);
+            }
         barrier();
     }
-    const double r = tree[0];
-    barrier();
-    return r;
+    return dvec4(tree_get(0u), tree_get(1u), tree_get(2u), tree_get(3u));
 }
 
 void main()
@@ -65,8 +83,8 @@ void main()
             // Positions past the plane only feed outputs that are not counted.
             const uint y = uint(min(y0 + r, p.height - 1)), x = uint(min(x0 + c, p.width - 1));
             const uint at = y * p.in_stride + x;
-            in_ref[i] = load_sample(p.in_ref + at);
-            in_dist[i] = load_sample(p.in_dist + at);
+            in_bits[i] = floatBitsToUint(load_sample(p.in_ref + at));
+            in_bits[kInTile + int(i)] = floatBitsToUint(load_sample(p.in_dist + at));
         }
         barrier();
 
@@ -78,7 +96,7 @@ void main()
             precise double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0;
             for (int k = 0; k < kSsimWindow; k++) {
                 const float tap = gauss_tap(k);
-                const float a = in_ref[at + k], b = in_dist[at + k];
+                const float a = uintBitsToFloat(in_bits[at + k]), b = uintBitsToFloat(in_bits[kInTile + at + k]);
                 precise float p0 = a * tap;
                 precise float p1 = b * tap;
                 precise float aa = a * a;
@@ -87,8 +105,8 @@ void main()
                 precise float p2 = aa * tap;
                 precise float p3 = bb * tap;
                 precise float p4 = ab * tap;
-                s0 += double(p0);
-                s1 += double(p1);
+                s0 += to_double_bits(p0);  // exact, as double(p0)
+                s1 += to_double_bits(p1);
                 s2 += double(p2);
                 s3 += double(p3);
                 s4 += double(p4);
@@ -101,7 +119,7 @@ void main()
         }
         barrier();
 
-        // Vertical pass and the terms: outputs tid and tid + kThreads of the tile.
+        // Vertical pass and the terms: outputs tid, tid + kThreads, ... of the tile.
         for (uint j = tid; j < uint(kTW * kTH); j += uint(kThreads)) {
             const int r = int(j) / kTW, c = int(j) - r * kTW;
             if (x0 + c >= p.out_w || y0 + r >= p.out_h) continue;
@@ -144,8 +162,8 @@ void main()
         barrier();
     }
 
-    const double t0 = reduce(acc_lcs, tid), t1 = reduce(acc_l, tid), t2 = reduce(acc_c, tid),
-                 t3 = reduce(acc_s, tid);
+    const dvec4 t = reduce(dvec4(acc_lcs, acc_l, acc_c, acc_s), tid);
+    const double t0 = t.x, t1 = t.y, t2 = t.z, t3 = t.w;
     if (tid == 0u) {
         const uint at = p.partial_index + 4u * (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x);
         if (p.to_partials != 0u) {

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cfloat>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -200,6 +201,7 @@ TEST_CASE("ssim kernels' rounding corrections give IEEE results from perturbed c
         const double d = (rng() & 1 ? -1 : 1) * value(-30, 30);
         const float rne = float(d);
         const float rtz = std::fabs(double(rne)) > std::fabs(d) ? next_float(rne, d < 0) : rne;
+        wrong += std::bit_cast<uint32_t>(to_float_rn(d)) != std::bit_cast<uint32_t>(rne);
         for (float cand : {rne, rtz}) {
             const float got = to_float_from(d, cand);
             wrong += std::bit_cast<uint32_t>(got) != std::bit_cast<uint32_t>(rne);
@@ -225,6 +227,39 @@ TEST_CASE("ssim kernels' rounding corrections give IEEE results from perturbed c
         const float r = float(int(rng() % 65536));
         wrong += sqrt_rn_from(r * r, perturb(r, int(rng() % 7) - 3)) != std::sqrt(r * r);
     }
+    // The conversion from bits: ties both ways, carries into the exponent, the
+    // edges of the normal floats, zeros, infinities and NaN.
+    long narrowed = 0;
+    auto narrow = [&](double d) {
+        const float want = float(d), got = to_float_rn(d);
+        wrong += std::isnan(want) ? !std::isnan(got) : std::bit_cast<uint32_t>(got) != std::bit_cast<uint32_t>(want);
+        narrowed++;
+    };
+    for (int i = 0; i < 100000; i++) {
+        const uint64_t sign = (rng() & 1) << 63, exp = uint64_t(860 + int(rng() % 330)) << 52;
+        const uint64_t top = (rng() & ((uint64_t(1) << 23) - 1)) << 29;  // a float's mantissa
+        const uint64_t low[] = {0, 1, 0x0fffffff, 0x10000000, 0x10000001, 0x1fffffff, rng() & 0x1fffffff};
+        for (uint64_t l : low) narrow(std::bit_cast<double>(sign | exp | top | l));
+        narrow(std::bit_cast<double>(sign | exp | (uint64_t(0xfffff) << 32) | 0xf0000000u));  // carries
+    }
+    for (double d : {0.0, -0.0, double(FLT_MIN), double(FLT_MAX), double(FLT_TRUE_MIN), 0x1.fffffffp-127, 0x1.ffffffp127,
+                     0x1.fffffefp127, 0x1p128, 1e300, -1e-300, double(INFINITY), -double(INFINITY), double(NAN)})
+        narrow(d);
+    std::printf("ssim double-to-float from bits: %ld values\n", narrowed);
+    // And float-to-double: every exponent, both signs, the specials.
+    long widened = 0;
+    auto widen = [&](float f) {
+        const double want = double(f), got = to_double_bits(f);
+        wrong += std::isnan(want) ? !std::isnan(got) : std::bit_cast<uint64_t>(got) != std::bit_cast<uint64_t>(want);
+        widened++;
+    };
+    for (uint32_t e = 0; e < 256; e++)
+        for (int i = 0; i < 200; i++) {
+            const uint32_t m = i == 0 ? 0 : i == 1 ? 0x7fffff : i == 2 ? 1 : uint32_t(rng()) & 0x7fffff;
+            widen(std::bit_cast<float>((e << 23) | m));
+            widen(std::bit_cast<float>(0x80000000u | (e << 23) | m));
+        }
+    std::printf("ssim float-to-double from bits: %ld values\n", widened);
     std::printf("ssim rounding corrections: %d inputs, %ld perturbed candidates, %ld wrong\n", kInputs, corrected,
                 wrong);
     CHECK(wrong == 0);
@@ -569,6 +604,8 @@ TEST_CASE("float_ssim and float_ms_ssim on the GPU refuse or skip what the CPU d
 TEST_CASE("float_ssim and float_ms_ssim throughput on the GPU engine", "[.][bench]")
 {
     auto st = validated_state();
+    // VMAF_BENCH_PROFILE=1: each kernel's GPU time (timestamps between the parts).
+    if (std::getenv("VMAF_BENCH_PROFILE")) st->set_profiling(true);
     const char *frames_env = std::getenv("VMAF_BENCH_FRAMES");
     const unsigned frames = frames_env ? unsigned(std::max(1, std::atoi(frames_env))) : 600;
     std::vector<VmafPicture> ref, dist;
@@ -590,6 +627,14 @@ TEST_CASE("float_ssim and float_ms_ssim throughput on the GPU engine", "[.][benc
         const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         std::printf("%-24s 1920x1080 8-bit on %s: %.1f fps (%.3f ms/frame, %u frames)\n", r.name,
                     st->info().name.c_str(), frames / s, 1e3 * s / frames, frames);
+        // The GPU's own time per frame, and per part in profile mode.
+        const vk::GpuTiming gt = engine->gpu_timing();
+        if (gt.frames) std::printf("    GPU %.4f ms/frame\n", gt.total_ms / double(gt.frames));
+        const vk::GpuProfile &prof = engine->profile();
+        for (const auto &iv : prof.intervals)
+            if (prof.frames)
+                std::printf("    %-16s stage %2d: %.4f ms/frame\n", iv.part.c_str(), iv.stage,
+                            iv.total_ms / double(prof.frames));
     }
     unref_all(ref);
     unref_all(dist);

@@ -147,7 +147,7 @@ inline double to_db(double score, double cap)
 // ssim_box.comp's and ssim_lpf.comp's of kPointTile x kPointTile outputs.
 namespace gpu {
 inline constexpr int kTermsThreads = 256;
-inline constexpr int kTileW = 32, kTileH = 16;
+inline constexpr int kTileW = 16, kTileH = 32;
 inline constexpr int kSumThreads = 256;
 inline constexpr int kPointTile = 16;
 }  // namespace gpu

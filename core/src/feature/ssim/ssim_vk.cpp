@@ -116,10 +116,12 @@ public:
         bpc_ = bpc;
         st_ = &st;
         const VkPhysicalDeviceLimits &lim = st.limits();
-        // ssim_terms' shared memory: two input tiles, five window-sum planes, the tree.
+        // ssim_terms' shared memory: two input tiles and five window-sum planes;
+        // the input tiles then hold the reduction's tree, four doubles a thread.
         constexpr uint32_t margin = ssim::kWindow - 1;
-        const uint32_t terms_shared = 4 * (2 * (kTileH + margin) * (kTileW + margin) + 5 * (kTileH + margin) * kTileW) +
-                                      8 * kTermsThreads;
+        constexpr uint32_t in_tiles = 4 * 2 * (kTileH + margin) * (kTileW + margin);
+        static_assert(in_tiles >= 4 * sizeof(double) * kTermsThreads);
+        const uint32_t terms_shared = in_tiles + 4 * 5 * (kTileH + margin) * kTileW;
         const uint32_t most = std::max({kTermsThreads, kSumThreads, kPointTile * kPointTile});
         if (lim.maxComputeSharedMemorySize < terms_shared || lim.maxComputeWorkGroupInvocations < most ||
             lim.maxComputeWorkGroupSize[0] < std::max(kTermsThreads, kSumThreads) ||
