@@ -51,29 +51,14 @@ FeatureOptions adm_options(const Dict &d = {})
     return o;
 }
 
-FrameFormat format_of(const VmafPicture &p) { return {p.pix_fmt, p.bpc, p.w[0], p.h[0]}; }
-
-MapSink run_gpu(vk::State &st, const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dist,
-                const FeatureOptions &opts)
+MapSink run_gpu(vk::State &st, const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dist, const FeatureOptions &opts)
 {
-    REQUIRE(vk::Engine::supports(st, format_of(ref[0]), kAdmExtractor, opts));
-    std::unique_ptr<vk::Engine> engine;
-    REQUIRE(vk::Engine::create(&st, format_of(ref[0]), {{&kAdmExtractor, opts}}, &engine) == 0);
-    MapSink sink;
-    for (size_t i = 0; i < ref.size(); i++) REQUIRE(engine->submit(ref[i], dist[i], unsigned(i), sink) == 0);
-    REQUIRE(engine->flush(sink) == 0);
-    return sink;
+    return run_engine(st, kAdmExtractor, opts, ref, dist);
 }
 
-MapSink run_cpu(const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dist,
-                const FeatureOptions &opts)
+MapSink run_cpu(const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dist, const FeatureOptions &opts)
 {
-    auto ex = kAdmExtractor.create(opts);
-    REQUIRE(ex->init(format_of(ref[0])) == 0);
-    MapSink sink;
-    for (size_t i = 0; i < ref.size(); i++) REQUIRE(ex->extract(ref[i], dist[i], unsigned(i), sink) == 0);
-    REQUIRE(ex->flush(sink) == 0);
-    return sink;
+    return run_extractor(kAdmExtractor, opts, ref, dist);
 }
 
 // Every output of `cpu` is in `gpu` with the same value, or both are NaN
@@ -126,24 +111,6 @@ bool is_main_output(const std::string &name)
     for (const Output &o : kOutputs)
         if (name == o.provided) return true;
     return false;
-}
-
-// A luma-only or chroma-carrying picture filled by gen(plane, x, y).
-template <typename Gen>
-VmafPicture make_picture(VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h, Gen gen)
-{
-    VmafPicture p;
-    REQUIRE(picture_alloc(&p, fmt, bpc, w, h) == 0);
-    for (unsigned pl = 0; pl < plane_count(fmt); pl++)
-        for (unsigned y = 0; y < p.h[pl]; y++) {
-            auto *row = static_cast<uint8_t *>(p.data[pl]) + size_t(y) * p.stride[pl];
-            for (unsigned x = 0; x < p.w[pl]; x++) {
-                const unsigned v = gen(pl, x, y);
-                if (bpc == 8) row[x] = uint8_t(v);
-                else reinterpret_cast<uint16_t *>(row)[x] = uint16_t(v);
-            }
-        }
-    return p;
 }
 
 // Frames of texture plus noise; the distorted one is noisier, blurred,

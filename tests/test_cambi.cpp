@@ -21,6 +21,7 @@
 #include "feature/cambi/cambi_pool.h"
 #include "feature/cambi/cambi_tables.h"
 #include "golden.h"
+#include "sink.h"
 #include "libvmaf/libvmaf.h"
 #include "run.h"
 
@@ -28,27 +29,6 @@ using namespace vmaf;
 using namespace vmaf::test;
 
 namespace {
-
-class MapSink final : public ScoreSink {
-public:
-    int append(const char *name, unsigned index, double value) override
-    {
-        scores[name][index] = value;
-        return 0;
-    }
-    int get(const char *name, unsigned index, double *value) const override
-    {
-        auto n = scores.find(name);
-        if (n == scores.end()) return -ENOENT;
-        auto v = n->second.find(index);
-        if (v == n->second.end()) return -ENOENT;
-        *value = v->second;
-        return 0;
-    }
-    int set_aggregate(const char *, double) override { return 0; }
-
-    std::map<std::string, std::map<unsigned, double>> scores;
-};
 
 FeatureOptions parse_options(const Dict &d)
 {

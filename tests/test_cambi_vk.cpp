@@ -39,30 +39,15 @@ FeatureOptions cambi_options(const Dict &d = {})
     return o;
 }
 
-FrameFormat format_of(const VmafPicture &p) { return {p.pix_fmt, p.bpc, p.w[0], p.h[0]}; }
-
-MapSink run_gpu(vk::State &st, const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dist,
-                const FeatureOptions &opts)
+MapSink run_gpu(vk::State &st, const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dist, const FeatureOptions &opts)
 {
     REQUIRE(vk::find_gpu_feature("cambi")->supports(st, format_of(ref[0]), opts));
-    REQUIRE(vk::Engine::supports(st, format_of(ref[0]), kCambiExtractor, opts));
-    std::unique_ptr<vk::Engine> engine;
-    REQUIRE(vk::Engine::create(&st, format_of(ref[0]), {{&kCambiExtractor, opts}}, &engine) == 0);
-    MapSink sink;
-    for (size_t i = 0; i < ref.size(); i++) REQUIRE(engine->submit(ref[i], dist[i], unsigned(i), sink) == 0);
-    REQUIRE(engine->flush(sink) == 0);
-    return sink;
+    return run_engine(st, kCambiExtractor, opts, ref, dist);
 }
 
-MapSink run_cpu(const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dist,
-                const FeatureOptions &opts)
+MapSink run_cpu(const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dist, const FeatureOptions &opts)
 {
-    auto ex = kCambiExtractor.create(opts);
-    REQUIRE(ex->init(format_of(ref[0])) == 0);
-    MapSink sink;
-    for (size_t i = 0; i < ref.size(); i++) REQUIRE(ex->extract(ref[i], dist[i], unsigned(i), sink) == 0);
-    REQUIRE(ex->flush(sink) == 0);
-    return sink;
+    return run_extractor(kCambiExtractor, opts, ref, dist);
 }
 
 // Max |GPU - CPU| over every output and frame (checks the outputs and frames agree).
@@ -89,25 +74,6 @@ double max_score(const MapSink &s)
     double m = 0;
     for (const auto &[i, v] : s.scores.at(kScore)) m = std::max(m, v);
     return m;
-}
-
-template <typename Gen>
-VmafPicture make_picture(VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h, Gen gen)
-{
-    VmafPicture p;
-    REQUIRE(picture_alloc(&p, fmt, bpc, w, h) == 0);
-    for (unsigned pl = 0; pl < plane_count(fmt); pl++)
-        for (unsigned y = 0; y < p.h[pl]; y++) {
-            auto *row = static_cast<uint8_t *>(p.data[pl]) + size_t(y) * p.stride[pl];
-            for (unsigned x = 0; x < p.w[pl]; x++) {
-                const unsigned v = gen(pl, x, y);
-                if (bpc == 8)
-                    row[x] = uint8_t(v);
-                else
-                    reinterpret_cast<uint16_t *>(row)[x] = uint16_t(v);
-            }
-        }
-    return p;
 }
 
 // Banded gradients: a slow ramp in 10-bit codes, quantized to the picture's

@@ -40,28 +40,14 @@ FeatureOptions ciede_options()
     return o;
 }
 
-FrameFormat format_of(const VmafPicture &p) { return {p.pix_fmt, p.bpc, p.w[0], p.h[0]}; }
-
 MapSink run_gpu(vk::State &st, const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dist)
 {
-    const auto opts = ciede_options();
-    REQUIRE(vk::Engine::supports(st, format_of(ref[0]), kCiedeExtractor, opts));
-    std::unique_ptr<vk::Engine> engine;
-    REQUIRE(vk::Engine::create(&st, format_of(ref[0]), {{&kCiedeExtractor, opts}}, &engine) == 0);
-    MapSink sink;
-    for (size_t i = 0; i < ref.size(); i++) REQUIRE(engine->submit(ref[i], dist[i], unsigned(i), sink) == 0);
-    REQUIRE(engine->flush(sink) == 0);
-    return sink;
+    return run_engine(st, kCiedeExtractor, ciede_options(), ref, dist);
 }
 
 MapSink run_cpu(const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dist)
 {
-    auto ex = kCiedeExtractor.create(ciede_options());
-    REQUIRE(ex->init(format_of(ref[0])) == 0);
-    MapSink sink;
-    for (size_t i = 0; i < ref.size(); i++) REQUIRE(ex->extract(ref[i], dist[i], unsigned(i), sink) == 0);
-    REQUIRE(ex->flush(sink) == 0);
-    return sink;
+    return run_extractor(kCiedeExtractor, ciede_options(), ref, dist);
 }
 
 // |a - b|, 0 when both are the same infinity.
@@ -90,23 +76,6 @@ Comparison compare(const MapSink &gpu, const MapSink &cpu)
         c.identical += g.at(i) == v;
     }
     return c;
-}
-
-template <typename Gen>
-VmafPicture make_picture(VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h, Gen gen)
-{
-    VmafPicture p;
-    REQUIRE(picture_alloc(&p, fmt, bpc, w, h) == 0);
-    for (unsigned pl = 0; pl < 3; pl++)
-        for (unsigned y = 0; y < p.h[pl]; y++) {
-            auto *row = static_cast<uint8_t *>(p.data[pl]) + size_t(y) * p.stride[pl];
-            for (unsigned x = 0; x < p.w[pl]; x++) {
-                const unsigned v = gen(pl, x, y);
-                if (bpc == 8) row[x] = uint8_t(v);
-                else reinterpret_cast<uint16_t *>(row)[x] = uint16_t(v);
-            }
-        }
-    return p;
 }
 
 // Frames mixing smooth texture, noise and extremes: frame kinds cycle through

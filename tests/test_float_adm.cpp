@@ -17,6 +17,7 @@
 #include "feature/float_adm/float_adm_csf.h"
 #include "feature/registry.h"
 #include "golden.h"
+#include "sink.h"
 #include <nlohmann/json.hpp>
 #include "libvmaf/libvmaf.h"
 #include "picture/picture.h"
@@ -26,35 +27,6 @@ using namespace vmaf;
 using namespace vmaf::test;
 
 namespace {
-
-class MapSink final : public ScoreSink {
-public:
-    int append(const char *name, unsigned index, double value) override
-    {
-        scores[name][index] = value;
-        return 0;
-    }
-    int get(const char *name, unsigned index, double *value) const override
-    {
-        auto n = scores.find(name);
-        if (n == scores.end()) return -ENOENT;
-        auto v = n->second.find(index);
-        if (v == n->second.end()) return -ENOENT;
-        *value = v->second;
-        return 0;
-    }
-    int set_aggregate(const char *, double) override { return 0; }
-
-    double at(const std::string &name, unsigned index) const
-    {
-        double v = 0;
-        INFO(name << " frame " << index);
-        REQUIRE(get(name.c_str(), index, &v) == 0);
-        return v;
-    }
-
-    std::map<std::string, std::map<unsigned, double>> scores;
-};
 
 FeatureOptions parse_options(const Dict &d)
 {

@@ -32,27 +32,13 @@ const char *const kNames[] = {"psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr", "psnr_
 // Scores of `ref`/`dist` through a GPU Engine running psnr_hvs alone.
 MapSink run_gpu(vk::State &st, const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dist)
 {
-    const FrameFormat fmt{ref[0].pix_fmt, ref[0].bpc, ref[0].w[0], ref[0].h[0]};
-    const FeatureOptions opts;
-    REQUIRE(vk::Engine::supports(st, fmt, kPsnrHvsExtractor, opts));
-    std::unique_ptr<vk::Engine> engine;
-    REQUIRE(vk::Engine::create(&st, fmt, {{&kPsnrHvsExtractor, opts}}, &engine) == 0);
-    MapSink sink;
-    for (size_t i = 0; i < ref.size(); i++) REQUIRE(engine->submit(ref[i], dist[i], unsigned(i), sink) == 0);
-    REQUIRE(engine->flush(sink) == 0);
-    return sink;
+    return run_engine(st, kPsnrHvsExtractor, FeatureOptions{}, ref, dist);
 }
 
 // The same through the CPU extractor, the oracle.
 MapSink run_cpu(const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dist)
 {
-    const FrameFormat fmt{ref[0].pix_fmt, ref[0].bpc, ref[0].w[0], ref[0].h[0]};
-    auto ex = kPsnrHvsExtractor.create(FeatureOptions{});
-    REQUIRE(ex->init(fmt) == 0);
-    MapSink sink;
-    for (size_t i = 0; i < ref.size(); i++) REQUIRE(ex->extract(ref[i], dist[i], unsigned(i), sink) == 0);
-    REQUIRE(ex->flush(sink) == 0);
-    return sink;
+    return run_extractor(kPsnrHvsExtractor, FeatureOptions{}, ref, dist);
 }
 
 // |a - b|, 0 when both are the same infinity or both NaN, +inf when only one is finite.

@@ -55,29 +55,14 @@ FeatureOptions options(bool ms, const Dict &d = {})
     return o;
 }
 
-FrameFormat format_of(const VmafPicture &p) { return {p.pix_fmt, p.bpc, p.w[0], p.h[0]}; }
-
-MapSink run_gpu(vk::State &st, bool ms, const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dist,
-                const FeatureOptions &opts)
+MapSink run_gpu(vk::State &st, bool ms, const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dist, const FeatureOptions &opts)
 {
-    REQUIRE(vk::Engine::supports(st, format_of(ref[0]), info(ms), opts));
-    std::unique_ptr<vk::Engine> engine;
-    REQUIRE(vk::Engine::create(&st, format_of(ref[0]), {{&info(ms), opts}}, &engine) == 0);
-    MapSink sink;
-    for (size_t i = 0; i < ref.size(); i++) REQUIRE(engine->submit(ref[i], dist[i], unsigned(i), sink) == 0);
-    REQUIRE(engine->flush(sink) == 0);
-    return sink;
+    return run_engine(st, info(ms), opts, ref, dist);
 }
 
-MapSink run_cpu(bool ms, const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dist,
-                const FeatureOptions &opts)
+MapSink run_cpu(bool ms, const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dist, const FeatureOptions &opts)
 {
-    auto ex = info(ms).create(opts);
-    REQUIRE(ex->init(format_of(ref[0])) == 0);
-    MapSink sink;
-    for (size_t i = 0; i < ref.size(); i++) REQUIRE(ex->extract(ref[i], dist[i], unsigned(i), sink) == 0);
-    REQUIRE(ex->flush(sink) == 0);
-    return sink;
+    return run_extractor(info(ms), opts, ref, dist);
 }
 
 // Every output of `cpu` is in `gpu`, within `tol`; returns max |diff| per output.
@@ -113,24 +98,6 @@ double max_of(const std::map<std::string, double> &m)
 // the CPU does; only the order of the double sums of the per-pixel terms
 // differs (by workgroup instead of raster order), far below a float's ulp.
 constexpr double kVsCpu = 1e-6;
-
-// A luma-only or chroma-carrying picture filled by gen(plane, x, y).
-template <typename Gen>
-VmafPicture make_picture(VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h, Gen gen)
-{
-    VmafPicture p;
-    REQUIRE(picture_alloc(&p, fmt, bpc, w, h) == 0);
-    for (unsigned pl = 0; pl < plane_count(fmt); pl++)
-        for (unsigned y = 0; y < p.h[pl]; y++) {
-            auto *row = static_cast<uint8_t *>(p.data[pl]) + size_t(y) * p.stride[pl];
-            for (unsigned x = 0; x < p.w[pl]; x++) {
-                const unsigned v = gen(pl, x, y);
-                if (bpc == 8) row[x] = uint8_t(v);
-                else reinterpret_cast<uint16_t *>(row)[x] = uint16_t(v);
-            }
-        }
-    return p;
-}
 
 // Frames of smooth texture plus noise; the distorted one noisier, blurred,
 // contrast-boosted or clipped to the extremes of the depth (kind 3: the black

@@ -8,9 +8,13 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "feature/extractor.h"
+#include "sink.h"
+#include "picture/picture.h"
 #include "vulkan/context.h"
+#include "vulkan/engine.h"
 
 namespace vmaf::test {
 
@@ -36,40 +40,51 @@ inline void check_clean(const vk::State &st)
     CHECK(st.validation_warnings() == 0);
 }
 
-// Scores by provided name and index, and aggregates.
-class MapSink final : public ScoreSink {
-public:
-    MapSink() = default;
-    MapSink(const MapSink &o) : scores(o.scores), aggregates(o.aggregates) {}
+inline FrameFormat format_of(const VmafPicture &p) { return {p.pix_fmt, p.bpc, p.w[0], p.h[0]}; }
 
-    int append(const char *name, unsigned index, double value) override
-    {
-        std::lock_guard lock(mutex_);
-        auto &series = scores[name];
-        if (series.count(index)) return -EEXIST;
-        series[index] = value;
-        return 0;
-    }
-    int get(const char *name, unsigned index, double *value) const override
-    {
-        std::lock_guard lock(mutex_);
-        auto s = scores.find(name);
-        if (s == scores.end() || !s->second.count(index)) return -ENOENT;
-        *value = s->second.at(index);
-        return 0;
-    }
-    int set_aggregate(const char *name, double value) override
-    {
-        std::lock_guard lock(mutex_);
-        aggregates[name] = value;
-        return 0;
-    }
+// Every frame of `ref`/`dist` through a GPU Engine running `ex` alone (REQUIREs
+// that the device runs it with these options on this format).
+inline MapSink run_engine(vk::State &st, const ExtractorInfo &ex, const FeatureOptions &opts,
+                          const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dist)
+{
+    const FrameFormat fmt = format_of(ref[0]);
+    REQUIRE(vk::Engine::supports(st, fmt, ex, opts));
+    std::unique_ptr<vk::Engine> engine;
+    REQUIRE(vk::Engine::create(&st, fmt, {{&ex, opts}}, &engine) == 0);
+    MapSink sink;
+    for (size_t i = 0; i < ref.size(); i++) REQUIRE(engine->submit(ref[i], dist[i], unsigned(i), sink) == 0);
+    REQUIRE(engine->flush(sink) == 0);
+    return sink;
+}
 
-    std::map<std::string, std::map<unsigned, double>> scores;
-    std::map<std::string, double> aggregates;
+// The same through the CPU extractor, the oracle.
+inline MapSink run_extractor(const ExtractorInfo &ex, const FeatureOptions &opts,
+                             const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dist)
+{
+    auto e = ex.create(opts);
+    REQUIRE(e->init(format_of(ref[0])) == 0);
+    MapSink sink;
+    for (size_t i = 0; i < ref.size(); i++) REQUIRE(e->extract(ref[i], dist[i], unsigned(i), sink) == 0);
+    REQUIRE(e->flush(sink) == 0);
+    return sink;
+}
 
-private:
-    mutable std::mutex mutex_;
-};
+// A picture whose samples are gen(plane, x, y).
+template <typename Gen>
+VmafPicture make_picture(VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h, Gen gen)
+{
+    VmafPicture p;
+    REQUIRE(picture_alloc(&p, fmt, bpc, w, h) == 0);
+    for (unsigned pl = 0; pl < plane_count(fmt); pl++)
+        for (unsigned y = 0; y < p.h[pl]; y++) {
+            auto *row = static_cast<uint8_t *>(p.data[pl]) + size_t(y) * p.stride[pl];
+            for (unsigned x = 0; x < p.w[pl]; x++) {
+                const unsigned v = gen(pl, x, y);
+                if (bpc == 8) row[x] = uint8_t(v);
+                else reinterpret_cast<uint16_t *>(row)[x] = uint16_t(v);
+            }
+        }
+    return p;
+}
 
 }  // namespace vmaf::test

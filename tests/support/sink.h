@@ -1,0 +1,49 @@
+// Test helper: a score sink that keeps everything, by provided name and index.
+#pragma once
+
+#include <cerrno>
+#include <map>
+#include <mutex>
+#include <string>
+
+#include "feature/extractor.h"
+
+namespace vmaf::test {
+
+// Scores by provided name and index, and aggregates.
+class MapSink final : public ScoreSink {
+public:
+    MapSink() = default;
+    MapSink(const MapSink &o) : scores(o.scores), aggregates(o.aggregates) {}
+
+    int append(const char *name, unsigned index, double value) override
+    {
+        std::lock_guard lock(mutex_);
+        auto &series = scores[name];
+        if (series.count(index)) return -EEXIST;
+        series[index] = value;
+        return 0;
+    }
+    int get(const char *name, unsigned index, double *value) const override
+    {
+        std::lock_guard lock(mutex_);
+        auto s = scores.find(name);
+        if (s == scores.end() || !s->second.count(index)) return -ENOENT;
+        *value = s->second.at(index);
+        return 0;
+    }
+    int set_aggregate(const char *name, double value) override
+    {
+        std::lock_guard lock(mutex_);
+        aggregates[name] = value;
+        return 0;
+    }
+
+    std::map<std::string, std::map<unsigned, double>> scores;
+    std::map<std::string, double> aggregates;
+
+private:
+    mutable std::mutex mutex_;
+};
+
+}  // namespace vmaf::test
