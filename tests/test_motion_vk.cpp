@@ -39,7 +39,6 @@ FeatureOptions motion_options(const Dict &d = {})
     return o;
 }
 
-FrameFormat format_of(const VmafPicture &pic) { return {pic.pix_fmt, pic.bpc, pic.w[0], pic.h[0]}; }
 
 // Scores of `ref` through a GPU Engine running motion alone.
 MapSink run_gpu(vk::State &st, const std::vector<VmafPicture> &ref, const FeatureOptions &opts)

@@ -1,6 +1,8 @@
 // Test helper: a score sink that keeps everything, by provided name and index.
 #pragma once
 
+#include <catch2/catch.hpp>
+
 #include <cerrno>
 #include <map>
 #include <mutex>
@@ -37,6 +39,15 @@ public:
         std::lock_guard lock(mutex_);
         aggregates[name] = value;
         return 0;
+    }
+
+    // The score, which must be there (a REQUIRE of the calling test).
+    double at(const std::string &name, unsigned index) const
+    {
+        double v = 0;
+        INFO(name << " frame " << index);
+        REQUIRE(get(name.c_str(), index, &v) == 0);
+        return v;
     }
 
     std::map<std::string, std::map<unsigned, double>> scores;
