@@ -25,16 +25,6 @@ constexpr OptionSpec kOptions[] = {
 
 constexpr const char *kProvided[] = {"float_ms_ssim"};
 
-constexpr const char *kLNames[ssim::kScales] = {"float_ms_ssim_l_scale0", "float_ms_ssim_l_scale1",
-                                                "float_ms_ssim_l_scale2", "float_ms_ssim_l_scale3",
-                                                "float_ms_ssim_l_scale4"};
-constexpr const char *kCNames[ssim::kScales] = {"float_ms_ssim_c_scale0", "float_ms_ssim_c_scale1",
-                                                "float_ms_ssim_c_scale2", "float_ms_ssim_c_scale3",
-                                                "float_ms_ssim_c_scale4"};
-constexpr const char *kSNames[ssim::kScales] = {"float_ms_ssim_s_scale0", "float_ms_ssim_s_scale1",
-                                                "float_ms_ssim_s_scale2", "float_ms_ssim_s_scale3",
-                                                "float_ms_ssim_s_scale4"};
-
 class FloatMsSsimCpu final : public Extractor {
 public:
     FloatMsSsimCpu(const FeatureOptions &o, ssim::Kernels which)
@@ -79,19 +69,7 @@ public:
         }
         std::array<ssim::ScaleTerms, ssim::kScales> t;
         for (int i = 0; i < ssim::kScales; i++) t[i] = engine_.ssim(r[i], d[i], w_[i], h_[i]);
-        double score;
-        if (!ssim::ms_ssim_combine(t.data(), &score)) {
-            log(VMAF_LOG_LEVEL_ERROR, "float_ms_ssim: infinite score at frame %u\n", index);
-            return -EINVAL;
-        }
-        if (db_) score = ssim::to_db(score, cap_);
-        int err = out.append("float_ms_ssim", index, score);
-        if (lcs_) {
-            for (int i = 0; i < ssim::kScales; i++) err |= out.append(kLNames[i], index, t[i].l);
-            for (int i = 0; i < ssim::kScales; i++) err |= out.append(kCNames[i], index, t[i].c);
-            for (int i = 0; i < ssim::kScales; i++) err |= out.append(kSNames[i], index, t[i].s);
-        }
-        return err;
+        return ssim::write_ms_ssim(out, index, t.data(), db_, lcs_, cap_);
     }
 
 private:

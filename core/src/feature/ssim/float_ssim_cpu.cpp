@@ -66,16 +66,7 @@ public:
             r = small_ref_.data(), d = small_dist_.data();
             w = ssim::decimated_size(w, factor_), h = ssim::decimated_size(h, factor_);
         }
-        const ssim::ScaleTerms t = engine_.ssim(r, d, w, h);
-        double score = t.ssim;
-        if (db_) score = ssim::to_db(score, cap_);
-        int err = out.append("float_ssim", index, score);
-        if (lcs_) {
-            err |= out.append("float_ssim_l", index, t.l);
-            err |= out.append("float_ssim_c", index, t.c);
-            err |= out.append("float_ssim_s", index, t.s);
-        }
-        return err;
+        return ssim::write_ssim(out, index, engine_.ssim(r, d, w, h), db_, lcs_, cap_);
     }
 
 private:

@@ -3,11 +3,15 @@
 // kernel build an instance picked.
 #pragma once
 
+#include <cerrno>
 #include <cmath>
 #include <vector>
 
+#include "feature/extractor.h"
 #include "feature/ssim/ssim.h"
+#include "feature/ssim/ssim_kernel.h"
 #include "feature/ssim/ssim_tables.h"
+#include "util/log.h"
 
 namespace vmaf::ssim {
 
@@ -35,6 +39,46 @@ inline bool ms_ssim_combine(const ScaleTerms *t, double *out)
     }
     *out = msssim;
     return true;
+}
+
+// float_ssim's outputs of one frame (in dB, capped at `cap`, with `db`), for the
+// CPU extractor and its GPU twin alike.
+inline int write_ssim(ScoreSink &sink, unsigned index, const ScaleTerms &t, bool db, bool lcs, double cap)
+{
+    int err = sink.append("float_ssim", index, db ? to_db(t.ssim, cap) : double(t.ssim));
+    if (lcs) {
+        err |= sink.append("float_ssim_l", index, t.l);
+        err |= sink.append("float_ssim_c", index, t.c);
+        err |= sink.append("float_ssim_s", index, t.s);
+    }
+    return err;
+}
+
+// float_ms_ssim's outputs of one frame from its five scales' terms: -EINVAL
+// where the product is infinite (libvmaf's error).
+inline int write_ms_ssim(ScoreSink &sink, unsigned index, const ScaleTerms *t, bool db, bool lcs, double cap)
+{
+    static constexpr const char *kL[kScales] = {"float_ms_ssim_l_scale0", "float_ms_ssim_l_scale1",
+                                                "float_ms_ssim_l_scale2", "float_ms_ssim_l_scale3",
+                                                "float_ms_ssim_l_scale4"};
+    static constexpr const char *kC[kScales] = {"float_ms_ssim_c_scale0", "float_ms_ssim_c_scale1",
+                                                "float_ms_ssim_c_scale2", "float_ms_ssim_c_scale3",
+                                                "float_ms_ssim_c_scale4"};
+    static constexpr const char *kS[kScales] = {"float_ms_ssim_s_scale0", "float_ms_ssim_s_scale1",
+                                                "float_ms_ssim_s_scale2", "float_ms_ssim_s_scale3",
+                                                "float_ms_ssim_s_scale4"};
+    double score;
+    if (!ms_ssim_combine(t, &score)) {
+        log(VMAF_LOG_LEVEL_ERROR, "float_ms_ssim: infinite score at frame %u\n", index);
+        return -EINVAL;
+    }
+    int err = sink.append("float_ms_ssim", index, db ? to_db(score, cap) : score);
+    if (lcs) {
+        for (int i = 0; i < kScales; i++) err |= sink.append(kL[i], index, t[i].l);
+        for (int i = 0; i < kScales; i++) err |= sink.append(kC[i], index, t[i].c);
+        for (int i = 0; i < kScales; i++) err |= sink.append(kS[i], index, t[i].s);
+    }
+    return err;
 }
 
 // One row of per-pixel terms: l * c * s, l, c, s.

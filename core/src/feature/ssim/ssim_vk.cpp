@@ -349,16 +349,7 @@ public:
 
     int collect(std::span<const std::byte> results, unsigned index, ScoreSink &sink) override
     {
-        const ssim::ScaleTerms t = finish(results, job_);
-        double score = t.ssim;
-        if (db_) score = ssim::to_db(score, cap_);
-        int err = sink.append("float_ssim", index, score);
-        if (lcs_) {
-            err |= sink.append("float_ssim_l", index, t.l);
-            err |= sink.append("float_ssim_c", index, t.c);
-            err |= sink.append("float_ssim_s", index, t.s);
-        }
-        return err;
+        return ssim::write_ssim(sink, index, finish(results, job_), db_, lcs_, cap_);
     }
 
 private:
@@ -382,16 +373,6 @@ private:
 };
 
 // ------------------------------------------------------------- float_ms_ssim
-
-constexpr const char *kLNames[ssim::kScales] = {"float_ms_ssim_l_scale0", "float_ms_ssim_l_scale1",
-                                                "float_ms_ssim_l_scale2", "float_ms_ssim_l_scale3",
-                                                "float_ms_ssim_l_scale4"};
-constexpr const char *kCNames[ssim::kScales] = {"float_ms_ssim_c_scale0", "float_ms_ssim_c_scale1",
-                                                "float_ms_ssim_c_scale2", "float_ms_ssim_c_scale3",
-                                                "float_ms_ssim_c_scale4"};
-constexpr const char *kSNames[ssim::kScales] = {"float_ms_ssim_s_scale0", "float_ms_ssim_s_scale1",
-                                                "float_ms_ssim_s_scale2", "float_ms_ssim_s_scale3",
-                                                "float_ms_ssim_s_scale4"};
 
 class FloatMsSsimVk final : public SsimVkBase {
 public:
@@ -489,19 +470,7 @@ public:
         if (skip_) return 0;
         std::array<ssim::ScaleTerms, ssim::kScales> t;
         for (int i = 0; i < ssim::kScales; i++) t[i] = finish(results, jobs_[i]);
-        double score;
-        if (!ssim::ms_ssim_combine(t.data(), &score)) {
-            log(VMAF_LOG_LEVEL_ERROR, "float_ms_ssim: infinite score at frame %u\n", index);
-            return -EINVAL;
-        }
-        if (db_) score = ssim::to_db(score, cap_);
-        int err = sink.append("float_ms_ssim", index, score);
-        if (lcs_) {
-            for (int i = 0; i < ssim::kScales; i++) err |= sink.append(kLNames[i], index, t[i].l);
-            for (int i = 0; i < ssim::kScales; i++) err |= sink.append(kCNames[i], index, t[i].c);
-            for (int i = 0; i < ssim::kScales; i++) err |= sink.append(kSNames[i], index, t[i].s);
-        }
-        return err;
+        return ssim::write_ms_ssim(sink, index, t.data(), db_, lcs_, cap_);
     }
 
 private:
