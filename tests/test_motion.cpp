@@ -5,6 +5,8 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <cstdint>
+#include <vector>
 
 #include "golden.h"
 #include "libvmaf/libvmaf.h"
@@ -88,4 +90,91 @@ TEST_CASE("motion rejects out-of-range options", "[motion]")
     REQUIRE(vmaf_feature_dictionary_set(&d, "no_such_option", "1") == 0);
     CHECK(vmaf_use_feature(vmaf, "motion", d) == -EINVAL);
     vmaf_close(vmaf);
+}
+
+namespace {
+
+// The blurred SAD of libvmaf's integer motion, written plainly in 64 bits: a
+// 5-tap Q16 blur of the sample difference down the columns ((sum + round) >>
+// (bpc == 8 ? 8 : bpc)), then along the rows (Q16 with rounding), mirrored at
+// the edges; absolute values summed per row in 32 bits (wrapping), then over rows.
+uint64_t model_sad(const std::vector<int64_t> &prev, const std::vector<int64_t> &cur, int w, int h,
+                   unsigned bpc)
+{
+    static constexpr int64_t f[5] = {3571, 16004, 26386, 16004, 3571};
+    const int shift = bpc == 8 ? 8 : int(bpc);
+    auto mirror = [](int i, int n) { return i < 0 ? -i : i >= n ? 2 * n - i - 2 : i; };
+    std::vector<int64_t> v(static_cast<size_t>(w));
+    uint64_t sad = 0;
+    for (int y = 0; y < h; y++) {
+        for (int x = 0; x < w; x++) {
+            int64_t acc = 0;
+            for (int k = 0; k < 5; k++) {
+                const int yy = mirror(y - 2 + k, h);
+                acc += f[k] * (prev[size_t(yy * w + x)] - cur[size_t(yy * w + x)]);
+            }
+            v[size_t(x)] = (acc + (int64_t(1) << (shift - 1))) >> shift;
+        }
+        uint32_t row = 0;
+        for (int x = 0; x < w; x++) {
+            int64_t acc = 0;
+            for (int k = 0; k < 5; k++) acc += f[k] * v[size_t(mirror(x - 2 + k, w))];
+            const int64_t b = (acc + (int64_t(1) << 15)) >> 16;
+            row += uint32_t(b < 0 ? -b : b);
+        }
+        sad += row;
+    }
+    return sad;
+}
+
+}  // namespace
+
+TEST_CASE("motion's SAD equals a plain 64-bit model at every bit depth", "[motion]")
+{
+    // Random samples with runs of the extremes (the largest differences the
+    // blurs can see), odd sizes, a width past a vector's worth.
+    for (unsigned bpc : {8u, 10u, 12u, 16u}) {
+        for (auto [w, h] : {std::pair{67u, 9u}, std::pair{5u, 3u}, std::pair{130u, 17u}}) {
+            const unsigned max = (1u << bpc) - 1;
+            uint64_t seed = 0x9e3779b97f4a7c15ull * (bpc + w);
+            auto next = [&] {
+                seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+                return seed;
+            };
+            VmafContext *vmaf = nullptr;
+            VmafConfiguration cfg{};
+            REQUIRE(vmaf_init(&vmaf, cfg) == 0);
+            REQUIRE(vmaf_use_feature(vmaf, "motion", nullptr) == 0);
+            std::vector<std::vector<int64_t>> luma(3, std::vector<int64_t>(size_t(w) * h));
+            for (unsigned i = 0; i < 3; i++) {
+                VmafPicture r, d;
+                REQUIRE(vmaf_picture_alloc(&r, VMAF_PIX_FMT_YUV444P, bpc, w, h) == 0);
+                REQUIRE(vmaf_picture_alloc(&d, VMAF_PIX_FMT_YUV444P, bpc, w, h) == 0);
+                for (unsigned p = 0; p < 3; p++)
+                    for (unsigned y = 0; y < h; y++)
+                        for (unsigned x = 0; x < w; x++) {
+                            const uint64_t z = next();
+                            const unsigned s =
+                                (z >> 8) % 4 == 0 ? ((x / 3 + y + i) % 2 ? max : 0) : unsigned(z >> 20) & max;
+                            if (p == 0) luma[i][size_t(y) * w + x] = s;
+                            for (VmafPicture *pic : {&r, &d}) {
+                                auto *row = static_cast<uint8_t *>(pic->data[p]) + ptrdiff_t(y) * pic->stride[p];
+                                if (bpc == 8) row[x] = uint8_t(s);
+                                else reinterpret_cast<uint16_t *>(row)[x] = uint16_t(s);
+                            }
+                        }
+                REQUIRE(vmaf_read_pictures(vmaf, &r, &d, i) == 0);
+            }
+            REQUIRE(vmaf_read_pictures(vmaf, nullptr, nullptr, 0) == 0);
+            for (unsigned i = 1; i < 3; i++) {
+                double got = -1;
+                REQUIRE(vmaf_feature_score_at_index(vmaf, "VMAF_integer_feature_motion_sad_score", &got, i) == 0);
+                const uint64_t sad = model_sad(luma[i - 1], luma[i], int(w), int(h), bpc);
+                const double expect = std::min(double(sad) / 256.0 / (double(w) * h), 10000.0);
+                INFO("bpc " << bpc << " " << w << "x" << h << " frame " << i);
+                CHECK(got == expect);
+            }
+            vmaf_close(vmaf);
+        }
+    }
 }

@@ -112,3 +112,46 @@ TEST_CASE("psnr apsnr aggregates over the sequence", "[psnr]")
     CHECK(y1 == Approx(10 * std::log10(255.0 * 255.0 / 16.0)));
     vmaf_close(vmaf);
 }
+
+TEST_CASE("psnr's SSE is exact at the largest errors and on random samples", "[psnr]")
+{
+    // mse_y = SSE / n, checked against a plain 64-bit sum; rows wider than a
+    // vector with an odd tail, errors of both signs up to the full range.
+    for (unsigned bpc : {8u, 10u, 16u}) {
+        for (int pattern = 0; pattern < 2; pattern++) {
+            const unsigned w = 4099, h = 3, max = (1u << bpc) - 1;
+            VmafContext *vmaf = nullptr;
+            VmafConfiguration cfg{};
+            REQUIRE(vmaf_init(&vmaf, cfg) == 0);
+            VmafFeatureDictionary *d = nullptr;
+            REQUIRE(vmaf_feature_dictionary_set(&d, "enable_mse", "true") == 0);
+            REQUIRE(vmaf_use_feature(vmaf, "psnr", d) == 0);
+            VmafPicture a, b;
+            REQUIRE(vmaf_picture_alloc(&a, VMAF_PIX_FMT_YUV444P, bpc, w, h) == 0);
+            REQUIRE(vmaf_picture_alloc(&b, VMAF_PIX_FMT_YUV444P, bpc, w, h) == 0);
+            uint64_t seed = 0x2545f4914f6cdd1dull + bpc, sse = 0;
+            for (unsigned p = 0; p < 3; p++)
+                for (unsigned y = 0; y < h; y++)
+                    for (unsigned x = 0; x < w; x++) {
+                        seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+                        const bool hi = (x + y) % 2;
+                        const unsigned va = pattern ? unsigned(seed) & max : (hi ? max : 0);
+                        const unsigned vb = pattern ? unsigned(seed >> 32) & max : (hi ? 0 : max);
+                        if (p == 0) sse += uint64_t((int64_t(va) - vb) * (int64_t(va) - vb));
+                        for (auto [pic, v] : {std::pair{&a, va}, std::pair{&b, vb}}) {
+                            auto *row = static_cast<uint8_t *>(pic->data[p]) + ptrdiff_t(y) * pic->stride[p];
+                            if (bpc == 8) row[x] = uint8_t(v);
+                            else reinterpret_cast<uint16_t *>(row)[x] = uint16_t(v);
+                        }
+                    }
+            REQUIRE(vmaf_read_pictures(vmaf, &a, &b, 0) == 0);
+            REQUIRE(vmaf_read_pictures(vmaf, nullptr, nullptr, 0) == 0);
+            double mse = -1;
+            REQUIRE(vmaf_feature_score_at_index(vmaf, "mse_y", &mse, 0) == 0);
+            INFO("bpc " << bpc << " pattern " << pattern);
+            CHECK(mse == double(sse) / double(uint64_t(w) * h));
+            if (pattern == 0) CHECK(mse == double(max) * double(max));
+            vmaf_close(vmaf);
+        }
+    }
+}

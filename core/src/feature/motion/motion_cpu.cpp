@@ -76,12 +76,18 @@ VMAF_INLINE uint64_t blurred_sad(const VmafPicture &prev, const VmafPicture &cur
         };
         const int edge = std::min(kFilterWidth / 2, w);
         for (int j = 0; j < edge; j++) row_sad += uint32_t(std::abs(tap(j)));
+        // The interior in 32 bits: the vertical results are below 2^16 in
+        // magnitude, so with r = 256 * hi + lo (lo in [0, 256)) both tap sums
+        // fit, and (256 * H + L + 2^15) >> 16 == (H + ((L + 2^15) >> 8)) >> 8.
+        static_assert(kHorizontalShift == 16);
         for (int j = edge; j < w - kFilterWidth / 2; j++) {
             const int32_t *r = row_buf + j - kFilterWidth / 2;
-            const int64_t acc = int64_t(kFilter[0]) * r[0] + int64_t(kFilter[1]) * r[1] +
-                                int64_t(kFilter[2]) * r[2] + int64_t(kFilter[3]) * r[3] +
-                                int64_t(kFilter[4]) * r[4];
-            const int32_t v = int32_t((acc + (int64_t(1) << (kHorizontalShift - 1))) >> kHorizontalShift);
+            int32_t hi = 0, lo = 0;
+            for (int k = 0; k < kFilterWidth; k++) {
+                hi += kFilter[k] * (r[k] >> 8);
+                lo += kFilter[k] * (r[k] & 0xff);
+            }
+            const int32_t v = (hi + ((lo + (1 << 15)) >> 8)) >> 8;
             row_sad += uint32_t(v < 0 ? -v : v);
         }
         for (int j = std::max(edge, w - kFilterWidth / 2); j < w; j++) row_sad += uint32_t(std::abs(tap(j)));
@@ -104,6 +110,13 @@ __attribute__((target("avx2"))) uint64_t sad_avx2(const VmafPicture &prev, const
 {
     return blurred_sad<T, Acc>(prev, cur, row_buf);
 }
+
+template <typename T, typename Acc>
+__attribute__((target(VMAF_TARGET_AVX512))) uint64_t sad_avx512(const VmafPicture &prev, const VmafPicture &cur,
+                                                                int32_t *row_buf)
+{
+    return blurred_sad<T, Acc>(prev, cur, row_buf);
+}
 #endif
 
 // The kernel for these samples on this CPU.
@@ -111,6 +124,7 @@ template <typename T, typename Acc>
 SadFn pick_sad()
 {
 #if VMAF_X86
+    if (cpu_has_avx512()) return sad_avx512<T, Acc>;
     if (cpu_has_avx2()) return sad_avx2<T, Acc>;
 #endif
     return sad_generic<T, Acc>;

@@ -1,14 +1,17 @@
 // PSNR on the CPU: exact integer SSE per plane, then libvmaf's peak and cap rules.
 #include "feature/psnr/psnr.h"
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cfloat>
 #include <cmath>
 #include <cstdlib>
+#include <type_traits>
 
 #include "feature/psnr/psnr_tables.h"
 #include "picture/picture.h"
+#include "util/simd.h"
 
 namespace vmaf {
 
@@ -27,22 +30,69 @@ constexpr OptionSpec kOptions[] = {
 
 constexpr const char *kProvided[] = {"psnr_y", "psnr_cb", "psnr_cr"};
 
+// Sum of squared errors of plane p. 8-bit errors are summed in 32 bits per run
+// of up to 66051 samples (255^2 * 66051 < 2^32); 16-bit storage in 64 bits, as
+// its samples may hold any value.
 template <typename T>
-uint64_t plane_sse(const VmafPicture &a, const VmafPicture &b, unsigned p)
+VMAF_INLINE uint64_t plane_sse(const VmafPicture &a, const VmafPicture &b, unsigned p)
 {
+    constexpr unsigned kRun = std::is_same_v<T, uint8_t> ? 66051 : 0;
     uint64_t sse = 0;
     for (unsigned y = 0; y < a.h[p]; y++) {
         const T *ra = reinterpret_cast<const T *>(static_cast<const uint8_t *>(a.data[p]) + y * a.stride[p]);
         const T *rb = reinterpret_cast<const T *>(static_cast<const uint8_t *>(b.data[p]) + y * b.stride[p]);
-        // A row of 16-bit errors fits 64 bits; of 8-bit errors, 32 bits up to 66051 samples.
-        uint64_t row = 0;
-        for (unsigned x = 0; x < a.w[p]; x++) {
-            const int64_t e = int64_t(ra[x]) - int64_t(rb[x]);
-            row += uint64_t(e * e);
+        if constexpr (kRun != 0) {
+            for (unsigned x0 = 0; x0 < a.w[p]; x0 += kRun) {
+                const unsigned x1 = std::min(a.w[p], x0 + kRun);
+                uint32_t run = 0;
+                for (unsigned x = x0; x < x1; x++) {
+                    const int32_t e = int32_t(ra[x]) - int32_t(rb[x]);
+                    run += uint32_t(e * e);
+                }
+                sse += run;
+            }
+        } else {
+            for (unsigned x = 0; x < a.w[p]; x++) {
+                const int64_t e = int64_t(ra[x]) - int64_t(rb[x]);
+                sse += uint64_t(e * e);
+            }
         }
-        sse += row;
     }
     return sse;
+}
+
+using SseFn = uint64_t (*)(const VmafPicture &, const VmafPicture &, unsigned);
+
+template <typename T>
+uint64_t sse_generic(const VmafPicture &a, const VmafPicture &b, unsigned p)
+{
+    return plane_sse<T>(a, b, p);
+}
+
+#if VMAF_X86
+template <typename T>
+__attribute__((target("avx2"))) uint64_t sse_avx2(const VmafPicture &a, const VmafPicture &b, unsigned p)
+{
+    return plane_sse<T>(a, b, p);
+}
+
+template <typename T>
+__attribute__((target(VMAF_TARGET_AVX512))) uint64_t sse_avx512(const VmafPicture &a, const VmafPicture &b,
+                                                                unsigned p)
+{
+    return plane_sse<T>(a, b, p);
+}
+#endif
+
+// The kernel for these samples on this CPU.
+template <typename T>
+SseFn pick_sse()
+{
+#if VMAF_X86
+    if (cpu_has_avx512()) return sse_avx512<T>;
+    if (cpu_has_avx2()) return sse_avx2<T>;
+#endif
+    return sse_generic<T>;
 }
 
 class PsnrCpu final : public Extractor {
@@ -54,7 +104,7 @@ public:
 
     int init(const FrameFormat &fmt) override
     {
-        bpc_ = fmt.bpc;
+        sse_ = fmt.bpc == 8 ? pick_sse<uint8_t>() : pick_sse<uint16_t>();
         peak_ = psnr::peak(fmt.bpc, reduced_peak_);
         planes_ = fmt.pix_fmt == VMAF_PIX_FMT_YUV400P || !chroma_ ? 1 : 3;
         for (unsigned p = 0; p < 3; p++) {
@@ -71,8 +121,7 @@ public:
                 ScoreSink &out) override
     {
         for (unsigned p = 0; p < planes_; p++) {
-            const uint64_t sse = bpc_ == 8 ? plane_sse<uint8_t>(ref, dist, p)
-                                           : plane_sse<uint16_t>(ref, dist, p);
+            const uint64_t sse = sse_(ref, dist, p);
             const uint64_t n = uint64_t(ref.w[p]) * ref.h[p];
             if (int err = out.append(psnr::kNames[p], index, psnr::from_sse(sse, n, peak_, cap_[p])))
                 return err;
@@ -105,7 +154,8 @@ public:
 private:
     bool chroma_, mse_, apsnr_, reduced_peak_;
     double min_sse_;
-    unsigned bpc_ = 8, planes_ = 3;
+    SseFn sse_ = nullptr;
+    unsigned planes_ = 3;
     double peak_ = 255.0;
     std::array<double, 3> cap_{};
     // Sequence totals for apsnr (the extractor is temporal when it is on).
