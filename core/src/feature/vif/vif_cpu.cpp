@@ -343,6 +343,107 @@ __attribute__((target("avx2"))) void accumulate_avx2(const int32_t *s1v, const i
     acc.den_lin += den_lin;
     accumulate(s1v + j, s2v + j, s12v + j, w - j, table, gain_limit, acc);
 }
+
+// log2_parts() on eight lanes.
+struct Log2Parts8 {
+    __m512i k, idx;
+};
+
+__attribute__((target(VMAF_TARGET_AVX512))) inline Log2Parts8 log2_parts8(__m512d v)
+{
+    const __m512i bits = _mm512_castpd_si512(v);
+    return {_mm512_sub_epi64(_mm512_maskz_srli_epi64(0xff, bits, 52), _mm512_set1_epi64(1023 + 15)),
+            _mm512_and_si512(_mm512_maskz_srli_epi64(0xff, bits, 52 - 15), _mm512_set1_epi64(0x7fff))};
+}
+
+// Eight 64-bit lanes' low halves as 32-bit values, stored (aligned). Here and
+// below the zero-masked forms: the unmasked ones trip GCC 12's
+// -Wmaybe-uninitialized through their undefined pass-through operand.
+__attribute__((target(VMAF_TARGET_AVX512))) inline void store_idx(uint32_t *dst, __m512i v)
+{
+    _mm256_store_si256(reinterpret_cast<__m256i *>(dst), _mm512_maskz_cvtepi64_epi32(0xff, v));
+}
+
+// accumulate_avx2() eight pixels at a time, lanes selected by mask registers:
+// the same operations on the same doubles, and integer sums, so the result is
+// the same whatever the grouping.
+__attribute__((target(VMAF_TARGET_AVX512))) void accumulate_avx512(const int32_t *s1v, const int32_t *s2v,
+                                                                   const int32_t *s12v, unsigned w,
+                                                                   const uint16_t *table, double gain_limit,
+                                                                   Sums &acc)
+{
+    constexpr unsigned kChunk = 64;
+    const __m256i nsq = _mm256_set1_epi32(vif::kSigmaNsq), zero = _mm256_setzero_si256();
+    const __m512d nsq_d = _mm512_set1_pd(vif::kSigmaNsq), eps = _mm512_set1_pd(vif::kGainEps);
+    const __m512d limit = _mm512_set1_pd(gain_limit), zero_d = _mm512_setzero_pd();
+    const __m512i pad_idx = _mm512_set1_epi64(vif::kLog2Entries);
+    const __m512i seventeen = _mm512_set1_epi64(vif::kLog2SigmaNsq / 2048);
+    __m512i num_k = _mm512_setzero_si512(), den_k = _mm512_setzero_si512();
+    __m512i num_lin = _mm512_setzero_si512();
+    int64_t den_lin = 0, num_tab = 0, den_tab = 0;
+    alignas(64) uint32_t i_den[kChunk], i_n1[kChunk], i_n2[kChunk];
+
+    unsigned j = 0;
+    while (j + 8 <= w) {
+        const unsigned n = std::min(kChunk, (w - j) & ~7u);
+        for (unsigned c = 0; c < n; c += 8, j += 8) {
+            const __m256i s1 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s1v + j));
+            const __m256i s2 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s2v + j));
+            const __m256i s12 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s12v + j));
+            const __mmask8 in_log = _mm256_cmpgt_epi32_mask(s1, _mm256_sub_epi32(nsq, _mm256_set1_epi32(1)));
+            den_lin += 8 - __builtin_popcount(unsigned(in_log));
+            num_lin = _mm512_add_epi64(num_lin, _mm512_maskz_cvtepi32_epi64(__mmask8(~in_log), s2));
+            if (!in_log) {
+                store_idx(i_den + c, pad_idx);
+                store_idx(i_n1 + c, pad_idx);
+                store_idx(i_n2 + c, pad_idx);
+                continue;
+            }
+            const __mmask8 has_num =
+                in_log & _mm256_cmpgt_epi32_mask(s12, zero) & _mm256_cmpgt_epi32_mask(s2, zero);
+            // Out-of-branch lanes take s1 = nsq and s12 = 0: finite, and a zero gain.
+            const __m512d s1d = _mm512_maskz_cvtepi32_pd(0xff, _mm256_mask_blend_epi32(in_log, nsq, s1));
+            const __m512d s12d = _mm512_maskz_cvtepi32_pd(0xff, _mm256_maskz_mov_epi32(has_num, s12));
+            const __m512d s2d = _mm512_maskz_cvtepi32_pd(0xff, s2);
+
+            const Log2Parts8 den = log2_parts8(_mm512_add_pd(s1d, nsq_d));
+            den_k = _mm512_mask_add_epi64(den_k, in_log, den_k, _mm512_sub_epi64(den.k, seventeen));
+            store_idx(i_den + c, _mm512_mask_mov_epi64(pad_idx, in_log, den.idx));
+
+            __m512d g = _mm512_div_pd(s12d, _mm512_add_pd(s1d, eps));
+            const __m512d sv = _mm512_maskz_max_pd(0xff, _mm512_sub_pd(s2d, _mm512_mul_pd(g, s12d)), zero_d);
+            const __m512d sv_sq = _mm512_maskz_cvtepi32_pd(0xff, _mm512_maskz_cvttpd_epi32(0xff, sv));
+            g = _mm512_maskz_min_pd(0xff, g, limit);
+            const __m512d numer1 = _mm512_add_pd(sv_sq, nsq_d);
+            const __m512d gain = _mm512_maskz_roundscale_pd(0xff, _mm512_mul_pd(_mm512_mul_pd(g, g), s1d),
+                                                      _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+            const __m512d numer2 = _mm512_add_pd(gain, numer1);  // exact: integers below 2^53
+            const Log2Parts8 n1 = log2_parts8(numer1), n2 = log2_parts8(numer2);
+            num_k = _mm512_mask_add_epi64(num_k, has_num, num_k, _mm512_sub_epi64(n2.k, n1.k));
+            store_idx(i_n1 + c, _mm512_mask_mov_epi64(pad_idx, has_num, n1.idx));
+            store_idx(i_n2 + c, _mm512_mask_mov_epi64(pad_idx, has_num, n2.idx));
+        }
+        for (unsigned c = 0; c < n; c++) {
+            den_tab += table[i_den[c]];
+            num_tab += int32_t(table[i_n2[c]]) - int32_t(table[i_n1[c]]);
+        }
+    }
+    alignas(64) int64_t lanes[3][8];
+    _mm512_store_si512(lanes[0], num_k);
+    _mm512_store_si512(lanes[1], den_k);
+    _mm512_store_si512(lanes[2], num_lin);
+    int64_t nk = 0, dk = 0, nl = 0;
+    for (int i = 0; i < 8; i++) {
+        nk += lanes[0][i];
+        dk += lanes[1][i];
+        nl += lanes[2][i];
+    }
+    acc.num_log += num_tab + 2048 * nk;
+    acc.den_log += den_tab + 2048 * dk;
+    acc.num_lin += nl;
+    acc.den_lin += den_lin;
+    accumulate_avx2(s1v + j, s2v + j, s12v + j, w - j, table, gain_limit, acc);
+}
 #endif
 
 using vif::ScaleScore;
@@ -527,7 +628,7 @@ KernelSet pick_kernels(vif::Kernels which)
 {
 #if VMAF_X86
     if (which == vif::Kernels::Best && cpu_has_avx512())
-        return {statistic_avx512, halve_avx512, accumulate_avx2};
+        return {statistic_avx512, halve_avx512, accumulate_avx512};
     if ((which == vif::Kernels::Best || which == vif::Kernels::Avx2) && cpu_has_avx2())
         return {statistic_avx2, halve_avx2, accumulate_avx2};
 #endif
