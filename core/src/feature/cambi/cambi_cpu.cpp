@@ -25,6 +25,7 @@
 
 #include "feature/cambi/cambi_kernels.h"
 #include "feature/cambi/cambi_pool.h"
+#include "feature/cambi/cambi_settings.h"
 #include "feature/cambi/cambi_tables.h"
 #include "feature/cambi/cambi_x86.h"
 #include "util/log.h"
@@ -171,86 +172,26 @@ public:
 
     int init(const FrameFormat &fmt) override
     {
-        const unsigned w = fmt.w, h = fmt.h;
-        enc_bits_ = opts_.number("enc_bitdepth") ? unsigned(opts_.number("enc_bitdepth")) : fmt.bpc;
-        enc_w_ = unsigned(opts_.number("enc_width"));
-        enc_h_ = unsigned(opts_.number("enc_height"));
-        if (!enc_w_ || !enc_h_) enc_w_ = w, enc_h_ = h;
-        src_w_ = unsigned(opts_.number("src_width"));
-        src_h_ = unsigned(opts_.number("src_height"));
-        if (!src_w_ || !src_h_) src_w_ = w, src_h_ = h;
-        // An encode larger than the picture was upscaled: score the picture as it is.
-        if (enc_h_ > h || enc_w_ > w) enc_w_ = w, enc_h_ = h;
-
-        // Too small for CAMBI's windows: libvmaf's tool goes on without a cambi
-        // score; so do we, with a warning, as for float_ms_ssim.
-        if ((enc_w_ < cambi::kMinSide && enc_h_ < cambi::kMinSide) ||
-            (src_w_ < cambi::kMinSide && src_h_ < cambi::kMinSide)) {
-            log(VMAF_LOG_LEVEL_WARNING, "cambi: needs an encode and a source width or height of at least %u "
-                "(encode %ux%u, source %ux%u): no cambi score is written\n",
-                cambi::kMinSide, enc_w_, enc_h_, src_w_, src_h_);
+        s_ = cambi::Settings::from(opts_, fmt);
+        switch (s_.check) {
+        case cambi::Settings::Check::Ok: break;
+        case cambi::Settings::Check::TooSmall:
+            // libvmaf's tool goes on without a cambi score; so do we, with a
+            // warning, as for float_ms_ssim.
+            log(VMAF_LOG_LEVEL_WARNING, "%s", s_.problem().c_str());
             too_small_ = true;
             return 0;
+        default: log(VMAF_LOG_LEVEL_ERROR, "%s", s_.problem().c_str()); return -EINVAL;
         }
-        if ((src_w_ > enc_w_ && src_h_ < enc_h_) || (src_w_ < enc_w_ && src_h_ > enc_h_)) {
-            log(VMAF_LOG_LEVEL_ERROR, "cambi: src_width/src_height (%ux%u) and the encode (%ux%u) "
-                "must not be larger in one direction and smaller in the other\n", src_w_, src_h_, enc_w_, enc_h_);
-            return -EINVAL;
-        }
-        if (fmt.bpc < 8 || fmt.bpc > 16) {
-            log(VMAF_LOG_LEVEL_ERROR, "cambi: %u-bit pictures are not supported\n", fmt.bpc);
-            return -EINVAL;
-        }
-        bpc_ = fmt.bpc;
+        alloc_w_ = s_.full_ref ? std::max(s_.src_w, s_.enc_w) : s_.enc_w;
+        alloc_h_ = s_.full_ref ? std::max(s_.src_h, s_.enc_h) : s_.enc_h;
 
-        const long enc_area = long(enc_w_) * enc_h_;
-        const int hrs = int(opts_.number("cambi_high_res_speedup"));
-        speedup_ = (hrs == 1080 && enc_area >= cambi::kSpeedup1080) ||
-                   (hrs == 1440 && enc_area >= cambi::kSpeedup1440) ||
-                   (hrs == 2160 && enc_area >= cambi::kSpeedup2160);
-
-        full_ref_ = opts_.flag("full_ref");
-        alloc_w_ = full_ref_ ? std::max(src_w_, enc_w_) : enc_w_;
-        alloc_h_ = full_ref_ ? std::max(src_h_, enc_h_) : enc_h_;
-
-        // Contrast steps of 1 .. 2^max_log_contrast levels.
-        num_diffs_ = 1 << int(opts_.number("max_log_contrast"));
-        const std::string &ceotf = opts_.text("cambi_eotf");
-        const std::string &eotf_name = ceotf != cambi::kDefaultEotf ? ceotf : opts_.text("eotf");
-        const cambi::Eotf eotf = eotf_name == "pq" ? cambi::Eotf::Pq : cambi::Eotf::Bt1886;
-        const double tvi = opts_.number("tvi_threshold");
-        tvi_.resize(num_diffs_);
-        weights_.resize(num_diffs_);
-        for (int d = 0; d < num_diffs_; d++) {
-            tvi_[d] = uint16_t(cambi::tvi_for_diff(d + 1, tvi, eotf) + num_diffs_);
-            weights_[d] = cambi::kContrastWeights[d];
-        }
-        vlt_luma_ = uint16_t(cambi::visibility_luma(opts_.number("cambi_vis_lum_threshold"), eotf));
-
-        const unsigned ws = unsigned(opts_.number("window_size"));
-        window_ = cambi::adjust_window(ws, enc_w_, enc_h_, speedup_);
-        src_window_ = cambi::adjust_window(ws, src_w_, src_h_, speedup_);
-        const unsigned max_window = std::max(window_, src_window_);
-        if (max_window * max_window >= unsigned(cambi::kReciprocalSize)) {
-            log(VMAF_LOG_LEVEL_ERROR, "cambi: window_size %u gives a window of %u samples at %ux%u, "
-                "more than the largest supported (65)\n", ws, max_window, enc_w_, enc_h_);
-            return -EINVAL;
-        }
-
-        topk_ = opts_.number("topk") != cambi::kDefaultTopk ? opts_.number("topk") : opts_.number("cambi_topk");
-        max_val_ = opts_.number("cambi_max_val");
-
-        // Histograms track only the samples some c-value can read.
-        const int lo = int(vlt_luma_) - 3 * num_diffs_ + 1;
-        params_.num_diffs = num_diffs_;
-        params_.tvi = tvi_.data();
-        params_.weights = weights_.data();
-        params_.vlt_luma = vlt_luma_;
-        params_.band_base = lo > 0 ? lo : 0;
-        // Empty when the visibility threshold lies above every step's TVI limit
-        // (libvmaf's unsigned size then wraps and it reads out of bounds): no
-        // c-value can fire and the score is 0.
-        params_.band_size = std::max(int(tvi_[num_diffs_ - 1]) + 1 - params_.band_base, 0);
+        params_.num_diffs = s_.num_diffs;
+        params_.tvi = s_.tvi.data();
+        params_.weights = s_.weights.data();
+        params_.vlt_luma = s_.vlt_luma;
+        params_.band_base = s_.band_base;
+        params_.band_size = s_.band_size;
         params_.reciprocal = cambi::reciprocal_table().data();
 
         stride_ = (alloc_w_ + 63) & ~63u;
@@ -274,14 +215,14 @@ public:
     {
         if (too_small_) return 0;
         double dist_score;
-        if (int err = score_picture(dist, enc_w_, enc_h_, window_, !heatmaps_[0] ? -1 : int(index), &dist_score))
+        if (int err = score_picture(dist, s_.enc_w, s_.enc_h, s_.window, !heatmaps_[0] ? -1 : int(index), &dist_score))
             return err;
-        if (int err = out.append(kProvided[0], index, std::min(dist_score, max_val_))) return err;
-        if (!full_ref_) return 0;
+        if (int err = out.append(kProvided[0], index, std::min(dist_score, s_.max_val))) return err;
+        if (!s_.full_ref) return 0;
         double src_score;
-        if (int err = score_picture(ref, src_w_, src_h_, src_window_, -1, &src_score)) return err;
-        if (int err = out.append(kSourceName, index, std::min(src_score, max_val_))) return err;
-        return out.append(kFullRefName, index, std::min(std::max(0.0, dist_score - src_score), max_val_));
+        if (int err = score_picture(ref, s_.src_w, s_.src_h, s_.src_window, -1, &src_score)) return err;
+        if (int err = out.append(kSourceName, index, std::min(src_score, s_.max_val))) return err;
+        return out.append(kFullRefName, index, std::min(std::max(0.0, dist_score - src_score), s_.max_val));
     }
 
 private:
@@ -297,7 +238,7 @@ private:
                 ec.message().c_str());
             return -EINVAL;
         }
-        unsigned w = enc_w_, h = enc_h_;
+        unsigned w = s_.enc_w, h = s_.enc_h;
         for (int s = 0; s < cambi::kScales; s++) {
             const std::string path = dir + "/cambi_heatmap_scale_" + std::to_string(s) + "_" + std::to_string(w) +
                                      "x" + std::to_string(h) + "_16b.gray";
@@ -315,14 +256,14 @@ private:
     // libvmaf refuses samples above the picture's bit depth.
     int validate(const VmafPicture &pic) const
     {
-        if (bpc_ == 8 || bpc_ == 16) return 0;
-        const uint16_t max = uint16_t((1u << bpc_) - 1);
+        if (s_.bpc == 8 || s_.bpc == 16) return 0;
+        const uint16_t max = uint16_t((1u << s_.bpc) - 1);
         for (unsigned y = 0; y < pic.h[0]; y++) {
             const auto *row = reinterpret_cast<const uint16_t *>(static_cast<const uint8_t *>(pic.data[0]) +
                                                                  size_t(y) * pic.stride[0]);
             for (unsigned x = 0; x < pic.w[0]; x++) {
                 if (row[x] > max) {
-                    log(VMAF_LOG_LEVEL_ERROR, "cambi: sample %u exceeds the %u-bit maximum %u\n", row[x], bpc_, max);
+                    log(VMAF_LOG_LEVEL_ERROR, "cambi: sample %u exceeds the %u-bit maximum %u\n", row[x], s_.bpc, max);
                     return -EINVAL;
                 }
             }
@@ -339,7 +280,7 @@ private:
         auto in_row = [&](unsigned y) {
             return reinterpret_cast<const T *>(static_cast<const uint8_t *>(pic.data[0]) + size_t(y) * pic.stride[0]);
         };
-        const unsigned up = bpc_ < 10 ? 10 - bpc_ : 0, down = bpc_ > 10 ? bpc_ - 10 : 0;
+        const unsigned up = s_.bpc < 10 ? 10 - s_.bpc : 0, down = s_.bpc > 10 ? s_.bpc - 10 : 0;
         const unsigned round = down ? 1u << (down - 1) : 0;
         auto convert = [&](unsigned v) { return uint16_t(((v << up) + round) >> down); };
         if (in_w == w && in_h == h) {
@@ -451,7 +392,7 @@ private:
 
     int dump_heatmap(int scale, unsigned w, unsigned h, unsigned window, unsigned frame)
     {
-        const int max_weight = *std::max_element(weights_.begin(), weights_.end());
+        const int max_weight = *std::max_element(s_.weights.begin(), s_.weights.end());
         const int max_c = max_weight * int(window) * int(window) / 4;
         const double scaling = double((1 << 16) - 1) / max_c;
         std::vector<uint16_t> out(size_t(w) * h);
@@ -471,16 +412,16 @@ private:
                       double *score)
     {
         if (int err = validate(pic)) return err;
-        if (bpc_ == 8)
+        if (s_.bpc == 8)
             load<uint8_t>(pic, w, h);
         else
             load<uint16_t>(pic, w, h);
-        if (enc_bits_ < 10) anti_dither(w, h);
+        if (s_.enc_bits < 10) anti_dither(w, h);
         spatial_mask(w, h);
 
         double per_scale[cambi::kScales];
         for (int s = 0; s < cambi::kScales; s++) {
-            if (s > 0 || speedup_) {
+            if (s > 0 || s_.speedup) {
                 w = (w + 1) >> 1;
                 h = (h + 1) >> 1;
                 decimate(w, h);
@@ -489,7 +430,7 @@ private:
             c_values(w, h, window);
             if (heatmap_frame >= 0)
                 if (int err = dump_heatmap(s, w, h, window, unsigned(heatmap_frame))) return err;
-            per_scale[s] = cambi::pool_topk(c_values_.data(), w * h, topk_, pool_);
+            per_scale[s] = cambi::pool_topk(c_values_.data(), w * h, s_.topk, pool_);
         }
         const unsigned side = 2 * (window >> 1) + 1;
         double sum = 0.0;
@@ -501,16 +442,9 @@ private:
     FeatureOptions opts_;
     cambi::Kernels which_;
     KernelSet kernels_{};
-    unsigned bpc_ = 8, enc_bits_ = 8;
-    unsigned enc_w_ = 0, enc_h_ = 0, src_w_ = 0, src_h_ = 0, alloc_w_ = 0, alloc_h_ = 0;
-    unsigned window_ = 0, src_window_ = 0, stride_ = 0;
-    bool full_ref_ = false, speedup_ = false;
+    cambi::Settings s_;
+    unsigned alloc_w_ = 0, alloc_h_ = 0, stride_ = 0;
     bool too_small_ = false;  // below CAMBI's size: no score
-    double topk_ = cambi::kDefaultTopk, max_val_ = cambi::kDefaultMaxVal;
-    int num_diffs_ = 4;
-    uint16_t vlt_luma_ = 0;
-    std::vector<uint16_t> tvi_;
-    std::vector<int> weights_;
     cambi::ContrastParams params_{};
     std::vector<uint16_t> image_, mask_, hist_, colsum_;
     std::vector<float> c_values_;

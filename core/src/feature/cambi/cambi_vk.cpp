@@ -44,6 +44,7 @@
 
 #include "feature/cambi/cambi_gpu.h"
 #include "feature/cambi/cambi_pool.h"
+#include "feature/cambi/cambi_settings.h"
 #include "feature/cambi/cambi_tables.h"
 #include "picture/picture.h"
 #include "spirv.h"
@@ -108,68 +109,7 @@ struct FinishPush {
 };
 static_assert(sizeof(FinishPush) <= 128);
 
-// The CPU extractor's settings (cambi_cpu.cpp: init).
-struct Settings {
-    unsigned enc_w = 0, enc_h = 0, enc_bits = 8;
-    unsigned src_w = 0, src_h = 0;
-    bool speedup = false, full_ref = false;
-    unsigned window = 0, src_window = 0;
-    double topk = cambi::kDefaultTopk, max_val = cambi::kDefaultMaxVal;
-    int num_diffs = 4;
-    std::vector<uint16_t> tvi;
-    std::vector<int> weights;
-    int vlt_luma = 0, band_base = 0, band_size = 0;
-    bool too_small = false, invalid = false;
-
-    static Settings from(const FeatureOptions &o, const FrameFormat &fmt)
-    {
-        Settings s;
-        const unsigned w = fmt.w, h = fmt.h;
-        s.enc_bits = o.number("enc_bitdepth") ? unsigned(o.number("enc_bitdepth")) : fmt.bpc;
-        s.enc_w = unsigned(o.number("enc_width"));
-        s.enc_h = unsigned(o.number("enc_height"));
-        if (!s.enc_w || !s.enc_h) s.enc_w = w, s.enc_h = h;
-        unsigned &src_w = s.src_w, &src_h = s.src_h;
-        src_w = unsigned(o.number("src_width"));
-        src_h = unsigned(o.number("src_height"));
-        if (!src_w || !src_h) src_w = w, src_h = h;
-        s.full_ref = o.flag("full_ref");
-        if (s.enc_h > h || s.enc_w > w) s.enc_w = w, s.enc_h = h;
-        if ((s.enc_w < cambi::kMinSide && s.enc_h < cambi::kMinSide) ||
-            (src_w < cambi::kMinSide && src_h < cambi::kMinSide))
-            s.too_small = true;
-        if ((src_w > s.enc_w && src_h < s.enc_h) || (src_w < s.enc_w && src_h > s.enc_h)) s.invalid = true;
-        if (fmt.bpc < 8 || fmt.bpc > 16) s.invalid = true;
-        const long area = long(s.enc_w) * s.enc_h;
-        const int hrs = int(o.number("cambi_high_res_speedup"));
-        s.speedup = (hrs == 1080 && area >= cambi::kSpeedup1080) || (hrs == 1440 && area >= cambi::kSpeedup1440) ||
-                    (hrs == 2160 && area >= cambi::kSpeedup2160);
-        s.num_diffs = 1 << int(o.number("max_log_contrast"));
-        const std::string &ceotf = o.text("cambi_eotf");
-        const std::string &eotf_name = ceotf != cambi::kDefaultEotf ? ceotf : o.text("eotf");
-        const cambi::Eotf eotf = eotf_name == "pq" ? cambi::Eotf::Pq : cambi::Eotf::Bt1886;
-        const double tvi = o.number("tvi_threshold");
-        s.tvi.resize(size_t(s.num_diffs));
-        s.weights.resize(size_t(s.num_diffs));
-        for (int d = 0; d < s.num_diffs; d++) {
-            s.tvi[size_t(d)] = uint16_t(cambi::tvi_for_diff(d + 1, tvi, eotf) + s.num_diffs);
-            s.weights[size_t(d)] = cambi::kContrastWeights[d];
-        }
-        s.vlt_luma = uint16_t(cambi::visibility_luma(o.number("cambi_vis_lum_threshold"), eotf));
-        const unsigned ws = unsigned(o.number("window_size"));
-        s.window = cambi::adjust_window(ws, s.enc_w, s.enc_h, s.speedup);
-        s.src_window = cambi::adjust_window(ws, src_w, src_h, s.speedup);
-        const unsigned src_window = s.src_window;
-        if (std::max(s.window, src_window) * std::max(s.window, src_window) >= unsigned(cambi::kReciprocalSize))
-            s.invalid = true;
-        s.topk = o.number("topk") != cambi::kDefaultTopk ? o.number("topk") : o.number("cambi_topk");
-        s.max_val = o.number("cambi_max_val");
-        const int lo = s.vlt_luma - 3 * s.num_diffs + 1;
-        s.band_base = lo > 0 ? lo : 0;
-        s.band_size = std::max(int(s.tvi[size_t(s.num_diffs - 1)]) + 1 - s.band_base, 0);
-        return s;
-    }
-};
+using cambi::Settings;
 
 // The c-value kernel's shared memory at `cols` columns per workgroup
 // (cambi_cvalues.comp: hist, step_keys, step_bits).
@@ -216,7 +156,7 @@ public:
     int init(State &st, const FrameFormat &fmt, size_t *result_bytes) override
     {
         s_ = Settings::from(opts_, fmt);
-        if (s_.too_small || s_.invalid) return -ENOTSUP;
+        if (s_.check != Settings::Check::Ok) return -ENOTSUP;
         max_pad_ = std::max(s_.window, s_.full_ref ? s_.src_window : 0u) >> 1;
         cols_ = cvalue_columns(st, s_.band_size, max_pad_);
         if (!cols_) return -ENOTSUP;
@@ -576,7 +516,7 @@ bool supports(const State &st, const FrameFormat &fmt, const FeatureOptions &o)
     if (!o.text("heatmaps_path").empty()) return false;
     const Settings s = Settings::from(o, fmt);
     // Too small (no score, with the CPU's warning) or invalid: the CPU says so.
-    if (s.too_small || s.invalid) return false;
+    if (s.check != Settings::Check::Ok) return false;
     return cvalue_columns(st, s.band_size, std::max(s.window, s.full_ref ? s.src_window : 0u) >> 1) != 0;
 }
 
