@@ -168,6 +168,16 @@ TEST_CASE("cambi options match libvmaf and tag output names", "[cambi]")
     const auto ctpk = run_pair("coffee_320x240_crf28", {{"cambi", {{"cambi_topk", "0.3"}}}}, {"cambi_ctpk_0.3"});
     CHECK(ctpk.at("cambi_ctpk_0.3")[0] == 2.308805324371203);
 
+    // With full_ref, libvmaf writes cambi_source and cambi_full_reference bare
+    // (its name dictionary holds the provided name only): the suffix goes on
+    // the main score alone.
+    const auto fr = run_pair("coffee_320x240_crf28", {{"cambi", {{"full_ref", "true"}, {"window_size", "33"}}}},
+                             {"cambi_ws_33", "cambi_source", "cambi_full_reference"});
+    CHECK(fr.at("cambi_ws_33")[0] == 0.7894394198869482);
+    for (size_t i = 0; i < fr.at("cambi_ws_33").size(); i++)
+        CHECK(fr.at("cambi_full_reference")[i] ==
+              std::max(0.0, fr.at("cambi_ws_33")[i] - fr.at("cambi_source")[i]));
+
     // A visibility threshold above every step's TVI limit leaves nothing to score.
     const auto none = run_pair("coffee_320x240_crf28",
                                {{"cambi", {{"cambi_vis_lum_threshold", "10"}, {"tvi_threshold", "0.05"}}}},

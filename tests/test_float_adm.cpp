@@ -311,3 +311,17 @@ TEST_CASE("float_adm rejects out-of-range options and too small pictures", "[flo
     unref_all(small);
     unref_all(small_dis);
 }
+
+TEST_CASE("float_adm's debug output adm is written without the option suffix, as libvmaf does", "[float_adm]")
+{
+    // libvmaf's name dictionary holds the provided names only, and "adm" is not
+    // one of them (its list has "adm_scale0" there): it stays bare, while
+    // adm_num, a provided name, takes the suffix.
+    const auto got = run_pair("chelsea_322x186_rescale",
+                              {{"float_adm", {{"debug", "true"}, {"adm_enhn_gain_limit", "1"}}}},
+                              {"adm", "adm2_egl_1", "adm_num_egl_1", "adm_den_egl_1"});
+    for (size_t i = 0; i < got.at("adm").size(); i++) {
+        CHECK(got.at("adm")[i] == got.at("adm2_egl_1")[i]);
+        CHECK(got.at("adm_num_egl_1")[i] / got.at("adm_den_egl_1")[i] == got.at("adm")[i]);
+    }
+}

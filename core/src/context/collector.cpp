@@ -1,6 +1,7 @@
 #include "context/collector.h"
 
 #include <cerrno>
+#include <cstring>
 
 #include "feature/registry.h"
 
@@ -73,20 +74,27 @@ std::vector<std::pair<std::string, double>> FeatureCollector::aggregates() const
     return aggregates_;
 }
 
+std::string CollectorSink::output_name(const char *name) const
+{
+    std::string out(feature_alias(name));
+    for (const char *p : provided_)
+        if (std::strcmp(p, name) == 0) return out + suffix_;
+    return out;
+}
+
 int CollectorSink::append(const char *name, unsigned index, double value)
 {
-    const std::string out = std::string(feature_alias(name)) + suffix_;
-    return fc_.set(out, index, value);
+    return fc_.set(output_name(name), index, value);
 }
 
 int CollectorSink::get(const char *name, unsigned index, double *value) const
 {
-    return fc_.get(std::string(feature_alias(name)) + suffix_, index, value);
+    return fc_.get(output_name(name), index, value);
 }
 
 int CollectorSink::set_aggregate(const char *name, double value)
 {
-    return fc_.set_aggregate(std::string(feature_alias(name)) + suffix_, value);
+    return fc_.set_aggregate(output_name(name), value);
 }
 
 }  // namespace vmaf

@@ -3,6 +3,7 @@
 
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -40,17 +41,23 @@ private:
     std::vector<std::pair<std::string, double>> aggregates_;
 };
 
-// The ScoreSink one extractor instance writes through: maps its provided names to
-// output names (alias plus the option suffix) and stores them in the collector.
+// The ScoreSink one extractor instance writes through: maps its names to output
+// names and stores them in the collector. A provided name is written as its alias
+// plus the option suffix; any other (cambi's cambi_source, float_adm's adm) as it
+// is, as libvmaf's name dictionary holds only the provided names.
 class CollectorSink final : public ScoreSink {
 public:
-    CollectorSink(FeatureCollector &fc, std::string suffix) : fc_(fc), suffix_(std::move(suffix)) {}
+    CollectorSink(FeatureCollector &fc, std::span<const char *const> provided, std::string suffix)
+        : fc_(fc), provided_(provided), suffix_(std::move(suffix)) {}
     int append(const char *name, unsigned index, double value) override;
     int get(const char *name, unsigned index, double *value) const override;
     int set_aggregate(const char *name, double value) override;
 
 private:
+    std::string output_name(const char *name) const;
+
     FeatureCollector &fc_;
+    std::span<const char *const> provided_;
     std::string suffix_;
 };
 

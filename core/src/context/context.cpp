@@ -64,7 +64,7 @@ Context::~Context()
     }
     if (vk_engine_) {
         FeatureCollector scratch;
-        CollectorSink sink(scratch, "");
+        CollectorSink sink(scratch, {}, "");
         vk_engine_->flush(sink);
     }
     vk_engine_.reset();
@@ -100,7 +100,7 @@ int Context::use_feature(const ExtractorInfo *info, const Dict &opts)
         log(VMAF_LOG_LEVEL_ERROR, "feature %s is not available in this build\n", info->name);
         return -ENOSYS;
     }
-    f->sink = std::make_unique<CollectorSink>(collector_, f->suffix);
+    f->sink = std::make_unique<CollectorSink>(collector_, info->provided, f->suffix);
     features_.push_back(std::move(f));
     return 0;
 }
