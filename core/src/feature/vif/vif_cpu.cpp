@@ -240,6 +240,35 @@ VMAF_INLINE void accumulate(const int32_t *s1v, const int32_t *s2v, const int32_
 }
 
 #if VMAF_X86
+// The vector accumulate()s below defer the table look-ups to a scalar pass over a
+// chunk of indices, and keep per-lane 64-bit sums of the exponents and linear
+// terms. These two finish that work the same way for every vector width.
+VMAF_INLINE void add_table_terms(const uint16_t *table, const uint32_t *i_den, const uint32_t *i_n1,
+                                 const uint32_t *i_n2, unsigned n, int64_t &den_tab, int64_t &num_tab)
+{
+    for (unsigned c = 0; c < n; c++) {
+        den_tab += table[i_den[c]];
+        num_tab += int32_t(table[i_n2[c]]) - int32_t(table[i_n1[c]]);
+    }
+}
+
+// lanes[0..2][0..n): the per-lane exponent sums of the numerator and the
+// denominator, and the linear numerator sums.
+VMAF_INLINE void fold_lanes(const int64_t (*lanes)[8], unsigned n, int64_t num_tab, int64_t den_tab,
+                            int64_t den_lin, Sums &acc)
+{
+    int64_t nk = 0, dk = 0, nl = 0;
+    for (unsigned i = 0; i < n; i++) {
+        nk += lanes[0][i];
+        dk += lanes[1][i];
+        nl += lanes[2][i];
+    }
+    acc.num_log += num_tab + 2048 * nk;
+    acc.den_log += den_tab + 2048 * dk;
+    acc.num_lin += nl;
+    acc.den_lin += den_lin;
+}
+
 // The two parts of log2 in Q11 for integer-valued doubles v in [2^15, 2^52):
 // k = floor(log2 v) - 15 from the exponent, and the table index (v >> k) -
 // 32768, which is the top 15 bits of the mantissa (see log2_q11()).
@@ -322,25 +351,13 @@ __attribute__((target("avx2"))) void accumulate_avx2(const int32_t *s1v, const i
             store_lo32(i_n1 + c, _mm256_blendv_epi8(pad_idx, n1.idx, num_mask));
             store_lo32(i_n2 + c, _mm256_blendv_epi8(pad_idx, n2.idx, num_mask));
         }
-        for (unsigned c = 0; c < n; c++) {
-            den_tab += table[i_den[c]];
-            num_tab += int32_t(table[i_n2[c]]) - int32_t(table[i_n1[c]]);
-        }
+        add_table_terms(table, i_den, i_n1, i_n2, n, den_tab, num_tab);
     }
-    alignas(32) int64_t lanes[3][4];
+    alignas(32) int64_t lanes[3][8];
     _mm256_store_si256(reinterpret_cast<__m256i *>(lanes[0]), num_k);
     _mm256_store_si256(reinterpret_cast<__m256i *>(lanes[1]), den_k);
     _mm256_store_si256(reinterpret_cast<__m256i *>(lanes[2]), num_lin);
-    int64_t nk = 0, dk = 0, nl = 0;
-    for (int i = 0; i < 4; i++) {
-        nk += lanes[0][i];
-        dk += lanes[1][i];
-        nl += lanes[2][i];
-    }
-    acc.num_log += num_tab + 2048 * nk;
-    acc.den_log += den_tab + 2048 * dk;
-    acc.num_lin += nl;
-    acc.den_lin += den_lin;
+    fold_lanes(lanes, 4, num_tab, den_tab, den_lin, acc);
     accumulate(s1v + j, s2v + j, s12v + j, w - j, table, gain_limit, acc);
 }
 
@@ -423,25 +440,13 @@ __attribute__((target(VMAF_TARGET_AVX512))) void accumulate_avx512(const int32_t
             store_idx(i_n1 + c, _mm512_mask_mov_epi64(pad_idx, has_num, n1.idx));
             store_idx(i_n2 + c, _mm512_mask_mov_epi64(pad_idx, has_num, n2.idx));
         }
-        for (unsigned c = 0; c < n; c++) {
-            den_tab += table[i_den[c]];
-            num_tab += int32_t(table[i_n2[c]]) - int32_t(table[i_n1[c]]);
-        }
+        add_table_terms(table, i_den, i_n1, i_n2, n, den_tab, num_tab);
     }
     alignas(64) int64_t lanes[3][8];
     _mm512_store_si512(lanes[0], num_k);
     _mm512_store_si512(lanes[1], den_k);
     _mm512_store_si512(lanes[2], num_lin);
-    int64_t nk = 0, dk = 0, nl = 0;
-    for (int i = 0; i < 8; i++) {
-        nk += lanes[0][i];
-        dk += lanes[1][i];
-        nl += lanes[2][i];
-    }
-    acc.num_log += num_tab + 2048 * nk;
-    acc.den_log += den_tab + 2048 * dk;
-    acc.num_lin += nl;
-    acc.den_lin += den_lin;
+    fold_lanes(lanes, 8, num_tab, den_tab, den_lin, acc);
     accumulate_avx2(s1v + j, s2v + j, s12v + j, w - j, table, gain_limit, acc);
 }
 #endif
