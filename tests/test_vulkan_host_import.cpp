@@ -360,7 +360,7 @@ TEST_CASE("pictures that cannot be imported are copied", "[vulkan][host_import]"
     SECTION("an import that fails")
     {
         auto engine = make_engine(*st, format_of(ref[0]), true);
-        st->inject_fault(vk::State::Fault::Allocate, 1, VK_ERROR_OUT_OF_DEVICE_MEMORY);
+        st->inject_fault(vk::State::Fault::HostImport, 1, VK_ERROR_OUT_OF_DEVICE_MEMORY);
         MapSink sink;
         for (size_t i = 0; i < n; i++) REQUIRE(engine->submit(ref[i], dist[i], unsigned(i), sink) == 0);
         REQUIRE(engine->flush(sink) == 0);

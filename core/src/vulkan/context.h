@@ -193,9 +193,10 @@ public:
 
     // Fault injection, for tests: the nth next call (1: the very next) of the
     // kind fails with `result` instead of reaching the driver. The engine's
-    // queue submissions, its waits for frames and device memory allocations
-    // consult it; nothing else.
-    enum class Fault { Submit, Wait, Allocate, Count };
+    // queue submissions, its waits for frames, device memory allocations and
+    // imports of host pictures (HostImport: the picture is then copied) consult
+    // it; nothing else.
+    enum class Fault { Submit, Wait, Allocate, HostImport, Count };
     void inject_fault(Fault what, unsigned nth, VkResult result);
     VkResult injected(Fault what);  // VK_SUCCESS when no fault is due
     unsigned fault_calls(Fault what) const { return faults_[int(what)].calls.load(); }  // so far

@@ -62,7 +62,7 @@ int HostImports::Core::import(const HostStorage &s, Entry *e)
     const auto &fn = st.fn();
     const VkDeviceSize align = st.host_import_alignment();
     if (reinterpret_cast<uintptr_t>(s.base()) % align || s.size() % align) return -EINVAL;
-    if (VkResult r = st.injected(State::Fault::Allocate); r != VK_SUCCESS) return errno_from(r);
+    if (VkResult r = st.injected(State::Fault::HostImport); r != VK_SUCCESS) return errno_from(r);
 
     VkMemoryHostPointerPropertiesEXT hp = make<VkMemoryHostPointerPropertiesEXT>(
         VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT);
