@@ -144,11 +144,14 @@ int vmaf_vulkan_available(void);
 /* ------------------------------------------------------------------------------
  * Pictures in GPU-visible memory.
  *
- * vmaf_read_pictures() normally copies each host picture into a staging buffer
- * before the GPU copies it to its work buffers. Pictures fetched from a DEVICE pool
- * are already in host-visible device memory: the frame's command buffer copies
- * them on the GPU and the host copies nothing. Any picture (host or device) also
- * works with the CPU features.
+ * Host pictures the library allocated (vmaf_picture_alloc, host pools) are read
+ * by the GPU where they are when the device has VK_EXT_external_memory_host: the
+ * frame's command buffer copies them from host memory and the host copies
+ * nothing; they are referenced until the frame's GPU work is done. Other host
+ * pictures (or VMAF_VULKAN_HOST_IMPORT=0) are copied into a staging buffer first.
+ * Pictures fetched from a DEVICE pool are already in host-visible device memory:
+ * the frame's command buffer copies them on the GPU and the host copies nothing.
+ * Any picture (host or device) also works with the CPU features.
  *
  *     VmafVulkanPictureConfiguration pc = {
  *         .pic_params = { .w = 1920, .h = 1080, .bpc = 8, .pix_fmt = VMAF_PIX_FMT_YUV420P },
@@ -205,7 +208,10 @@ int vmaf_vulkan_preallocate_pictures(VmafContext *vmaf, VmafVulkanPictureConfigu
  * finished GPU frames are collected, so a pool deeper than the frames in flight
  * never deadlocks; with no frame threads, a DEVICE pool whose every picture the
  * caller holds answers -EBUSY instead of waiting. A HOST pool waits like
- * vmaf_fetch_preallocated_picture(): the caller must not hold every picture.
+ * vmaf_fetch_preallocated_picture(): the caller must not hold every picture; its
+ * pictures read in place by frames in flight come back as those frames are
+ * collected, which fetching on the thread that reads pictures does (from another
+ * thread it waits for that thread to collect them).
  *
  * @return 0; -EINVAL when vmaf_vulkan_preallocate_pictures() was not called;
  *         -EBUSY (above); a GPU failure of a collected frame as a negative errno.

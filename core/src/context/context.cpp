@@ -215,6 +215,7 @@ int Context::read_pictures(VmafPicture *ref, VmafPicture *dist, unsigned index)
     }
     if (!ref != !dist) return -EINVAL;
     if (!ref) return flush();
+    reader_.store(std::this_thread::get_id());
     {
         std::lock_guard lock(error_mutex_);
         if (async_error_) return async_error_;
@@ -415,7 +416,24 @@ int Context::preallocate_pictures(const VmafPictureConfiguration &c)
 int Context::fetch_preallocated_picture(VmafPicture *pic, int timeout_ms)
 {
     if (!picture_pool_) return -EINVAL;
-    return picture_pool_->fetch(pic, timeout_ms);
+    return fetch_host(*picture_pool_, pic, timeout_ms);
+}
+
+int Context::fetch_host(PicturePool &pool, VmafPicture *pic, int timeout_ms)
+{
+#if VMAF_HAVE_VULKAN
+    // Other threads never touch the engine: they wait for the reading thread.
+    if (reader_.load() == std::this_thread::get_id()) {
+        for (;;) {
+            const int err = pool.fetch(pic, 0);
+            if (err != -EBUSY) return err;
+            if (!vk_engine_ || !vk_engine_->pending()) break;
+            bool collected = false;
+            if (int e = vk_engine_->collect_one(*gpu_sink_, &collected)) return e;
+        }
+    }
+#endif
+    return pool.fetch(pic, timeout_ms);
 }
 
 int context_import_vulkan_state(VmafContext *ctx, vk::State *state)

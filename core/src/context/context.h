@@ -2,11 +2,13 @@
 // caller's thread, and the Vulkan engine when one is imported), the collector.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "context/collector.h"
@@ -103,6 +105,10 @@ private:
                       const VmafPicture &ref, const VmafPicture &dist,
                       const RefHistory &history, unsigned index);
     void record_error(int err);
+    // A picture of a host pool. On the thread that reads pictures, frames the
+    // GPU reads in place (and so holds pictures of) are collected rather than
+    // waited for, as only that thread can release them.
+    int fetch_host(PicturePool &pool, VmafPicture *pic, int timeout_ms);
 
     VmafConfiguration cfg_;
     FeatureCollector collector_;
@@ -124,6 +130,7 @@ private:
     std::chrono::steady_clock::time_point t_start_{}, t_flush_{};
     bool started_ = false;
     bool flushed_ = false;
+    std::atomic<std::thread::id> reader_{};  // the thread of the last vmaf_read_pictures
 };
 
 // Used by the Vulkan API shim (vmaf_vulkan_import_state).

@@ -1,10 +1,13 @@
 #include "picture/picture.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <new>
+
+#include <unistd.h>
 
 #include "api/export.h"
 
@@ -12,6 +15,7 @@ struct VmafRef {
     std::atomic<long> count{1};
     void *storage = nullptr;
     std::function<void(void *)> release;
+    std::shared_ptr<vmaf::HostStorage> host;  // set when the storage is the library's
 };
 
 namespace vmaf {
@@ -25,6 +29,67 @@ void chroma_shift(VmafPixelFormat fmt, unsigned *ss_x, unsigned *ss_y)
 unsigned plane_count(VmafPixelFormat fmt)
 {
     return fmt == VMAF_PIX_FMT_YUV400P ? 1 : 3;
+}
+
+namespace {
+
+std::atomic<size_t> g_required_alignment{0};
+
+}  // namespace
+
+size_t host_alignment()
+{
+    static const size_t page = [] {
+        const long p = sysconf(_SC_PAGESIZE);
+        return p > 0 ? size_t(p) : size_t(4096);
+    }();
+    return std::max({size_t(4096), page, g_required_alignment.load(std::memory_order_relaxed)});
+}
+
+void require_host_alignment(size_t align)
+{
+    if (!align || (align & (align - 1))) return;  // not a power of two
+    size_t cur = g_required_alignment.load(std::memory_order_relaxed);
+    while (cur < align && !g_required_alignment.compare_exchange_weak(cur, align, std::memory_order_relaxed)) {
+    }
+}
+
+std::shared_ptr<HostStorage> HostStorage::allocate(size_t size)
+{
+    const size_t align = host_alignment();
+    if (!size || size > SIZE_MAX - align) return nullptr;
+    size = (size + align - 1) & ~(align - 1);
+    void *base = std::aligned_alloc(align, size);
+    if (!base) return nullptr;
+    std::shared_ptr<HostStorage> s(new (std::nothrow) HostStorage(base, size));
+    if (!s) std::free(base);
+    return s;
+}
+
+HostStorage::~HostStorage()
+{
+    // No other reference exists, so no hook can be added or removed any more.
+    for (auto &[token, fn] : hooks_) fn();
+    std::free(base_);
+}
+
+uint64_t HostStorage::add_hook(std::function<void()> fn)
+{
+    std::lock_guard lock(mutex_);
+    const uint64_t token = next_token_++;
+    hooks_.emplace_back(token, std::move(fn));
+    return token;
+}
+
+void HostStorage::remove_hook(uint64_t token)
+{
+    std::lock_guard lock(mutex_);
+    std::erase_if(hooks_, [token](const auto &h) { return h.first == token; });
+}
+
+std::shared_ptr<HostStorage> picture_host_storage(const VmafPicture &pic)
+{
+    return pic.ref ? pic.ref->host : nullptr;
 }
 
 namespace {
@@ -87,15 +152,22 @@ int picture_wrap(VmafPicture *pic, VmafPixelFormat fmt, unsigned bpc, unsigned w
     return 0;
 }
 
+int picture_wrap(VmafPicture *pic, VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h,
+                 std::shared_ptr<HostStorage> storage, std::function<void(void *)> release)
+{
+    if (!storage || storage->size() < picture_storage_size(fmt, bpc, w, h)) return -EINVAL;
+    if (int err = picture_wrap(pic, fmt, bpc, w, h, storage->base(), std::move(release))) return err;
+    pic->ref->host = std::move(storage);
+    return 0;
+}
+
 int picture_alloc(VmafPicture *pic, VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h)
 {
     const size_t size = picture_storage_size(fmt, bpc, w, h);
     if (!pic || !size) return -EINVAL;
-    void *storage = std::aligned_alloc(kPictureAlign, size);
+    std::shared_ptr<HostStorage> storage = HostStorage::allocate(size);
     if (!storage) return -ENOMEM;
-    const int err = picture_wrap(pic, fmt, bpc, w, h, storage, [](void *s) { std::free(s); });
-    if (err) std::free(storage);
-    return err;
+    return picture_wrap(pic, fmt, bpc, w, h, std::move(storage));  // freed with the last reference
 }
 
 void picture_ref(VmafPicture *dst, const VmafPicture *src)
@@ -139,8 +211,10 @@ VMAF_EXPORT int vmaf_picture_unref(VmafPicture *pic)
     if (ref->count.fetch_sub(1, std::memory_order_acq_rel) == 1) {
         auto release = std::move(ref->release);
         void *storage = ref->storage;
+        std::shared_ptr<vmaf::HostStorage> host = std::move(ref->host);
         delete ref;
         if (release) release(storage);
+        host.reset();  // the last reference frees it (after its hooks)
     }
     std::memset(pic, 0, sizeof(*pic));
     return 0;

@@ -2,7 +2,12 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
+#include <memory>
+#include <mutex>
+#include <utility>
+#include <vector>
 
 #include "libvmaf/picture.h"
 
@@ -14,7 +19,46 @@ inline constexpr size_t kPictureAlign = 64;
 void chroma_shift(VmafPixelFormat fmt, unsigned *ss_x, unsigned *ss_y);
 unsigned plane_count(VmafPixelFormat fmt);
 
-// Allocate planes for `pic` in fresh storage, freed with the last reference.
+// Storage the library allocates for host pictures (vmaf_picture_alloc, picture
+// pools): its base address and size are multiples of host_alignment(), so that a
+// device can import it as it is (VK_EXT_external_memory_host, vulkan/host_import.h).
+// Hooks added to it run just before its memory is freed, on the thread that drops
+// the last reference, so whatever was made over the memory goes first.
+class HostStorage {
+public:
+    // `size` bytes (rounded up to the alignment); null when there is no memory.
+    static std::shared_ptr<HostStorage> allocate(size_t size);
+    ~HostStorage();
+    HostStorage(const HostStorage &) = delete;
+    HostStorage &operator=(const HostStorage &) = delete;
+
+    void *base() const { return base_; }
+    size_t size() const { return size_; }
+
+    // Run `fn` before the memory is freed; the token removes it again.
+    uint64_t add_hook(std::function<void()> fn);
+    void remove_hook(uint64_t token);
+
+private:
+    HostStorage(void *base, size_t size) : base_(base), size_(size) {}
+    void *base_;
+    size_t size_;
+    std::mutex mutex_;
+    std::vector<std::pair<uint64_t, std::function<void()>>> hooks_;
+    uint64_t next_token_ = 1;
+};
+
+// The alignment of new HostStorage: at least 4096 and the page size, raised for
+// the whole process by devices that import host memory only at coarser
+// alignments (require_host_alignment, a power of two).
+size_t host_alignment();
+void require_host_alignment(size_t align);
+
+// The HostStorage behind a picture's planes; null for any other picture
+// (caller storage, device pictures, no reference).
+std::shared_ptr<HostStorage> picture_host_storage(const VmafPicture &pic);
+
+// Allocate planes for `pic` in fresh HostStorage, freed with the last reference.
 int picture_alloc(VmafPicture *pic, VmafPixelFormat fmt, unsigned bpc,
                   unsigned w, unsigned h);
 
@@ -25,6 +69,12 @@ size_t picture_storage_size(VmafPixelFormat fmt, unsigned bpc, unsigned w, unsig
 // (kPictureAlign-aligned); `release(storage)` runs with the last reference.
 int picture_wrap(VmafPicture *pic, VmafPixelFormat fmt, unsigned bpc, unsigned w,
                  unsigned h, void *storage, std::function<void(void *)> release);
+
+// Lay out a picture over HostStorage of at least picture_storage_size() bytes,
+// which the picture references; `release(base)` (optional) runs with the last
+// reference to the picture, before the picture's reference to the storage goes.
+int picture_wrap(VmafPicture *pic, VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h,
+                 std::shared_ptr<HostStorage> storage, std::function<void(void *)> release = {});
 
 // A new picture (fresh storage) holding a copy of `src`'s samples, which may be
 // any planes (e.g. unowned host memory).

@@ -16,13 +16,8 @@ struct PicturePool::Shared {
     unsigned bpc, w, h;
     std::mutex mutex;
     std::condition_variable freed;
-    std::vector<void *> free_list;
-    std::vector<void *> all;
-
-    ~Shared()
-    {
-        for (void *p : all) std::free(p);
-    }
+    std::vector<std::shared_ptr<HostStorage>> free_list;  // the storage lives while the pool
+                                                          // or one of its pictures does
 };
 
 int PicturePool::create(VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h,
@@ -36,10 +31,9 @@ int PicturePool::create(VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned 
     s->w = w;
     s->h = h;
     for (unsigned i = 0; i < count; i++) {
-        void *p = std::aligned_alloc(kPictureAlign, size);
+        std::shared_ptr<HostStorage> p = HostStorage::allocate(size);
         if (!p) return -ENOMEM;
-        s->all.push_back(p);
-        s->free_list.push_back(p);
+        s->free_list.push_back(std::move(p));
     }
     out->reset(new PicturePool(std::move(s)));
     return 0;
@@ -63,21 +57,22 @@ int PicturePool::fetch(VmafPicture *pic, int timeout_ms)
         return -EBUSY;
     else if (!shared_->freed.wait_for(lock, std::chrono::milliseconds(timeout_ms), free))
         return -ETIMEDOUT;
-    void *storage = shared_->free_list.back();
+    std::shared_ptr<HostStorage> storage = std::move(shared_->free_list.back());
     shared_->free_list.pop_back();
     lock.unlock();
 
-    // Pictures keep the pool's storage alive through the shared state.
+    // The last reference to the picture hands its storage back to the shared
+    // state, which outlives the pool while pictures are out.
     std::shared_ptr<Shared> keep = shared_;
     const int err = picture_wrap(pic, shared_->fmt, shared_->bpc, shared_->w, shared_->h, storage,
-                                 [keep](void *s) {
+                                 [keep, storage](void *) {
                                      std::lock_guard l(keep->mutex);
-                                     keep->free_list.push_back(s);
+                                     keep->free_list.push_back(storage);
                                      keep->freed.notify_one();
                                  });
     if (err) {
         std::lock_guard l(shared_->mutex);
-        shared_->free_list.push_back(storage);
+        shared_->free_list.push_back(std::move(storage));
     }
     return err;
 }

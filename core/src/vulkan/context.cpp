@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "picture/picture.h"
 #include "util/log.h"
 #include "vulkan/memory.h"
 
@@ -555,6 +556,18 @@ int State::finish(unsigned frames_in_flight)
     fn_.vkGetDeviceQueue(device_, queue_family_, queue_index_, &queue_);
     ifn_.GetPhysicalDeviceProperties(physical_, &props_);
     ifn_.GetPhysicalDeviceMemoryProperties(physical_, &mem_props_);
+    if (has_extension(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME) && ifn_.GetPhysicalDeviceProperties2 &&
+        fn_.vkGetMemoryHostPointerPropertiesEXT) {
+        VkPhysicalDeviceExternalMemoryHostPropertiesEXT hp = make<VkPhysicalDeviceExternalMemoryHostPropertiesEXT>(
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT);
+        VkPhysicalDeviceProperties2 p2 = make<VkPhysicalDeviceProperties2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
+        p2.pNext = &hp;
+        ifn_.GetPhysicalDeviceProperties2(physical_, &p2);
+        host_import_alignment_ = std::max<VkDeviceSize>(hp.minImportedHostPointerAlignment, 1);
+        // Host pictures allocated from now on start and end where this device
+        // can import them.
+        require_host_alignment(size_t(host_import_alignment_));
+    }
     frames_in_flight_ = frames_in_flight;
     allocator_ = std::make_unique<Allocator>(*this);
     log(VMAF_LOG_LEVEL_INFO, "Vulkan: using %s (Vulkan %u.%u.%u), queue family %u%s%s\n", info_.name.c_str(),

@@ -125,12 +125,14 @@ struct ExternalDevice {
 };
 
 // Device extensions the library enables on a device of its own when the device has
-// them, and uses when an adopted device has them enabled (external memory imports).
+// them, and uses when an adopted device has them enabled (external memory imports;
+// host pictures read where they are, vulkan/host_import.h).
 inline constexpr const char *kOptionalExtensions[] = {
     VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME,
     VK_EXT_EXTERNAL_MEMORY_DMA_BUF_EXTENSION_NAME,
     VK_EXT_IMAGE_DRM_FORMAT_MODIFIER_EXTENSION_NAME,
     VK_EXT_QUEUE_FAMILY_FOREIGN_EXTENSION_NAME,
+    VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME,
 };
 
 class State {
@@ -168,6 +170,9 @@ public:
     // features that need it (float sums in libvmaf's double precision) run on
     // the CPU without it.
     bool float64() const { return float64_; }
+    // VK_EXT_external_memory_host's minImportedHostPointerAlignment; 0 when the
+    // extension is not enabled (host pictures are then always copied).
+    VkDeviceSize host_import_alignment() const { return host_import_alignment_; }
     // Whether the queue writes timestamps, and the nanoseconds per tick.
     bool timestamps() const { return timestamp_bits_ != 0; }
     uint32_t timestamp_bits() const { return timestamp_bits_; }
@@ -188,9 +193,10 @@ public:
 
     // Fault injection, for tests: the nth next call (1: the very next) of the
     // kind fails with `result` instead of reaching the driver. The engine's
-    // queue submissions, its waits for frames and device memory allocations
-    // consult it; nothing else.
-    enum class Fault { Submit, Wait, Allocate, Count };
+    // queue submissions, its waits for frames, device memory allocations and
+    // imports of host pictures (HostImport: the picture is then copied) consult
+    // it; nothing else.
+    enum class Fault { Submit, Wait, Allocate, HostImport, Count };
     void inject_fault(Fault what, unsigned nth, VkResult result);
     VkResult injected(Fault what);  // VK_SUCCESS when no fault is due
     unsigned fault_calls(Fault what) const { return faults_[int(what)].calls.load(); }  // so far
@@ -239,6 +245,7 @@ private:
     std::vector<std::string> extensions_;
     uint32_t timestamp_bits_ = 0;
     bool float64_ = false;
+    VkDeviceSize host_import_alignment_ = 0;
     bool profiling_ = false;
     unsigned frames_in_flight_ = kDefaultFramesInFlight;
     std::unique_ptr<Allocator> allocator_;

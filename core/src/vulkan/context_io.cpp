@@ -72,7 +72,7 @@ int Context::vulkan_fetch_picture(VmafPicture *pic)
     }
     vk::ContextIo &io = *vk_io_;
     switch (io.method) {
-    case VMAF_VULKAN_PICTURE_PREALLOCATION_METHOD_HOST: return io.host_pool->fetch(pic);
+    case VMAF_VULKAN_PICTURE_PREALLOCATION_METHOD_HOST: return fetch_host(*io.host_pool, pic, -1);
     case VMAF_VULKAN_PICTURE_PREALLOCATION_METHOD_DEVICE:
         for (;;) {
             const int err = io.device_pool->try_fetch(pic);

@@ -1,6 +1,7 @@
 #include "vulkan/engine.h"
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -13,6 +14,7 @@
 #include "vulkan/command.h"
 #include "vulkan/context.h"
 #include "vulkan/device_picture.h"
+#include "vulkan/host_import.h"
 #include "vulkan/import.h"
 #include "vulkan/pipeline.h"
 
@@ -79,6 +81,7 @@ Engine::~Engine()
     if (ring_) ring_->wait_all();
     ring_.reset();
     for (Slot &s : slots_) release_slot(s);
+    host_imports_.reset();  // after the pictures: nothing reads them any more
     features_.clear();
     unpack_.reset();
     if (timestamps_) st_.fn().vkDestroyQueryPool(st_.device(), timestamps_, nullptr);
@@ -171,8 +174,12 @@ int Engine::init(const FrameFormat &fmt, const FeatureList &list)
     if (int err = FrameRing::create(st_, n, &ring_)) return err;
     if (int err = init_timestamps()) return err;
 
-    log(VMAF_LOG_LEVEL_INFO, "Vulkan engine: %zu feature(s) on %s, %u frames in flight\n", features_.size(),
-        st_.info().name.c_str(), n);
+    std::string why;
+    host_imports_ = HostImports::create(st_, &why);
+    log(VMAF_LOG_LEVEL_INFO, "Vulkan engine: %zu feature(s) on %s, %u frames in flight; host pictures %s%s%s\n",
+        features_.size(), st_.info().name.c_str(), n,
+        host_imports_ ? "read in place where their memory imports (VK_EXT_external_memory_host), else copied"
+                      : "copied", host_imports_ ? "" : ": ", host_imports_ ? "" : why.c_str());
     return 0;
 }
 
@@ -286,7 +293,7 @@ unsigned Engine::upload_threads(const FrameFormat &fmt)
     return unsigned(std::clamp<uint64_t>(bytes / kBytesPerThread, 1, std::min(kMaxUploadThreads, hw)));
 }
 
-void Engine::upload(const VmafPicture &ref, const VmafPicture &dist, unsigned slot)
+void Engine::upload(const VmafPicture &ref, const VmafPicture &dist, const bool copy[2], unsigned slot)
 {
     std::byte *base = slots_[slot].staging.data();
     const PlaneRegion *regions[2] = {frame_.ref, frame_.dist};
@@ -294,6 +301,7 @@ void Engine::upload(const VmafPicture &ref, const VmafPicture &dist, unsigned sl
     // Part `part` of `parts`: the same band of rows of every plane of both pictures.
     auto copy_part = [&](unsigned part, unsigned parts) {
         for (unsigned k = 0; k < 2; k++) {
+            if (!copy[k]) continue;
             for (unsigned p = 0; p < frame_.n_planes; p++) {
                 const PlaneRegion &r = regions[k][p];
                 const unsigned y0 = unsigned(uint64_t(r.h) * part / parts);
@@ -396,23 +404,39 @@ int Engine::record_and_submit(unsigned slot, unsigned index, const Loader &load,
 
 void Engine::record_device_copies(VkCommandBuffer cmd, const VmafPicture *const pics[2])
 {
-    const PlaneRegion *regions[2] = {frame_.ref, frame_.dist};
     for (unsigned k = 0; k < 2; k++) {
         const DevicePicture &d = *device_picture(*pics[k]);
-        for (unsigned p = 0; p < frame_.n_planes; p++) {
-            const PlaneRegion &r = regions[k][p];
-            const VkDeviceSize row = VkDeviceSize(r.w) * frame_.bytes_per_sample;
-            const VkDeviceSize src_stride = VkDeviceSize(pics[k]->stride[p]);
-            std::vector<VkBufferCopy> copies;
-            if (src_stride == r.stride) {
-                copies.push_back({d.plane_offset[p], r.offset, VkDeviceSize(r.stride) * (r.h - 1) + row});
-            } else {
-                for (unsigned y = 0; y < r.h; y++)
-                    copies.push_back({d.plane_offset[p] + y * src_stride, r.offset + VkDeviceSize(y) * r.stride, row});
-            }
-            st_.fn().vkCmdCopyBuffer(cmd, d.buffer, planes_.get(), uint32_t(copies.size()), copies.data());
-        }
+        record_plane_copies(cmd, d.buffer, d.plane_offset, *pics[k], k);
     }
+}
+
+void Engine::record_plane_copies(VkCommandBuffer cmd, VkBuffer src, const VkDeviceSize offset[3],
+                                 const VmafPicture &pic, unsigned k)
+{
+    const PlaneRegion *regions = k ? frame_.dist : frame_.ref;
+    for (unsigned p = 0; p < frame_.n_planes; p++) {
+        const PlaneRegion &r = regions[p];
+        const VkDeviceSize row = VkDeviceSize(r.w) * frame_.bytes_per_sample;
+        const VkDeviceSize src_stride = VkDeviceSize(pic.stride[p]);
+        std::vector<VkBufferCopy> copies;
+        if (src_stride == r.stride) {
+            copies.push_back({offset[p], r.offset, VkDeviceSize(r.stride) * (r.h - 1) + row});
+        } else {
+            for (unsigned y = 0; y < r.h; y++)
+                copies.push_back({offset[p] + y * src_stride, r.offset + VkDeviceSize(y) * r.stride, row});
+        }
+        st_.fn().vkCmdCopyBuffer(cmd, src, planes_.get(), uint32_t(copies.size()), copies.data());
+    }
+}
+
+HostUploadStats Engine::host_uploads() const
+{
+    HostUploadStats u = uploads_;
+    if (host_imports_) {
+        u.imports = host_imports_->imports();
+        u.live_imports = host_imports_->live();
+    }
+    return u;
 }
 
 // Before the copies: acquire images and external memory from their owners and
@@ -693,17 +717,62 @@ int Engine::submit(const VmafPicture &ref, const VmafPicture &dist, unsigned ind
             return 0;
         };
     } else {
-        if (!s.staging)
-            if (int err = st_.allocator().create_buffer(frame_.planes_size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-                                                        MemoryUse::Upload, &s.staging))
+        // Each picture read in place where its memory imports (held until the
+        // frame is done, so its storage is neither freed nor reused meanwhile),
+        // else copied into staging first.
+        const VmafPicture *pics[2] = {&ref, &dist};
+        struct InPlace {
+            VkBuffer buffer = VK_NULL_HANDLE;
+            VkDeviceSize offset[3] = {};
+        };
+        std::array<InPlace, 2> in_place{};
+        bool copy[2] = {true, true};
+        for (unsigned k = 0; k < 2 && host_imports_; k++) {
+            size_t rows[3] = {};
+            for (unsigned p = 0; p < frame_.n_planes; p++) rows[p] = size_t(frame_.ref[p].w) * frame_.bytes_per_sample;
+            copy[k] = !host_imports_->find(*pics[k], frame_.n_planes, rows, &in_place[k].buffer, in_place[k].offset);
+            if (!copy[k]) {
+                s.pictures.emplace_back();
+                picture_ref(&s.pictures.back(), pics[k]);
+            }
+        }
+        if (copy[0] || copy[1]) {
+            if (!s.staging)
+                if (int err = st_.allocator().create_buffer(frame_.planes_size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                                                            MemoryUse::Upload, &s.staging)) {
+                    release_slot(s);
+                    return fail(err);
+                }
+            if (!upload_pool_ && upload_threads(fmt_) > 1)  // on the first copied frame
+                upload_pool_ = std::make_unique<ThreadPool>(upload_threads(fmt_) - 1, upload_threads(fmt_));
+            upload(ref, dist, copy, slot);
+            if (int err = s.staging.flush()) {
+                release_slot(s);
                 return fail(err);
-        if (!upload_pool_ && upload_threads(fmt_) > 1)  // on the first host frame
-            upload_pool_ = std::make_unique<ThreadPool>(upload_threads(fmt_) - 1, upload_threads(fmt_));
-        upload(ref, dist, slot);
-        if (int err = s.staging.flush()) return fail(err);
-        load = [this, slot](VkCommandBuffer cmd) {
-            const VkBufferCopy up{0, 0, frame_.planes_size};
-            st_.fn().vkCmdCopyBuffer(cmd, slots_[slot].staging.get(), planes_.get(), 1, &up);
+            }
+        }
+        for (unsigned k = 0; k < 2; k++) (copy[k] ? uploads_.copied : uploads_.imported)++;
+        // Runs within this call, while the caller's pictures are there.
+        load = [this, slot, in_place, c0 = copy[0], c1 = copy[1], p0 = &ref, p1 = &dist](VkCommandBuffer cmd) {
+            const VkBuffer staging = slots_[slot].staging.get();
+            if (c0 && c1) {
+                const VkBufferCopy up{0, 0, frame_.planes_size};
+                st_.fn().vkCmdCopyBuffer(cmd, staging, planes_.get(), 1, &up);
+                return 0;
+            }
+            for (unsigned k = 0; k < 2; k++) {
+                if (!(k ? c1 : c0)) {
+                    record_plane_copies(cmd, in_place[k].buffer, in_place[k].offset, k ? *p1 : *p0, k);
+                    continue;
+                }
+                // This picture's planes alone, staged where the planes go.
+                const PlaneRegion *r = k ? frame_.dist : frame_.ref;
+                const PlaneRegion &last = r[frame_.n_planes - 1];
+                const VkDeviceSize end = last.offset + VkDeviceSize(last.stride) * (last.h - 1) +
+                                         VkDeviceSize(last.w) * frame_.bytes_per_sample;
+                const VkBufferCopy up{r[0].offset, r[0].offset, end - r[0].offset};
+                st_.fn().vkCmdCopyBuffer(cmd, staging, planes_.get(), 1, &up);
+            }
             return 0;
         };
     }

@@ -4,7 +4,10 @@
 // (FrameBuffers::planes), records every feature's kernels and copies the results
 // back to the slot's readback buffer; one submission signals the ring's timeline
 // semaphore. How the pictures get into the planes depends on where they are:
-//   - host pictures: copied once into the slot's staging buffer, then by the GPU;
+//   - host pictures: read by the GPU where they are when their storage can be
+//     imported (host_import.h: the library's own allocations, on a device with
+//     VK_EXT_external_memory_host), referenced until their frame is done; else
+//     copied once into the slot's staging buffer, then by the GPU;
 //   - device pictures (device_picture.h): copied by the GPU from their buffers;
 //   - imported pictures (import.h): copied by the GPU from the caller's images or
 //     external memory, after the caller's semaphores, unpacked by a small kernel
@@ -33,6 +36,7 @@ namespace vmaf::vk {
 class State;
 class ComputePipeline;
 struct ImportedPicture;
+class HostImports;
 struct EngineDeleter;  // context/context.h
 
 // GPU time of the frames collected so far, from timestamps around each frame's
@@ -49,9 +53,20 @@ struct GpuTiming {
 // the intervals tile the frame, from the end of the earlier frames' work to its
 // last command (which is then also what gpu_timing() measures). Without profile
 // mode there are no intervals and nothing of this is recorded.
+// How host pictures reached the GPU so far (Engine::submit): read where they
+// are (imported) or copied by the CPU into staging memory first.
+struct HostUploadStats {
+    uint64_t imported = 0, copied = 0;  // pictures
+    uint64_t imports = 0;               // host allocations imported (once each while they live)
+    size_t live_imports = 0;            // of them, still there
+};
+
 struct GpuProfile {
     struct Interval {
-        std::string part;  // "upload", "host copy", "readback", or a feature's name
+        // "upload" (the GPU's copies of both pictures into its planes, from
+        // staging or imported host memory, from device pictures or imports),
+        // "host copy", "readback", or a feature's name
+        std::string part;
         int stage = -1;    // the feature's stage; -1 for the engine's own parts
         double total_ms = 0;  // over `frames`
     };
@@ -84,7 +99,8 @@ public:
     Engine &operator=(const Engine &) = delete;
 
     // Asynchronous. Scores of earlier frames whose work is done are written to
-    // `sink` on the way. Host pictures may be released as soon as this returns;
+    // `sink` on the way. Host pictures may be released as soon as this returns
+    // (the engine references those it reads in place until their frame is done);
     // device pictures (both or neither) are referenced until their frame is done.
     int submit(const VmafPicture &ref, const VmafPicture &dist, unsigned index, ScoreSink &sink);
     // The same for imported pictures, which the engine keeps (and with them any
@@ -114,6 +130,9 @@ public:
     unsigned frames_in_flight() const { return unsigned(slots_.size()); }
     size_t pending() const { return pending_.size(); }
     GpuTiming gpu_timing() const { return timing_; }
+    HostUploadStats host_uploads() const;
+    // Whether host pictures are read in place where they can be (host_import.h).
+    bool host_import() const { return host_imports_ != nullptr; }
     // Profile mode's intervals (empty unless the engine started in it).
     const GpuProfile &profile() const { return profile_; }
     // The features on the GPU, in recording order (their ExtractorInfo names).
@@ -153,11 +172,15 @@ private:
     int init_unpack();
     int init_timestamps();
     static unsigned upload_threads(const FrameFormat &fmt);
-    void upload(const VmafPicture &ref, const VmafPicture &dist, unsigned slot);
+    // Copy the pictures marked in `copy` into the slot's staging buffer.
+    void upload(const VmafPicture &ref, const VmafPicture &dist, const bool copy[2], unsigned slot);
     int begin_frame(ScoreSink &sink, unsigned *slot);
     int record_and_submit(unsigned slot, unsigned index, const Loader &load, std::span<const SemaphoreOp> waits,
                           std::span<const SemaphoreOp> signals);
     void record_device_copies(VkCommandBuffer cmd, const VmafPicture *const pics[2]);
+    // The planes of `pic`, rows of `src` from offset[p], into picture k's planes.
+    void record_plane_copies(VkCommandBuffer cmd, VkBuffer src, const VkDeviceSize offset[3], const VmafPicture &pic,
+                             unsigned k);
     int record_imported(VkCommandBuffer cmd, ImportedPicture *const pics[2]);
     void record_image_barriers(VkCommandBuffer cmd, ImportedPicture *const pics[2], bool before);
     void release_slot(Slot &s);
@@ -180,6 +203,8 @@ private:
     int error_ = 0;  // sticky: after a failure every call returns it
     HostFrameFn host_frames_;
     std::unique_ptr<ThreadPool> upload_pool_;  // helps upload() copy host pictures; null: one thread
+    std::unique_ptr<HostImports> host_imports_;  // null: host pictures are always copied
+    HostUploadStats uploads_;
     bool flushed_ = false;
 
     // Imports: raw plane copies and the kernel that unpacks them (made on the
