@@ -2,8 +2,8 @@
 # ThreadSanitizer: builds the library and tests with clang and -fsanitize=thread
 # into build-tsan/ and runs the tests that use threads: frame threads of one
 # context, several contexts on several threads (CPU), and several contexts
-# sharing one adopted Vulkan device through the caller's queue lock (lavapipe,
-# validation layer on). Any report fails the run.
+# sharing one adopted Vulkan device through the caller's queue lock, and host
+# pictures freed while their imports are in use (lavapipe, validation layer on). Any report fails the run.
 #   scripts/tsan.sh            # BUILD_DIR=build-tsan
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,7 +16,7 @@ if [ ! -d "$build" ]; then
 fi
 tests=(concurrency api psnr motion vif adm)
 if grep -q "vulkan_concurrency" "$build/meson-info/intro-tests.json" 2>/dev/null; then
-  tests+=(vulkan_concurrency vulkan_faults)
+  tests+=(vulkan_concurrency vulkan_faults vulkan_host_import)
 fi
 ninja -C "$build" $(printf 'tests/test_%s ' "${tests[@]}")
 # The Vulkan driver (lavapipe) and loader are not instrumented: their own
