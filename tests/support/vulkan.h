@@ -1,4 +1,5 @@
-// Test helpers for the Vulkan backend: a validated device state and a score sink.
+// Test helpers for the Vulkan backend: a validated device state, the GPU and
+// CPU runners and their comparison, and scores through the C API.
 #pragma once
 
 #include <catch2/catch.hpp>
