@@ -16,6 +16,8 @@
 #include "feature/adm/adm_csf.h"
 #include "feature/registry.h"
 #include "golden.h"
+#include "options.h"
+#include "pictures.h"
 #include "sink.h"
 #include "libvmaf/libvmaf.h"
 #include "picture/picture.h"
@@ -26,23 +28,15 @@ using namespace vmaf::test;
 
 namespace {
 
-FeatureOptions parse_options(const Dict &d)
-{
-    FeatureOptions o;
-    std::string err;
-    REQUIRE(FeatureOptions::parse(kAdmExtractor.options, d, &o, &err) == 0);
-    return o;
-}
-
 // Runs a fresh instance over every frame pair and returns its sink.
 MapSink run(const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dis, const Dict &opts = {},
             adm::Kernels which = adm::Kernels::Best)
 {
     REQUIRE(!ref.empty());
     REQUIRE(ref.size() == dis.size());
-    auto ex = adm::create_cpu(parse_options(opts), which);
+    auto ex = adm::create_cpu(options_for(kAdmExtractor, opts), which);
     REQUIRE(ex);
-    REQUIRE(ex->init({ref[0].pix_fmt, ref[0].bpc, ref[0].w[0], ref[0].h[0]}) == 0);
+    REQUIRE(ex->init(format_of(ref[0])) == 0);
     MapSink sink;
     for (unsigned i = 0; i < ref.size(); i++) REQUIRE(ex->extract(ref[i], dis[i], i, sink) == 0);
     return sink;
@@ -59,38 +53,6 @@ constexpr Output kOutputs[] = {
     {"VMAF_integer_feature_aim_score", "integer_aim"},
     {"VMAF_integer_feature_adm3_score", "integer_adm3"},
 };
-
-template <typename Gen>
-VmafPicture make_picture(unsigned bpc, unsigned w, unsigned h, Gen gen)
-{
-    VmafPicture p;
-    REQUIRE(picture_alloc(&p, VMAF_PIX_FMT_YUV400P, bpc, w, h) == 0);
-    for (unsigned y = 0; y < h; y++) {
-        uint8_t *row = static_cast<uint8_t *>(p.data[0]) + size_t(y) * p.stride[0];
-        for (unsigned x = 0; x < w; x++) {
-            const unsigned v = gen(x, y);
-            if (bpc == 8) row[x] = uint8_t(v);
-            else reinterpret_cast<uint16_t *>(row)[x] = uint16_t(v);
-        }
-    }
-    return p;
-}
-
-unsigned sample(const VmafPicture &p, unsigned x, unsigned y)
-{
-    const uint8_t *row = static_cast<const uint8_t *>(p.data[0]) + size_t(y) * p.stride[0];
-    return p.bpc == 8 ? row[x] : reinterpret_cast<const uint16_t *>(row)[x];
-}
-
-// The same luma at a higher bit depth: samples << (bpc - 8).
-std::vector<VmafPicture> widen(const std::vector<VmafPicture> &pics, unsigned bpc)
-{
-    std::vector<VmafPicture> out;
-    for (const auto &p : pics)
-        out.push_back(make_picture(bpc, p.w[0], p.h[0],
-                                   [&](unsigned x, unsigned y) { return sample(p, x, y) << (bpc - 8); }));
-    return out;
-}
 
 void compare_golden(const std::string &expected_suffix, const Dict &opts, const std::string &name_suffix)
 {
@@ -123,7 +85,7 @@ TEST_CASE("adm matches libvmaf on every golden pair", "[adm][golden]")
 
 TEST_CASE("adm with adm_enhn_gain_limit=1 matches libvmaf's egl_1 outputs", "[adm][golden]")
 {
-    const FeatureOptions opts = parse_options({{"adm_enhn_gain_limit", "1.0"}});
+    const FeatureOptions opts = options_for(kAdmExtractor, {{"adm_enhn_gain_limit", "1.0"}});
     for (const Output &o : kOutputs) CHECK(feature_output_name(o.provided, opts) == std::string(o.name) + "_egl_1");
     compare_golden(".libvmaf.vmaf_v0.6.1neg.json", {{"adm_enhn_gain_limit", "1.0"}}, "_egl_1");
 }
@@ -360,11 +322,11 @@ TEST_CASE("adm rejects out-of-range options and unusable set-ups", "[adm]")
         return std::vector<VmafPicture>{make_picture(8, w, h, [](unsigned x, unsigned y) { return (x * y) & 255; })};
     };
     const FrameFormat f64 = {VMAF_PIX_FMT_YUV400P, 8, 64, 64};
-    CHECK(adm::create_cpu(parse_options({{"adm_norm_view_dist", "2"}}), adm::Kernels::Best)->init(f64) == -EINVAL);
-    CHECK(adm::create_cpu(parse_options({{"adm_csf_mode", "2"}, {"adm_ref_display_height", "1200"}}),
+    CHECK(adm::create_cpu(options_for(kAdmExtractor, {{"adm_norm_view_dist", "2"}}), adm::Kernels::Best)->init(f64) == -EINVAL);
+    CHECK(adm::create_cpu(options_for(kAdmExtractor, {{"adm_csf_mode", "2"}, {"adm_ref_display_height", "1200"}}),
                           adm::Kernels::Best)
               ->init(f64) == -EINVAL);
-    CHECK(adm::create_cpu(parse_options({}), adm::Kernels::Best)->init({VMAF_PIX_FMT_YUV400P, 8, 32, 64}) ==
+    CHECK(adm::create_cpu(options_for(kAdmExtractor), adm::Kernels::Best)->init({VMAF_PIX_FMT_YUV400P, 8, 32, 64}) ==
           -EINVAL);
     auto ok = pic(33, 33);
     CHECK(run(ok, ok).at("VMAF_integer_feature_aim_score", 0) == 0.0);

@@ -43,14 +43,6 @@ using namespace vmaf::test;
 
 namespace {
 
-FeatureOptions adm_options(const Dict &d = {})
-{
-    FeatureOptions o;
-    std::string err;
-    REQUIRE(FeatureOptions::parse(kAdmExtractor.options, d, &o, &err) == 0);
-    return o;
-}
-
 MapSink run_gpu(vk::State &st, const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dist, const FeatureOptions &opts)
 {
     return run_engine(st, kAdmExtractor, opts, ref, dist);
@@ -68,28 +60,7 @@ MapSink run_cpu(const std::vector<VmafPicture> &ref, const std::vector<VmafPictu
 // check passes).
 std::map<std::string, double> compare(const MapSink &gpu, const MapSink &cpu)
 {
-    std::map<std::string, double> diffs;
-    REQUIRE(gpu.scores.size() == cpu.scores.size());
-    for (const auto &[name, series] : cpu.scores) {
-        INFO(name);
-        REQUIRE(gpu.scores.count(name));
-        REQUIRE(gpu.scores.at(name).size() == series.size());
-        double &m = diffs[name];
-        for (const auto &[i, v] : series) {
-            const double g = gpu.scores.at(name).at(i);
-            if (std::isnan(g) && std::isnan(v)) continue;
-            CHECK(g == v);
-            m = std::max(m, std::fabs(g - v));
-        }
-    }
-    return diffs;
-}
-
-double max_of(const std::map<std::string, double> &m)
-{
-    double r = 0;
-    for (const auto &[n, v] : m) r = std::max(r, v);
-    return r;
+    return compare_scores(gpu, cpu, {.nan_equal = true});
 }
 
 // The main outputs: provided name and libvmaf's output name.
@@ -315,7 +286,7 @@ TEST_CASE("adm on the GPU: every golden pair through the Engine", "[adm][vulkan]
                                    ".libvmaf.vmaf_v0.6.1neg.json", "_egl_1"},
                                Run{{{"debug", "true"}, {"edge_as", "avx2"}}, ".libvmaf.more.json", ""}}) {
             INFO(pair << " " << run.json);
-            const auto opts = adm_options(run.opts);
+            const auto opts = options_for(kAdmExtractor, run.opts);
             const MapSink gpu = run_gpu(*st, ref, dist, opts);
             const auto diffs = compare(gpu, run_cpu(ref, dist, opts));
             CHECK(diffs.size() == 18);  // 7 outputs and 11 debug outputs
@@ -353,40 +324,9 @@ namespace {
 std::map<std::string, std::vector<double>> score_through_api(const std::string &pair, const char *version,
                                                              vk::State *st)
 {
-    VmafConfiguration cfg{};
-    cfg.log_level = VMAF_LOG_LEVEL_ERROR;
-    VmafContext *vmaf = nullptr;
-    REQUIRE(vmaf_init(&vmaf, cfg) == 0);
-    if (st) REQUIRE(context_import_vulkan_state(vmaf, st) == 0);
-    VmafModelConfig mcfg{};
-    mcfg.name = "vmaf";
-    VmafModel *model = nullptr;
-    REQUIRE(vmaf_model_load(&model, &mcfg, version) == 0);
-    REQUIRE(vmaf_use_features_from_model(vmaf, model) == 0);
-    auto ref = load_y4m(data_dir() + "/" + pair + "_ref.y4m");
-    auto dist = load_y4m(data_dir() + "/" + pair + "_dis.y4m");
-    const auto expected = load_expected(data_dir() + "/" + pair + ".libvmaf." +
-                                        (std::string(version) == "vmaf_v0.6.1" ? "" : std::string(version) + ".") +
-                                        "json");
-    for (size_t i = 0; i < ref.size(); i++) REQUIRE(vmaf_read_pictures(vmaf, &ref[i], &dist[i], unsigned(i)) == 0);
-    REQUIRE(vmaf_read_pictures(vmaf, nullptr, nullptr, 0) == 0);
-    CHECK((vmaf->ctx.vulkan_engine() != nullptr) == (st != nullptr));
-    std::map<std::string, std::vector<double>> out;
-    for (size_t i = 0; i < ref.size(); i++) {
-        double v = 0;
-        REQUIRE(vmaf_score_at_index(vmaf, model, &v, unsigned(i)) == 0);
-        out["vmaf"].push_back(v);
-        for (const auto &[name, want] : expected.frames[i]) {
-            if (name == "vmaf" || (name.find("vif") == std::string::npos && name.find("adm") == std::string::npos &&
-                                   name.find("aim") == std::string::npos &&
-                                   name.find("motion") == std::string::npos))
-                continue;
-            if (vmaf_feature_score_at_index(vmaf, name.c_str(), &v, unsigned(i)) == 0) out[name].push_back(v);
-        }
-    }
-    REQUIRE(vmaf_close(vmaf) == 0);
-    vmaf_model_destroy(model);
-    return out;
+    const ModelScores r = score_model_through_api(pair, version, st, {"vif", "adm", "aim", "motion"});
+    CHECK(r.gpu_engine == (st != nullptr));
+    return r.values;
 }
 
 }  // namespace
@@ -400,9 +340,7 @@ TEST_CASE("adm on the GPU through the C API: features and VMAF equal the CPU pat
             INFO(pair << " " << version);
             const auto gpu = score_through_api(pair, version, st.get());
             const auto cpu = score_through_api(pair, version, nullptr);
-            const auto expected = load_expected(data_dir() + "/" + pair + ".libvmaf." +
-                                                (std::string(version) == "vmaf_v0.6.1" ? "" : std::string(version) + ".") +
-                                                "json");
+            const auto expected = expected_for_model(pair, version);
             REQUIRE(gpu.size() == cpu.size());
             double adm_vs_cpu = 0, adm_vs_libvmaf = 0, vs_cpu = 0, vmaf_vs_cpu = 0, vmaf_vs_libvmaf = 0;
             unsigned adm_outputs = 0;
@@ -439,12 +377,7 @@ TEST_CASE("adm on the GPU through the C API: features and VMAF equal the CPU pat
 
 TEST_CASE("adm on the GPU through the public Vulkan API", "[adm][vulkan]")
 {
-    VmafVulkanConfiguration vcfg{};
-    vcfg.device_index = VMAF_VULKAN_DEVICE_AUTO;
-    const char *off = std::getenv("VMAF_TEST_VULKAN_NO_VALIDATION");
-    vcfg.enable_validation = !(off && *off == '1');
-    VmafVulkanState *vk = nullptr;
-    REQUIRE(vmaf_vulkan_state_init(&vk, vcfg) == 0);
+    VmafVulkanState *vk = validated_api_state();
     VmafConfiguration cfg{};
     cfg.log_level = VMAF_LOG_LEVEL_ERROR;
     VmafContext *vmaf = nullptr;
@@ -455,7 +388,7 @@ TEST_CASE("adm on the GPU through the public Vulkan API", "[adm][vulkan]")
     auto ref = load_y4m(data_dir() + "/" + pair + "_ref.y4m");
     auto dist = load_y4m(data_dir() + "/" + pair + "_dis.y4m");
     const auto expected = load_expected(data_dir() + "/" + pair + ".libvmaf.json");
-    const auto cpu = run_cpu(ref, dist, adm_options());
+    const auto cpu = run_cpu(ref, dist, options_for(kAdmExtractor));
     for (size_t i = 0; i < ref.size(); i++)  // the context takes our references
         REQUIRE(vmaf_read_pictures(vmaf, &ref[i], &dist[i], unsigned(i)) == 0);
     REQUIRE(vmaf_read_pictures(vmaf, nullptr, nullptr, 0) == 0);
@@ -509,7 +442,7 @@ TEST_CASE("adm on the GPU: depths, formats, odd and minimum sizes, options", "[a
                 if (frames_in_flight == 1 && set > 1) continue;  // options once are enough
                 INFO("fmt " << c.fmt << " " << c.bpc << "-bit " << c.w << "x" << c.h << " option set " << set
                             << " in flight " << frames_in_flight);
-                const auto opts = adm_options(d);
+                const auto opts = options_for(kAdmExtractor, d);
                 const auto diffs = compare(run_gpu(*st, ref, dist, opts), run_cpu(ref, dist, opts));
                 if (frames_in_flight == 3)
                     std::printf("synthetic %4ux%-3u %2u-bit fmt %d option set %zu: max |diff| vs CPU over %zu "
@@ -527,13 +460,13 @@ TEST_CASE("adm on the GPU refuses what the CPU refuses", "[adm][vulkan]")
     auto st = validated_state();
     std::unique_ptr<vk::Engine> engine;
     const FrameFormat small{VMAF_PIX_FMT_YUV420P, 8, 32, 40};
-    CHECK(vk::Engine::create(st.get(), small, {{&kAdmExtractor, adm_options()}}, &engine) != 0);
-    CHECK(kAdmExtractor.create(adm_options())->init(small) != 0);
+    CHECK(vk::Engine::create(st.get(), small, {{&kAdmExtractor, options_for(kAdmExtractor)}}, &engine) != 0);
+    CHECK(kAdmExtractor.create(options_for(kAdmExtractor))->init(small) != 0);
     // Viewing set-ups without weights.
     const FrameFormat fmt{VMAF_PIX_FMT_YUV420P, 8, 64, 64};
     for (const Dict &d : {Dict{{"adm_norm_view_dist", "1"}}, Dict{{"adm_csf_mode", "2"}, {"adm_norm_view_dist", "4"}}}) {
-        CHECK(vk::Engine::create(st.get(), fmt, {{&kAdmExtractor, adm_options(d)}}, &engine) != 0);
-        CHECK(kAdmExtractor.create(adm_options(d))->init(fmt) != 0);
+        CHECK(vk::Engine::create(st.get(), fmt, {{&kAdmExtractor, options_for(kAdmExtractor, d)}}, &engine) != 0);
+        CHECK(kAdmExtractor.create(options_for(kAdmExtractor, d))->init(fmt) != 0);
     }
     check_clean(*st);
 }
@@ -553,7 +486,7 @@ TEST_CASE("adm throughput, GPU engine and CPU extractor", "[.][bench]")
         if (frames_env) s.frames = unsigned(std::max(1, std::atoi(frames_env)));
         std::vector<VmafPicture> ref, dist;  // cycled
         synthetic(VMAF_PIX_FMT_YUV420P, s.bpc, s.w, s.h, 4, 99, &ref, &dist);
-        const auto opts = adm_options();
+        const auto opts = options_for(kAdmExtractor);
         const FrameFormat fmt = format_of(ref[0]);
         std::unique_ptr<vk::Engine> engine;
         REQUIRE(vk::Engine::create(st.get(), fmt, {{&kAdmExtractor, opts}}, &engine) == 0);

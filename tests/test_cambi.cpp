@@ -21,6 +21,8 @@
 #include "feature/cambi/cambi_pool.h"
 #include "feature/cambi/cambi_tables.h"
 #include "golden.h"
+#include "options.h"
+#include "pictures.h"
 #include "sink.h"
 #include "libvmaf/libvmaf.h"
 #include "run.h"
@@ -30,21 +32,13 @@ using namespace vmaf::test;
 
 namespace {
 
-FeatureOptions parse_options(const Dict &d)
-{
-    FeatureOptions o;
-    std::string err;
-    REQUIRE(FeatureOptions::parse(kCambiExtractor.options, d, &o, &err) == 0);
-    return o;
-}
-
 // Runs a fresh instance with the given kernels over every frame pair.
 MapSink run_direct(const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dis, const Dict &opts,
                    cambi::Kernels which)
 {
-    auto ex = cambi::create_cpu(parse_options(opts), which);
+    auto ex = cambi::create_cpu(options_for(kCambiExtractor, opts), which);
     REQUIRE(ex);
-    REQUIRE(ex->init({ref[0].pix_fmt, ref[0].bpc, ref[0].w[0], ref[0].h[0]}) == 0);
+    REQUIRE(ex->init(format_of(ref[0])) == 0);
     MapSink sink;
     for (unsigned i = 0; i < ref.size(); i++) REQUIRE(ex->extract(ref[i], dis[i], i, sink) == 0);
     return sink;
@@ -65,13 +59,8 @@ int first_frame_status(const std::string &pair, const Dict &opts, bool *scored =
 {
     auto ref = load_y4m(data_dir() + "/" + pair + "_ref.y4m");
     auto dis = load_y4m(data_dir() + "/" + pair + "_dis.y4m");
-    VmafConfiguration cfg{};
-    cfg.log_level = VMAF_LOG_LEVEL_NONE;
     VmafContext *vmaf = nullptr;
-    REQUIRE(vmaf_init(&vmaf, cfg) == 0);
-    VmafFeatureDictionary *d = nullptr;
-    for (const auto &[k, v] : opts) REQUIRE(vmaf_feature_dictionary_set(&d, k.c_str(), v.c_str()) == 0);
-    REQUIRE(vmaf_use_feature(vmaf, "cambi", d) == 0);
+    REQUIRE(open_quiet(&vmaf, "cambi", opts) == 0);
     const int err = vmaf_read_pictures(vmaf, &ref[0], &dis[0], 0);
     if (scored) {
         double v = 0;
@@ -86,15 +75,7 @@ int first_frame_status(const std::string &pair, const Dict &opts, bool *scored =
 
 int use_status(const Dict &opts)
 {
-    VmafConfiguration cfg{};
-    cfg.log_level = VMAF_LOG_LEVEL_NONE;
-    VmafContext *vmaf = nullptr;
-    REQUIRE(vmaf_init(&vmaf, cfg) == 0);
-    VmafFeatureDictionary *d = nullptr;
-    for (const auto &[k, v] : opts) REQUIRE(vmaf_feature_dictionary_set(&d, k.c_str(), v.c_str()) == 0);
-    const int err = vmaf_use_feature(vmaf, "cambi", d);
-    vmaf_close(vmaf);
-    return err;
+    return use_with("cambi", opts);
 }
 
 }  // namespace
@@ -418,7 +399,7 @@ TEST_CASE("cambi one-thread time per 1080p frame", "[.][bench]")
         synthetic_picture(&dis, 1920, 1080, bpc, 2);
         const std::vector<VmafPicture> r{ref}, d{dis};
         for (auto which : {cambi::Kernels::Portable, cambi::Kernels::Avx2, cambi::Kernels::Best}) {
-            auto ex = cambi::create_cpu(parse_options({}), which);
+            auto ex = cambi::create_cpu(options_for(kCambiExtractor), which);
             REQUIRE(ex->init({ref.pix_fmt, bpc, 1920, 1080}) == 0);
             MapSink sink;
             REQUIRE(ex->extract(ref, dis, 0, sink) == 0);  // warm up

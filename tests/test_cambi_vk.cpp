@@ -31,14 +31,6 @@ namespace {
 
 constexpr const char *kScore = "Cambi_feature_cambi_score";
 
-FeatureOptions cambi_options(const Dict &d = {})
-{
-    FeatureOptions o;
-    std::string err;
-    REQUIRE(FeatureOptions::parse(kCambiExtractor.options, d, &o, &err) == 0);
-    return o;
-}
-
 MapSink run_gpu(vk::State &st, const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dist, const FeatureOptions &opts)
 {
     REQUIRE(vk::find_gpu_feature("cambi")->supports(st, format_of(ref[0]), opts));
@@ -117,7 +109,7 @@ TEST_CASE("cambi on the GPU: every golden pair through the Engine", "[cambi][vul
         pairs++;
         auto ref = load_y4m(data_dir() + "/" + pair + "_ref.y4m");
         auto dist = load_y4m(data_dir() + "/" + pair + "_dis.y4m");
-        const auto opts = cambi_options();
+        const auto opts = options_for(kCambiExtractor);
         const MapSink gpu = run_gpu(*st, ref, dist, opts);
         const double vs_cpu = max_diff(gpu, run_cpu(ref, dist, opts));
         CHECK(vs_cpu == 0.0);
@@ -166,7 +158,7 @@ TEST_CASE("cambi on the GPU equals the CPU on banded gradients", "[cambi][vulkan
         INFO(c.w << "x" << c.h << " " << c.bpc << "-bit fmt " << int(c.fmt));
         std::vector<VmafPicture> ref, dist;
         banded(c.fmt, c.bpc, c.w, c.h, 3, seed++, &ref, &dist);
-        const auto opts = cambi_options();
+        const auto opts = options_for(kCambiExtractor);
         const MapSink gpu = run_gpu(*st, ref, dist, opts);
         const MapSink cpu = run_cpu(ref, dist, opts);
         const double d = max_diff(gpu, cpu);
@@ -200,7 +192,7 @@ TEST_CASE("cambi on the GPU equals the CPU where blocks hold distant values", "[
             return pl ? 512u : level(x, y) / 2 * 2;
         }));
     }
-    const auto opts = cambi_options({{"full_ref", "true"}});
+    const auto opts = options_for(kCambiExtractor, {{"full_ref", "true"}});
     const MapSink gpu = run_gpu(*st, ref, dist, opts);
     const MapSink cpu = run_cpu(ref, dist, opts);
     const double d = max_diff(gpu, cpu);
@@ -242,7 +234,7 @@ TEST_CASE("cambi on the GPU equals the CPU under its options", "[cambi][vulkan]"
         std::string name;
         for (const auto &[k, v] : d) name += k + "=" + v + " ";
         INFO(name);
-        const auto opts = cambi_options(d);
+        const auto opts = options_for(kCambiExtractor, d);
         const MapSink gpu = run_gpu(*st, ref, dist, opts);
         const MapSink cpu = run_cpu(ref, dist, opts);
         const double diff = max_diff(gpu, cpu);
@@ -267,7 +259,7 @@ TEST_CASE("cambi on the GPU equals the CPU at 1080p", "[cambi][vulkan][hd]")
         std::string name;
         for (const auto &[k, v] : d) name += k + "=" + v + " ";
         INFO(name);
-        const auto opts = cambi_options(d);
+        const auto opts = options_for(kCambiExtractor, d);
         const MapSink gpu = run_gpu(*st, ref, dist, opts);
         const MapSink cpu = run_cpu(ref, dist, opts);
         const double diff = max_diff(gpu, cpu);
@@ -279,7 +271,7 @@ TEST_CASE("cambi on the GPU equals the CPU at 1080p", "[cambi][vulkan][hd]")
     unref_all(dist);
     // The largest window, 65 (window_size 127 at width + height 3024).
     banded(VMAF_PIX_FMT_YUV420P, 8, 1944, 1080, 1, 6, &ref, &dist);
-    const auto opts = cambi_options({{"window_size", "127"}});
+    const auto opts = options_for(kCambiExtractor, {{"window_size", "127"}});
     const MapSink cpu = run_cpu(ref, dist, opts);
     const double diff = max_diff(run_gpu(*st, ref, dist, opts), cpu);
     std::printf("cambi GPU 1944x1080 window 65: max|diff| vs CPU %g, score %.4f\n", diff, max_score(cpu));
@@ -292,28 +284,12 @@ TEST_CASE("cambi on the GPU equals the CPU at 1080p", "[cambi][vulkan][hd]")
 
 TEST_CASE("a context with an imported state runs cambi on the GPU", "[cambi][vulkan][golden]")
 {
-    // Through the internal import the C shim uses, to see the submissions.
     auto st = validated_state();
-    VmafConfiguration cfg{};
-    VmafContext *vmaf = nullptr;
-    REQUIRE(vmaf_init(&vmaf, cfg) == 0);
-    REQUIRE(context_import_vulkan_state(vmaf, st.get()) == 0);
-    REQUIRE(vmaf_use_feature(vmaf, "cambi", nullptr) == 0);
     const std::string pair = "testsrc2_320x240_crf45";
-    auto ref = load_y4m(data_dir() + "/" + pair + "_ref.y4m");
-    auto dist = load_y4m(data_dir() + "/" + pair + "_dis.y4m");
     const auto expected = load_expected(data_dir() + "/" + pair + ".libvmaf.json");
-    const size_t n = ref.size();
-    const uint64_t before = st->submissions();
-    for (size_t i = 0; i < n; i++) REQUIRE(vmaf_read_pictures(vmaf, &ref[i], &dist[i], unsigned(i)) == 0);
-    REQUIRE(vmaf_read_pictures(vmaf, nullptr, nullptr, 0) == 0);
-    CHECK(st->submissions() - before == n + 1);  // the tables at init, then one per frame
-    for (size_t i = 0; i < n; i++) {
-        double v = -1;
-        REQUIRE(vmaf_feature_score_at_index(vmaf, "cambi", &v, unsigned(i)) == 0);
-        CHECK(v == expected.frames[i].at("cambi"));
-    }
-    REQUIRE(vmaf_close(vmaf) == 0);
+    const ContextScores got = score_in_context(*st, "cambi", pair, "cambi");
+    CHECK(got.submissions == got.values.size() + 1);  // the tables at init, then one per frame
+    for (size_t i = 0; i < got.values.size(); i++) CHECK(got.values[i] == expected.frames[i].at("cambi"));
     check_clean(*st);
 }
 
@@ -325,7 +301,7 @@ TEST_CASE("cambi on the GPU refuses samples above the bit depth, as the CPU does
     // One sample over 1023, in a corner the scored encode size does not sample.
     reinterpret_cast<uint16_t *>(static_cast<uint8_t *>(dist[0].data[0]) + size_t(215) * dist[0].stride[0])[239] = 1024;
     for (const Dict &d : {Dict{}, Dict{{"enc_width", "216"}, {"enc_height", "216"}}}) {
-        const auto opts = cambi_options(d);
+        const auto opts = options_for(kCambiExtractor, d);
         auto ex = kCambiExtractor.create(opts);
         REQUIRE(ex->init(format_of(ref[0])) == 0);
         MapSink cpu;
@@ -349,11 +325,11 @@ TEST_CASE("cambi on the GPU declines heatmaps and tiny pictures", "[cambi][vulka
     const vk::FeatureInfo *f = vk::find_gpu_feature("cambi");
     REQUIRE(f);
     const FrameFormat fmt{VMAF_PIX_FMT_YUV420P, 8, 320, 240};
-    CHECK(f->supports(*st, fmt, cambi_options()));
-    CHECK(f->supports(*st, fmt, cambi_options({{"full_ref", "true"}})));
-    CHECK_FALSE(f->supports(*st, fmt, cambi_options({{"heatmaps_path", "somewhere"}})));
-    CHECK_FALSE(f->supports(*st, {VMAF_PIX_FMT_YUV420P, 8, 176, 144}, cambi_options()));
-    CHECK_FALSE(vk::Engine::supports(*st, fmt, kCambiExtractor, cambi_options({{"heatmaps_path", "somewhere"}})));
+    CHECK(f->supports(*st, fmt, options_for(kCambiExtractor)));
+    CHECK(f->supports(*st, fmt, options_for(kCambiExtractor, {{"full_ref", "true"}})));
+    CHECK_FALSE(f->supports(*st, fmt, options_for(kCambiExtractor, {{"heatmaps_path", "somewhere"}})));
+    CHECK_FALSE(f->supports(*st, {VMAF_PIX_FMT_YUV420P, 8, 176, 144}, options_for(kCambiExtractor)));
+    CHECK_FALSE(vk::Engine::supports(*st, fmt, kCambiExtractor, options_for(kCambiExtractor, {{"heatmaps_path", "somewhere"}})));
 }
 
 // Not run by default: `test_cambi_vk "[bench]"`. Frames per second of CAMBI
@@ -373,7 +349,7 @@ TEST_CASE("cambi throughput, GPU engine and CPU extractor", "[.][bench]")
         if (frames_env) s.frames = unsigned(std::max(1, std::atoi(frames_env)));
         std::vector<VmafPicture> ref, dist;  // cycled
         banded(VMAF_PIX_FMT_YUV420P, s.bpc, s.w, s.h, 4, 99, &ref, &dist);
-        const auto opts = cambi_options();
+        const auto opts = options_for(kCambiExtractor);
         const FrameFormat fmt = format_of(ref[0]);
         std::unique_ptr<vk::Engine> engine;
         st->set_profiling(std::getenv("VMAF_BENCH_PROFILE") != nullptr);

@@ -32,22 +32,14 @@ using namespace vmaf::test;
 
 namespace {
 
-FeatureOptions ciede_options()
-{
-    FeatureOptions o;
-    std::string err;
-    REQUIRE(FeatureOptions::parse(kCiedeExtractor.options, {}, &o, &err) == 0);
-    return o;
-}
-
 MapSink run_gpu(vk::State &st, const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dist)
 {
-    return run_engine(st, kCiedeExtractor, ciede_options(), ref, dist);
+    return run_engine(st, kCiedeExtractor, options_for(kCiedeExtractor), ref, dist);
 }
 
 MapSink run_cpu(const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dist)
 {
-    return run_extractor(kCiedeExtractor, ciede_options(), ref, dist);
+    return run_extractor(kCiedeExtractor, options_for(kCiedeExtractor), ref, dist);
 }
 
 // |a - b|, 0 when both are the same infinity.
@@ -277,25 +269,11 @@ TEST_CASE("a context with an imported state runs ciede on the GPU, as the CPU co
     // internal import the C shim uses, to see the submissions.
     const std::string pair = "rocket_320x240_10bit_crf30";
     auto st = validated_state();
-    auto score_all = [&](vk::State *state) {
-        VmafConfiguration cfg{};
-        VmafContext *vmaf = nullptr;
-        REQUIRE(vmaf_init(&vmaf, cfg) == 0);
-        if (state) REQUIRE(context_import_vulkan_state(vmaf, state) == 0);
-        REQUIRE(vmaf_use_feature(vmaf, "ciede", nullptr) == 0);
-        auto ref = load_y4m(data_dir() + "/" + pair + "_ref.y4m");
-        auto dist = load_y4m(data_dir() + "/" + pair + "_dis.y4m");
-        const size_t n = ref.size();
-        const uint64_t before = st->submissions();
-        for (size_t i = 0; i < n; i++) REQUIRE(vmaf_read_pictures(vmaf, &ref[i], &dist[i], unsigned(i)) == 0);
-        REQUIRE(vmaf_read_pictures(vmaf, nullptr, nullptr, 0) == 0);
-        CHECK(st->submissions() - before == (state ? n : 0));  // one submission per frame on the GPU
-        std::vector<double> v(n);
-        for (size_t i = 0; i < n; i++) REQUIRE(vmaf_feature_score_at_index(vmaf, "ciede2000", &v[i], unsigned(i)) == 0);
-        REQUIRE(vmaf_close(vmaf) == 0);
-        return v;
-    };
-    const auto gpu = score_all(st.get()), cpu = score_all(nullptr);
+    const ContextScores on_gpu = score_in_context(*st, "ciede", pair, "ciede2000");
+    const ContextScores on_cpu = score_in_context(*st, "ciede", pair, "ciede2000", /*on_cpu=*/true);
+    CHECK(on_gpu.submissions == on_gpu.values.size());  // one submission per frame on the GPU
+    CHECK(on_cpu.submissions == 0);
+    const auto &gpu = on_gpu.values, &cpu = on_cpu.values;
     const auto expected = load_expected(data_dir() + "/" + pair + ".libvmaf.more.json");
     REQUIRE(gpu.size() == expected.frames.size());
     for (size_t i = 0; i < gpu.size(); i++) {
@@ -317,7 +295,7 @@ TEST_CASE("ciede throughput through the GPU engine", "[.][bench]")
     synthetic(VMAF_PIX_FMT_YUV420P, 8, 1920, 1080, 2, 9, &ref, &dist);
     const FrameFormat fmt = format_of(ref[0]);
     std::unique_ptr<vk::Engine> engine;
-    REQUIRE(vk::Engine::create(st.get(), fmt, {{&kCiedeExtractor, ciede_options()}}, &engine) == 0);
+    REQUIRE(vk::Engine::create(st.get(), fmt, {{&kCiedeExtractor, options_for(kCiedeExtractor)}}, &engine) == 0);
     MapSink sink;
     const auto t0 = std::chrono::steady_clock::now();
     for (unsigned i = 0; i < frames; i++) REQUIRE(engine->submit(ref[i % 2], dist[i % 2], i, sink) == 0);

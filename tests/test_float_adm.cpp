@@ -17,6 +17,8 @@
 #include "feature/float_adm/float_adm_csf.h"
 #include "feature/registry.h"
 #include "golden.h"
+#include "options.h"
+#include "pictures.h"
 #include "sink.h"
 #include <nlohmann/json.hpp>
 #include "libvmaf/libvmaf.h"
@@ -28,58 +30,17 @@ using namespace vmaf::test;
 
 namespace {
 
-FeatureOptions parse_options(const Dict &d)
-{
-    FeatureOptions o;
-    std::string err;
-    INFO(err);
-    REQUIRE(FeatureOptions::parse(kFloatAdmExtractor.options, d, &o, &err) == 0);
-    return o;
-}
-
 // A fresh instance over every frame pair.
 MapSink run(const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dis, const Dict &opts = {})
 {
     REQUIRE(!ref.empty());
     REQUIRE(ref.size() == dis.size());
-    auto ex = kFloatAdmExtractor.create(parse_options(opts));
+    auto ex = kFloatAdmExtractor.create(options_for(kFloatAdmExtractor, opts));
     REQUIRE(ex);
-    REQUIRE(ex->init({ref[0].pix_fmt, ref[0].bpc, ref[0].w[0], ref[0].h[0]}) == 0);
+    REQUIRE(ex->init(format_of(ref[0])) == 0);
     MapSink sink;
     for (unsigned i = 0; i < ref.size(); i++) REQUIRE(ex->extract(ref[i], dis[i], i, sink) == 0);
     return sink;
-}
-
-template <typename Gen>
-VmafPicture make_picture(unsigned bpc, unsigned w, unsigned h, Gen gen)
-{
-    VmafPicture p;
-    REQUIRE(picture_alloc(&p, VMAF_PIX_FMT_YUV400P, bpc, w, h) == 0);
-    for (unsigned y = 0; y < h; y++) {
-        uint8_t *row = static_cast<uint8_t *>(p.data[0]) + size_t(y) * p.stride[0];
-        for (unsigned x = 0; x < w; x++) {
-            const unsigned v = gen(x, y);
-            if (bpc == 8) row[x] = uint8_t(v);
-            else reinterpret_cast<uint16_t *>(row)[x] = uint16_t(v);
-        }
-    }
-    return p;
-}
-
-unsigned sample(const VmafPicture &p, unsigned x, unsigned y)
-{
-    const uint8_t *row = static_cast<const uint8_t *>(p.data[0]) + size_t(y) * p.stride[0];
-    return p.bpc == 8 ? row[x] : reinterpret_cast<const uint16_t *>(row)[x];
-}
-
-// The same luma at a higher bit depth: samples << (bpc - 8).
-std::vector<VmafPicture> widen(const std::vector<VmafPicture> &pics, unsigned bpc)
-{
-    std::vector<VmafPicture> out;
-    for (const auto &p : pics)
-        out.push_back(make_picture(bpc, p.w[0], p.h[0],
-                                   [&](unsigned x, unsigned y) { return sample(p, x, y) << (bpc - 8); }));
-    return out;
 }
 
 const std::vector<std::string> kNames = {"adm2", "adm_scale0", "adm_scale1", "adm_scale2",
@@ -124,11 +85,11 @@ TEST_CASE("float_adm matches libvmaf on every golden pair", "[float_adm][golden]
 
 TEST_CASE("float_adm adm_enhn_gain_limit: output names and values", "[float_adm][golden]")
 {
-    const FeatureOptions opts = parse_options({{"adm_enhn_gain_limit", "1.0"}});
+    const FeatureOptions opts = options_for(kFloatAdmExtractor, {{"adm_enhn_gain_limit", "1.0"}});
     CHECK(feature_output_name("VMAF_feature_adm2_score", opts) == "adm2_egl_1");
     CHECK(feature_output_name("VMAF_feature_aim_score", opts) == "aim_egl_1");
     CHECK(feature_output_name("VMAF_feature_adm_scale3_score", opts) == "adm_scale3_egl_1");
-    CHECK(feature_output_name("VMAF_feature_adm2_score", parse_options({{"adm_enhn_gain_limit", "1.2"}})) ==
+    CHECK(feature_output_name("VMAF_feature_adm2_score", options_for(kFloatAdmExtractor, {{"adm_enhn_gain_limit", "1.2"}})) ==
           "adm2_egl_1.2");
 
     // Both registrations side by side; without enhancement DLM can only lose.
@@ -299,7 +260,7 @@ TEST_CASE("float_adm rejects out-of-range options and too small pictures", "[flo
     }
     vmaf_close(vmaf);
 
-    auto ex = kFloatAdmExtractor.create(parse_options({}));
+    auto ex = kFloatAdmExtractor.create(options_for(kFloatAdmExtractor));
     CHECK(ex->init({VMAF_PIX_FMT_YUV400P, 8, 16, 64}) == -EINVAL);
     CHECK(ex->init({VMAF_PIX_FMT_YUV400P, 8, 64, 16}) == -EINVAL);
     auto small = std::vector<VmafPicture>{

@@ -66,12 +66,7 @@ void feed(Session &s, const std::string &pair, unsigned n,
 {
     auto ref = load_y4m(data_dir() + "/" + pair + "_ref.y4m");
     auto dis = load_y4m(data_dir() + "/" + pair + "_dis.y4m");
-    VmafConfiguration cfg{};
-    cfg.log_level = VMAF_LOG_LEVEL_NONE;
-    REQUIRE(vmaf_init(&s.vmaf, cfg) == 0);
-    VmafFeatureDictionary *d = nullptr;
-    for (const auto &[k, v] : opts) REQUIRE(vmaf_feature_dictionary_set(&d, k.c_str(), v.c_str()) == 0);
-    REQUIRE(vmaf_use_feature(s.vmaf, "float_motion", d) == 0);
+    REQUIRE(open_quiet(&s.vmaf, "float_motion", opts) == 0);
     for (unsigned i = 0; i < ref.size(); i++) {
         if (i < n && !s.err) {
             s.err = vmaf_read_pictures(s.vmaf, &ref[i], &dis[i], i);
@@ -92,15 +87,7 @@ double score(Session &s, const char *name, unsigned i)
 
 int use_with(const std::vector<std::pair<std::string, std::string>> &opts)
 {
-    VmafContext *vmaf = nullptr;
-    VmafConfiguration cfg{};
-    cfg.log_level = VMAF_LOG_LEVEL_NONE;
-    REQUIRE(vmaf_init(&vmaf, cfg) == 0);
-    VmafFeatureDictionary *d = nullptr;
-    for (const auto &[k, v] : opts) REQUIRE(vmaf_feature_dictionary_set(&d, k.c_str(), v.c_str()) == 0);
-    const int err = vmaf_use_feature(vmaf, "float_motion", d);
-    vmaf_close(vmaf);
-    return err;
+    return vmaf::test::use_with("float_motion", opts);
 }
 
 }  // namespace
@@ -246,12 +233,7 @@ TEST_CASE("float_motion input limits", "[float_motion][limits]")
     auto run = [](VmafPixelFormat fmt, unsigned w, unsigned h,
                   const std::vector<std::pair<std::string, std::string>> &opts, const char *name = "motion") {
         VmafContext *vmaf = nullptr;
-        VmafConfiguration cfg{};
-        cfg.log_level = VMAF_LOG_LEVEL_NONE;
-        REQUIRE(vmaf_init(&vmaf, cfg) == 0);
-        VmafFeatureDictionary *d = nullptr;
-        for (const auto &[k, v] : opts) REQUIRE(vmaf_feature_dictionary_set(&d, k.c_str(), v.c_str()) == 0);
-        REQUIRE(vmaf_use_feature(vmaf, "float_motion", d) == 0);
+        REQUIRE(open_quiet(&vmaf, "float_motion", opts) == 0);
         int err = 0;
         for (unsigned i = 0; i < 2 && !err; i++) {
             VmafPicture a, b;

@@ -67,15 +67,7 @@ std::map<std::string, std::vector<double>> run_vif(const std::string &pair,
 // vmaf_use_feature's result for float_vif with these options.
 int use_with(const std::vector<std::pair<std::string, std::string>> &opts)
 {
-    VmafContext *vmaf = nullptr;
-    VmafConfiguration cfg{};
-    cfg.log_level = VMAF_LOG_LEVEL_NONE;
-    REQUIRE(vmaf_init(&vmaf, cfg) == 0);
-    VmafFeatureDictionary *d = nullptr;
-    for (const auto &[k, v] : opts) REQUIRE(vmaf_feature_dictionary_set(&d, k.c_str(), v.c_str()) == 0);
-    const int err = vmaf_use_feature(vmaf, "float_vif", d);
-    vmaf_close(vmaf);
-    return err;
+    return vmaf::test::use_with("float_vif", opts);
 }
 
 // Feed `n` frames of a w x h 8-bit 4:2:0 gradient with float_vif and these
@@ -84,12 +76,7 @@ int run_synthetic(unsigned w, unsigned h, unsigned n,
                   const std::vector<std::pair<std::string, std::string>> &opts)
 {
     VmafContext *vmaf = nullptr;
-    VmafConfiguration cfg{};
-    cfg.log_level = VMAF_LOG_LEVEL_NONE;
-    REQUIRE(vmaf_init(&vmaf, cfg) == 0);
-    VmafFeatureDictionary *d = nullptr;
-    for (const auto &[k, v] : opts) REQUIRE(vmaf_feature_dictionary_set(&d, k.c_str(), v.c_str()) == 0);
-    REQUIRE(vmaf_use_feature(vmaf, "float_vif", d) == 0);
+    REQUIRE(open_quiet(&vmaf, "float_vif", opts) == 0);
     int err = 0;
     for (unsigned i = 0; i < n && !err; i++) {
         VmafPicture a, b;

@@ -31,27 +31,11 @@ namespace {
 // The provided names libvmaf's JSON carries (integer_motion only with debug).
 const char *const kGoldenNames[] = {motion::kSadName, motion::kMotion2Name, motion::kMotion3Name};
 
-FeatureOptions motion_options(const Dict &d = {})
-{
-    FeatureOptions o;
-    std::string err;
-    REQUIRE(FeatureOptions::parse(kMotionExtractor.options, d, &o, &err) == 0);
-    return o;
-}
-
-
 // Scores of `ref` through a GPU Engine running motion alone.
 MapSink run_gpu(vk::State &st, const std::vector<VmafPicture> &ref, const FeatureOptions &opts)
 {
-    REQUIRE(vk::Engine::supports(st, format_of(ref[0]), kMotionExtractor, opts));
-    std::unique_ptr<vk::Engine> engine;
-    REQUIRE(vk::Engine::create(&st, format_of(ref[0]), {{&kMotionExtractor, opts}}, &engine) == 0);
-    MapSink sink;
     // Motion reads only the reference; the distorted picture is the reference too.
-    for (size_t i = 0; i < ref.size(); i++) REQUIRE(engine->submit(ref[i], ref[i], unsigned(i), sink) == 0);
-    REQUIRE(engine->flush(sink) == 0);
-    CHECK(engine->flush(sink) == 0);  // a second flush does nothing
-    return sink;
+    return run_engine(st, kMotionExtractor, opts, ref, ref, /*check_second_flush=*/true);
 }
 
 // The same through the CPU extractor, the oracle, given the previous reference
@@ -67,22 +51,6 @@ MapSink run_cpu(const std::vector<VmafPicture> &ref, const FeatureOptions &opts)
     }
     REQUIRE(ex->flush(sink) == 0);
     return sink;
-}
-
-// Every score of the CPU, and nothing else, to the bit.
-void require_identical(const MapSink &gpu, const MapSink &cpu)
-{
-    REQUIRE(gpu.scores.size() == cpu.scores.size());
-    for (const auto &[name, series] : cpu.scores) {
-        INFO(name);
-        REQUIRE(gpu.scores.count(name));
-        REQUIRE(gpu.scores.at(name).size() == series.size());
-        for (const auto &[i, v] : series) {
-            INFO("frame " << i);
-            CHECK(gpu.scores.at(name).at(i) == v);
-        }
-    }
-    CHECK(gpu.aggregates == cpu.aggregates);
 }
 
 double max_abs_diff(const std::map<unsigned, double> &a, const std::map<unsigned, double> &b)
@@ -178,7 +146,7 @@ TEST_CASE("motion on the GPU matches libvmaf and the CPU on every golden pair", 
     for (const auto &name : golden_pairs()) {
         Pair p(name);
         // debug adds integer_motion, so every output is compared with the CPU.
-        const auto opts = motion_options({{"debug", "true"}});
+        const auto opts = options_for(kMotionExtractor, {{"debug", "true"}});
         const MapSink gpu = run_gpu(*st, p.ref, opts);
         const MapSink cpu = run_cpu(p.ref, opts);
         for (const char *n : kGoldenNames) {
@@ -225,12 +193,7 @@ TEST_CASE("motion on the GPU through the C API equals the CPU context", "[motion
 
 TEST_CASE("motion through the public Vulkan API", "[motion][vulkan][golden]")
 {
-    VmafVulkanConfiguration vcfg{};
-    vcfg.device_index = VMAF_VULKAN_DEVICE_AUTO;
-    const char *off = std::getenv("VMAF_TEST_VULKAN_NO_VALIDATION");
-    vcfg.enable_validation = !(off && *off == '1');
-    VmafVulkanState *vk = nullptr;
-    REQUIRE(vmaf_vulkan_state_init(&vk, vcfg) == 0);
+    VmafVulkanState *vk = validated_api_state();
     for (const auto &name : golden_pairs()) {
         INFO(name);
         Pair p(name);
@@ -272,7 +235,7 @@ TEST_CASE("motion options on the GPU are the CPU's to the bit", "[motion][vulkan
         Pair p(pair);
         for (const Dict &d : option_sets) {
             INFO(pair << " option set " << (&d - option_sets.data()));
-            const auto opts = motion_options(d);
+            const auto opts = options_for(kMotionExtractor, d);
             require_identical(run_gpu(*st, p.ref, opts), run_cpu(p.ref, opts));
         }
     }
@@ -297,7 +260,7 @@ TEST_CASE("motion on the GPU: every pixel format and depth, odd sizes, one frame
                                     << " noise " << noise << " in flight " << frames_in_flight);
                         auto ref = synthetic(fmt, bpc, w, h, frames, noise, rng);
                         for (const Dict &d : option_sets) {
-                            const auto opts = motion_options(d);
+                            const auto opts = options_for(kMotionExtractor, d);
                             require_identical(run_gpu(*st, ref, opts), run_cpu(ref, opts));
                         }
                         unref_all(ref);
@@ -314,7 +277,7 @@ TEST_CASE("motion of a single frame on the GPU is zero", "[motion][vulkan]")
     auto st = validated_state();
     std::mt19937 rng(5);
     auto ref = synthetic(VMAF_PIX_FMT_YUV420P, 10, 64, 36, 1, 50, rng);
-    const MapSink gpu = run_gpu(*st, ref, motion_options());
+    const MapSink gpu = run_gpu(*st, ref, options_for(kMotionExtractor));
     for (const char *n : kGoldenNames) {
         INFO(n);
         REQUIRE(gpu.scores.count(n));
@@ -333,7 +296,7 @@ TEST_CASE("motion on the GPU: the row sums' bounds and 32-bit wrap", "[motion][v
     // samples, and the kernel must wrap as it does: such a picture is made by
     // hand here, for the Engine and the CPU extractor, which take any width.
     auto st = validated_state();
-    const auto opts = motion_options();
+    const auto opts = options_for(kMotionExtractor);
     struct Case {
         unsigned bpc, w;
         uint64_t value;  // every blurred difference
@@ -405,8 +368,8 @@ TEST_CASE("motion twice in one context: both configurations on the GPU", "[motio
     p.dist.clear();
     REQUIRE(vmaf_read_pictures(vmaf, nullptr, nullptr, 0) == 0);
     const Pair again("mandel_176x144_noise");
-    const MapSink three = run_cpu(again.ref, motion_options());
-    const MapSink five = run_cpu(again.ref, motion_options({{"motion_five_frame_window", "true"}}));
+    const MapSink three = run_cpu(again.ref, options_for(kMotionExtractor));
+    const MapSink five = run_cpu(again.ref, options_for(kMotionExtractor, {{"motion_five_frame_window", "true"}}));
     for (unsigned i = 0; i < n; i++) {
         double v = -1;
         REQUIRE(vmaf_feature_score_at_index(vmaf, "integer_motion2", &v, i) == 0);
@@ -424,7 +387,7 @@ TEST_CASE("motion on the GPU needs the frames in order", "[motion][vulkan]")
     auto st = validated_state();
     std::mt19937 rng(9);
     auto ref = synthetic(VMAF_PIX_FMT_YUV420P, 8, 32, 16, 1, 10, rng);
-    const auto opts = motion_options();
+    const auto opts = options_for(kMotionExtractor);
     std::unique_ptr<vk::Engine> engine;
     REQUIRE(vk::Engine::create(st.get(), format_of(ref[0]), {{&kMotionExtractor, opts}}, &engine) == 0);
     MapSink sink;

@@ -280,22 +280,8 @@ TEST_CASE("psnr_hvs throughput, GPU engine and CPU extractor", "[.][bench]")
         unsigned w, h, bpc, frames;
     };
     for (const Size sz : {Size{1920, 1080, 8, 600}, Size{3840, 2160, 10, 200}}) {
-        std::vector<VmafPicture> ref(8), dist(8);  // cycled
-        for (size_t f = 0; f < ref.size(); f++) {
-            REQUIRE(picture_alloc(&ref[f], VMAF_PIX_FMT_YUV420P, sz.bpc, sz.w, sz.h) == 0);
-            REQUIRE(picture_alloc(&dist[f], VMAF_PIX_FMT_YUV420P, sz.bpc, sz.w, sz.h) == 0);
-            for (unsigned p = 0; p < 3; p++) {
-                const size_t bytes = size_t(ref[f].stride[p]) * ref[f].h[p];
-                auto *a = static_cast<uint8_t *>(ref[f].data[p]);
-                auto *b = static_cast<uint8_t *>(dist[f].data[p]);
-                for (size_t i = 0; i < bytes; i++) {
-                    a[i] = uint8_t(rng());
-                    b[i] = uint8_t(a[i] ^ (rng() & 7));
-                }
-                if (sz.bpc > 8)  // keep samples within the depth
-                    for (size_t i = 1; i < bytes; i += 2) a[i] &= 3, b[i] &= 3;
-            }
-        }
+        std::vector<VmafPicture> ref, dist;  // cycled
+        noise_frames(rng, sz.bpc, sz.w, sz.h, 8, &ref, &dist);
         const FrameFormat fmt{VMAF_PIX_FMT_YUV420P, sz.bpc, sz.w, sz.h};
         std::unique_ptr<vk::Engine> engine;
         REQUIRE(vk::Engine::create(st.get(), fmt, {{&kPsnrHvsExtractor, FeatureOptions{}}}, &engine) == 0);

@@ -22,56 +22,18 @@ using namespace vmaf::test;
 
 namespace {
 
-FeatureOptions psnr_options(const Dict &d = {})
-{
-    FeatureOptions o;
-    std::string err;
-    REQUIRE(FeatureOptions::parse(kPsnrExtractor.options, d, &o, &err) == 0);
-    return o;
-}
-
 // Scores of `ref`/`dist` through a GPU Engine running PSNR alone.
 MapSink run_gpu(vk::State &st, const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dist,
                 const FeatureOptions &opts)
 {
-    const FrameFormat fmt{ref[0].pix_fmt, ref[0].bpc, ref[0].w[0], ref[0].h[0]};
-    REQUIRE(vk::Engine::supports(st, fmt, kPsnrExtractor, opts));
-    std::unique_ptr<vk::Engine> engine;
-    REQUIRE(vk::Engine::create(&st, fmt, {{&kPsnrExtractor, opts}}, &engine) == 0);
-    MapSink sink;
-    for (size_t i = 0; i < ref.size(); i++) REQUIRE(engine->submit(ref[i], dist[i], unsigned(i), sink) == 0);
-    REQUIRE(engine->flush(sink) == 0);
-    CHECK(engine->flush(sink) == 0);  // a second flush does nothing
-    return sink;
+    return run_engine(st, kPsnrExtractor, opts, ref, dist, /*check_second_flush=*/true);
 }
 
 // The same through the CPU extractor, the oracle.
 MapSink run_cpu(const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dist,
                 const FeatureOptions &opts)
 {
-    const FrameFormat fmt{ref[0].pix_fmt, ref[0].bpc, ref[0].w[0], ref[0].h[0]};
-    auto ex = kPsnrExtractor.create(opts);
-    REQUIRE(ex->init(fmt) == 0);
-    MapSink sink;
-    for (size_t i = 0; i < ref.size(); i++) REQUIRE(ex->extract(ref[i], dist[i], unsigned(i), sink) == 0);
-    REQUIRE(ex->flush(sink) == 0);
-    return sink;
-}
-
-void require_identical(const MapSink &gpu, const MapSink &cpu)
-{
-    REQUIRE(gpu.scores.size() == cpu.scores.size());
-    for (const auto &[name, series] : cpu.scores) {
-        INFO(name);
-        REQUIRE(gpu.scores.count(name));
-        REQUIRE(gpu.scores.at(name).size() == series.size());
-        for (const auto &[i, v] : series) CHECK(gpu.scores.at(name).at(i) == v);
-    }
-    REQUIRE(gpu.aggregates.size() == cpu.aggregates.size());
-    for (const auto &[name, v] : cpu.aggregates) {
-        INFO(name);
-        CHECK(gpu.aggregates.at(name) == v);
-    }
+    return run_extractor(kPsnrExtractor, opts, ref, dist);
 }
 
 }  // namespace
@@ -85,7 +47,7 @@ TEST_CASE("psnr on the GPU matches libvmaf on every golden pair", "[psnr][vulkan
         auto dist = load_y4m(data_dir() + "/" + pair + "_dis.y4m");
         const auto expected = load_expected(data_dir() + "/" + pair + ".libvmaf.json");
         REQUIRE(ref.size() == expected.frames.size());
-        const auto opts = psnr_options();
+        const auto opts = options_for(kPsnrExtractor);
         const MapSink gpu = run_gpu(*st, ref, dist, opts);
         for (const char *n : names) {
             INFO(pair << " " << n);
@@ -108,12 +70,7 @@ TEST_CASE("psnr on the GPU through the public API", "[psnr][vulkan][golden]")
 {
     for (const auto &pair : golden_pairs()) {
         INFO(pair);
-        VmafVulkanConfiguration vcfg{};
-        vcfg.device_index = VMAF_VULKAN_DEVICE_AUTO;
-        const char *off = std::getenv("VMAF_TEST_VULKAN_NO_VALIDATION");
-        vcfg.enable_validation = !(off && *off == '1');
-        VmafVulkanState *vk = nullptr;
-        REQUIRE(vmaf_vulkan_state_init(&vk, vcfg) == 0);
+        VmafVulkanState *vk = validated_api_state();
         VmafConfiguration cfg{};
         VmafContext *vmaf = nullptr;
         REQUIRE(vmaf_init(&vmaf, cfg) == 0);
@@ -139,28 +96,12 @@ TEST_CASE("psnr on the GPU through the public API", "[psnr][vulkan][golden]")
 
 TEST_CASE("a context with an imported state runs psnr on the GPU", "[psnr][vulkan]")
 {
-    // Through the internal import the C shim uses, to see the submissions.
     auto st = validated_state();
-    VmafConfiguration cfg{};
-    VmafContext *vmaf = nullptr;
-    REQUIRE(vmaf_init(&vmaf, cfg) == 0);
-    REQUIRE(context_import_vulkan_state(vmaf, st.get()) == 0);
-    REQUIRE(vmaf_use_feature(vmaf, "psnr", nullptr) == 0);
     const std::string pair = "rocket_320x240_10bit_crf30";
-    auto ref = load_y4m(data_dir() + "/" + pair + "_ref.y4m");
-    auto dist = load_y4m(data_dir() + "/" + pair + "_dis.y4m");
     const auto expected = load_expected(data_dir() + "/" + pair + ".libvmaf.json");
-    const size_t n = ref.size();
-    const uint64_t before = st->submissions();
-    for (size_t i = 0; i < n; i++) REQUIRE(vmaf_read_pictures(vmaf, &ref[i], &dist[i], unsigned(i)) == 0);
-    REQUIRE(vmaf_read_pictures(vmaf, nullptr, nullptr, 0) == 0);
-    CHECK(st->submissions() - before == n);  // one submission per frame
-    for (size_t i = 0; i < n; i++) {
-        double v = -1;
-        REQUIRE(vmaf_feature_score_at_index(vmaf, "psnr_y", &v, unsigned(i)) == 0);
-        CHECK(v == expected.frames[i].at("psnr_y"));
-    }
-    REQUIRE(vmaf_close(vmaf) == 0);
+    const ContextScores got = score_in_context(*st, "psnr", pair, "psnr_y");
+    CHECK(got.submissions == got.values.size());  // one submission per frame
+    for (size_t i = 0; i < got.values.size(); i++) CHECK(got.values[i] == expected.frames[i].at("psnr_y"));
     check_clean(*st);
 }
 
@@ -179,7 +120,7 @@ TEST_CASE("psnr options on the GPU are the CPU's to the bit", "[psnr][vulkan]")
         auto dist = load_y4m(data_dir() + "/" + std::string(pair) + "_dis.y4m");
         for (const Dict &d : option_sets) {
             INFO(pair << " option set " << (&d - option_sets.data()));
-            const auto opts = psnr_options(d);
+            const auto opts = options_for(kPsnrExtractor, d);
             require_identical(run_gpu(*st, ref, dist, opts), run_cpu(ref, dist, opts));
         }
         unref_all(ref);
@@ -224,7 +165,7 @@ TEST_CASE("psnr on the GPU: every pixel format and depth, odd sizes", "[psnr][vu
                                     }
                                 }
                     }
-                    const auto opts = psnr_options({{"enable_mse", "true"}, {"enable_apsnr", "true"}});
+                    const auto opts = options_for(kPsnrExtractor, {{"enable_mse", "true"}, {"enable_apsnr", "true"}});
                     require_identical(run_gpu(*st, ref, dist, opts), run_cpu(ref, dist, opts));
                     unref_all(ref);
                     unref_all(dist);
@@ -245,23 +186,9 @@ TEST_CASE("psnr throughput, GPU engine and CPU extractor", "[.][bench]")
         unsigned w, h, bpc, frames;
     };
     for (const Size s : {Size{1920, 1080, 8, 600}, Size{3840, 2160, 10, 200}}) {
-        std::vector<VmafPicture> ref(8), dist(8);  // cycled
-        for (size_t f = 0; f < ref.size(); f++) {
-            REQUIRE(picture_alloc(&ref[f], VMAF_PIX_FMT_YUV420P, s.bpc, s.w, s.h) == 0);
-            REQUIRE(picture_alloc(&dist[f], VMAF_PIX_FMT_YUV420P, s.bpc, s.w, s.h) == 0);
-            for (unsigned p = 0; p < 3; p++) {
-                const size_t bytes = size_t(ref[f].stride[p]) * ref[f].h[p];
-                auto *a = static_cast<uint8_t *>(ref[f].data[p]);
-                auto *b = static_cast<uint8_t *>(dist[f].data[p]);
-                for (size_t i = 0; i < bytes; i++) {
-                    a[i] = uint8_t(rng());
-                    b[i] = uint8_t(a[i] ^ (rng() & 7));
-                }
-                if (s.bpc > 8)  // keep samples within the depth
-                    for (size_t i = 1; i < bytes; i += 2) a[i] &= 3, b[i] &= 3;
-            }
-        }
-        const auto opts = psnr_options();
+        std::vector<VmafPicture> ref, dist;  // cycled
+        noise_frames(rng, s.bpc, s.w, s.h, 8, &ref, &dist);
+        const auto opts = options_for(kPsnrExtractor);
         const FrameFormat fmt{VMAF_PIX_FMT_YUV420P, s.bpc, s.w, s.h};
         std::unique_ptr<vk::Engine> engine;
         REQUIRE(vk::Engine::create(st.get(), fmt, {{&kPsnrExtractor, opts}}, &engine) == 0);

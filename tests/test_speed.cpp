@@ -213,34 +213,13 @@ TEST_CASE("speed options match libvmaf's, names and scores", "[speed][options]")
 
 namespace {
 
-VmafFeatureDictionary *dict(const Opts &opts)
-{
-    VmafFeatureDictionary *d = nullptr;
-    for (const auto &[k, v] : opts) REQUIRE(vmaf_feature_dictionary_set(&d, k.c_str(), v.c_str()) == 0);
-    return d;
-}
-
-int use_with(const char *feature, const Opts &opts)
-{
-    VmafContext *vmaf = nullptr;
-    VmafConfiguration cfg{};
-    cfg.log_level = VMAF_LOG_LEVEL_NONE;
-    REQUIRE(vmaf_init(&vmaf, cfg) == 0);
-    const int err = vmaf_use_feature(vmaf, feature, dict(opts));
-    vmaf_close(vmaf);
-    return err;
-}
-
 // Feed two frames of w x h pictures (a ramp, brighter in the second frame) to
 // `feature`; returns the first error, or 0 and the score `name` of frame 1.
 std::pair<int, double> run_synthetic(const char *feature, VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h,
                                      const Opts &opts = {}, const char *name = nullptr)
 {
     VmafContext *vmaf = nullptr;
-    VmafConfiguration cfg{};
-    cfg.log_level = VMAF_LOG_LEVEL_NONE;
-    REQUIRE(vmaf_init(&vmaf, cfg) == 0);
-    REQUIRE(vmaf_use_feature(vmaf, feature, dict(opts)) == 0);
+    REQUIRE(open_quiet(&vmaf, feature, opts) == 0);
     int err = 0;
     for (unsigned i = 0; i < 2 && !err; i++) {
         VmafPicture a, b;

@@ -16,6 +16,8 @@
 #include "feature/options.h"
 #include "feature/ssim/ssim.h"
 #include "golden.h"
+#include "options.h"
+#include "pictures.h"
 #include "libvmaf/libvmaf.h"
 #include "picture/picture.h"
 #include "run.h"
@@ -71,23 +73,6 @@ void check_golden(const std::string &file_suffix, const FeatureRequest &ssim, co
     for (const auto &[n, d] : worst) WARN(file_suffix << " " << n << " max |diff| over all pairs " << d);
 }
 
-// A luma-only picture from a sample generator.
-template <typename Gen>
-VmafPicture make_picture(unsigned bpc, unsigned w, unsigned h, Gen gen)
-{
-    VmafPicture p;
-    REQUIRE(picture_alloc(&p, VMAF_PIX_FMT_YUV400P, bpc, w, h) == 0);
-    for (unsigned y = 0; y < h; y++) {
-        uint8_t *row = static_cast<uint8_t *>(p.data[0]) + size_t(y) * p.stride[0];
-        for (unsigned x = 0; x < w; x++) {
-            const unsigned v = gen(x, y);
-            if (bpc == 8) row[x] = uint8_t(v);
-            else reinterpret_cast<uint16_t *>(row)[x] = uint16_t(v);
-        }
-    }
-    return p;
-}
-
 // Deterministic textured pictures: a smooth pattern plus hashed noise.
 unsigned hash(unsigned x, unsigned y, unsigned seed)
 {
@@ -126,22 +111,14 @@ struct MapSink final : ScoreSink {
     std::map<std::string, std::map<unsigned, double>> scores;
 };
 
-FeatureOptions parse_options(const ExtractorInfo &info, const Dict &d)
-{
-    FeatureOptions o;
-    std::string err;
-    REQUIRE(FeatureOptions::parse(info.options, d, &o, &err) == 0);
-    return o;
-}
-
 // One fresh instance of an extractor (ms: float_ms_ssim) over pairs of pictures.
 MapSink run_direct(bool ms, const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dis,
                    const Dict &opts, ssim::Kernels which)
 {
-    const auto o = parse_options(ms ? kFloatMsSsimExtractor : kFloatSsimExtractor, opts);
+    const auto o = options_for(ms ? kFloatMsSsimExtractor : kFloatSsimExtractor, opts);
     auto ex = ms ? ssim::create_ms_ssim_cpu(o, which) : ssim::create_ssim_cpu(o, which);
     REQUIRE(ref.size() == dis.size());
-    REQUIRE(ex->init({ref[0].pix_fmt, ref[0].bpc, ref[0].w[0], ref[0].h[0]}) == 0);
+    REQUIRE(ex->init(format_of(ref[0])) == 0);
     MapSink sink;
     for (unsigned i = 0; i < ref.size(); i++) REQUIRE(ex->extract(ref[i], dis[i], i, sink) == 0);
     return sink;
@@ -156,13 +133,8 @@ struct ApiScore {
 
 ApiScore api_score(const char *feature, const Dict &opts, VmafPicture ref, VmafPicture dis, const char *output)
 {
-    VmafConfiguration cfg{};
-    cfg.log_level = VMAF_LOG_LEVEL_NONE;
     VmafContext *vmaf = nullptr;
-    REQUIRE(vmaf_init(&vmaf, cfg) == 0);
-    VmafFeatureDictionary *d = nullptr;
-    for (const auto &[k, v] : opts) REQUIRE(vmaf_feature_dictionary_set(&d, k.c_str(), v.c_str()) == 0);
-    ApiScore r{vmaf_use_feature(vmaf, feature, d), NAN};
+    ApiScore r{open_quiet(&vmaf, feature, opts), NAN};
     if (r.err) {
         vmaf_picture_unref(&ref);
         vmaf_picture_unref(&dis);
@@ -392,7 +364,7 @@ TEST_CASE("float_ssim and float_ms_ssim one-thread time per 1080p frame", "[.][b
         {ssim::Kernels::Portable, "portable"}, {ssim::Kernels::Avx2, "avx2"}, {ssim::Kernels::Best, "best"}};
     for (const Case &c : cases) {
         for (const auto &[which, kname] : kernels) {
-            const auto o = parse_options(c.ms ? kFloatMsSsimExtractor : kFloatSsimExtractor, c.opts);
+            const auto o = options_for(c.ms ? kFloatMsSsimExtractor : kFloatSsimExtractor, c.opts);
             auto ex = c.ms ? ssim::create_ms_ssim_cpu(o, which) : ssim::create_ssim_cpu(o, which);
             REQUIRE(ex->init({ref[0].pix_fmt, 8, 1920, 1080}) == 0);
             MapSink sink;

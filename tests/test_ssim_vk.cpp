@@ -47,13 +47,7 @@ namespace {
 
 const ExtractorInfo &info(bool ms) { return ms ? kFloatMsSsimExtractor : kFloatSsimExtractor; }
 
-FeatureOptions options(bool ms, const Dict &d = {})
-{
-    FeatureOptions o;
-    std::string err;
-    REQUIRE(FeatureOptions::parse(info(ms).options, d, &o, &err) == 0);
-    return o;
-}
+FeatureOptions options(bool ms, const Dict &d = {}) { return options_for(info(ms), d); }
 
 MapSink run_gpu(vk::State &st, bool ms, const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dist, const FeatureOptions &opts)
 {
@@ -69,29 +63,7 @@ MapSink run_cpu(bool ms, const std::vector<VmafPicture> &ref, const std::vector<
 // Also counts the values that differ at all.
 std::map<std::string, double> compare(const MapSink &gpu, const MapSink &cpu, double tol, long *differing = nullptr)
 {
-    std::map<std::string, double> diffs;
-    REQUIRE(gpu.scores.size() == cpu.scores.size());
-    for (const auto &[name, series] : cpu.scores) {
-        INFO(name);
-        REQUIRE(gpu.scores.count(name));
-        REQUIRE(gpu.scores.at(name).size() == series.size());
-        double &m = diffs[name];
-        for (const auto &[i, v] : series) {
-            const double g = gpu.scores.at(name).at(i);
-            const double d = g == v ? 0.0 : std::fabs(g - v);  // equal infinities: 0
-            CHECK(d <= tol);
-            if (differing && d != 0.0) ++*differing;
-            m = std::max(m, d);
-        }
-    }
-    return diffs;
-}
-
-double max_of(const std::map<std::string, double> &m)
-{
-    double r = 0;
-    for (const auto &[n, v] : m) r = std::max(r, v);
-    return r;
+    return compare_scores(gpu, cpu, {.tol = tol, .differing = differing});
 }
 
 // The tolerance against the CPU extractor: the kernels round every float as

@@ -18,6 +18,8 @@
 #include "feature/vif/vif.h"
 #include "feature/vif/vif_tables.h"
 #include "golden.h"
+#include "options.h"
+#include "pictures.h"
 #include "sink.h"
 #include "libvmaf/libvmaf.h"
 #include "picture/picture.h"
@@ -28,26 +30,13 @@ using namespace vmaf::test;
 
 namespace {
 
-FeatureOptions parse_options(const Dict &d)
-{
-    FeatureOptions o;
-    std::string err;
-    REQUIRE(FeatureOptions::parse(kVifExtractor.options, d, &o, &err) == 0);
-    return o;
-}
-
-FrameFormat format_of(const VmafPicture &p)
-{
-    return {p.pix_fmt, p.bpc, p.w[0], p.h[0]};
-}
-
 // Runs a fresh instance over every frame pair and returns its sink.
 MapSink run(const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dis, const Dict &opts = {},
             vif::Kernels which = vif::Kernels::Best)
 {
     REQUIRE(!ref.empty());
     REQUIRE(ref.size() == dis.size());
-    auto ex = vif::create_cpu(parse_options(opts), which);
+    auto ex = vif::create_cpu(options_for(kVifExtractor, opts), which);
     REQUIRE(ex);
     REQUIRE(ex->init(format_of(ref[0])) == 0);
     MapSink sink;
@@ -64,39 +53,6 @@ std::array<double, 4> scales_at(const MapSink &s, unsigned i)
     std::array<double, 4> v{};
     for (int k = 0; k < 4; k++) REQUIRE(s.get(kScaleNames[k], i, &v[k]) == 0);
     return v;
-}
-
-// A luma-only picture from a sample generator.
-template <typename Gen>
-VmafPicture make_picture(unsigned bpc, unsigned w, unsigned h, Gen gen)
-{
-    VmafPicture p;
-    REQUIRE(picture_alloc(&p, VMAF_PIX_FMT_YUV400P, bpc, w, h) == 0);
-    for (unsigned y = 0; y < h; y++) {
-        uint8_t *row = static_cast<uint8_t *>(p.data[0]) + size_t(y) * p.stride[0];
-        for (unsigned x = 0; x < w; x++) {
-            const unsigned v = gen(x, y);
-            if (bpc == 8) row[x] = uint8_t(v);
-            else reinterpret_cast<uint16_t *>(row)[x] = uint16_t(v);
-        }
-    }
-    return p;
-}
-
-unsigned sample(const VmafPicture &p, unsigned x, unsigned y)
-{
-    const uint8_t *row = static_cast<const uint8_t *>(p.data[0]) + size_t(y) * p.stride[0];
-    return p.bpc == 8 ? row[x] : reinterpret_cast<const uint16_t *>(row)[x];
-}
-
-// The same luma at a higher bit depth: samples << (bpc - 8).
-std::vector<VmafPicture> widen(const std::vector<VmafPicture> &pics, unsigned bpc)
-{
-    std::vector<VmafPicture> out;
-    for (const auto &p : pics)
-        out.push_back(make_picture(bpc, p.w[0], p.h[0],
-                                   [&](unsigned x, unsigned y) { return sample(p, x, y) << (bpc - 8); }));
-    return out;
 }
 
 // ---------------------------------------------------------------------------
@@ -257,7 +213,7 @@ TEST_CASE("vif matches libvmaf on every golden pair", "[vif][golden]")
 
 TEST_CASE("vif with vif_enhn_gain_limit=1 matches libvmaf's egl_1 outputs", "[vif][golden]")
 {
-    const FeatureOptions opts = parse_options({{"vif_enhn_gain_limit", "1.0"}});
+    const FeatureOptions opts = options_for(kVifExtractor, {{"vif_enhn_gain_limit", "1.0"}});
     for (int s = 0; s < 4; s++)
         CHECK(feature_output_name(kScaleNames[s], opts) == "integer_vif_scale" + std::to_string(s) + "_egl_1");
 
@@ -427,7 +383,7 @@ TEST_CASE("vif debug outputs and vif_skip_scale0", "[vif]")
         REQUIRE(skip.get("integer_vif_den_scale0", i, &d0) == 0);
         CHECK(d0 == -1.0);
     }
-    CHECK(feature_output_name(kScaleNames[1], parse_options({{"vif_skip_scale0", "true"}})) ==
+    CHECK(feature_output_name(kScaleNames[1], options_for(kVifExtractor, {{"vif_skip_scale0", "true"}})) ==
           "integer_vif_scale1_ssclz");
     unref_all(ref);
     unref_all(dis);
@@ -440,8 +396,8 @@ TEST_CASE("vif instances run concurrently", "[vif][threads]")
     const MapSink serial = run(ref, dis);
     // No Catch assertion on the workers (it is not thread-safe): instances are
     // made here, the threads only extract.
-    auto ea = vif::create_cpu(parse_options({}), vif::Kernels::Best);
-    auto eb = vif::create_cpu(parse_options({}), vif::Kernels::Best);
+    auto ea = vif::create_cpu(options_for(kVifExtractor), vif::Kernels::Best);
+    auto eb = vif::create_cpu(options_for(kVifExtractor), vif::Kernels::Best);
     REQUIRE(ea->init(format_of(ref[0])) == 0);
     REQUIRE(eb->init(format_of(ref[0])) == 0);
     MapSink a, b;
@@ -473,7 +429,7 @@ TEST_CASE("vif options: ranges, unknown keys and frame size", "[vif]")
     CHECK(FeatureOptions::parse(kVifExtractor.options, {{"vif_enhn_gain_limit", "100"}}, &o, &err) == 0);
     CHECK(o.name_suffix().empty());  // the default value tags nothing
 
-    auto ex = kVifExtractor.create(parse_options({}));
+    auto ex = kVifExtractor.create(options_for(kVifExtractor));
     CHECK(ex->init({VMAF_PIX_FMT_YUV420P, 8, 15, 64}) == -EINVAL);
     CHECK(ex->init({VMAF_PIX_FMT_YUV420P, 8, 64, 15}) == -EINVAL);
     CHECK(ex->init({VMAF_PIX_FMT_YUV420P, 8, 16, 16}) == 0);

@@ -42,14 +42,6 @@ using namespace vmaf::test;
 
 namespace {
 
-FeatureOptions vif_options(const Dict &d = {})
-{
-    FeatureOptions o;
-    std::string err;
-    REQUIRE(FeatureOptions::parse(kVifExtractor.options, d, &o, &err) == 0);
-    return o;
-}
-
 MapSink run_gpu(vk::State &st, const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dist, const FeatureOptions &opts)
 {
     return run_engine(st, kVifExtractor, opts, ref, dist);
@@ -58,33 +50,6 @@ MapSink run_gpu(vk::State &st, const std::vector<VmafPicture> &ref, const std::v
 MapSink run_cpu(const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dist, const FeatureOptions &opts)
 {
     return run_extractor(kVifExtractor, opts, ref, dist);
-}
-
-// Every output of `cpu` is in `gpu` with the same value; returns max |diff|
-// per output (all zero when the check passes).
-std::map<std::string, double> compare(const MapSink &gpu, const MapSink &cpu)
-{
-    std::map<std::string, double> diffs;
-    REQUIRE(gpu.scores.size() == cpu.scores.size());
-    for (const auto &[name, series] : cpu.scores) {
-        INFO(name);
-        REQUIRE(gpu.scores.count(name));
-        REQUIRE(gpu.scores.at(name).size() == series.size());
-        double &m = diffs[name];
-        for (const auto &[i, v] : series) {
-            const double g = gpu.scores.at(name).at(i);
-            CHECK(g == v);
-            m = std::max(m, std::fabs(g - v));
-        }
-    }
-    return diffs;
-}
-
-double max_of(const std::map<std::string, double> &m)
-{
-    double r = 0;
-    for (const auto &[n, v] : m) r = std::max(r, v);
-    return r;
 }
 
 // Frames of smooth texture (so many pixels are above the noise floor) plus
@@ -235,9 +200,9 @@ TEST_CASE("vif on the GPU: every golden pair through the Engine", "[vif][vulkan]
                                Run{{{"debug", "true"}, {"vif_enhn_gain_limit", "1"}},
                                    ".libvmaf.vmaf_v0.6.1neg.json", "_egl_1"}}) {
             INFO(pair << " " << run.json);
-            const auto opts = vif_options(run.opts);
+            const auto opts = options_for(kVifExtractor, run.opts);
             const MapSink gpu = run_gpu(*st, ref, dist, opts);
-            const auto diffs = compare(gpu, run_cpu(ref, dist, opts));
+            const auto diffs = compare_scores(gpu, run_cpu(ref, dist, opts));
             // Against libvmaf's JSON.
             const auto expected = load_expected(data_dir() + "/" + pair + run.json);
             REQUIRE(expected.frames.size() == ref.size());
@@ -270,42 +235,11 @@ namespace {
 std::map<std::string, std::vector<double>> score_through_api(const std::string &pair, const char *version,
                                                              vk::State *st)
 {
-    VmafConfiguration cfg{};
-    cfg.log_level = VMAF_LOG_LEVEL_ERROR;
-    VmafContext *vmaf = nullptr;
-    REQUIRE(vmaf_init(&vmaf, cfg) == 0);
-    if (st) REQUIRE(context_import_vulkan_state(vmaf, st) == 0);
-    VmafModelConfig mcfg{};
-    mcfg.name = "vmaf";
-    VmafModel *model = nullptr;
-    REQUIRE(vmaf_model_load(&model, &mcfg, version) == 0);
-    REQUIRE(vmaf_use_features_from_model(vmaf, model) == 0);
-    auto ref = load_y4m(data_dir() + "/" + pair + "_ref.y4m");
-    auto dist = load_y4m(data_dir() + "/" + pair + "_dis.y4m");
-    const auto expected = load_expected(data_dir() + "/" + pair + ".libvmaf." +
-                                        (std::string(version) == "vmaf_v0.6.1" ? "" : std::string(version) + ".") +
-                                        "json");
-    const uint64_t before = st ? st->submissions() : 0;
-    for (size_t i = 0; i < ref.size(); i++) REQUIRE(vmaf_read_pictures(vmaf, &ref[i], &dist[i], unsigned(i)) == 0);
-    REQUIRE(vmaf_read_pictures(vmaf, nullptr, nullptr, 0) == 0);
+    const ModelScores r = score_model_through_api(pair, version, st, {"vif", "adm", "motion"});
     // VIF ran on the GPU: one submission per frame, and one when the engine
     // started (the log2 table's upload).
-    if (st) CHECK(st->submissions() - before == ref.size() + 1);
-    std::map<std::string, std::vector<double>> out;
-    for (size_t i = 0; i < ref.size(); i++) {
-        double v = 0;
-        REQUIRE(vmaf_score_at_index(vmaf, model, &v, unsigned(i)) == 0);
-        out["vmaf"].push_back(v);
-        for (const auto &[name, want] : expected.frames[i]) {
-            if (name == "vmaf" || (name.find("vif") == std::string::npos && name.find("adm") == std::string::npos &&
-                                   name.find("motion") == std::string::npos))
-                continue;
-            if (vmaf_feature_score_at_index(vmaf, name.c_str(), &v, unsigned(i)) == 0) out[name].push_back(v);
-        }
-    }
-    REQUIRE(vmaf_close(vmaf) == 0);
-    vmaf_model_destroy(model);
-    return out;
+    if (st) CHECK(r.submissions == r.frames + 1);
+    return r.values;
 }
 
 }  // namespace
@@ -319,9 +253,7 @@ TEST_CASE("vif on the GPU through the C API: features and VMAF equal the CPU pat
             INFO(pair << " " << version);
             const auto gpu = score_through_api(pair, version, st.get());
             const auto cpu = score_through_api(pair, version, nullptr);
-            const auto expected = load_expected(data_dir() + "/" + pair + ".libvmaf." +
-                                                (std::string(version) == "vmaf_v0.6.1" ? "" : std::string(version) + ".") +
-                                                "json");
+            const auto expected = expected_for_model(pair, version);
             REQUIRE(gpu.size() == cpu.size());
             double vs_cpu = 0, vs_libvmaf = 0, vmaf_vs_cpu = 0, vmaf_vs_libvmaf = 0;
             unsigned vif_outputs = 0;
@@ -351,12 +283,7 @@ TEST_CASE("vif on the GPU through the C API: features and VMAF equal the CPU pat
 
 TEST_CASE("vif on the GPU through the public Vulkan API", "[vif][vulkan]")
 {
-    VmafVulkanConfiguration vcfg{};
-    vcfg.device_index = VMAF_VULKAN_DEVICE_AUTO;
-    const char *off = std::getenv("VMAF_TEST_VULKAN_NO_VALIDATION");
-    vcfg.enable_validation = !(off && *off == '1');
-    VmafVulkanState *vk = nullptr;
-    REQUIRE(vmaf_vulkan_state_init(&vk, vcfg) == 0);
+    VmafVulkanState *vk = validated_api_state();
     VmafConfiguration cfg{};
     cfg.log_level = VMAF_LOG_LEVEL_ERROR;
     VmafContext *vmaf = nullptr;
@@ -367,7 +294,7 @@ TEST_CASE("vif on the GPU through the public Vulkan API", "[vif][vulkan]")
     auto ref = load_y4m(data_dir() + "/" + pair + "_ref.y4m");
     auto dist = load_y4m(data_dir() + "/" + pair + "_dis.y4m");
     const auto expected = load_expected(data_dir() + "/" + pair + ".libvmaf.json");
-    const auto cpu = run_cpu(ref, dist, vif_options());
+    const auto cpu = run_cpu(ref, dist, options_for(kVifExtractor));
     for (size_t i = 0; i < ref.size(); i++)  // the context takes our references
         REQUIRE(vmaf_read_pictures(vmaf, &ref[i], &dist[i], unsigned(i)) == 0);
     REQUIRE(vmaf_read_pictures(vmaf, nullptr, nullptr, 0) == 0);
@@ -410,8 +337,8 @@ TEST_CASE("vif on the GPU: depths, formats, odd and minimum sizes, options", "[v
             for (const Dict &d : option_sets) {
                 INFO("fmt " << c.fmt << " " << c.bpc << "-bit " << c.w << "x" << c.h << " option set "
                             << (&d - option_sets.data()) << " in flight " << frames_in_flight);
-                const auto opts = vif_options(d);
-                const auto diffs = compare(run_gpu(*st, ref, dist, opts), run_cpu(ref, dist, opts));
+                const auto opts = options_for(kVifExtractor, d);
+                const auto diffs = compare_scores(run_gpu(*st, ref, dist, opts), run_cpu(ref, dist, opts));
                 if (frames_in_flight == 3)
                     std::printf("synthetic %ux%u %2u-bit fmt %d option set %zu: max |diff| vs CPU over %zu outputs "
                                 "%g\n", c.w, c.h, c.bpc, int(c.fmt), size_t(&d - option_sets.data()), diffs.size(),
@@ -429,8 +356,8 @@ TEST_CASE("vif on the GPU refuses pictures the CPU refuses", "[vif][vulkan]")
     auto st = validated_state();
     std::unique_ptr<vk::Engine> engine;
     const FrameFormat small{VMAF_PIX_FMT_YUV420P, 8, 15, 40};
-    CHECK(vk::Engine::create(st.get(), small, {{&kVifExtractor, vif_options()}}, &engine) != 0);
-    CHECK(kVifExtractor.create(vif_options())->init(small) != 0);
+    CHECK(vk::Engine::create(st.get(), small, {{&kVifExtractor, options_for(kVifExtractor)}}, &engine) != 0);
+    CHECK(kVifExtractor.create(options_for(kVifExtractor))->init(small) != 0);
     check_clean(*st);
 }
 
@@ -449,7 +376,7 @@ TEST_CASE("vif throughput, GPU engine and CPU extractor", "[.][bench]")
         if (frames_env) s.frames = unsigned(std::max(1, std::atoi(frames_env)));
         std::vector<VmafPicture> ref, dist;  // cycled
         synthetic(VMAF_PIX_FMT_YUV420P, s.bpc, s.w, s.h, 4, 99, &ref, &dist);
-        const auto opts = vif_options();
+        const auto opts = options_for(kVifExtractor);
         const FrameFormat fmt = format_of(ref[0]);
         std::unique_ptr<vk::Engine> engine;
         REQUIRE(vk::Engine::create(st.get(), fmt, {{&kVifExtractor, opts}}, &engine) == 0);

@@ -59,10 +59,7 @@ vk::Engine::FeatureList feature_list()
     for (const char *name : kFeatures) {
         const ExtractorInfo *info = find_extractor(name);
         REQUIRE(info);
-        FeatureOptions opts;
-        std::string err;
-        REQUIRE(FeatureOptions::parse(info->options, {}, &opts, &err) == 0);
-        list.emplace_back(info, opts);
+        list.emplace_back(info, options_for(*info));
     }
     return list;
 }

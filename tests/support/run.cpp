@@ -10,6 +10,29 @@
 
 namespace vmaf::test {
 
+VmafFeatureDictionary *feature_dictionary(const ApiOptions &opts)
+{
+    VmafFeatureDictionary *d = nullptr;
+    for (const auto &[k, v] : opts) REQUIRE(vmaf_feature_dictionary_set(&d, k.c_str(), v.c_str()) == 0);
+    return d;
+}
+
+int open_quiet(VmafContext **vmaf, const char *feature, const ApiOptions &opts)
+{
+    VmafConfiguration cfg{};
+    cfg.log_level = VMAF_LOG_LEVEL_NONE;
+    REQUIRE(vmaf_init(vmaf, cfg) == 0);
+    return vmaf_use_feature(*vmaf, feature, feature_dictionary(opts));
+}
+
+int use_with(const char *feature, const ApiOptions &opts)
+{
+    VmafContext *vmaf = nullptr;
+    const int err = open_quiet(&vmaf, feature, opts);
+    vmaf_close(vmaf);
+    return err;
+}
+
 std::map<std::string, std::vector<double>> run_pair(const std::string &pair,
                                                     const std::vector<FeatureRequest> &features,
                                                     const std::vector<std::string> &outputs,
@@ -25,11 +48,7 @@ std::map<std::string, std::vector<double>> run_pair(const std::string &pair,
     cfg.n_threads = n_threads;
     VmafContext *vmaf = nullptr;
     REQUIRE(vmaf_init(&vmaf, cfg) == 0);
-    for (const auto &f : features) {
-        VmafFeatureDictionary *d = nullptr;
-        for (const auto &[k, v] : f.opts) REQUIRE(vmaf_feature_dictionary_set(&d, k.c_str(), v.c_str()) == 0);
-        REQUIRE(vmaf_use_feature(vmaf, f.name.c_str(), d) == 0);
-    }
+    for (const auto &f : features) REQUIRE(vmaf_use_feature(vmaf, f.name.c_str(), feature_dictionary(f.opts)) == 0);
     for (unsigned i = 0; i < ref.size(); i++) REQUIRE(vmaf_read_pictures(vmaf, &ref[i], &dis[i], i) == 0);
     REQUIRE(vmaf_read_pictures(vmaf, nullptr, nullptr, 0) == 0);
 

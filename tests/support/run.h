@@ -7,13 +7,28 @@
 #include <vector>
 
 #include "golden.h"
+#include "libvmaf/libvmaf.h"
 
 namespace vmaf::test {
 
+// A feature's options, by name, for the public API.
+using ApiOptions = std::vector<std::pair<std::string, std::string>>;
+
 struct FeatureRequest {
-    std::string name;                                    // "psnr", "motion", ...
-    std::vector<std::pair<std::string, std::string>> opts;
+    std::string name;  // "psnr", "motion", ...
+    ApiOptions opts;
 };
+
+// A feature dictionary of `opts` (REQUIREs that each is set); null when empty.
+VmafFeatureDictionary *feature_dictionary(const ApiOptions &opts);
+
+// Opens *vmaf, a context that logs nothing, and requests `feature` with `opts`;
+// returns vmaf_use_feature's result. The context is open either way: the
+// caller closes it.
+int open_quiet(VmafContext **vmaf, const char *feature, const ApiOptions &opts);
+
+// vmaf_use_feature's result for `feature` with `opts`, on a fresh quiet context.
+int use_with(const char *feature, const ApiOptions &opts);
 
 // Runs `features` over every frame of NAME_ref/NAME_dis with `n_threads`, flushes,
 // and returns each requested output name's per-frame scores. Fails the current
