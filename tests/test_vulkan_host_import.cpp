@@ -98,23 +98,12 @@ MapSink run_cpu(const std::vector<VmafPicture> &ref, const std::vector<VmafPictu
     return sink;
 }
 
-void require_identical(const MapSink &a, const MapSink &b)
+// Every score and aggregate of `b` in `a` to the bit, NaN on both sides alike
+// (test_adm_vk's rule).
+void require_same_scores(const MapSink &a, const MapSink &b)
 {
-    REQUIRE(a.scores.size() == b.scores.size());
-    for (const auto &[name, series] : b.scores) {
-        INFO(name);
-        REQUIRE(a.scores.count(name));
-        REQUIRE(a.scores.at(name).size() == series.size());
-        for (const auto &[i, v] : series) {
-            const double g = a.scores.at(name).at(i);
-            if (!(std::isnan(g) && std::isnan(v))) CHECK(g == v);  // NaN on both alike (test_adm_vk)
-        }
-    }
-    REQUIRE(a.aggregates.size() == b.aggregates.size());
-    for (const auto &[name, v] : b.aggregates) {
-        INFO(name);
-        CHECK(a.aggregates.at(name) == v);
-    }
+    compare_scores(a, b, {.nan_equal = true});
+    CHECK(a.aggregates == b.aggregates);
 }
 
 // The device must offer the import path where these tests run (lavapipe does).
@@ -204,8 +193,8 @@ TEST_CASE("host pictures read in place score as copied ones and as the CPU", "[v
         CHECK(in_place.live_imports == 2 * n);  // while the pictures are there
         CHECK(copied.imported == 0);
         CHECK(copied.copied == 2 * n);
-        require_identical(a, b);
-        require_identical(a, cpu);
+        require_same_scores(a, b);
+        require_same_scores(a, cpu);
         // And libvmaf's numbers (provided name, libvmaf's JSON name).
         const std::pair<const char *, const char *> golden[] = {
             {"psnr_y", "psnr_y"},
@@ -253,7 +242,7 @@ TEST_CASE("a picture freed in flight whose memory is reused is read right", "[vu
     CHECK(u.imported == 2 * ref.size());
     CHECK(u.imports == 2 * ref.size());
     engine.reset();
-    require_identical(sink, cpu);
+    require_same_scores(sink, cpu);
     unref_all(ref);
     unref_all(dist);
     check_clean(*st);
@@ -349,13 +338,13 @@ TEST_CASE("pictures that cannot be imported are copied", "[vulkan][host_import]"
         const MapSink a = run_gpu(*st, ref, callers, true, &u);
         CHECK(u.imported == n);  // the references
         CHECK(u.copied == n);    // the caller's pictures
-        require_identical(a, cpu);
+        require_same_scores(a, cpu);
         // And the other way round.
         const MapSink b = run_gpu(*st, callers, ref, true, &u);
         CHECK(u.imported == n);
         CHECK(u.copied == n);
         const MapSink swapped = run_cpu(callers, ref);
-        require_identical(b, swapped);
+        require_same_scores(b, swapped);
     }
     SECTION("an import that fails")
     {
@@ -368,7 +357,7 @@ TEST_CASE("pictures that cannot be imported are copied", "[vulkan][host_import]"
         CHECK(u.copied == 1);  // the first reference: its failure is remembered, not retried
         CHECK(u.imported == 2 * n - 1);
         CHECK(u.imports == 2 * n - 1);
-        require_identical(sink, cpu);
+        require_same_scores(sink, cpu);
     }
     unref_all(ref);
     unref_all(dist);
