@@ -233,7 +233,7 @@ void print(const std::string &what, const Diffs &diffs)
 TEST_CASE("every golden pair and model through the C API matches libvmaf", "[golden]")
 {
     const auto pairs = golden_pairs();
-    REQUIRE(pairs.size() >= 10);
+    REQUIRE(pairs.size() >= (golden_subset() ? 1u : 10u));
     for (const auto &pair : pairs) {
         for (const Run &run : kRuns) {
             Diffs diffs;

@@ -12,8 +12,12 @@ namespace vmaf::test {
 // Directory holding the golden pairs (meson option test_data_dir, or tests/data).
 std::string data_dir();
 
-// The names of all golden pairs ("coffee_320x240_crf28", ...).
+// The names of all golden pairs ("coffee_320x240_crf28", ...), or of those that
+// VMAF_TEST_GOLDEN_PAIRS lists (comma-separated; scripts/test.sh's sanitizer pass
+// runs one pair of each format and depth so: the full set runs in the first pass).
 std::vector<std::string> golden_pairs();
+// Whether VMAF_TEST_GOLDEN_PAIRS picks a subset.
+bool golden_subset();
 
 // Per-frame metrics of a libvmaf JSON output: frames[i][name] = value (NaN
 // where libvmaf wrote null: a score that is not finite).
