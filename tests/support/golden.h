@@ -14,7 +14,7 @@ std::string data_dir();
 
 // The names of all golden pairs ("coffee_320x240_crf28", ...), or of those that
 // VMAF_TEST_GOLDEN_PAIRS lists (comma-separated; scripts/test.sh's sanitizer pass
-// runs one pair of each format and depth so: the full set runs in the first pass).
+// gives its Vulkan tests one pair of each format and depth so: tests/meson.build).
 std::vector<std::string> golden_pairs();
 // Whether VMAF_TEST_GOLDEN_PAIRS picks a subset.
 bool golden_subset();
