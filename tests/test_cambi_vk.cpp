@@ -127,8 +127,8 @@ TEST_CASE("cambi on the GPU: every golden pair through the Engine", "[cambi][vul
         unref_all(ref);
         unref_all(dist);
     }
-    CHECK(pairs == (golden_subset() ? pairs : 7));  // a subset (sanitizer pass): whichever it names
     CHECK(pairs >= 1);
+    if (!golden_subset()) CHECK(pairs == 7);  // all ten pairs: the seven whose libvmaf runs have cambi
     // The c-value kernel's columns per workgroup follow the band and this limit
     // (cambi_vk.cpp: cvalue_columns); the options test's max_log_contrast 0, 2
     // and 5 (bands of 180, 564 and 1056 values) reach 32, 16 and 8 at 32 KiB.

@@ -141,12 +141,14 @@ TEST_CASE("opaque fds exported by another device score like host pictures", "[vu
     for (const char *name : {"coffee_320x240_crf28", "chelsea_322x186_rescale"}) {
         const Pair pair = load_pair(name);
         const Scores want = host_scores(state, pair);
-        for (const ExternalCase &c : k8) require_identical(external_scores(exporter, state, pair, c), want, unsigned(pair.ref.size()));
+        for (const ExternalCase &c : k8)
+            require_identical(external_scores(exporter, state, pair, c), want, unsigned(pair.ref.size()));
     }
     {
         const Pair pair = load_pair("rocket_320x240_10bit_crf30");
         const Scores want = host_scores(state, pair);
-        for (const ExternalCase &c : k10) require_identical(external_scores(exporter, state, pair, c), want, unsigned(pair.ref.size()));
+        for (const ExternalCase &c : k10)
+            require_identical(external_scores(exporter, state, pair, c), want, unsigned(pair.ref.size()));
     }
     {
         const Pair pair = load_pair("coffee_320x240_444_crf30");
@@ -156,7 +158,8 @@ TEST_CASE("opaque fds exported by another device score like host pictures", "[vu
     {
         const Pair pair = load_pair("testsrc2_320x240_crf45", true);
         const Scores want = host_scores(state, pair, true);
-        require_identical(external_scores(exporter, state, pair, {"4:0:0", false, false, 1}, true), want, unsigned(pair.ref.size()));
+        require_identical(external_scores(exporter, state, pair, {"4:0:0", false, false, 1}, true), want,
+                          unsigned(pair.ref.size()));
     }
     REQUIRE(vmaf_vulkan_state_free(&state) == 0);
     exporter.check_clean();

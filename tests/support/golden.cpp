@@ -26,13 +26,19 @@ std::string data_dir()
     return env && *env ? env : VMAF_TEST_DATA_DIR;
 }
 
+bool golden_subset()
+{
+    const char *subset = std::getenv("VMAF_TEST_GOLDEN_PAIRS");
+    return subset && *subset;
+}
+
 std::vector<std::string> golden_pairs()
 {
     std::vector<std::string> names;
-    if (const char *subset = std::getenv("VMAF_TEST_GOLDEN_PAIRS"); subset && *subset) {
+    if (golden_subset()) {
         // A named subset, each checked to be there: a misspelt name fails the
         // run instead of shrinking it.
-        std::string list = subset;
+        const std::string list = std::getenv("VMAF_TEST_GOLDEN_PAIRS");
         for (size_t at = 0; at <= list.size();) {
             const size_t end = std::min(list.find(',', at), list.size());
             const std::string name = list.substr(at, end - at);
@@ -53,12 +59,6 @@ std::vector<std::string> golden_pairs()
     }
     std::sort(names.begin(), names.end());
     return names;
-}
-
-bool golden_subset()
-{
-    const char *subset = std::getenv("VMAF_TEST_GOLDEN_PAIRS");
-    return subset && *subset;
 }
 
 namespace {
