@@ -26,9 +26,15 @@ namespace {
 
 // One picture in VkImages of the harness, re-uploaded per frame. Its images'
 // timeline semaphores order the upload, the library's read and the next upload.
+// How the library is to read the images: copied (the description gives no
+// usage), or sampled by its kernels (images without TRANSFER_SRC usage, so that a
+// copy would break the validation layer's rules).
+enum class Read { Copy, Sampled };
+
 class ImageSet {
 public:
-    ImageSet(Harness &h, const ImageCase &c, const VmafPicture &like) : h_(h), c_(c)
+    ImageSet(Harness &h, const ImageCase &c, const VmafPicture &like, Read read = Read::Copy)
+        : h_(h), c_(c), read_(read)
     {
         bpc_ = like.bpc;
         pix_fmt_ = like.pix_fmt;
@@ -77,7 +83,8 @@ public:
         staging_ = h.host_buffer(at, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
         for (unsigned i = 0; i < n_images_; i++) {
             const bool luma_sized = c.layout == Layout::MultiPlane || i == 0;
-            img_[i] = h.image(c.format[i], luma_sized ? like.w[0] : like.w[1], luma_sized ? like.h[0] : like.h[1]);
+            img_[i] = h.image(c.format[i], luma_sized ? like.w[0] : like.w[1], luma_sized ? like.h[0] : like.h[1],
+                              read == Read::Sampled);
             sem_[i] = h.timeline();
         }
         VkCommandPoolCreateInfo pi = vk::make<VkCommandPoolCreateInfo>(VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
@@ -186,6 +193,10 @@ public:
         d.bpc = bpc_;
         d.pix_fmt = pix_fmt_;
         d.msb_aligned = c_.msb_aligned;
+        if (read_ == Read::Sampled) {
+            d.usage = VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
+            if (c_.layout == Layout::MultiPlane) d.create_flags = VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
+        }
         return d;
     }
 
@@ -214,6 +225,7 @@ private:
     };
     Harness &h_;
     const ImageCase &c_;
+    Read read_;
     unsigned bpc_ = 8, w_ = 0, h0_ = 0, shift_ = 0;
     VmafPixelFormat pix_fmt_ = VMAF_PIX_FMT_UNKNOWN;
     std::vector<Stored> stored_;
@@ -234,16 +246,41 @@ bool case_supported(const Harness &h, const ImageCase &c)
     return true;
 }
 
+// Whether the device samples every plane of the case through views in the plane's
+// own format (what the library needs to read the images in place).
+bool case_sampled(const Harness &h, const ImageCase &c)
+{
+    for (VkFormat f : c.format) {
+        if (f == VK_FORMAT_UNDEFINED) continue;
+        const vk::ImageFormatInfo *info = vk::image_format_info(f);
+        if (info->planes == 1) {
+            if (!h.samples(f)) return false;
+            continue;
+        }
+        const bool deep = info->bytes == 2;
+        const VkFormat one = !deep ? VK_FORMAT_R8_UNORM
+                             : info->msb_bits == 10 ? VK_FORMAT_R10X6_UNORM_PACK16
+                             : info->msb_bits == 12 ? VK_FORMAT_R12X4_UNORM_PACK16
+                                                    : VK_FORMAT_R16_UNORM;
+        const VkFormat two = !deep ? VK_FORMAT_R8G8_UNORM
+                             : info->msb_bits == 10 ? VK_FORMAT_R10X6G10X6_UNORM_2PACK16
+                             : info->msb_bits == 12 ? VK_FORMAT_R12X4G12X4_UNORM_2PACK16
+                                                    : VK_FORMAT_R16G16_UNORM;
+        if (!h.samples(f, true) || !h.samples(one) || (info->planes == 2 && !h.samples(two))) return false;
+    }
+    return true;
+}
+
 // Import every frame of `pair` as `c`, through a ring of `ring` image sets; the
 // scores must be `want`'s.
 void run_imported(Harness &h, VmafVulkanState *state, const Pair &pair, const ImageCase &c, const Scores &want,
-                  VkImageLayout final_layout, bool psnr_only = false, unsigned ring = 3)
+                  VkImageLayout final_layout, bool psnr_only = false, unsigned ring = 3, Read read = Read::Copy)
 {
-    INFO("case " << c.name);
+    INFO("case " << c.name << (read == Read::Sampled ? ", sampled" : ", copied"));
     VmafContext *ctx = open_context(state, psnr_only);
     {
         std::vector<std::unique_ptr<ImageSet>> sets;
-        for (unsigned k = 0; k < 2 * ring; k++) sets.push_back(std::make_unique<ImageSet>(h, c, pair.ref[0]));
+        for (unsigned k = 0; k < 2 * ring; k++) sets.push_back(std::make_unique<ImageSet>(h, c, pair.ref[0], read));
         for (unsigned i = 0; i < pair.ref.size(); i++) {
             ImageSet &r = *sets[2 * (i % ring)], &d = *sets[2 * (i % ring) + 1];
             r.upload(pair.ref[i]);
@@ -289,8 +326,9 @@ const ImageCase k10bit420[] = {
     {"G16_B16_R16_3PLANE_420, lsb", Layout::MultiPlane, {VK_FORMAT_G16_B16_R16_3PLANE_420_UNORM}, false},
 };
 
+// Each case copied, and sampled where the device samples its formats.
 void run_cases(Harness &h, VmafVulkanState *state, const char *pair_name, std::span<const ImageCase> cases,
-               unsigned *run, unsigned *skipped)
+               unsigned *run, unsigned *skipped, unsigned *sampled)
 {
     const Pair pair = load_pair(pair_name);
     const Scores want = host_scores(state, pair);
@@ -302,6 +340,12 @@ void run_cases(Harness &h, VmafVulkanState *state, const char *pair_name, std::s
         }
         run_imported(h, state, pair, c, want, VK_IMAGE_LAYOUT_UNDEFINED);
         ++*run;
+        if (!case_sampled(h, c)) {
+            WARN(pair_name << ": " << c.name << ": the device cannot sample these formats; not run sampled");
+            continue;
+        }
+        run_imported(h, state, pair, c, want, VK_IMAGE_LAYOUT_UNDEFINED, false, 3, Read::Sampled);
+        ++*sampled;
     }
 }
 
@@ -313,18 +357,19 @@ TEST_CASE("an adopted device: imported VkImages of every supported layout score 
     Harness h;
     VmafVulkanState *state = nullptr;
     REQUIRE(vmaf_vulkan_state_init_external(&state, h.handles()) == 0);
-    unsigned run = 0, skipped = 0;
-    run_cases(h, state, "chelsea_322x186_rescale", k8bit420, &run, &skipped);
-    run_cases(h, state, "astronaut_320x240_422_crf33", k8bit422, &run, &skipped);
-    run_cases(h, state, "coffee_320x240_444_crf30", k8bit444, &run, &skipped);
-    run_cases(h, state, "rocket_320x240_10bit_crf30", k10bit420, &run, &skipped);
+    unsigned run = 0, skipped = 0, sampled = 0;
+    run_cases(h, state, "chelsea_322x186_rescale", k8bit420, &run, &skipped, &sampled);
+    run_cases(h, state, "astronaut_320x240_422_crf33", k8bit422, &run, &skipped, &sampled);
+    run_cases(h, state, "coffee_320x240_444_crf30", k8bit444, &run, &skipped, &sampled);
+    run_cases(h, state, "rocket_320x240_10bit_crf30", k10bit420, &run, &skipped, &sampled);
     REQUIRE(vmaf_vulkan_state_free(&state) == 0);
     // Every submission of the library went through the caller's queue lock.
     CHECK(h.locks.load() > 0);
     CHECK(h.locks.load() == h.unlocks.load());
     h.check_clean();
-    INFO(run << " layouts run, " << skipped << " not supported by the device");
+    INFO(run << " layouts run, " << skipped << " not supported by the device, " << sampled << " sampled");
     CHECK(run >= 7);  // planar, interleaved and msb-aligned layouts run on every device
+    CHECK(sampled >= 7);  // R8, R8G8, R16 and R16G16 are sampled on every device
 }
 
 TEST_CASE("imported 4:0:0 pictures, 8-bit and msb-aligned 10-bit", "[vulkan][import]")
@@ -339,6 +384,7 @@ TEST_CASE("imported 4:0:0 pictures, 8-bit and msb-aligned 10-bit", "[vulkan][imp
         const ImageCase c{deep ? "R16, msb" : "R8", Layout::Mono,
                           {deep ? VK_FORMAT_R16_UNORM : VK_FORMAT_R8_UNORM}, deep};
         run_imported(h, state, pair, c, want, VK_IMAGE_LAYOUT_GENERAL, true, 1);
+        run_imported(h, state, pair, c, want, VK_IMAGE_LAYOUT_GENERAL, true, 1, Read::Sampled);
     }
     REQUIRE(vmaf_vulkan_state_free(&state) == 0);
     h.check_clean();
@@ -352,6 +398,7 @@ TEST_CASE("images left in a final layout, one frame in flight at most", "[vulkan
     const Pair pair = load_pair("testsrc2_320x240_crf45");
     const Scores want = host_scores(state, pair);
     run_imported(h, state, pair, k8bit420[1], want, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, false, 2);
+    run_imported(h, state, pair, k8bit420[1], want, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, false, 2, Read::Sampled);
     REQUIRE(vmaf_vulkan_state_free(&state) == 0);
     h.check_clean();
 }

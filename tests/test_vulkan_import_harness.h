@@ -113,6 +113,17 @@ public:
     }
 
     // Whether images of this format can be created, filled and copied from.
+    // Sampled in both tilings (what the library asks of a plane's view format), or
+    // in optimal tiling (what a sampled image of the format needs).
+    bool samples(VkFormat f, bool optimal_only = false) const
+    {
+        VkFormatProperties p{};
+        get_format_properties_(physical_, f, &p);
+        const VkFormatFeatureFlags have = optimal_only ? p.optimalTilingFeatures
+                                                       : p.optimalTilingFeatures & p.linearTilingFeatures;
+        return (have & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT) != 0;
+    }
+
     bool supports(VkFormat f) const
     {
         VkFormatProperties p{};
@@ -222,7 +233,10 @@ public:
         vk_check(fn.vkSignalSemaphore(device_, &si), "vkSignalSemaphore");
     }
 
-    VkImage image(VkFormat format, unsigned w, unsigned h)
+    // An image for the library to read. `sampled_only`: sampled and never copied
+    // (no TRANSFER_SRC usage), with a mutable format where it has several planes,
+    // as views of its planes need.
+    VkImage image(VkFormat format, unsigned w, unsigned h, bool sampled_only = false)
     {
         VkImageCreateInfo ci = vk::make<VkImageCreateInfo>(VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO);
         ci.imageType = VK_IMAGE_TYPE_2D;
@@ -238,6 +252,11 @@ public:
         VkFormatProperties props{};
         get_format_properties_(physical_, format, &props);
         if (props.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT) ci.usage |= VK_IMAGE_USAGE_SAMPLED_BIT;
+        if (sampled_only) {
+            ci.usage = VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
+            const vk::ImageFormatInfo *info = vk::image_format_info(format);
+            if (info && info->planes > 1) ci.flags |= VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
+        }
         ci.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
         VkImage img;
         vk_check(fn.vkCreateImage(device_, &ci, nullptr, &img), "vkCreateImage");

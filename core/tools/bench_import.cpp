@@ -304,6 +304,13 @@ int ImageRing::create(CallerDevice &dev, const FrameCycle &frames, Layout layout
         return -ENOTSUP;
     }
     ring->multi_plane_ = layout == Layout::MultiPlane || (layout == Layout::Auto && can);
+    ring->usage_ = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+    VkFormatProperties r8{};
+    dev.format_properties_(dev.physical_, VK_FORMAT_R8_UNORM, &r8);
+    if (r8.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT &&
+        (!ring->multi_plane_ || p.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT))
+        ring->usage_ |= VK_IMAGE_USAGE_SAMPLED_BIT;
+    if (ring->multi_plane_) ring->create_flags_ = VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
     ring->pics_.resize(2 * size_t(frames.size()));
     for (unsigned k = 0; k < frames.size(); k++) {
         for (unsigned side = 0; side < 2; side++) {
@@ -360,7 +367,10 @@ int ImageRing::create_picture(Picture *p, std::string *err)
         ci.arrayLayers = 1;
         ci.samples = VK_SAMPLE_COUNT_1_BIT;
         ci.tiling = VK_IMAGE_TILING_OPTIMAL;
-        ci.usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+        // As a decoder's frames are: sampled too, and mutable where multi-plane
+        // (views of single planes); the library reads them in place.
+        ci.usage = usage_;
+        ci.flags = create_flags_;
         ci.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
         BENCH_VK(fn.vkCreateImage(device, &ci, nullptr, &p->img[i]), "vkCreateImage");
         VkMemoryRequirements req;
@@ -474,7 +484,8 @@ int ImageRing::upload(Picture *p, const VmafPicture &pic, std::string *err)
         fn.vkCmdCopyBufferToImage(cmd, s.buffer, p->img[multi_plane_ ? 0 : i], VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1,
                                   &r);
     }
-    barriers(VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_ACCESS_TRANSFER_WRITE_BIT,
+    // GENERAL: read by a copy or by kernels without a transition either way.
+    barriers(VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_GENERAL, VK_ACCESS_TRANSFER_WRITE_BIT,
              VK_ACCESS_TRANSFER_READ_BIT);
     BENCH_VK(fn.vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
     if (int e = dev_.submit_and_wait(cmd, p->sem, n, 1, err)) return e;
@@ -491,7 +502,7 @@ int ImageRing::import(VmafContext *vmaf, VmafVulkanImportSide side, unsigned ind
     for (unsigned i = 0; i < n; i++) {
         d.img[i] = p.img[i];
         d.format[i] = multi_plane_ ? VK_FORMAT_G8_B8_R8_3PLANE_420_UNORM : VK_FORMAT_R8_UNORM;
-        d.layout[i] = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+        d.layout[i] = VK_IMAGE_LAYOUT_GENERAL;
         d.final_layout[i] = VK_IMAGE_LAYOUT_UNDEFINED;  // left as it was
         d.queue_family[i] = VK_QUEUE_FAMILY_IGNORED;
         d.sem[i] = p.sem[i];
@@ -502,6 +513,8 @@ int ImageRing::import(VmafContext *vmaf, VmafVulkanImportSide side, unsigned ind
     d.height = h_;
     d.bpc = 8;
     d.pix_fmt = VMAF_PIX_FMT_YUV420P;
+    d.usage = usage_;
+    d.create_flags = create_flags_;
     if (int e = vmaf_vulkan_import_image(vmaf, side, &d, index)) return e;
     p.value++;
     return 0;

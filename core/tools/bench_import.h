@@ -99,6 +99,7 @@ private:
 
     CallerDevice &dev_;
     bool multi_plane_ = false;
+    uint32_t usage_ = 0, create_flags_ = 0;  // of the images, told to the library
     unsigned w_ = 0, h_ = 0;
     std::vector<Picture> pics_;  // reference and distorted of each pair, in turn
 };

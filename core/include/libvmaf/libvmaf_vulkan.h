@@ -361,8 +361,14 @@ int vmaf_vulkan_state_init_external(VmafVulkanState **state, VmafVulkanExternalH
  * low bits (FFmpeg's yuv420p10 in R16 images), or in the high bits for the X6/X4
  * formats and when msb_aligned is set (P010 in R16/R16G16 images).
  *
- * Images need VK_IMAGE_USAGE_TRANSFER_SRC_BIT; their contents are read by a copy
- * on the state's queue, in submission order.
+ * The library's kernels read the images directly (sampled, no copy) where `usage`
+ * has VK_IMAGE_USAGE_SAMPLED_BIT, multi-plane images were created with
+ * VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT (`create_flags`, for the views of single
+ * planes) and the device samples the planes' formats; images in neither GENERAL
+ * nor SHADER_READ_ONLY_OPTIMAL are moved to SHADER_READ_ONLY_OPTIMAL for the read.
+ * Otherwise (usage 0 says "unknown") the images are copied, which needs
+ * VK_IMAGE_USAGE_TRANSFER_SRC_BIT. Either way the reads are on the state's queue,
+ * in submission order, and the scores are the same.
  */
 typedef struct VmafVulkanImage {
     /** The images; the first VK_NULL_HANDLE ends the list. */
@@ -388,8 +394,14 @@ typedef struct VmafVulkanImage {
     enum VmafPixelFormat pix_fmt;
     /** Nonzero: 16-bit samples carry their bpc bits in the high bits. */
     int msb_aligned;
+    /** VkImageUsageFlags the images were created with (FFmpeg:
+     *  AVVulkanFramesContext.usage); 0 if unknown. */
+    uint32_t usage;
+    /** VkImageCreateFlags the images were created with (FFmpeg:
+     *  AVVulkanFramesContext.img_flags). */
+    uint32_t create_flags;
     /** Must be zero. */
-    uint64_t reserved[4];
+    uint64_t reserved[3];
 } VmafVulkanImage;
 
 /**

@@ -33,11 +33,6 @@ bool valid_format(const FrameFormat &f)
 }
 
 // Layouts an image can be copied from as it is.
-bool is_copy_layout(VkImageLayout l)
-{
-    return l == VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL || l == VK_IMAGE_LAYOUT_GENERAL;
-}
-
 }  // namespace
 
 bool Engine::supports(const State &st, const FrameFormat &fmt, const ExtractorInfo &info, const FeatureOptions &opts)
@@ -84,6 +79,7 @@ Engine::~Engine()
     host_imports_.reset();  // after the pictures: nothing reads them any more
     features_.clear();
     unpack_.reset();
+    sample_.reset();
     if (timestamps_) st_.fn().vkDestroyQueryPool(st_.device(), timestamps_, nullptr);
 }
 
@@ -250,7 +246,20 @@ int Engine::init_unpack()
     d.push_constant_size = 10 * sizeof(uint32_t);
     if (int err = ComputePipeline::create(st_, d, &unpack_)) return err;
     const BufferRange buffers[] = {{raw_.get(), 0, raw_.size()}, {planes_.get(), 0, frame_.planes_size}};
-    return unpack_->make_set(buffers, &unpack_set_);
+    if (int err = unpack_->make_set(buffers, &unpack_set_)) return err;
+
+    PipelineDesc sd;
+    sd.shader = &spirv::import_sample;
+    sd.buffers = 1;
+    sd.images = 1;
+    sd.push_constant_size = 8 * sizeof(uint32_t);
+    sd.max_sets = unsigned(slots_.size()) * 2 * 3;
+    if (int err = ComputePipeline::create(st_, sd, &sample_)) return err;
+    sample_sets_.resize(sd.max_sets);
+    const BufferRange planes[] = {{planes_.get(), 0, frame_.planes_size}};
+    for (VkDescriptorSet &set : sample_sets_)
+        if (int err = sample_->make_set(planes, &set)) return err;
+    return 0;
 }
 
 int Engine::check_imported(const ImportedPicture &pic) const
@@ -450,7 +459,7 @@ void Engine::record_image_barriers(VkCommandBuffer cmd, ImportedPicture *const p
     auto image_barrier = [&](VkImage image, VkImageLayout from, VkImageLayout to, uint32_t src_family) {
         VkImageMemoryBarrier b = make<VkImageMemoryBarrier>(VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER);
         b.srcAccessMask = 0;  // the semaphore wait made the producer's writes visible
-        b.dstAccessMask = before ? VK_ACCESS_TRANSFER_READ_BIT : 0;
+        b.dstAccessMask = before ? VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_SHADER_READ_BIT : 0;
         b.oldLayout = from;
         b.newLayout = to;
         b.srcQueueFamilyIndex = src_family;
@@ -464,14 +473,14 @@ void Engine::record_image_barriers(VkCommandBuffer cmd, ImportedPicture *const p
         for (const ImageUse &u : pics[k]->images) {
             if (std::find(seen.begin(), seen.end(), u.image) != seen.end()) continue;
             seen.push_back(u.image);
-            const VkImageLayout copy = is_copy_layout(u.layout) ? u.layout : VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+            const VkImageLayout read = u.read_layout;
             if (before) {
                 // The acquire half of an ownership transfer keeps the layout the
                 // owner released it in; the transition follows on our queue.
                 if (u.family != VK_QUEUE_FAMILY_IGNORED) acquire.push_back(image_barrier(u.image, u.layout, u.layout, u.family));
-                if (copy != u.layout) transition.push_back(image_barrier(u.image, u.layout, copy, VK_QUEUE_FAMILY_IGNORED));
-            } else if (copy != u.final_layout) {
-                transition.push_back(image_barrier(u.image, copy, u.final_layout, VK_QUEUE_FAMILY_IGNORED));
+                if (read != u.layout) transition.push_back(image_barrier(u.image, u.layout, read, VK_QUEUE_FAMILY_IGNORED));
+            } else if (read != u.final_layout) {
+                transition.push_back(image_barrier(u.image, read, u.final_layout, VK_QUEUE_FAMILY_IGNORED));
             }
         }
         if (!before) continue;
@@ -493,9 +502,11 @@ void Engine::record_image_barriers(VkCommandBuffer cmd, ImportedPicture *const p
             buffers.push_back(b);
         }
     }
-    // Before: after the semaphore waits, which block the transfer stage.
-    const VkPipelineStageFlags src = VK_PIPELINE_STAGE_TRANSFER_BIT;
-    const VkPipelineStageFlags dst = before ? VK_PIPELINE_STAGE_TRANSFER_BIT : VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT;
+    // Before: after the semaphore waits, which block the copies and kernels that
+    // read the images. After: once those reads are done.
+    constexpr VkPipelineStageFlags kRead = VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+    const VkPipelineStageFlags src = kRead;
+    const VkPipelineStageFlags dst = before ? kRead : VkPipelineStageFlags(VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
     if (!acquire.empty())
         fn.vkCmdPipelineBarrier(cmd, src, dst, 0, 0, nullptr, 0, nullptr, uint32_t(acquire.size()), acquire.data());
     if (!transition.empty() || !buffers.empty())
@@ -503,11 +514,35 @@ void Engine::record_image_barriers(VkCommandBuffer cmd, ImportedPicture *const p
                                 uint32_t(transition.size()), transition.data());
 }
 
-int Engine::record_imported(VkCommandBuffer cmd, ImportedPicture *const pics[2])
+// A sampled picture: each plane read from its source's view by one kernel.
+void Engine::record_sampled(VkCommandBuffer cmd, unsigned slot, unsigned k, const ImportedPicture &pic)
+{
+    const PlaneRegion *regions = k ? frame_.dist : frame_.ref;
+    for (unsigned p = 0; p < frame_.n_planes; p++) {
+        const PlaneSource &src = pic.sources[pic.source[p]];
+        VkImageLayout layout = VK_IMAGE_LAYOUT_UNDEFINED;
+        for (const ImageUse &u : pic.images)
+            if (u.image == src.image) layout = u.read_layout;
+        const VkDescriptorSet set = sample_sets_[(slot * 2 + k) * 3 + p];
+        sample_->set_image(set, 0, src.view, layout);
+        // The view's codes have unorm_bits bits: the padding of X6/X4 formats is gone.
+        const unsigned dropped = src.bytes == 2 ? 16 - src.unorm_bits : 0;
+        const PlaneRegion &r = regions[p];
+        const uint32_t push[8] = {uint32_t(r.offset / 4), r.stride / 4, r.w, r.h, pic.component[p],
+                                  uint32_t((1ull << src.unorm_bits) - 1), src.bytes, pic.shift - dropped};
+        const uint32_t per_word = 4 / src.bytes;
+        const uint32_t words = (r.w + per_word - 1) / per_word;
+        sample_->dispatch(cmd, set, push, (words + 63) / 64, (r.h + 3) / 4);
+    }
+}
+
+int Engine::record_imported(VkCommandBuffer cmd, unsigned slot, ImportedPicture *const pics[2])
 {
     const auto &fn = st_.fn();
     const PlaneRegion *regions[2] = {frame_.ref, frame_.dist};
     record_image_barriers(cmd, pics, true);
+    for (unsigned k = 0; k < 2; k++)
+        if (pics[k]->sampled) record_sampled(cmd, slot, k, *pics[k]);
 
     // Copies: straight into the planes where the stored plane already is one
     // (one component, nothing to shift), else into the raw buffer to unpack.
@@ -518,6 +553,7 @@ int Engine::record_imported(VkCommandBuffer cmd, ImportedPicture *const pics[2])
     std::vector<Unpack> unpacks;
     for (unsigned k = 0; k < 2; k++) {
         const ImportedPicture &pic = *pics[k];
+        if (pic.sampled) continue;
         for (unsigned p = 0; p < frame_.n_planes; p++) {
             const unsigned si = pic.source[p];
             // The first plane that reads a source copies it.
@@ -539,11 +575,11 @@ int Engine::record_imported(VkCommandBuffer cmd, ImportedPicture *const pics[2])
                 c.bufferRowLength = dst_stride / texel;
                 c.imageSubresource = {VkImageAspectFlags(src.aspect), 0, 0, 1};
                 c.imageExtent = {r.w, r.h, 1};
-                const ImageUse *use = nullptr;
+                // Caller's images in their read layout; external ones were moved
+                // to TRANSFER_SRC_OPTIMAL.
+                VkImageLayout layout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
                 for (const ImageUse &u : pic.images)
-                    if (u.image == src.image) use = &u;
-                const VkImageLayout layout = use && is_copy_layout(use->layout) ? use->layout
-                                                                                 : VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+                    if (u.image == src.image) layout = u.read_layout;
                 fn.vkCmdCopyImageToBuffer(cmd, src.image, layout, dst, 1, &c);
             } else {
                 const VkDeviceSize row = VkDeviceSize(r.w) * texel;
@@ -821,14 +857,14 @@ int Engine::submit_imported(std::unique_ptr<ImportedPicture> ref, std::unique_pt
     std::vector<SemaphoreOp> waits, signals;
     for (const ImportedPicture *pic : {ref.get(), dist.get()}) {
         for (const ImageUse &u : pic->images) {
-            add_op(&waits, u.semaphore, u.wait, VK_PIPELINE_STAGE_TRANSFER_BIT);
+            add_op(&waits, u.semaphore, u.wait, VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
             add_op(&signals, u.semaphore, u.signal, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
         }
     }
     unsigned slot;
     if (int err = begin_frame(sink, &slot)) return err;
     ImportedPicture *pics[2] = {ref.get(), dist.get()};
-    const Loader load = [this, pics](VkCommandBuffer cmd) { return record_imported(cmd, pics); };
+    const Loader load = [this, slot, pics](VkCommandBuffer cmd) { return record_imported(cmd, slot, pics); };
     if (int err = record_and_submit(slot, index, load, waits, signals)) return fail(err);
     slots_[slot].imported[0] = std::move(ref);
     slots_[slot].imported[1] = std::move(dist);

@@ -181,7 +181,8 @@ private:
     // The planes of `pic`, rows of `src` from offset[p], into picture k's planes.
     void record_plane_copies(VkCommandBuffer cmd, VkBuffer src, const VkDeviceSize offset[3], const VmafPicture &pic,
                              unsigned k);
-    int record_imported(VkCommandBuffer cmd, ImportedPicture *const pics[2]);
+    int record_imported(VkCommandBuffer cmd, unsigned slot, ImportedPicture *const pics[2]);
+    void record_sampled(VkCommandBuffer cmd, unsigned slot, unsigned k, const ImportedPicture &pic);
     void record_image_barriers(VkCommandBuffer cmd, ImportedPicture *const pics[2], bool before);
     void release_slot(Slot &s);
     void read_timestamps(unsigned slot);
@@ -213,6 +214,10 @@ private:
     RawRegion raw_region_[2][3];
     std::unique_ptr<ComputePipeline> unpack_;
     VkDescriptorSet unpack_set_ = VK_NULL_HANDLE;
+    // Sampled imports: one set per slot, picture and plane, pointed at the
+    // frame's views when it is recorded.
+    std::unique_ptr<ComputePipeline> sample_;
+    std::vector<VkDescriptorSet> sample_sets_;
 
     VkQueryPool timestamps_ = VK_NULL_HANDLE;
     unsigned points_ = 2;  // timestamps per frame: 2, or one per interval boundary in profile mode

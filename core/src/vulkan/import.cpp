@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <iterator>
 #include <utility>
@@ -90,6 +91,78 @@ bool can_copy_from(const State &st, VkFormat f)
     return ((p.optimalTilingFeatures | p.linearTilingFeatures) & VK_FORMAT_FEATURE_TRANSFER_SRC_BIT) != 0;
 }
 
+// The single-plane format a view of one plane has: that plane's own format.
+VkFormat plane_view_format(unsigned components, unsigned bytes, unsigned msb_bits)
+{
+    const bool two = components == 2;
+    if (bytes == 1) return two ? VK_FORMAT_R8G8_UNORM : VK_FORMAT_R8_UNORM;
+    if (msb_bits == 10) return two ? VK_FORMAT_R10X6G10X6_UNORM_2PACK16 : VK_FORMAT_R10X6_UNORM_PACK16;
+    if (msb_bits == 12) return two ? VK_FORMAT_R12X4G12X4_UNORM_2PACK16 : VK_FORMAT_R12X4_UNORM_PACK16;
+    return two ? VK_FORMAT_R16G16_UNORM : VK_FORMAT_R16_UNORM;
+}
+
+// Sampled in either tiling: the description does not say which the images have.
+bool can_sample(const State &st, VkFormat f)
+{
+    VkFormatProperties p{};
+    st.ifn().GetPhysicalDeviceFormatProperties(st.physical_device(), f, &p);
+    return (p.optimalTilingFeatures & p.linearTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT) != 0;
+}
+
+// The layout the frame reads an image in: the one it comes in where the read can.
+VkImageLayout read_layout(VkImageLayout l, bool sampled)
+{
+    if (l == VK_IMAGE_LAYOUT_GENERAL) return l;
+    if (sampled) return VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+    return VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+}
+
+bool sampled_import_allowed()
+{
+    const char *env = std::getenv("VMAF_VULKAN_SAMPLED_IMPORT");
+    return !(env && !std::strcmp(env, "0"));
+}
+
+// Whether the kernels can read the images of `img` through views of their planes.
+bool can_sample_images(const State &st, const VmafVulkanImage &img, unsigned n, const ImageFormatInfo *const info[3])
+{
+    if (!(img.usage & VK_IMAGE_USAGE_SAMPLED_BIT)) return false;
+    // A view of one plane of a multi-plane image needs a mutable format.
+    if (info[0]->planes > 1 && !(img.create_flags & VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT)) return false;
+    for (unsigned i = 0; i < n; i++) {
+        const unsigned most = info[i]->planes == 2 ? 2 : 1;  // the widest plane's components
+        for (unsigned c = 1; c <= std::max(most, info[i]->components); c++)
+            if (!can_sample(st, plane_view_format(c, info[i]->bytes, info[i]->msb_bits))) return false;
+    }
+    return true;
+}
+
+// Views of the sources' planes, owned by the picture.
+int make_views(State &st, ImportedPicture *pic, unsigned msb_bits)
+{
+    const auto &fn = st.fn();
+    pic->owned = std::make_unique<ImportedObjects>(st);
+    for (PlaneSource &src : pic->sources) {
+        auto usage = make<VkImageViewUsageCreateInfo>(VK_STRUCTURE_TYPE_IMAGE_VIEW_USAGE_CREATE_INFO);
+        usage.usage = VK_IMAGE_USAGE_SAMPLED_BIT;  // of all the image's usages, the one this view has
+        auto vi = make<VkImageViewCreateInfo>(VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO);
+        vi.pNext = &usage;
+        vi.image = src.image;
+        vi.viewType = VK_IMAGE_VIEW_TYPE_2D;
+        vi.format = plane_view_format(src.components, src.bytes, msb_bits);
+        vi.subresourceRange = {VkImageAspectFlags(src.aspect), 0, 1, 0, 1};
+        VkImageView view;
+        if (VkResult r = fn.vkCreateImageView(st.device(), &vi, nullptr, &view); r != VK_SUCCESS) {
+            log(VMAF_LOG_LEVEL_ERROR, "vmaf_vulkan_import_image: vkCreateImageView: %s\n", result_name(r));
+            return errno_from(r);
+        }
+        pic->owned->views.push_back(view);
+        src.view = view;
+        src.unorm_bits = msb_bits ? msb_bits : 8 * src.bytes;
+    }
+    return 0;
+}
+
 }  // namespace
 
 const ImageFormatInfo *image_format_info(VkFormat f)
@@ -102,6 +175,7 @@ const ImageFormatInfo *image_format_info(VkFormat f)
 ImportedObjects::~ImportedObjects()
 {
     const auto &fn = st_.fn();
+    for (VkImageView v : views) fn.vkDestroyImageView(st_.device(), v, nullptr);
     for (VkBuffer b : buffers) fn.vkDestroyBuffer(st_.device(), b, nullptr);
     for (VkImage i : images) fn.vkDestroyImage(st_.device(), i, nullptr);
     for (VkDeviceMemory m : memory) fn.vkFreeMemory(st_.device(), m, nullptr);
@@ -174,7 +248,7 @@ int map_image_planes(const char *what, const VmafVulkanImage &img, unsigned n_im
 
 }  // namespace
 
-int import_image(State &st, const VmafVulkanImage &img, ImportedPicture *out)
+int import_image(State &st, const VmafVulkanImage &img, ImportedPicture *out, bool allow_sampled)
 {
     constexpr const char *what = "vmaf_vulkan_import_image";
     if (!reserved_zero(img.reserved, std::size(img.reserved))) return invalid(what, "reserved fields must be zero");
@@ -193,6 +267,9 @@ int import_image(State &st, const VmafVulkanImage &img, ImportedPicture *out)
         }
         if (info[i]->bytes != info[0]->bytes || info[i]->msb_bits != info[0]->msb_bits)
             return invalid(what, "the images' formats differ in sample size");
+    }
+    const bool sampled = allow_sampled && sampled_import_allowed() && can_sample_images(st, img, n, info);
+    for (unsigned i = 0; i < n && !sampled; i++) {
         if (!can_copy_from(st, img.format[i])) {
             log(VMAF_LOG_LEVEL_ERROR, "%s: %s cannot copy from VkFormat %d images (no TRANSFER_SRC support)\n",
                 what, st.info().name.c_str(), int(img.format[i]));
@@ -209,6 +286,7 @@ int import_image(State &st, const VmafVulkanImage &img, ImportedPicture *out)
     pic.fmt = FrameFormat{img.pix_fmt, img.bpc, img.width, img.height};
     pic.shift = unsigned(shift);
     if (int err = map_image_planes(what, img, n, info, &pic)) return err;
+    pic.sampled = sampled;
 
     for (unsigned i = 0; i < n; i++) {
         ImageUse u;
@@ -227,8 +305,11 @@ int import_image(State &st, const VmafVulkanImage &img, ImportedPicture *out)
         if (u.signal <= u.wait) return invalid(what, "signal_value[i] must be greater than sem_value[i]");
         if (u.family == VK_QUEUE_FAMILY_EXTERNAL || u.family == VK_QUEUE_FAMILY_FOREIGN_EXT)
             return invalid(what, "queue_family[i]: external images go through vmaf_vulkan_import_external");
+        u.read_layout = read_layout(u.layout, sampled);
         pic.images.push_back(u);
     }
+    if (sampled)
+        if (int err = make_views(st, &pic, info[0]->msb_bits)) return err;
     *out = std::move(pic);
     return 0;
 }

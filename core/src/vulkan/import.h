@@ -29,12 +29,17 @@ struct PlaneSource {
     VkDeviceSize offset = 0, pitch = 0;  // buffers: row y at offset + y * pitch bytes
     unsigned components = 1;  // 2: interleaved chroma, Cb then Cr
     unsigned bytes = 1;       // per component
+    // Sampled pictures: a view of the plane in its own UNORM format, and the
+    // bits that format normalizes over (8, 16, or 10/12 for the X6/X4 formats).
+    VkImageView view = VK_NULL_HANDLE;
+    unsigned unorm_bits = 0;
 };
 
 // One image's synchronization and layouts for the frame.
 struct ImageUse {
     VkImage image = VK_NULL_HANDLE;
     VkImageLayout layout = VK_IMAGE_LAYOUT_UNDEFINED;        // when the frame starts
+    VkImageLayout read_layout = VK_IMAGE_LAYOUT_UNDEFINED;   // while the frame reads it
     VkImageLayout final_layout = VK_IMAGE_LAYOUT_UNDEFINED;  // when it ends
     uint32_t family = VK_QUEUE_FAMILY_IGNORED;               // to acquire from, or ignored
     VkSemaphore semaphore = VK_NULL_HANDLE;
@@ -53,6 +58,7 @@ public:
     std::vector<VkDeviceMemory> memory;
     std::vector<VkBuffer> buffers;
     std::vector<VkImage> images;
+    std::vector<VkImageView> views;
 
 private:
     State &st_;
@@ -61,6 +67,8 @@ private:
 struct ImportedPicture {
     FrameFormat fmt{};
     unsigned shift = 0;  // right shift of every sample (msb-aligned 16-bit data)
+    // The kernels sample the sources' views (no copy); else the sources are copied.
+    bool sampled = false;
     std::vector<PlaneSource> sources;
     // Output plane p comes from sources[source[p]], component component[p].
     unsigned source[3] = {0, 0, 0}, component[3] = {0, 0, 0};
@@ -73,9 +81,11 @@ struct ImportedPicture {
     std::unique_ptr<ImportedObjects> owned;
 };
 
-// Describe `img` (checked against what the device can copy from). -EINVAL for a
-// malformed description, -ENOTSUP for a format the device cannot copy from.
-int import_image(State &st, const VmafVulkanImage &img, ImportedPicture *out);
+// Describe `img` (checked against what the device can read). Sampled where the
+// images' usage, flags and formats allow it and `allow_sampled`; the views are
+// made here. -EINVAL for a malformed description, -ENOTSUP for a format the device
+// can neither sample nor copy from.
+int import_image(State &st, const VmafVulkanImage &img, ImportedPicture *out, bool allow_sampled = true);
 
 // Import external memory: dup()s the fds, imports them and binds buffers (linear
 // layouts) or images (DRM format modifiers). -ENOTSUP, with a log line naming the

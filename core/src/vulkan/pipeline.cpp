@@ -26,6 +26,7 @@ int ComputePipeline::create(State &st, const PipelineDesc &d, std::unique_ptr<Co
     const VkDevice dev = st.device();
     p->name_ = d.shader->name;
     p->buffers_ = d.buffers;
+    p->images_ = d.images;
     p->push_size_ = d.push_constant_size;
     if (d.push_constant_size % 4 || d.push_constant_size > st.limits().maxPushConstantsSize) {
         log(VMAF_LOG_LEVEL_ERROR, "Vulkan: %s: %u bytes of push constants\n", p->name_, d.push_constant_size);
@@ -38,15 +39,27 @@ int ComputePipeline::create(State &st, const PipelineDesc &d, std::unique_ptr<Co
     if (int err = check(fn.vkCreateShaderModule(dev, &mi, nullptr, &p->module_), "vkCreateShaderModule", p->name_))
         return err;
 
-    std::vector<VkDescriptorSetLayoutBinding> bindings(d.buffers);
-    for (unsigned i = 0; i < d.buffers; i++) {
+    if (d.images) {
+        // texelFetch ignores filtering and addressing; nearest, clamped, unnormalized
+        // coordinates off keeps every view format and fetch legal.
+        VkSamplerCreateInfo si = make<VkSamplerCreateInfo>(VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO);
+        si.magFilter = si.minFilter = VK_FILTER_NEAREST;
+        si.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
+        si.addressModeU = si.addressModeV = si.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+        if (int err = check(fn.vkCreateSampler(dev, &si, nullptr, &p->sampler_), "vkCreateSampler", p->name_))
+            return err;
+    }
+    std::vector<VkDescriptorSetLayoutBinding> bindings(d.buffers + d.images);
+    for (unsigned i = 0; i < d.buffers + d.images; i++) {
+        const bool image = i >= d.buffers;
         bindings[i].binding = i;
-        bindings[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        bindings[i].descriptorType = image ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
         bindings[i].descriptorCount = 1;
         bindings[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+        bindings[i].pImmutableSamplers = image ? &p->sampler_ : nullptr;
     }
     VkDescriptorSetLayoutCreateInfo li = make<VkDescriptorSetLayoutCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
-    li.bindingCount = d.buffers;
+    li.bindingCount = uint32_t(bindings.size());
     li.pBindings = bindings.data();
     if (int err = check(fn.vkCreateDescriptorSetLayout(dev, &li, nullptr, &p->set_layout_),
                         "vkCreateDescriptorSetLayout", p->name_))
@@ -81,12 +94,14 @@ int ComputePipeline::create(State &st, const PipelineDesc &d, std::unique_ptr<Co
                         "vkCreateComputePipelines", p->name_))
         return err;
 
-    if (d.buffers && d.max_sets) {
-        VkDescriptorPoolSize ps{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, d.buffers * d.max_sets};
+    if ((d.buffers || d.images) && d.max_sets) {
+        std::vector<VkDescriptorPoolSize> ps;
+        if (d.buffers) ps.push_back({VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, d.buffers * d.max_sets});
+        if (d.images) ps.push_back({VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, d.images * d.max_sets});
         VkDescriptorPoolCreateInfo dpi = make<VkDescriptorPoolCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO);
         dpi.maxSets = d.max_sets;
-        dpi.poolSizeCount = 1;
-        dpi.pPoolSizes = &ps;
+        dpi.poolSizeCount = uint32_t(ps.size());
+        dpi.pPoolSizes = ps.data();
         if (int err = check(fn.vkCreateDescriptorPool(dev, &dpi, nullptr, &p->pool_), "vkCreateDescriptorPool",
                             p->name_))
             return err;
@@ -104,6 +119,7 @@ ComputePipeline::~ComputePipeline()
     if (layout_) fn.vkDestroyPipelineLayout(dev, layout_, nullptr);
     if (set_layout_) fn.vkDestroyDescriptorSetLayout(dev, set_layout_, nullptr);
     if (module_) fn.vkDestroyShaderModule(dev, module_, nullptr);
+    if (sampler_) fn.vkDestroySampler(dev, sampler_, nullptr);
 }
 
 int ComputePipeline::make_set(std::span<const BufferRange> buffers, VkDescriptorSet *out)
@@ -134,6 +150,18 @@ int ComputePipeline::make_set(std::span<const BufferRange> buffers, VkDescriptor
     fn.vkUpdateDescriptorSets(st_.device(), uint32_t(writes.size()), writes.data(), 0, nullptr);
     *out = set;
     return 0;
+}
+
+void ComputePipeline::set_image(VkDescriptorSet set, unsigned i, VkImageView view, VkImageLayout layout) const
+{
+    VkDescriptorImageInfo info{VK_NULL_HANDLE, view, layout};  // the sampler is immutable
+    VkWriteDescriptorSet w = make<VkWriteDescriptorSet>(VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET);
+    w.dstSet = set;
+    w.dstBinding = buffers_ + i;
+    w.descriptorCount = 1;
+    w.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    w.pImageInfo = &info;
+    st_.fn().vkUpdateDescriptorSets(st_.device(), 1, &w, 0, nullptr);
 }
 
 void ComputePipeline::dispatch(VkCommandBuffer cmd, VkDescriptorSet set, const void *push, uint32_t gx,

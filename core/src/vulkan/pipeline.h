@@ -1,8 +1,9 @@
 // Compute pipelines from embedded SPIR-V.
 //
 // Every kernel of the library has the same simple interface: storage buffers at
-// bindings 0..n-1 of set 0, optional push constants, optional specialization
-// constants (32-bit). A ComputePipeline owns its shader module, layouts, the
+// bindings 0..n-1 of set 0, then optional sampled images (read with texelFetch;
+// the pipeline holds their nearest-filter sampler), optional push constants,
+// optional specialization constants (32-bit). A ComputePipeline owns its shader module, layouts, the
 // pipeline and a small descriptor pool for the sets its feature needs.
 #pragma once
 
@@ -25,6 +26,7 @@ struct SpecConstant {
 struct PipelineDesc {
     const spirv::Shader *shader;
     unsigned buffers = 0;                // storage buffers at bindings 0..buffers-1
+    unsigned images = 0;                 // combined image samplers after them
     uint32_t push_constant_size = 0;     // bytes, a multiple of 4 (at most 128)
     std::span<const SpecConstant> spec;  // e.g. {0, workgroup size}
     unsigned max_sets = 1;               // descriptor sets make_set() may hand out
@@ -46,6 +48,9 @@ public:
 
     // A descriptor set with `buffers[i]` at binding i (as many as the desc said).
     int make_set(std::span<const BufferRange> buffers, VkDescriptorSet *out);
+    // Point image `i` of `set` (binding buffers + i) at `view`, read in `layout`.
+    // The GPU must be done with the set's earlier uses.
+    void set_image(VkDescriptorSet set, unsigned i, VkImageView view, VkImageLayout layout) const;
 
     // Bind the pipeline and `set`, push `push` (push_constant_size bytes), dispatch.
     void dispatch(VkCommandBuffer cmd, VkDescriptorSet set, const void *push, uint32_t groups_x,
@@ -58,7 +63,8 @@ private:
 
     State &st_;
     const char *name_ = "";
-    unsigned buffers_ = 0;
+    unsigned buffers_ = 0, images_ = 0;
+    VkSampler sampler_ = VK_NULL_HANDLE;
     uint32_t push_size_ = 0;
     VkShaderModule module_ = VK_NULL_HANDLE;
     VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
