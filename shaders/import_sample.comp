@@ -1,11 +1,11 @@
 #version 450
-// Imported pictures read in place: one plane, sampled through a view in the
-// plane's own UNORM format, into the engine's plane layout. The texel's value is
-// c / (2^bits - 1) for a stored code c of `bits` bits (8, 16, or 10 and 12 for the
-// X6/X4 formats, whose padding bits the view already drops), so c comes back
-// exactly as round(value * (2^bits - 1)): the spacing of the codes is far wider
-// than a float's error at 16 bits. Then the same component pick and right shift
-// as import_unpack.comp, so the features see exactly the samples a copy gives.
+// Imported pictures read in place: one plane, sampled through an R8/R16 (or
+// R8G8/R16G16) UNORM view, into the engine's plane layout. The texel's value is
+// c / (2^bits - 1) for the stored code c of `bits` bits (8 or 16; X6/X4 planes are
+// viewed as R16, padding bits included), so c comes back exactly as
+// round(value * (2^bits - 1)): the codes are spaced far wider than a float's
+// error at 16 bits. Then the same component pick and right shift as
+// import_unpack.comp, so the features see exactly the samples a copy gives.
 //
 // One invocation writes one 32-bit word of a destination row: four 8-bit or two
 // 16-bit samples; samples past the row's width are written as zero.

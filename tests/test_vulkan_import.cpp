@@ -195,7 +195,8 @@ public:
         d.msb_aligned = c_.msb_aligned;
         if (read_ == Read::Sampled) {
             d.usage = VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
-            if (c_.layout == Layout::MultiPlane) d.create_flags = VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
+            const vk::ImageFormatInfo *info = vk::image_format_info(c_.format[0]);
+            if (info->planes > 1 || info->msb_bits) d.create_flags = VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
         }
         return d;
     }
@@ -246,27 +247,18 @@ bool case_supported(const Harness &h, const ImageCase &c)
     return true;
 }
 
-// Whether the device samples every plane of the case through views in the plane's
-// own format (what the library needs to read the images in place).
+// Whether the device samples every plane of the case through R8/R16 views (what
+// the library needs to read the images in place), and the images themselves.
 bool case_sampled(const Harness &h, const ImageCase &c)
 {
     for (VkFormat f : c.format) {
         if (f == VK_FORMAT_UNDEFINED) continue;
         const vk::ImageFormatInfo *info = vk::image_format_info(f);
-        if (info->planes == 1) {
-            if (!h.samples(f)) return false;
-            continue;
-        }
         const bool deep = info->bytes == 2;
-        const VkFormat one = !deep ? VK_FORMAT_R8_UNORM
-                             : info->msb_bits == 10 ? VK_FORMAT_R10X6_UNORM_PACK16
-                             : info->msb_bits == 12 ? VK_FORMAT_R12X4_UNORM_PACK16
-                                                    : VK_FORMAT_R16_UNORM;
-        const VkFormat two = !deep ? VK_FORMAT_R8G8_UNORM
-                             : info->msb_bits == 10 ? VK_FORMAT_R10X6G10X6_UNORM_2PACK16
-                             : info->msb_bits == 12 ? VK_FORMAT_R12X4G12X4_UNORM_2PACK16
-                                                    : VK_FORMAT_R16G16_UNORM;
-        if (!h.samples(f, true) || !h.samples(one) || (info->planes == 2 && !h.samples(two))) return false;
+        const VkFormat one = deep ? VK_FORMAT_R16_UNORM : VK_FORMAT_R8_UNORM;
+        const VkFormat two = deep ? VK_FORMAT_R16G16_UNORM : VK_FORMAT_R8G8_UNORM;
+        const bool interleaved = info->planes == 2 || info->components == 2;
+        if (!h.samples(f, true) || !h.samples(one) || (interleaved && !h.samples(two))) return false;
     }
     return true;
 }

@@ -234,8 +234,8 @@ public:
     }
 
     // An image for the library to read. `sampled_only`: sampled and never copied
-    // (no TRANSFER_SRC usage), with a mutable format where it has several planes,
-    // as views of its planes need.
+    // (no TRANSFER_SRC usage), with a mutable format where it has several planes
+    // or X6/X4 samples, as the library's views of its planes need.
     VkImage image(VkFormat format, unsigned w, unsigned h, bool sampled_only = false)
     {
         VkImageCreateInfo ci = vk::make<VkImageCreateInfo>(VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO);
@@ -255,7 +255,7 @@ public:
         if (sampled_only) {
             ci.usage = VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
             const vk::ImageFormatInfo *info = vk::image_format_info(format);
-            if (info && info->planes > 1) ci.flags |= VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
+            if (info && (info->planes > 1 || info->msb_bits)) ci.flags |= VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
         }
         ci.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
         VkImage img;

@@ -525,11 +525,9 @@ void Engine::record_sampled(VkCommandBuffer cmd, unsigned slot, unsigned k, cons
             if (u.image == src.image) layout = u.read_layout;
         const VkDescriptorSet set = sample_sets_[(slot * 2 + k) * 3 + p];
         sample_->set_image(set, 0, src.view, layout);
-        // The view's codes have unorm_bits bits: the padding of X6/X4 formats is gone.
-        const unsigned dropped = src.bytes == 2 ? 16 - src.unorm_bits : 0;
         const PlaneRegion &r = regions[p];
         const uint32_t push[8] = {uint32_t(r.offset / 4), r.stride / 4, r.w, r.h, pic.component[p],
-                                  uint32_t((1ull << src.unorm_bits) - 1), src.bytes, pic.shift - dropped};
+                                  uint32_t((1ull << src.unorm_bits) - 1), src.bytes, pic.shift};
         const uint32_t per_word = 4 / src.bytes;
         const uint32_t words = (r.w + per_word - 1) / per_word;
         sample_->dispatch(cmd, set, push, (words + 63) / 64, (r.h + 3) / 4);

@@ -91,13 +91,13 @@ bool can_copy_from(const State &st, VkFormat f)
     return ((p.optimalTilingFeatures | p.linearTilingFeatures) & VK_FORMAT_FEATURE_TRANSFER_SRC_BIT) != 0;
 }
 
-// The single-plane format a view of one plane has: that plane's own format.
-VkFormat plane_view_format(unsigned components, unsigned bytes, unsigned msb_bits)
+// The format of a view of one plane: R8/R16 per component. The X6/X4 formats are
+// viewed as R16 too, so the kernels see the stored 16 bits exactly as a copy
+// does: drivers differ in whether they normalize those over 10/12 or 16 bits.
+VkFormat plane_view_format(unsigned components, unsigned bytes)
 {
     const bool two = components == 2;
     if (bytes == 1) return two ? VK_FORMAT_R8G8_UNORM : VK_FORMAT_R8_UNORM;
-    if (msb_bits == 10) return two ? VK_FORMAT_R10X6G10X6_UNORM_2PACK16 : VK_FORMAT_R10X6_UNORM_PACK16;
-    if (msb_bits == 12) return two ? VK_FORMAT_R12X4G12X4_UNORM_2PACK16 : VK_FORMAT_R12X4_UNORM_PACK16;
     return two ? VK_FORMAT_R16G16_UNORM : VK_FORMAT_R16_UNORM;
 }
 
@@ -127,18 +127,20 @@ bool sampled_import_allowed()
 bool can_sample_images(const State &st, const VmafVulkanImage &img, unsigned n, const ImageFormatInfo *const info[3])
 {
     if (!(img.usage & VK_IMAGE_USAGE_SAMPLED_BIT)) return false;
-    // A view of one plane of a multi-plane image needs a mutable format.
-    if (info[0]->planes > 1 && !(img.create_flags & VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT)) return false;
+    // Views of one plane of a multi-plane image, and R16 views of X6/X4 images,
+    // need a mutable format.
+    const bool mutable_format = img.create_flags & VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
+    if ((info[0]->planes > 1 || info[0]->msb_bits) && !mutable_format) return false;
     for (unsigned i = 0; i < n; i++) {
         const unsigned most = info[i]->planes == 2 ? 2 : 1;  // the widest plane's components
         for (unsigned c = 1; c <= std::max(most, info[i]->components); c++)
-            if (!can_sample(st, plane_view_format(c, info[i]->bytes, info[i]->msb_bits))) return false;
+            if (!can_sample(st, plane_view_format(c, info[i]->bytes))) return false;
     }
     return true;
 }
 
 // Views of the sources' planes, owned by the picture.
-int make_views(State &st, ImportedPicture *pic, unsigned msb_bits)
+int make_views(State &st, ImportedPicture *pic)
 {
     const auto &fn = st.fn();
     pic->owned = std::make_unique<ImportedObjects>(st);
@@ -149,7 +151,7 @@ int make_views(State &st, ImportedPicture *pic, unsigned msb_bits)
         vi.pNext = &usage;
         vi.image = src.image;
         vi.viewType = VK_IMAGE_VIEW_TYPE_2D;
-        vi.format = plane_view_format(src.components, src.bytes, msb_bits);
+        vi.format = plane_view_format(src.components, src.bytes);
         vi.subresourceRange = {VkImageAspectFlags(src.aspect), 0, 1, 0, 1};
         VkImageView view;
         if (VkResult r = fn.vkCreateImageView(st.device(), &vi, nullptr, &view); r != VK_SUCCESS) {
@@ -158,7 +160,7 @@ int make_views(State &st, ImportedPicture *pic, unsigned msb_bits)
         }
         pic->owned->views.push_back(view);
         src.view = view;
-        src.unorm_bits = msb_bits ? msb_bits : 8 * src.bytes;
+        src.unorm_bits = 8 * src.bytes;
     }
     return 0;
 }
@@ -309,7 +311,7 @@ int import_image(State &st, const VmafVulkanImage &img, ImportedPicture *out, bo
         pic.images.push_back(u);
     }
     if (sampled)
-        if (int err = make_views(st, &pic, info[0]->msb_bits)) return err;
+        if (int err = make_views(st, &pic)) return err;
     *out = std::move(pic);
     return 0;
 }

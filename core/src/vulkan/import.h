@@ -29,8 +29,8 @@ struct PlaneSource {
     VkDeviceSize offset = 0, pitch = 0;  // buffers: row y at offset + y * pitch bytes
     unsigned components = 1;  // 2: interleaved chroma, Cb then Cr
     unsigned bytes = 1;       // per component
-    // Sampled pictures: a view of the plane in its own UNORM format, and the
-    // bits that format normalizes over (8, 16, or 10/12 for the X6/X4 formats).
+    // Sampled pictures: a view of the plane in an R8/R16 UNORM format, and the
+    // bits that format normalizes over (8 or 16).
     VkImageView view = VK_NULL_HANDLE;
     unsigned unorm_bits = 0;
 };
