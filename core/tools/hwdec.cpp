@@ -372,7 +372,8 @@ public:
 
     // The current frame as the library's import describes it: its work waits for
     // the decoder's semaphore values and signals the next ones; the images are
-    // left in a layout copies read from.
+    // left in the layout the library reads them in (sampled in place where the
+    // frames' usage and flags allow it, else copied).
     int describe(VmafVulkanImage *img, std::string *err) const
     {
         const auto *fc = reinterpret_cast<const AVHWFramesContext *>(frame_->hw_frames_ctx->data);
@@ -391,10 +392,9 @@ public:
             img->img[i] = f->img[i];
             img->format[i] = vkfc->format[i];
             img->layout[i] = f->layout[i];
-            img->final_layout[i] = f->layout[i] == VK_IMAGE_LAYOUT_GENERAL ||
-                                           f->layout[i] == VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL
-                                       ? f->layout[i]
-                                       : VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+            img->final_layout[i] = f->layout[i] == VK_IMAGE_LAYOUT_GENERAL        ? f->layout[i]
+                                   : vkfc->usage & VK_IMAGE_USAGE_SAMPLED_BIT ? VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL
+                                                                              : VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
             img->queue_family[i] = VK_QUEUE_FAMILY_IGNORED;
             img->sem[i] = f->sem[i];
             img->sem_value[i] = f->sem_value[i];
@@ -405,6 +405,8 @@ public:
         img->bpc = sw_->bpc;
         img->pix_fmt = sw_->fmt;
         img->msb_aligned = sw_->msb_aligned;
+        img->usage = uint32_t(vkfc->usage);
+        img->create_flags = uint32_t(vkfc->img_flags);
         return 0;
     }
     // After the submission: what FFmpeg's next user of the images waits for.

@@ -77,7 +77,20 @@ struct Result {
     };
     std::vector<Sample> soak;
     int fds_start = -1, fds_end = -1;  // before the context (and device) exist, after they are gone
+    // Per timed frame whose score came before the flush: seconds from its
+    // submission (feed) returning to the first return of a later feed after
+    // which its score could be read. What a caller that polls after each
+    // frame waits; sorted.
+    std::vector<double> latency;
 };
+
+// The q-quantile of sorted values (nearest rank).
+double quantile(const std::vector<double> &sorted, double q)
+{
+    if (sorted.empty()) return NAN;
+    const size_t i = std::min(sorted.size() - 1, size_t(q * double(sorted.size())));
+    return sorted[i];
+}
 
 // Resident memory of this process, bytes.
 uint64_t rss_bytes()
@@ -353,11 +366,26 @@ int run_frames(const Options &o, Feeder &feeder, VmafContext *vmaf, const std::v
     const GpuProfile profile_before = gpu_profile(vmaf);
     const double wall0 = wall_seconds(), cpu0 = process_cpu_seconds();
     const unsigned every = o.soak ? std::max(1u, o.frames / o.soak) : 0;
+    // Latency: a score every frame has as soon as the frame is done (the warm-up
+    // stored them all by now); PSNR where it is computed (motion scores come a
+    // frame late).
+    const std::vector<std::string> names = vmaf->ctx.collector().names();
+    const bool psnr = std::find(names.begin(), names.end(), "psnr_y") != names.end();
+    const std::string probe = psnr ? "psnr_y" : names.empty() ? std::string() : names.front();
+    std::vector<double> submitted(total, 0.0);
+    unsigned next_seen = o.warmup;
     for (unsigned i = o.warmup; i < total; i++) {
         if (every && (i - o.warmup) % every == 0)
             r->soak.push_back({i, rss_bytes(), gpu_memory_bytes(vmaf), open_fds()});
         if (int e = feeder.feed(vmaf, i, err)) return e;
+        const double now = wall_seconds();
+        submitted[i] = now;
+        double v;
+        while (!probe.empty() && next_seen <= i &&
+               vmaf_feature_score_at_index(vmaf, probe.c_str(), &v, next_seen) == 0)
+            r->latency.push_back(now - submitted[next_seen++]);
     }
+    std::sort(r->latency.begin(), r->latency.end());
     if (int e = vmaf_read_pictures(vmaf, nullptr, nullptr, 0)) {
         *err = "flush: " + errno_text(e);
         return e;
@@ -514,7 +542,8 @@ void print_json(std::FILE *f, const Options &o, const FeatureSet &set, const Fra
                  "\"gpu_frames\": %llu, \"gpu_ms_min\": %s, \"gpu_ms_max\": %s, \"vmaf_mean\": %s, "
                  "\"psnr_y_mean\": %s, \"validation_messages\": %u, \"features\": %s, \"model_means\": %s, "
                  "\"gpu_features\": %s, \"cpu_features\": %s, \"cpu_from_gpu_copies\": %s, "
-                 "\"score_means\": %s, \"profile\": %s}\n",
+                 "\"score_means\": %s, \"latency_ms\": {\"frames\": %zu, \"median\": %s, \"p99\": %s, "
+                 "\"max\": %s}, \"profile\": %s}\n",
                  mode_name(o.mode), p.w[0], p.h[0], o.frames, o.warmup, frames.size(),
                  o.ref.empty() ? "synthetic" : "y4m", o.threads, o.dev.in_flight, quoted(r.device).c_str(),
                  number(r.wall_s).c_str(), number(o.frames / r.wall_s).c_str(), number(1e3 * r.cpu_s / o.frames).c_str(),
@@ -522,8 +551,9 @@ void print_json(std::FILE *f, const Options &o, const FeatureSet &set, const Fra
                  number(r.gpu_frames ? r.gpu_min_ms : NAN).c_str(), number(r.gpu_frames ? r.gpu_max_ms : NAN).c_str(),
                  number(r.vmaf).c_str(), number(r.psnr_y).c_str(), r.validation_messages, quoted(set.label).c_str(),
                  means_object(r.models).c_str(), string_list(r.gpu).c_str(), string_list(r.cpu).c_str(),
-                 r.placement.host_copies ? "true" : "false", means_object(r.means).c_str(),
-                 profile_json(r.profile).c_str());
+                 r.placement.host_copies ? "true" : "false", means_object(r.means).c_str(), r.latency.size(),
+                 number(1e3 * quantile(r.latency, 0.5)).c_str(), number(1e3 * quantile(r.latency, 0.99)).c_str(),
+                 number(1e3 * quantile(r.latency, 1.0)).c_str(), profile_json(r.profile).c_str());
 }
 
 std::string join(const std::vector<std::string> &v)
@@ -608,6 +638,10 @@ int main_impl(int argc, char **argv)
                 mode_name(o.mode), p.w[0], p.h[0], o.frames, o.frames / r.wall_s, r.wall_s,
                 1e3 * r.cpu_s / o.frames, gpu, r.vmaf, r.psnr_y, r.device.c_str());
     std::printf("features: %s (%s)\n", set.label.c_str(), describe(set).c_str());
+    if (!r.latency.empty())
+        std::printf("latency, submission to score (%zu frames): median %.3f ms, p99 %.3f ms, max %.3f ms\n",
+                    r.latency.size(), 1e3 * quantile(r.latency, 0.5), 1e3 * quantile(r.latency, 0.99),
+                    1e3 * quantile(r.latency, 1.0));
     if (o.mode == Mode::Cpu)
         std::printf("  on the CPU: %s\n", join(r.cpu).c_str());
     else
