@@ -851,6 +851,13 @@ int Engine::submit_imported(std::unique_ptr<ImportedPicture> ref, std::unique_pt
         }
     }
     if (int err = init_unpack()) return fail(err);
+    if (!import_logged_) {
+        import_logged_ = true;
+        for (const ImportedPicture *pic : {ref.get(), dist.get()})
+            log(VMAF_LOG_LEVEL_INFO, "Vulkan engine: imported %s pictures are %s%s%s\n",
+                pic == ref.get() ? "reference" : "distorted", pic->sampled ? "sampled in place" : "copied (",
+                pic->sampled ? "" : pic->why_copied, pic->sampled ? "" : ")");
+    }
 
     std::vector<SemaphoreOp> waits, signals;
     for (const ImportedPicture *pic : {ref.get(), dist.get()}) {

@@ -207,6 +207,7 @@ private:
     std::unique_ptr<HostImports> host_imports_;  // null: host pictures are always copied
     HostUploadStats uploads_;
     bool flushed_ = false;
+    bool import_logged_ = false;  // how imports are read, said once
 
     // Imports: raw plane copies and the kernel that unpacks them (made on the
     // first imported frame).

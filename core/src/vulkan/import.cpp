@@ -123,20 +123,24 @@ bool sampled_import_allowed()
     return !(env && !std::strcmp(env, "0"));
 }
 
-// Whether the kernels can read the images of `img` through views of their planes.
-bool can_sample_images(const State &st, const VmafVulkanImage &img, unsigned n, const ImageFormatInfo *const info[3])
+// Whether the kernels can read the images of `img` through views of their
+// planes: null if they can, else why not.
+const char *why_not_sampled(const State &st, const VmafVulkanImage &img, unsigned n,
+                            const ImageFormatInfo *const info[3])
 {
-    if (!(img.usage & VK_IMAGE_USAGE_SAMPLED_BIT)) return false;
+    if (!sampled_import_allowed()) return "VMAF_VULKAN_SAMPLED_IMPORT=0";
+    if (!(img.usage & VK_IMAGE_USAGE_SAMPLED_BIT)) return "usage has no VK_IMAGE_USAGE_SAMPLED_BIT";
     // Views of one plane of a multi-plane image, and R16 views of X6/X4 images,
     // need a mutable format.
     const bool mutable_format = img.create_flags & VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
-    if ((info[0]->planes > 1 || info[0]->msb_bits) && !mutable_format) return false;
+    if ((info[0]->planes > 1 || info[0]->msb_bits) && !mutable_format)
+        return "multi-plane or X6/X4 images without VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT";
     for (unsigned i = 0; i < n; i++) {
         const unsigned most = info[i]->planes == 2 ? 2 : 1;  // the widest plane's components
         for (unsigned c = 1; c <= std::max(most, info[i]->components); c++)
-            if (!can_sample(st, plane_view_format(c, info[i]->bytes))) return false;
+            if (!can_sample(st, plane_view_format(c, info[i]->bytes))) return "the device cannot sample the planes";
     }
-    return true;
+    return nullptr;
 }
 
 // Views of the sources' planes, owned by the picture.
@@ -270,7 +274,8 @@ int import_image(State &st, const VmafVulkanImage &img, ImportedPicture *out, bo
         if (info[i]->bytes != info[0]->bytes || info[i]->msb_bits != info[0]->msb_bits)
             return invalid(what, "the images' formats differ in sample size");
     }
-    const bool sampled = allow_sampled && sampled_import_allowed() && can_sample_images(st, img, n, info);
+    const char *why_copied = allow_sampled ? why_not_sampled(st, img, n, info) : "not asked to sample";
+    const bool sampled = !why_copied;
     for (unsigned i = 0; i < n && !sampled; i++) {
         if (!can_copy_from(st, img.format[i])) {
             log(VMAF_LOG_LEVEL_ERROR, "%s: %s cannot copy from VkFormat %d images (no TRANSFER_SRC support)\n",
@@ -289,6 +294,7 @@ int import_image(State &st, const VmafVulkanImage &img, ImportedPicture *out, bo
     pic.shift = unsigned(shift);
     if (int err = map_image_planes(what, img, n, info, &pic)) return err;
     pic.sampled = sampled;
+    pic.why_copied = why_copied;
 
     for (unsigned i = 0; i < n; i++) {
         ImageUse u;

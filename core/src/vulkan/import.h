@@ -69,6 +69,7 @@ struct ImportedPicture {
     unsigned shift = 0;  // right shift of every sample (msb-aligned 16-bit data)
     // The kernels sample the sources' views (no copy); else the sources are copied.
     bool sampled = false;
+    const char *why_copied = "external memory";  // when not sampled: why (for the log)
     std::vector<PlaneSource> sources;
     // Output plane p comes from sources[source[p]], component component[p].
     unsigned source[3] = {0, 0, 0}, component[3] = {0, 0, 0};
