@@ -528,7 +528,34 @@ int preallocate(VmafContext *vmaf, const Options &o, const FrameFormat &f, Pictu
 
 // ---- main ------------------------------------------------------------------
 
-int run(const Options &o)
+// VMAF_CLI_TIMING=1: each phase's wall time on stderr when it ends (where a
+// run's time goes; docs/cli.md).
+class PhaseTimer {
+public:
+    PhaseTimer()
+    {
+        const char *v = std::getenv("VMAF_CLI_TIMING");
+        on_ = v && std::strcmp(v, "1") == 0;
+    }
+    void end(const char *phase, unsigned frames = 0)
+    {
+        if (!on_) return;
+        const auto now = std::chrono::steady_clock::now();
+        const double s = std::chrono::duration<double>(now - last_).count();
+        last_ = now;
+        if (frames)
+            std::fprintf(stderr, "vmaf: timing: %-10s %8.3f s (%u frames, %.1f fps)\n", phase, s, frames,
+                         s > 0 ? frames / s : 0.0);
+        else
+            std::fprintf(stderr, "vmaf: timing: %-10s %8.3f s\n", phase, s);
+    }
+
+private:
+    bool on_ = false;
+    std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
+int run(const Options &o, PhaseTimer &timer)
 {
     const bool tty = isatty(fileno(stderr));
     const bool chatty = tty && !o.quiet;
@@ -561,6 +588,7 @@ int run(const Options &o)
     Inputs in;
     if (!hw)
         if (int e = open_inputs(o, &in)) return e;
+    timer.end("inputs");
 
     Models models;  // outlives the context, which may refer to the models
 
@@ -589,22 +617,27 @@ int run(const Options &o)
     if (chatty)
         std::fprintf(stderr, "VMAF version %s, backend %s\n", vmaf_version(),
                      hw ? hw->description().c_str() : backend_description().c_str());
+    timer.end("backend");
 
     PictureSource source;
     if (!hw)
         if (int e = preallocate(ctx.v, o, in.format, &source)) return e;
+    timer.end("pictures");
 
     if (int e = setup_scoring(ctx.v, o, &models)) return e;
+    timer.end("models");
 
     unsigned n_frames = 0;
     if (int e = hw ? score_frames_hw(ctx.v, *hw, o, chatty, &n_frames) : score_frames(ctx.v, in, o, source, chatty, &n_frames))
         return e;
+    timer.end("frames", n_frames);
 
     // Scores go to stdout unless the output file does.
     std::FILE *score_out = o.output_path == "-" ? stderr : stdout;
     if (int e = report_scores(ctx.v, models, n_frames, score_out)) return e;
     if (!o.output_path.empty())
         if (int e = write_output_file(ctx.v, o)) return e;
+    timer.end("output");
     return kExitOk;
 }
 
@@ -629,7 +662,10 @@ int main(int argc, char **argv)
         std::printf("%s\n", vmaf_version());
         return kExitOk;
     }
-    const int rc = run(o);
+    PhaseTimer timer;
+    const int rc = run(o, timer);
+    timer.end("close");  // the context, its pictures and the backend's state
     release_backend();
+    timer.end("release");
     return rc;
 }
