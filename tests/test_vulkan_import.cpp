@@ -627,6 +627,31 @@ TEST_CASE("import lifetimes and refusals end cleanly", "[vulkan][import]")
         CHECK(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_REFERENCE, &rd, 1) == -EINVAL);  // flushed
         REQUIRE(vmaf_close(ctx) == 0);
     }
+    SECTION("one image on both sides, described two ways: refused before anything is submitted")
+    {
+        ImageSet s(h, c, like, Read::Sampled);
+        s.upload(pair.ref[0]);
+        VmafContext *ctx = open_context(state);
+        const VmafVulkanImage a = s.describe(VK_IMAGE_LAYOUT_UNDEFINED);
+        VmafVulkanImage b = a;
+        b.final_layout[0] = VK_IMAGE_LAYOUT_GENERAL;  // another final layout
+        REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_REFERENCE, &a, 0) == 0);
+        REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_DISTORTED, &b, 0) == 0);
+        int submissions = h.locks.load();  // the engine's set-up is done
+        CHECK(vmaf_vulkan_read_imported_pictures(ctx, 0) == -EINVAL);
+        CHECK(h.locks.load() == submissions);
+        REQUIRE(vmaf_close(ctx) == 0);
+
+        ctx = open_context(state);
+        b = a;
+        b.usage = 0;  // the same image said to be copied
+        REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_REFERENCE, &a, 0) == 0);
+        REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_DISTORTED, &b, 0) == 0);
+        submissions = h.locks.load();
+        CHECK(vmaf_vulkan_read_imported_pictures(ctx, 0) == -EINVAL);
+        CHECK(h.locks.load() == submissions);
+        REQUIRE(vmaf_close(ctx) == 0);
+    }
     SECTION("images destroyed once their frame is done; a frame imported on one side is dropped at flush")
     {
         auto r = std::make_unique<ImageSet>(h, c, like), d = std::make_unique<ImageSet>(h, c, like);

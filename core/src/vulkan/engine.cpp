@@ -32,7 +32,6 @@ bool valid_format(const FrameFormat &f)
     return fmt_ok && bpc_ok && f.w && f.h;
 }
 
-// Layouts an image can be copied from as it is.
 }  // namespace
 
 bool Engine::supports(const State &st, const FrameFormat &fmt, const ExtractorInfo &info, const FeatureOptions &opts)
@@ -846,6 +845,11 @@ int Engine::submit_imported(std::unique_ptr<ImportedPicture> ref, std::unique_pt
         for (const ImageUse &b : dist->images) {
             if (a.image == b.image && (a.layout != b.layout || a.final_layout != b.final_layout)) {
                 log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: frame %u reads one image with two layouts\n", index);
+                return -EINVAL;
+            }
+            if (a.image == b.image && a.read_layout != b.read_layout) {
+                log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: frame %u reads one image both sampled and copied (the two "
+                    "descriptions give it different usage or flags)\n", index);
                 return -EINVAL;
             }
         }
