@@ -253,7 +253,8 @@ enum VmafVulkanImportSide {
  * the caller must not wait for their signal_value.
  *
  * @return 0; -EINVAL when a side is missing, `index` is not the imported one or
- *         one image comes with two layouts; a Vulkan failure as a negative errno.
+ *         one image comes with two layouts (or is to be read both sampled and
+ *         copied); a Vulkan failure as a negative errno.
  */
 int vmaf_vulkan_read_imported_pictures(VmafContext *vmaf, unsigned index);
 
