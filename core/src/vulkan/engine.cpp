@@ -519,14 +519,12 @@ void Engine::record_sampled(VkCommandBuffer cmd, unsigned slot, unsigned k, cons
     const PlaneRegion *regions = k ? frame_.dist : frame_.ref;
     for (unsigned p = 0; p < frame_.n_planes; p++) {
         const PlaneSource &src = pic.sources[pic.source[p]];
-        VkImageLayout layout = VK_IMAGE_LAYOUT_UNDEFINED;
-        for (const ImageUse &u : pic.images)
-            if (u.image == src.image) layout = u.read_layout;
         const VkDescriptorSet set = sample_sets_[(slot * 2 + k) * 3 + p];
-        sample_->set_image(set, 0, src.view, layout);
+        sample_->set_image(set, 0, src.view, pic.read_layout_of(VK_IMAGE_LAYOUT_UNDEFINED, src.image));
         const PlaneRegion &r = regions[p];
+        const uint32_t max_code = (1u << (8 * src.bytes)) - 1;  // of the R8/R16 view's UNORM
         const uint32_t push[8] = {uint32_t(r.offset / 4), r.stride / 4, r.w, r.h, pic.component[p],
-                                  uint32_t((1ull << src.unorm_bits) - 1), src.bytes, pic.shift};
+                                  max_code, src.bytes, pic.shift};
         const uint32_t per_word = 4 / src.bytes;
         const uint32_t words = (r.w + per_word - 1) / per_word;
         sample_->dispatch(cmd, set, push, (words + 63) / 64, (r.h + 3) / 4);
@@ -572,11 +570,7 @@ int Engine::record_imported(VkCommandBuffer cmd, unsigned slot, ImportedPicture 
                 c.bufferRowLength = dst_stride / texel;
                 c.imageSubresource = {VkImageAspectFlags(src.aspect), 0, 0, 1};
                 c.imageExtent = {r.w, r.h, 1};
-                // Caller's images in their read layout; external ones were moved
-                // to TRANSFER_SRC_OPTIMAL.
-                VkImageLayout layout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-                for (const ImageUse &u : pic.images)
-                    if (u.image == src.image) layout = u.read_layout;
+                const VkImageLayout layout = pic.read_layout_of(VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, src.image);
                 fn.vkCmdCopyImageToBuffer(cmd, src.image, layout, dst, 1, &c);
             } else {
                 const VkDeviceSize row = VkDeviceSize(r.w) * texel;
@@ -857,10 +851,14 @@ int Engine::submit_imported(std::unique_ptr<ImportedPicture> ref, std::unique_pt
     if (int err = init_unpack()) return fail(err);
     if (!import_logged_) {
         import_logged_ = true;
-        for (const ImportedPicture *pic : {ref.get(), dist.get()})
-            log(VMAF_LOG_LEVEL_INFO, "Vulkan engine: imported %s pictures are %s%s%s\n",
-                pic == ref.get() ? "reference" : "distorted", pic->sampled ? "sampled in place" : "copied (",
-                pic->sampled ? "" : pic->why_copied, pic->sampled ? "" : ")");
+        for (const ImportedPicture *pic : {ref.get(), dist.get()}) {
+            const char *side = pic == ref.get() ? "reference" : "distorted";
+            if (pic->sampled)
+                log(VMAF_LOG_LEVEL_INFO, "Vulkan engine: imported %s pictures are sampled in place\n", side);
+            else
+                log(VMAF_LOG_LEVEL_INFO, "Vulkan engine: imported %s pictures are copied (%s)\n", side,
+                    pic->why_copied);
+        }
     }
 
     std::vector<SemaphoreOp> waits, signals;

@@ -164,7 +164,6 @@ int make_views(State &st, ImportedPicture *pic)
         }
         pic->owned->views.push_back(view);
         src.view = view;
-        src.unorm_bits = 8 * src.bytes;
     }
     return 0;
 }
@@ -254,7 +253,7 @@ int map_image_planes(const char *what, const VmafVulkanImage &img, unsigned n_im
 
 }  // namespace
 
-int import_image(State &st, const VmafVulkanImage &img, ImportedPicture *out, bool allow_sampled)
+int import_image(State &st, const VmafVulkanImage &img, ImportedPicture *out)
 {
     constexpr const char *what = "vmaf_vulkan_import_image";
     if (!reserved_zero(img.reserved, std::size(img.reserved))) return invalid(what, "reserved fields must be zero");
@@ -274,7 +273,7 @@ int import_image(State &st, const VmafVulkanImage &img, ImportedPicture *out, bo
         if (info[i]->bytes != info[0]->bytes || info[i]->msb_bits != info[0]->msb_bits)
             return invalid(what, "the images' formats differ in sample size");
     }
-    const char *why_copied = allow_sampled ? why_not_sampled(st, img, n, info) : "not asked to sample";
+    const char *why_copied = why_not_sampled(st, img, n, info);
     const bool sampled = !why_copied;
     for (unsigned i = 0; i < n && !sampled; i++) {
         if (!can_copy_from(st, img.format[i])) {

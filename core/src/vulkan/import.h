@@ -29,10 +29,9 @@ struct PlaneSource {
     VkDeviceSize offset = 0, pitch = 0;  // buffers: row y at offset + y * pitch bytes
     unsigned components = 1;  // 2: interleaved chroma, Cb then Cr
     unsigned bytes = 1;       // per component
-    // Sampled pictures: a view of the plane in an R8/R16 UNORM format, and the
-    // bits that format normalizes over (8 or 16).
+    // Sampled pictures: a view of the plane in an R8/R16 UNORM format (`bytes`
+    // per component, normalized over 8 * bytes bits).
     VkImageView view = VK_NULL_HANDLE;
-    unsigned unorm_bits = 0;
 };
 
 // One image's synchronization and layouts for the frame.
@@ -80,13 +79,21 @@ struct ImportedPicture {
     // their contents defined by the exporter.
     std::vector<VkImage> external_images;
     std::unique_ptr<ImportedObjects> owned;
+
+    // The layout the frame reads `image` in: its ImageUse's, or for images made
+    // over external memory TRANSFER_SRC_OPTIMAL (record_image_barriers).
+    VkImageLayout read_layout_of(VkImageLayout fallback, VkImage image) const
+    {
+        for (const ImageUse &u : images)
+            if (u.image == image) return u.read_layout;
+        return fallback;
+    }
 };
 
 // Describe `img` (checked against what the device can read). Sampled where the
-// images' usage, flags and formats allow it and `allow_sampled`; the views are
-// made here. -EINVAL for a malformed description, -ENOTSUP for a format the device
+// images' usage, flags and formats allow it; the views are made here. -EINVAL for a malformed description, -ENOTSUP for a format the device
 // can neither sample nor copy from.
-int import_image(State &st, const VmafVulkanImage &img, ImportedPicture *out, bool allow_sampled = true);
+int import_image(State &st, const VmafVulkanImage &img, ImportedPicture *out);
 
 // Import external memory: dup()s the fds, imports them and binds buffers (linear
 // layouts) or images (DRM format modifiers). -ENOTSUP, with a log line naming the

@@ -26,7 +26,6 @@ int ComputePipeline::create(State &st, const PipelineDesc &d, std::unique_ptr<Co
     const VkDevice dev = st.device();
     p->name_ = d.shader->name;
     p->buffers_ = d.buffers;
-    p->images_ = d.images;
     p->push_size_ = d.push_constant_size;
     if (d.push_constant_size % 4 || d.push_constant_size > st.limits().maxPushConstantsSize) {
         log(VMAF_LOG_LEVEL_ERROR, "Vulkan: %s: %u bytes of push constants\n", p->name_, d.push_constant_size);

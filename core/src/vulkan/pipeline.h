@@ -63,7 +63,7 @@ private:
 
     State &st_;
     const char *name_ = "";
-    unsigned buffers_ = 0, images_ = 0;
+    unsigned buffers_ = 0;
     VkSampler sampler_ = VK_NULL_HANDLE;
     uint32_t push_size_ = 0;
     VkShaderModule module_ = VK_NULL_HANDLE;
