@@ -59,6 +59,9 @@ struct Options {
 struct Result {
     std::string device = "cpu";
     double wall_s = 0, cpu_s = 0;
+    // The timed frames' window on the system clock (seconds since the epoch):
+    // runs of several processes overlap where their windows do.
+    double timed_from = 0, timed_to = 0;
     uint64_t gpu_frames = 0;
     double gpu_ms = 0;                   // mean over the timed frames
     double gpu_min_ms = 0, gpu_max_ms = 0;  // over every frame, warm-up included
@@ -313,6 +316,13 @@ double process_cpu_seconds()
     return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
 }
 
+double epoch_seconds()
+{
+    timespec t{};
+    clock_gettime(CLOCK_REALTIME, &t);
+    return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
 double wall_seconds()
 {
     timespec t{};
@@ -365,6 +375,7 @@ int run_frames(const Options &o, Feeder &feeder, VmafContext *vmaf, const std::v
     const GpuTime before = gpu_time(vmaf);
     const GpuProfile profile_before = gpu_profile(vmaf);
     const double wall0 = wall_seconds(), cpu0 = process_cpu_seconds();
+    r->timed_from = epoch_seconds();
     const unsigned every = o.soak ? std::max(1u, o.frames / o.soak) : 0;
     // Latency: a score every frame has as soon as the frame is done (the warm-up
     // stored them all by now); PSNR where it is computed (motion scores come a
@@ -391,6 +402,7 @@ int run_frames(const Options &o, Feeder &feeder, VmafContext *vmaf, const std::v
         return e;
     }
     r->wall_s = wall_seconds() - wall0;
+    r->timed_to = epoch_seconds();
     r->cpu_s = process_cpu_seconds() - cpu0;
     const GpuTime after = gpu_time(vmaf);
     r->gpu_frames = after.frames - before.frames;
@@ -538,7 +550,7 @@ void print_json(std::FILE *f, const Options &o, const FeatureSet &set, const Fra
     std::fprintf(f,
                  "{\"mode\": \"%s\", \"width\": %u, \"height\": %u, \"frames\": %u, \"warmup\": %u, "
                  "\"ring\": %u, \"source\": \"%s\", \"threads\": %u, \"in_flight\": %u, \"device\": %s, "
-                 "\"wall_s\": %s, \"fps\": %s, \"host_cpu_ms_per_frame\": %s, \"gpu_ms_per_frame\": %s, "
+                 "\"wall_s\": %s, \"timed_from\": %.6f, \"timed_to\": %.6f, \"fps\": %s, \"host_cpu_ms_per_frame\": %s, \"gpu_ms_per_frame\": %s, "
                  "\"gpu_frames\": %llu, \"gpu_ms_min\": %s, \"gpu_ms_max\": %s, \"vmaf_mean\": %s, "
                  "\"psnr_y_mean\": %s, \"validation_messages\": %u, \"features\": %s, \"model_means\": %s, "
                  "\"gpu_features\": %s, \"cpu_features\": %s, \"cpu_from_gpu_copies\": %s, "
@@ -546,7 +558,7 @@ void print_json(std::FILE *f, const Options &o, const FeatureSet &set, const Fra
                  "\"max\": %s}, \"profile\": %s}\n",
                  mode_name(o.mode), p.w[0], p.h[0], o.frames, o.warmup, frames.size(),
                  o.ref.empty() ? "synthetic" : "y4m", o.threads, o.dev.in_flight, quoted(r.device).c_str(),
-                 number(r.wall_s).c_str(), number(o.frames / r.wall_s).c_str(), number(1e3 * r.cpu_s / o.frames).c_str(),
+                 number(r.wall_s).c_str(), r.timed_from, r.timed_to, number(o.frames / r.wall_s).c_str(), number(1e3 * r.cpu_s / o.frames).c_str(),
                  number(r.gpu_frames ? r.gpu_ms : NAN).c_str(), (unsigned long long)r.gpu_frames,
                  number(r.gpu_frames ? r.gpu_min_ms : NAN).c_str(), number(r.gpu_frames ? r.gpu_max_ms : NAN).c_str(),
                  number(r.vmaf).c_str(), number(r.psnr_y).c_str(), r.validation_messages, quoted(set.label).c_str(),

@@ -10,7 +10,8 @@ On a 4-frame synthetic pair that vmaf_bench writes itself:
 - `--profile` reports upload, every GPU feature and readback, none negative,
   summing to no more than the frame's GPU time; without timestamps (or in the
   cpu mode) it reports none;
-- an unknown set is a usage error.
+- an unknown set is a usage error;
+- the timed window's system-clock times span the timed run.
 Exit 77 (skipped) for the Vulkan part where no Vulkan device can be used.
 """
 import json
@@ -87,6 +88,11 @@ def main():
                                          "adm", "motion"} == set(cpu["cpu_features"]),
           f"cpu: every extractor on the CPU ({', '.join(cpu['cpu_features'])})")
     check(cpu["profile"] is None and "GPU profile: none" in p.stdout, "cpu: --profile reports no GPU profile")
+    # The timed window on the system clock (scripts/bench_processes.sh checks
+    # that runs of several processes overlap with it): as long as the timed run.
+    window = cpu["timed_to"] - cpu["timed_from"]
+    check(cpu["timed_from"] > 1.6e9 and abs(window - cpu["wall_s"]) <= 0.01 + 0.01 * cpu["wall_s"],
+          f"cpu: the timed window ({window:.4f} s) on the system clock is the timed run ({cpu['wall_s']:.4f} s)")
 
     bad = run([bench, "--mode", "cpu", "--features", "no_such_set", "--frames", "1"], ok=False)
     check(bad.returncode == 2 and "--features" in bad.stderr, "an unknown set is a usage error")
