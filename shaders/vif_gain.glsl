@@ -151,18 +151,40 @@ bool vif_less(VifDouble a, VifDouble b)
     return a.e < b.e || (a.e == b.e && a.m < b.m);
 }
 
-// The gain terms of one pixel: s1 >= σn², s2 > 0, s12 > 0 (int32 values), d the
-// double s1 + eps, limit the gain limit as a double.
-VifGain vif_gain(uint s1, uint s2, uint s12, VifDouble d, VifDouble limit)
+// What one pixel's gain step computes before the limit: the gain g and numer1.
+struct VifGainBase {
+    VifDouble g;
+    uint numer1;
+};
+
+// The limit-free part of the gain step: s1 >= σn², s2 > 0, s12 > 0 (int32
+// values), d the double s1 + eps.
+VifGainBase vif_gain_base(uint s2, uint s12, VifDouble d)
 {
     const VifDouble g = vif_div(s12, d);
     const VifDouble p = vif_round(vif_mul(g.m, uint64_t(s12)), g.e);
-    const uint sv_sq = vif_sv_sq(s2, p);
-    const VifDouble gc = vif_less(limit, g) ? limit : g;
+    return VifGainBase(g, vif_sv_sq(s2, p) + uint(kVifSigmaNsq));
+}
+
+// min(g, limit).
+VifDouble vif_capped(VifDouble g, VifDouble limit)
+{
+    return vif_less(limit, g) ? limit : g;
+}
+
+// numer2 for the capped gain gc: trunc(gc·gc·s1) + numer1.
+uint64_t vif_numer2(VifDouble gc, uint s1, uint numer1)
+{
     const VifDouble gg = vif_round(vif_mul(gc.m, gc.m), 2 * gc.e);
     const VifDouble t = vif_round(vif_mul(gg.m, uint64_t(s1)), gg.e);
-    const uint numer1 = sv_sq + uint(kVifSigmaNsq);
-    return VifGain(numer1, vif_trunc(t) + uint64_t(numer1));
+    return vif_trunc(t) + uint64_t(numer1);
+}
+
+// The gain terms of one pixel for one limit (the gain limit as a double).
+VifGain vif_gain(uint s1, uint s2, uint s12, VifDouble d, VifDouble limit)
+{
+    const VifGainBase b = vif_gain_base(s2, s12, d);
+    return VifGain(b.numer1, vif_numer2(vif_capped(b.g, limit), s1, b.numer1));
 }
 
 #endif  // VIF_GAIN_GLSL

@@ -23,6 +23,12 @@
 //   5. the workgroup's integer sums go to its slot of the partials buffer; the
 //      host adds the slots (vif_vk.cpp) and finishes with the CPU's code.
 //
+// One dispatch serves kLimits gain limits (vif_enhn_gain_limit; up to
+// kVifMaxLimits): the limit enters only at the end of a pixel's gain step, so
+// everything up to the gain g and numer1 is computed once, and each limit adds
+// its own Σ log2(numer2) - log2(numer1), the only sum that depends on it
+// (vif_kernel.h's parts()).
+//
 // Every value is an integer, every sum exact: the result does not depend on
 // how pixels are split among threads and workgroups.
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
@@ -40,6 +46,8 @@
 layout(constant_id = 0) const uint kSampleBytes = 1;
 layout(constant_id = 1) const uint kMeanShift = 8;
 layout(constant_id = 2) const uint kMomentShift = 0;
+// How many gain limits (push constants) this dispatch serves, 1..kVifMaxLimits.
+layout(constant_id = 3) const uint kLimits = 1;
 
 const int kW = kVifFilterWidth[VIF_SCALE];
 const int kH = kW / 2;
@@ -76,13 +84,16 @@ layout(push_constant) uniform Params {
     uint out_ref, out_dist, out_stride;  // the next scale in binding 1, samples
     uint partial_index;               // this scale's first partial in `partials`
     uint stats;                       // 0: only halve (vif_skip_scale0)
-    uint limit_lo, limit_hi;          // vif_enhn_gain_limit = limit_{hi,lo} * 2^limit_exp
-    int limit_exp;
+    // Gain limit k < kLimits (vif_enhn_gain_limit) = limit_{hi,lo}[k] * 2^limit_exp[k]
+    uint limit_lo[kVifMaxLimits], limit_hi[kVifMaxLimits];
+    int limit_exp[kVifMaxLimits];
 } p;
 
 layout(local_size_x = kThreads) in;
 // The halving pass writes one sample per thread: (kTW / 2) x (kTH / 2) of them.
 const int kParts = int(kVifParts);
+// The sums each workgroup writes: kParts, and one Σ log2 per further limit.
+const uint kGroupParts = kVifParts + kLimits - 1u;
 
 // Packed samples (ref | dist << 16) with their halo; then, once the vertical
 // passes are done, the halving filter's vertical sums (kTH / 2 rows).
@@ -92,7 +103,7 @@ shared uint tile[kTileRows * kTileCols];
 const int kQuantities = 4;
 shared uvec4 vsum[kQuantities * kTH * kVecs];
 shared uint queue_len;
-shared uint wg_sums[kParts];
+shared uint wg_sums[kParts + int(kVifMaxLimits) - 1];
 
 int mirror(int i, int n)
 {
@@ -231,7 +242,7 @@ void main()
 {
     const uint tid = gl_LocalInvocationID.x;
     const ivec2 at = ivec2(gl_WorkGroupID.xy) * ivec2(kTW, kTH);
-    if (tid < uint(kParts)) wg_sums[tid] = 0u;
+    if (tid < kGroupParts) wg_sums[tid] = 0u;
     if (tid == 0u) queue_len = 0u;
     load_tile(at - ivec2(kHA, kH), tid);
     barrier();
@@ -311,7 +322,7 @@ void main()
     }
     barrier();  // vsum is the gain queue from here on
 
-    uint den_lin = 0u, lin_lo = 0u, lin_hi = 0u, den_log = 0u, num_log = 0u;
+    uint den_lin = 0u, lin_lo = 0u, lin_hi = 0u, den_log = 0u;
     if (stats) {
         [[unroll]] for (int o = 0; o < kPixelsPerThread; o++) {
             const uint x = uint(at.x + x0 + o), y = uint(at.y + row);
@@ -335,11 +346,30 @@ void main()
     barrier();
 
     const uint queued = queue_len;
-    const VifDouble limit = VifDouble((uint64_t(p.limit_hi) << 32) | uint64_t(p.limit_lo), p.limit_exp);
+    VifDouble limit[kVifMaxLimits];
+    uint num_log[kVifMaxLimits];
+    [[unroll]] for (int k = 0; k < int(kVifMaxLimits); k++) {
+        limit[k] = VifDouble((uint64_t(p.limit_hi[k]) << 32) | uint64_t(p.limit_lo[k]), p.limit_exp[k]);
+        num_log[k] = 0u;
+    }
     for (uint i = tid; i < queued; i += uint(kThreads)) {
         const uvec4 e = vsum[i];
-        const VifGain g = vif_gain(e.x, e.y, e.z, gain_divisor(e.x), limit);
-        num_log += log2_q11(g.numer2) - log2_q11(uint64_t(g.numer1));
+        const VifGainBase b = vif_gain_base(e.y, e.z, gain_divisor(e.x));
+        const uint log_numer1 = log2_q11(uint64_t(b.numer1));
+        VifDouble gc = vif_capped(b.g, limit[0]);
+        uint term = log2_q11(vif_numer2(gc, e.x, b.numer1)) - log_numer1;
+        num_log[0] += term;
+        [[unroll]] for (int k = 1; k < int(kVifMaxLimits); k++) {
+            if (uint(k) >= kLimits) break;
+            // The same capped gain (neither limit caps it, or equal limits),
+            // the same term.
+            const VifDouble ck = vif_capped(b.g, limit[k]);
+            if (ck.m != gc.m || ck.e != gc.e) {
+                gc = ck;
+                term = log2_q11(vif_numer2(gc, e.x, b.numer1)) - log_numer1;
+            }
+            num_log[k] += term;
+        }
     }
 
     // Per pixel each term is below 2^17, and a tile has at most 1024 pixels:
@@ -347,11 +377,13 @@ void main()
     if (den_lin != 0u) atomicAdd(wg_sums[kVifPartDenLin], den_lin);
     if (lin_lo != 0u) atomicAdd(wg_sums[kVifPartLinLo], lin_lo);
     if (lin_hi != 0u) atomicAdd(wg_sums[kVifPartLinHi], lin_hi);
-    if (num_log != 0u) atomicAdd(wg_sums[kVifPartNumLog], num_log);
+    if (num_log[0] != 0u) atomicAdd(wg_sums[kVifPartNumLog], num_log[0]);
+    [[unroll]] for (int k = 1; k < int(kVifMaxLimits); k++)
+        if (uint(k) < kLimits && num_log[k] != 0u) atomicAdd(wg_sums[kParts + k - 1], num_log[k]);
     if (den_log != 0u) atomicAdd(wg_sums[kVifPartDenLog], den_log);
     barrier();
-    if (tid < uint(kParts)) {
+    if (tid < kGroupParts) {
         const uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
-        partials.v[p.partial_index + group * uint(kParts) + tid] = wg_sums[tid];
+        partials.v[p.partial_index + group * kGroupParts + tid] = wg_sums[tid];
     }
 }

@@ -12,6 +12,9 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <initializer_list>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -349,6 +352,191 @@ TEST_CASE("vif on the GPU: depths, formats, odd and minimum sizes, options", "[v
         }
         check_clean(*st);
     }
+}
+
+namespace {
+
+// Every frame through one Engine running the VIF configurations `opts`, each
+// into its own sink; *names gets the engine's feature instances.
+std::vector<MapSink> run_gpu_together(vk::State &st, const std::vector<VmafPicture> &ref,
+                                      const std::vector<VmafPicture> &dist, const std::vector<FeatureOptions> &opts,
+                                      std::vector<std::string> *names)
+{
+    std::vector<MapSink> sinks(opts.size());
+    vk::Engine::FeatureList list;
+    for (size_t k = 0; k < opts.size(); k++) list.push_back({&kVifExtractor, opts[k], &sinks[k]});
+    std::unique_ptr<vk::Engine> engine;
+    REQUIRE(vk::Engine::create(&st, format_of(ref[0]), list, &engine) == 0);
+    names->clear();
+    for (const char *n : engine->feature_names()) names->push_back(n);
+    MapSink rest;  // every configuration has its own sink: nothing comes here
+    for (size_t i = 0; i < ref.size(); i++) REQUIRE(engine->submit(ref[i], dist[i], unsigned(i), rest) == 0);
+    REQUIRE(engine->flush(rest) == 0);
+    CHECK(rest.scores.empty());
+    return sinks;
+}
+
+}  // namespace
+
+TEST_CASE("vif on the GPU: configurations differing only in the gain limit share one instance, each scored "
+          "as alone", "[vif][vulkan][shared]")
+{
+    struct Case {
+        VmafPixelFormat fmt;
+        unsigned bpc, w, h;
+    };
+    const Case cases[] = {{VMAF_PIX_FMT_YUV420P, 8, 200, 130}, {VMAF_PIX_FMT_YUV444P, 10, 97, 41},
+                          {VMAF_PIX_FMT_YUV420P, 12, 37, 23}};
+    // Pairs of gain limits (the aom_ctc models', both orders, equal ones, one
+    // between), with and without scale 0.
+    const std::pair<const char *, const char *> limit_pairs[] = {
+        {"100", "1"}, {"1", "100"}, {"1", "1"}, {"100", "100"}, {"1.37", "100"}};
+    auto st = validated_state(3);
+    for (const Case &c : cases) {
+        std::vector<VmafPicture> ref, dist;
+        synthetic(c.fmt, c.bpc, c.w, c.h, 6, c.w * 7 + c.h + c.bpc, &ref, &dist);
+        for (const char *skip : {"false", "true"}) {
+            for (const auto &[la, lb] : limit_pairs) {
+                INFO("fmt " << c.fmt << " " << c.bpc << "-bit " << c.w << "x" << c.h << " limits " << la << ", "
+                            << lb << " skip_scale0 " << skip);
+                const std::vector<FeatureOptions> opts = {
+                    options_for(kVifExtractor, {{"debug", "true"}, {"vif_enhn_gain_limit", la},
+                                                {"vif_skip_scale0", skip}}),
+                    options_for(kVifExtractor, {{"debug", "true"}, {"vif_enhn_gain_limit", lb},
+                                                {"vif_skip_scale0", skip}})};
+                std::vector<std::string> names;
+                const std::vector<MapSink> together = run_gpu_together(*st, ref, dist, opts, &names);
+                CHECK(names == std::vector<std::string>{"vif"});  // one instance for both
+                for (size_t k = 0; k < opts.size(); k++) {
+                    INFO("configuration " << k);
+                    const MapSink alone = run_gpu(*st, ref, dist, opts[k]);
+                    require_identical(together[k], alone);
+                    require_identical(together[k], run_cpu(ref, dist, opts[k]));
+                }
+                // The limits mattered: with gains above 1 in the frames, 1 and
+                // 100 give different numerators.
+                if (std::string(la) != lb)
+                    CHECK(together[0].scores.at("integer_vif_num") != together[1].scores.at("integer_vif_num"));
+            }
+        }
+        unref_all(ref);
+        unref_all(dist);
+    }
+    check_clean(*st);
+}
+
+TEST_CASE("vif on the GPU: configurations that cannot share get instances of their own", "[vif][vulkan][shared]")
+{
+    auto st = validated_state();
+    std::vector<VmafPicture> ref, dist;
+    synthetic(VMAF_PIX_FMT_YUV420P, 8, 64, 48, 4, 11, &ref, &dist);
+    const auto opts = [](std::initializer_list<std::pair<std::string, std::string>> d) {
+        return options_for(kVifExtractor, Dict(d));
+    };
+    struct Case {
+        std::vector<FeatureOptions> opts;
+        std::vector<std::string> names;
+    };
+    const Case cases[] = {
+        // Other options differ: no sharing.
+        {{opts({{"debug", "true"}}), opts({{"vif_enhn_gain_limit", "1"}})}, {"vif", "vif"}},
+        {{opts({{"debug", "true"}}), opts({{"debug", "true"}, {"vif_skip_scale0", "true"}})}, {"vif", "vif"}},
+        // Three limits: two in one instance (the kernel's most), the third alone.
+        {{opts({{"debug", "true"}}), opts({{"debug", "true"}, {"vif_enhn_gain_limit", "1"}}),
+          opts({{"debug", "true"}, {"vif_enhn_gain_limit", "1.5"}})},
+         {"vif", "vif"}},
+    };
+    for (const Case &c : cases) {
+        INFO("case " << (&c - cases));
+        std::vector<std::string> names;
+        const std::vector<MapSink> got = run_gpu_together(*st, ref, dist, c.opts, &names);
+        CHECK(names == c.names);
+        for (size_t k = 0; k < c.opts.size(); k++) require_identical(got[k], run_cpu(ref, dist, c.opts[k]));
+    }
+    unref_all(ref);
+    unref_all(dist);
+    check_clean(*st);
+}
+
+TEST_CASE("vif on the GPU: vmaf_v0.6.1 and vmaf_v0.6.1neg in one context (the aom_ctc models) share one VIF "
+          "instance; VMAF and VMAF neg equal the CPU and libvmaf's aom_ctc JSON", "[vif][vulkan][golden][shared]")
+{
+    auto st = validated_state();
+    // libvmaf's aom_ctc JSON was printed by its AVX2 build (tests/test_golden.cpp).
+    setenv("VMAF_ADM_EDGE_AS", "avx2", 1);
+    for (const auto &pair : golden_pairs()) {
+        INFO(pair);
+        const auto expected = load_expected(data_dir() + "/" + pair + ".libvmaf.aom_ctc_v7.0.json");
+        auto ref = load_y4m(data_dir() + "/" + pair + "_ref.y4m");
+        auto dist = load_y4m(data_dir() + "/" + pair + "_dis.y4m");
+        REQUIRE(expected.frames.size() == ref.size());
+        std::map<std::string, std::vector<double>> got[2];  // GPU, CPU
+        for (int on_cpu = 0; on_cpu < 2; on_cpu++) {
+            VmafConfiguration cfg{};
+            cfg.log_level = VMAF_LOG_LEVEL_ERROR;
+            VmafContext *vmaf = nullptr;
+            REQUIRE(vmaf_init(&vmaf, cfg) == 0);
+            if (!on_cpu) REQUIRE(context_import_vulkan_state(vmaf, st.get()) == 0);
+            VmafModel *models[2] = {};
+            const char *versions[2] = {"vmaf_v0.6.1", "vmaf_v0.6.1neg"};
+            const char *names[2] = {"vmaf", "vmaf_neg"};
+            for (int m = 0; m < 2; m++) {
+                VmafModelConfig mcfg{};
+                mcfg.name = names[m];
+                REQUIRE(vmaf_model_load(&models[m], &mcfg, versions[m]) == 0);
+                REQUIRE(vmaf_use_features_from_model(vmaf, models[m]) == 0);
+            }
+            for (size_t i = 0; i < ref.size(); i++) {
+                VmafPicture r, d;  // the context takes these references
+                REQUIRE(picture_copy_to_new(ref[i], &r) == 0);
+                REQUIRE(picture_copy_to_new(dist[i], &d) == 0);
+                REQUIRE(vmaf_read_pictures(vmaf, &r, &d, unsigned(i)) == 0);
+            }
+            REQUIRE(vmaf_read_pictures(vmaf, nullptr, nullptr, 0) == 0);
+            if (!on_cpu) {
+                // Both VIF configurations (limits 100 and 1) in one instance;
+                // ADM's two are instances of their own.
+                REQUIRE(vmaf->ctx.vulkan_engine());
+                const auto instances = vmaf->ctx.vulkan_engine()->feature_names();
+                CHECK(std::count_if(instances.begin(), instances.end(),
+                                    [](const char *n) { return std::string(n) == "vif"; }) == 1);
+            }
+            for (size_t i = 0; i < ref.size(); i++) {
+                for (int m = 0; m < 2; m++) {
+                    double v = 0;
+                    REQUIRE(vmaf_score_at_index(vmaf, models[m], &v, unsigned(i)) == 0);
+                    got[on_cpu][names[m]].push_back(v);
+                }
+                for (int s = 0; s < vif::kScales; s++) {
+                    for (const char *suffix : {"", "_egl_1"}) {
+                        const std::string name = "integer_vif_scale" + std::to_string(s) + suffix;
+                        double v = 0;
+                        REQUIRE(vmaf_feature_score_at_index(vmaf, name.c_str(), &v, unsigned(i)) == 0);
+                        got[on_cpu][name].push_back(v);
+                    }
+                }
+            }
+            REQUIRE(vmaf_close(vmaf) == 0);
+            for (VmafModel *m : models) vmaf_model_destroy(m);
+        }
+        double vs_libvmaf = 0;
+        for (const auto &[name, values] : got[1]) {
+            INFO(name);
+            REQUIRE(got[0].at(name).size() == values.size());
+            for (size_t i = 0; i < values.size(); i++) {
+                CHECK(got[0].at(name)[i] == values[i]);
+                const double d = std::fabs(got[0].at(name)[i] - expected.frames[i].at(name));
+                CHECK(d <= 1e-4);
+                vs_libvmaf = std::max(vs_libvmaf, d);
+            }
+        }
+        std::printf("%-28s aom_ctc models, VIF shared on the GPU: vmaf, vmaf_neg and VIF scales equal the CPU; "
+                    "vs libvmaf %.3g\n", pair.c_str(), vs_libvmaf);
+        unref_all(ref);
+        unref_all(dist);
+    }
+    unsetenv("VMAF_ADM_EDGE_AS");
+    check_clean(*st);
 }
 
 TEST_CASE("vif on the GPU refuses pictures the CPU refuses", "[vif][vulkan]")

@@ -188,6 +188,42 @@ TEST_CASE("profile mode: every part of a frame, its own time, tiling the frame",
     check_clean(*st);
 }
 
+TEST_CASE("profile mode: configurations sharing one instance are one part per stage", "[profile]")
+{
+    // VIF with gain limits 100 and 1 (vmaf_v0.6.1 and its neg model): one
+    // instance (vulkan/feature.h's variants), so one interval per stage, and
+    // each configuration's scores in its own sink.
+    const Frames frames;
+    auto st = validated_state();
+    st->set_profiling(true);
+    if (!st->timestamps()) {
+        WARN("no timestamps on " << st->info().name << "'s queue: profile mode has nothing to report");
+        return;
+    }
+    const ExtractorInfo *vif = find_extractor("vif");
+    REQUIRE(vif);
+    MapSink sinks[2], rest;
+    const vk::Engine::FeatureList list = {{vif, options_for(*vif), &sinks[0]},
+                                          {vif, options_for(*vif, {{"vif_enhn_gain_limit", "1"}}), &sinks[1]}};
+    std::unique_ptr<vk::Engine> engine;
+    REQUIRE(vk::Engine::create(st.get(), kFormat, list, &engine) == 0);
+    for (unsigned i = 0; i < kFrames; i++) REQUIRE(engine->submit(frames.ref[i], frames.dist[i], i, rest) == 0);
+    REQUIRE(engine->flush(rest) == 0);
+    CHECK(rest.scores.empty());
+    for (const MapSink &s : sinks) CHECK(s.scores.at("VMAF_integer_feature_vif_scale0_score").size() == kFrames);
+    const vk::GpuProfile &p = engine->profile();
+    std::vector<std::pair<std::string, int>> got, want{{"upload", -1}};
+    for (int stage = 0; stage < 4; stage++) want.emplace_back("vif", stage);
+    want.emplace_back("readback", -1);
+    for (const vk::GpuProfile::Interval &i : p.intervals) got.emplace_back(i.part, i.stage);
+    CHECK(got == want);
+    double sum = 0;
+    for (const vk::GpuProfile::Interval &i : p.intervals) sum += i.total_ms;
+    CHECK(sum <= p.total_ms * (1 + 1e-9));
+    CHECK(sum >= p.total_ms * (1 - 1e-9));
+    check_clean(*st);
+}
+
 TEST_CASE("profile mode on a queue without timestamps: no intervals, the same scores", "[profile]")
 {
     const Frames frames;

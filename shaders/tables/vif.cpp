@@ -40,5 +40,6 @@ int main()
     w.constant("kVifPartNumLog", uint32_t(vif::gpu::kPartNumLog));
     w.constant("kVifPartDenLog", uint32_t(vif::gpu::kPartDenLog));
     w.constant("kVifParts", uint32_t(vif::gpu::kParts));
+    w.constant("kVifMaxLimits", vif::gpu::kMaxLimits);
     return 0;
 }

@@ -153,4 +153,16 @@ std::string FeatureOptions::canonical() const
     return out;
 }
 
+bool FeatureOptions::same_except(const FeatureOptions &o, const char *name) const
+{
+    if (values_.size() != o.values_.size()) return false;
+    for (size_t i = 0; i < values_.size(); i++) {
+        const Value &a = values_[i], &b = o.values_[i];
+        if (a.spec != b.spec) return false;
+        if (std::strcmp(a.spec->name, name) == 0) continue;
+        if (a.v != b.v || a.s != b.s) return false;
+    }
+    return true;
+}
+
 }  // namespace vmaf

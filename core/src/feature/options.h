@@ -46,6 +46,10 @@ public:
     // Canonical "key=value:key=value" of all options, for de-duplicating extractors.
     std::string canonical() const;
 
+    // Whether `o` (options of the same extractor) has the same value of every
+    // option but `name`.
+    bool same_except(const FeatureOptions &o, const char *name) const;
+
 private:
     struct Value { const OptionSpec *spec; double v; bool set; std::string s; };
     const Value &find(const char *name) const;

@@ -125,14 +125,43 @@ int Engine::init(const FrameFormat &fmt, const FeatureList &list)
     // Features, and where each one's results go within a slot.
     const VkDeviceSize result_align = std::max<VkDeviceSize>(st_.limits().minStorageBufferOffsetAlignment, 16);
     VkDeviceSize at = 0;
+    // Configurations one instance serves together (FeatureInfo::shares), in
+    // the order of their first.
+    struct Group {
+        const FeatureInfo *fi;
+        std::vector<FeatureOptions> opts;
+        std::vector<ScoreSink *> sinks;
+    };
+    std::vector<Group> groups;
     for (const auto &[info, opts, sink] : list) {
         const FeatureInfo *fi = find_gpu_feature(info->name);
         if (!fi || !fi->supports(st_, fmt, opts)) {
             log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: feature %s cannot run on the GPU\n", info->name);
             return -ENOTSUP;
         }
-        Entry e{fi->create(opts), fi->name, at, 0, sink};
+        auto joins = [&](const Group &g) {
+            if (g.fi != fi || !fi->shares || !fi->create_shared || g.opts.size() >= fi->max_shared) return false;
+            return std::all_of(g.opts.begin(), g.opts.end(),
+                               [&](const FeatureOptions &o) { return fi->shares(o, opts); });
+        };
+        const auto g = std::find_if(groups.begin(), groups.end(), joins);
+        if (g != groups.end()) {
+            g->opts.push_back(opts);
+            g->sinks.push_back(sink);
+        } else {
+            groups.push_back({fi, {opts}, {sink}});
+        }
+    }
+    for (Group &g : groups) {
+        const FeatureInfo *fi = g.fi;
+        Entry e{g.opts.size() > 1 ? fi->create_shared(g.opts) : fi->create(g.opts[0]), fi->name, at, 0,
+                std::move(g.sinks)};
         if (!e.feature) return -ENOMEM;
+        if (e.feature->variants() != e.sinks.size()) {
+            log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: feature %s serves %u configurations, not %zu\n", fi->name,
+                e.feature->variants(), e.sinks.size());
+            return -EINVAL;
+        }
         if (int err = e.feature->init(st_, fmt, &e.bytes)) {
             log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: feature %s failed to start (%d)\n", fi->name, err);
             return err;
@@ -171,8 +200,9 @@ int Engine::init(const FrameFormat &fmt, const FeatureList &list)
 
     std::string why;
     host_imports_ = HostImports::create(st_, &why);
-    log(VMAF_LOG_LEVEL_INFO, "Vulkan engine: %zu feature(s) on %s, %u frames in flight; host pictures %s%s%s\n",
-        features_.size(), st_.info().name.c_str(), n,
+    log(VMAF_LOG_LEVEL_INFO, "Vulkan engine: %zu feature(s) (%zu instance(s)) on %s, %u frames in flight; host "
+                             "pictures %s%s%s\n",
+        list.size(), features_.size(), st_.info().name.c_str(), n,
         host_imports_ ? "read in place where their memory imports (VK_EXT_external_memory_host), else copied"
                       : "copied", host_imports_ ? "" : ": ", host_imports_ ? "" : why.c_str());
     return 0;
@@ -646,10 +676,12 @@ int Engine::collect_oldest(ScoreSink &sink)
     pending_.pop_front();
     for (Entry &e : features_) {
         const std::span<const std::byte> results(rb.data() + e.offset, e.bytes);
-        if (int err = e.feature->collect(results, f.index, e.sink ? *e.sink : sink)) {
-            log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: feature %s failed on frame %u (%d)\n", e.name, f.index,
-                err);
-            return err;
+        for (unsigned v = 0; v < e.sinks.size(); v++) {
+            if (int err = e.feature->collect_variant(results, f.index, v, e.sinks[v] ? *e.sinks[v] : sink)) {
+                log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: feature %s failed on frame %u (%d)\n", e.name, f.index,
+                    err);
+                return err;
+            }
         }
     }
     if (host_frames_) {
@@ -905,7 +937,8 @@ int Engine::flush(ScoreSink &sink)
     if (int err = wait_idle(sink)) return err;
     flushed_ = true;
     for (Entry &e : features_)
-        if (int err = e.feature->flush(e.sink ? *e.sink : sink)) return fail(err);
+        for (unsigned v = 0; v < e.sinks.size(); v++)
+            if (int err = e.feature->flush_variant(v, e.sinks[v] ? *e.sinks[v] : sink)) return fail(err);
     return 0;
 }
 

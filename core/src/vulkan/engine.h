@@ -80,6 +80,8 @@ public:
     // One configuration of an extractor. Its scores go to `sink` when set, else
     // to the sink of the call that collects them; two configurations of one
     // extractor need sinks of their own (their provided names are the same).
+    // Configurations that a GPU feature says one instance can serve
+    // (FeatureInfo::shares) get one instance, placed at the first of them.
     struct FeatureConfig {
         const ExtractorInfo *info;
         FeatureOptions opts;
@@ -135,7 +137,9 @@ public:
     bool host_import() const { return host_imports_ != nullptr; }
     // Profile mode's intervals (empty unless the engine started in it).
     const GpuProfile &profile() const { return profile_; }
-    // The features on the GPU, in recording order (their ExtractorInfo names).
+    // The feature instances on the GPU, in recording order (their ExtractorInfo
+    // names): one for configurations an instance serves together
+    // (FeatureInfo::shares, vulkan/feature.h).
     std::vector<const char *> feature_names() const;
 
 private:
@@ -144,7 +148,7 @@ private:
         const char *name;
         VkDeviceSize offset;  // of its results within a slot's results
         size_t bytes;
-        ScoreSink *sink;  // null: the caller's
+        std::vector<ScoreSink *> sinks;  // per variant (Feature::variants()); null: the caller's
     };
     struct Slot {
         Buffer staging;   // both pictures, laid out like FrameBuffers::planes (host pictures only)

@@ -14,9 +14,24 @@
 //   bind(frame)                          once: FrameBuffers now exist (descriptor sets)
 //   record(rec)       per frame          record kernels into rec.cmd, once per
 //                                        stage (rec.stage < stages())
-//   collect(results, index, sink)  per frame, in frame order, once that frame's
-//                                        GPU work is done: results -> scores
-//   flush(sink)                          once at the end: sequence-wide scores
+//   collect_variant(results, index, v, sink)
+//                                        per frame, in frame order, once that frame's
+//                                        GPU work is done: results -> scores, for
+//                                        each variant v < variants() in order
+//   flush_variant(v, sink)               once at the end, per variant: sequence-wide
+//                                        scores
+//
+// Variants: one instance may serve several configurations of its extractor.
+// A feature whose FeatureInfo has `shares` and `create_shared` says which
+// option sets one instance can compute together (e.g. VIF's differ only in the
+// gain limit, which enters at the last step of each pixel); the Engine then
+// creates one instance for up to `max_shared` of them, recording, timing and
+// naming it once (Engine::feature_names(), the profile's intervals). Its
+// variants() are those option sets in the order given to create_shared, and
+// collect_variant() and flush_variant() are called once per variant with that
+// configuration's own sink. A feature that does not opt in has one variant, and
+// the default collect_variant() and flush_variant() call its collect() and
+// flush().
 //
 // Rules the Engine guarantees, so features need no synchronization of their own
 // across frames:
@@ -62,6 +77,7 @@
 //      the validation layer on (tests/support/vulkan.h).
 #pragma once
 
+#include <cerrno>
 #include <cstddef>
 #include <memory>
 #include <span>
@@ -128,6 +144,17 @@ public:
     virtual int collect(std::span<const std::byte> results, unsigned index, ScoreSink &sink) = 0;
     // After the last frame: scores of the whole sequence.
     virtual int flush(ScoreSink &) { return 0; }
+
+    // How many option sets this instance serves (see "Variants" above);
+    // constant after create.
+    virtual unsigned variants() const { return 1; }
+    // collect() and flush() of variant v < variants(): what the Engine calls.
+    // The features that do not opt in keep these defaults.
+    virtual int collect_variant(std::span<const std::byte> results, unsigned index, unsigned v, ScoreSink &sink)
+    {
+        return v == 0 ? collect(results, index, sink) : -EINVAL;
+    }
+    virtual int flush_variant(unsigned v, ScoreSink &sink) { return v == 0 ? flush(sink) : -EINVAL; }
 };
 
 struct FeatureInfo {
@@ -137,6 +164,13 @@ struct FeatureInfo {
     // runs the rest.
     bool (*supports)(const State &st, const FrameFormat &fmt, const FeatureOptions &opts);
     std::unique_ptr<Feature> (*create)(const FeatureOptions &opts);
+    // Optional (see "Variants" above): whether one instance can compute both
+    // option sets (supported ones, of this format); an equivalence. Then
+    // create_shared makes one instance for 2 to max_shared option sets that
+    // all share, its variants in their order.
+    bool (*shares)(const FeatureOptions &a, const FeatureOptions &b) = nullptr;
+    std::unique_ptr<Feature> (*create_shared)(std::span<const FeatureOptions> opts) = nullptr;
+    unsigned max_shared = 1;
 };
 
 // Every GPU feature (vulkan/features.cpp).

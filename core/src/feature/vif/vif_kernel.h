@@ -39,12 +39,20 @@ enum Part : uint32_t {
     kParts,
 };
 
+// One dispatch serves up to kMaxLimits gain limits (vif_enhn_gain_limit):
+// only kPartNumLog depends on the limit, so with n limits each workgroup
+// writes kParts + n - 1 sums, the first limit's Σ log2 at kPartNumLog and limit
+// k's (k >= 1) at kParts + k - 1.
+inline constexpr uint32_t kMaxLimits = 2;
+inline constexpr uint32_t parts(uint32_t limits) { return kParts + limits - 1; }
+inline constexpr uint32_t num_log_part(uint32_t limit) { return limit == 0 ? kPartNumLog : kParts + limit - 1; }
+
 // Shared memory of one workgroup, in bytes: the packed samples of the tile and
 // its halo, four planes of vertical sums, the gain queue length and the sums.
 inline constexpr uint32_t shared_bytes(int scale)
 {
     const uint32_t rows = kTileH[scale] + 2 * (kFilterWidth[scale] / 2);
-    return 4 * (rows * tile_columns(scale) + 4 * kTileH[scale] * tile_columns(scale) + 1 + kParts);
+    return 4 * (rows * tile_columns(scale) + 4 * kTileH[scale] * tile_columns(scale) + 1 + parts(kMaxLimits));
 }
 
 constexpr bool valid_tiles()

@@ -8,6 +8,12 @@
 // vif::Sums and finishes with vif_score.h, so both backends print the same
 // numbers. Options: all of the CPU's (the gain limit reaches the kernel as an
 // exact mantissa and exponent).
+//
+// One instance serves up to vif::gpu::kMaxLimits configurations that differ
+// only in vif_enhn_gain_limit (vmaf_v0.6.1 and vmaf_v0.6.1neg together): its
+// dispatches compute every pixel's terms once and one Σ log2(numer2 /
+// numer1) per limit (vif_scale.glsl), and each variant's scores come from the
+// shared sums and its own (vulkan/feature.h's variants).
 #include <algorithm>
 #include <array>
 #include <cerrno>
@@ -30,8 +36,6 @@ namespace vmaf::vk {
 
 namespace {
 
-using vif::gpu::kParts;
-
 const spirv::Shader *const kShaders[vif::kScales] = {&spirv::vif_scale0, &spirv::vif_scale1, &spirv::vif_scale2,
                                                      &spirv::vif_scale3};
 
@@ -42,8 +46,8 @@ struct Push {
     uint32_t out_ref, out_dist, out_stride;
     uint32_t partial_index;
     uint32_t stats;
-    uint32_t limit_lo, limit_hi;
-    int32_t limit_exp;
+    uint32_t limit_lo[vif::gpu::kMaxLimits], limit_hi[vif::gpu::kMaxLimits];
+    int32_t limit_exp[vif::gpu::kMaxLimits];
 };
 
 // A positive double as m * 2^e with m in [2^52, 2^53): exact.
@@ -63,14 +67,26 @@ struct ScaleJob {
     uint32_t first_part = 0;  // index of its first uint in the feature's results
 };
 
+// The one gain-limit option configurations of a shared instance may differ in.
+constexpr const char *kLimitOption = "vif_enhn_gain_limit";
+
 class VifVk final : public Feature {
 public:
-    explicit VifVk(const FeatureOptions &o) : settings_(vif::Settings::from(o)) {}
+    // One configuration per gain limit, alike in every other option (shares()).
+    explicit VifVk(std::span<const FeatureOptions> opts)
+    {
+        for (const FeatureOptions &o : opts) settings_.push_back(vif::Settings::from(o));
+    }
+
+    unsigned variants() const override { return unsigned(settings_.size()); }
 
     int init(State &st, const FrameFormat &fmt, size_t *result_bytes) override
     {
         if (fmt.w < vif::kMinSide || fmt.h < vif::kMinSide) return -EINVAL;
         if (fmt.bpc < 8 || fmt.bpc > 16) return -EINVAL;
+        if (settings_.empty() || settings_.size() > vif::gpu::kMaxLimits) return -EINVAL;
+        const uint32_t limits = uint32_t(settings_.size());
+        const bool skip_scale0 = settings_[0].skip_scale0;
         for (int s = 0; s < vif::kScales; s++)
             if (st.limits().maxComputeSharedMemorySize < vif::gpu::shared_bytes(s)) return -ENOTSUP;
         st_ = &st;
@@ -94,15 +110,17 @@ public:
             }
             j.push.width = w;
             j.push.height = h;
-            j.push.stats = s == 0 && settings_.skip_scale0 ? 0 : 1;
-            split_double(settings_.gain_limit, &j.push.limit_lo, &j.push.limit_hi, &j.push.limit_exp);
+            j.push.stats = s == 0 && skip_scale0 ? 0 : 1;
+            for (uint32_t k = 0; k < vif::gpu::kMaxLimits; k++)  // unused ones: a copy of the first
+                split_double(settings_[k < limits ? k : 0].gain_limit, &j.push.limit_lo[k], &j.push.limit_hi[k],
+                             &j.push.limit_exp[k]);
             j.groups_x = (w + vif::gpu::kTileW[s] - 1) / vif::gpu::kTileW[s];
             j.groups_y = (h + vif::gpu::kTileH[s] - 1) / vif::gpu::kTileH[s];
             if (j.groups_x > st.limits().maxComputeWorkGroupCount[0] ||
                 j.groups_y > st.limits().maxComputeWorkGroupCount[1])
                 return -ENOTSUP;
             j.first_part = part;
-            part += j.groups_x * j.groups_y * kParts;
+            part += j.groups_x * j.groups_y * vif::gpu::parts(limits);
         }
         *result_bytes = size_t(part) * sizeof(uint32_t);
 
@@ -110,7 +128,8 @@ public:
             const unsigned bits = vif::input_bits(s, fmt.bpc);
             const SpecConstant spec[] = {{0, s == 0 ? bytes_per_sample(fmt.bpc) : 2u},
                                          {1, vif::mean_shift(bits)},
-                                         {2, vif::moment_shift(bits)}};
+                                         {2, vif::moment_shift(bits)},
+                                         {3, limits}};
             PipelineDesc d;
             d.shader = kShaders[s];
             d.buffers = 4;
@@ -158,26 +177,36 @@ public:
 
     int collect(std::span<const std::byte> results, unsigned index, ScoreSink &sink) override
     {
+        return collect_variant(results, index, 0, sink);
+    }
+
+    // Variant v: the sums every limit shares and limit v's Σ log2.
+    int collect_variant(std::span<const std::byte> results, unsigned index, unsigned v, ScoreSink &sink) override
+    {
+        if (v >= settings_.size()) return -EINVAL;
+        const uint32_t stride = vif::gpu::parts(uint32_t(settings_.size()));
         vif::ScaleScore score[vif::kScales] = {};
         for (int s = 0; s < vif::kScales; s++) {
-            if (s == 0 && settings_.skip_scale0) continue;
+            if (s == 0 && settings_[v].skip_scale0) continue;
             const ScaleJob &j = jobs_[s];
-            const size_t n = size_t(j.groups_x) * j.groups_y * kParts;
+            const size_t n = size_t(j.groups_x) * j.groups_y * stride;
             parts_.resize(n);
             std::memcpy(parts_.data(), results.data() + size_t(j.first_part) * sizeof(uint32_t),
                         n * sizeof(uint32_t));
-            uint64_t sum[kParts] = {};
-            for (size_t i = 0; i < n; i += kParts)
-                for (uint32_t k = 0; k < kParts; k++) sum[k] += parts_[i + k];
+            uint64_t sum[vif::gpu::parts(vif::gpu::kMaxLimits)] = {};
+            for (size_t i = 0; i < n; i += stride)
+                for (uint32_t k = 0; k < stride; k++) sum[k] += parts_[i + k];
             vif::Sums sums;
             sums.den_lin = int64_t(sum[vif::gpu::kPartDenLin]);
             sums.num_lin = int64_t((sum[vif::gpu::kPartLinHi] << 16) + sum[vif::gpu::kPartLinLo]);
-            sums.num_log = int64_t(sum[vif::gpu::kPartNumLog]);
+            sums.num_log = int64_t(sum[vif::gpu::num_log_part(v)]);
             sums.den_log = int64_t(sum[vif::gpu::kPartDenLog]);
             score[s] = vif::finish(sums);
         }
-        return vif::write_scores(score, settings_, index, sink);
+        return vif::write_scores(score, settings_[v], index, sink);
     }
+
+    int flush_variant(unsigned v, ScoreSink &) override { return v < settings_.size() ? 0 : -EINVAL; }
 
 private:
     // The Q11 log2 table, built by the CPU's own function, into device memory.
@@ -200,7 +229,7 @@ private:
         });
     }
 
-    vif::Settings settings_;
+    std::vector<vif::Settings> settings_;  // per variant: only gain_limit differs
     State *st_ = nullptr;
     FrameFormat fmt_{};
     std::array<ScaleJob, vif::kScales> jobs_{};
@@ -217,12 +246,24 @@ bool supports(const State &, const FrameFormat &, const FeatureOptions &)
 
 std::unique_ptr<Feature> create(const FeatureOptions &o)
 {
-    return std::make_unique<VifVk>(o);
+    return std::make_unique<VifVk>(std::span<const FeatureOptions>(&o, 1));
+}
+
+// Configurations alike but for the gain limit share the whole kernel.
+bool shares(const FeatureOptions &a, const FeatureOptions &b)
+{
+    return a.same_except(b, kLimitOption);
+}
+
+std::unique_ptr<Feature> create_shared(std::span<const FeatureOptions> opts)
+{
+    if (opts.empty() || opts.size() > vif::gpu::kMaxLimits) return nullptr;
+    return std::make_unique<VifVk>(opts);
 }
 
 }  // namespace
 
 extern const FeatureInfo kVifFeature;
-const FeatureInfo kVifFeature = {"vif", supports, create};
+const FeatureInfo kVifFeature = {"vif", supports, create, shares, create_shared, vif::gpu::kMaxLimits};
 
 }  // namespace vmaf::vk
