@@ -133,7 +133,12 @@ int Engine::init(const FrameFormat &fmt, const FeatureList &list)
         std::vector<ScoreSink *> sinks;
     };
     std::vector<Group> groups;
-    for (const auto &[info, opts, sink] : list) {
+    // A plain reference, not a structured binding: the lambda below captures
+    // the options, which C++20 compilers before clang 16 refuse for bindings.
+    for (const FeatureConfig &config : list) {
+        const ExtractorInfo *info = config.info;
+        const FeatureOptions &opts = config.opts;
+        ScoreSink *const sink = config.sink;
         const FeatureInfo *fi = find_gpu_feature(info->name);
         if (!fi || !fi->supports(st_, fmt, opts)) {
             log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: feature %s cannot run on the GPU\n", info->name);
