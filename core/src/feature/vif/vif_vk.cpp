@@ -180,22 +180,16 @@ public:
         return collect_variant(results, index, 0, sink);
     }
 
-    // Variant v: the sums every limit shares and limit v's Σ log2.
+    // Variant v: the sums every limit shares and limit v's Σ log2. The
+    // workgroups' sums are added once per frame, for every variant.
     int collect_variant(std::span<const std::byte> results, unsigned index, unsigned v, ScoreSink &sink) override
     {
         if (v >= settings_.size()) return -EINVAL;
-        const uint32_t stride = vif::gpu::parts(uint32_t(settings_.size()));
+        if (summed_.data != results.data() || summed_.index != index) add_groups(results, index);
         vif::ScaleScore score[vif::kScales] = {};
         for (int s = 0; s < vif::kScales; s++) {
             if (s == 0 && settings_[v].skip_scale0) continue;
-            const ScaleJob &j = jobs_[s];
-            const size_t n = size_t(j.groups_x) * j.groups_y * stride;
-            parts_.resize(n);
-            std::memcpy(parts_.data(), results.data() + size_t(j.first_part) * sizeof(uint32_t),
-                        n * sizeof(uint32_t));
-            uint64_t sum[vif::gpu::parts(vif::gpu::kMaxLimits)] = {};
-            for (size_t i = 0; i < n; i += stride)
-                for (uint32_t k = 0; k < stride; k++) sum[k] += parts_[i + k];
+            const uint64_t *sum = summed_.sums[s];
             vif::Sums sums;
             sums.den_lin = int64_t(sum[vif::gpu::kPartDenLin]);
             sums.num_lin = int64_t((sum[vif::gpu::kPartLinHi] << 16) + sum[vif::gpu::kPartLinLo]);
@@ -209,6 +203,26 @@ public:
     int flush_variant(unsigned v, ScoreSink &) override { return v < settings_.size() ? 0 : -EINVAL; }
 
 private:
+    // Every scale's workgroup sums of one frame's results, added per part.
+    void add_groups(std::span<const std::byte> results, unsigned index)
+    {
+        const uint32_t stride = vif::gpu::parts(uint32_t(settings_.size()));
+        for (int s = 0; s < vif::kScales; s++) {
+            uint64_t *sum = summed_.sums[s];
+            std::fill(sum, sum + vif::gpu::parts(vif::gpu::kMaxLimits), 0);
+            if (s == 0 && settings_[0].skip_scale0) continue;  // alike in every variant
+            const ScaleJob &j = jobs_[s];
+            const size_t n = size_t(j.groups_x) * j.groups_y * stride;
+            parts_.resize(n);
+            std::memcpy(parts_.data(), results.data() + size_t(j.first_part) * sizeof(uint32_t),
+                        n * sizeof(uint32_t));
+            for (size_t i = 0; i < n; i += stride)
+                for (uint32_t k = 0; k < stride; k++) sum[k] += parts_[i + k];
+        }
+        summed_.data = results.data();
+        summed_.index = index;
+    }
+
     // The Q11 log2 table, built by the CPU's own function, into device memory.
     int upload_log2_table(State &st)
     {
@@ -237,6 +251,12 @@ private:
     std::array<VkDescriptorSet, vif::kScales> sets_{};
     Buffer scales_, log2_;
     std::vector<uint32_t> parts_;
+    // The frame add_groups() added last (its results and index).
+    struct {
+        const std::byte *data = nullptr;
+        unsigned index = 0;
+        uint64_t sums[vif::kScales][vif::gpu::parts(vif::gpu::kMaxLimits)] = {};
+    } summed_;
 };
 
 bool supports(const State &, const FrameFormat &, const FeatureOptions &)
