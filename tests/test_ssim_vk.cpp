@@ -373,6 +373,100 @@ constexpr RefScore kLibvmafScores[] = {
 
 }  // namespace
 
+namespace {
+
+// One configuration of float_ssim (ms false) or float_ms_ssim.
+struct Config {
+    bool ms;
+    Dict opts;
+};
+
+// Every frame through one Engine running `configs`, each into its own sink;
+// *names gets the engine's feature instances.
+std::vector<MapSink> run_gpu_together(vk::State &st, const std::vector<VmafPicture> &ref,
+                                      const std::vector<VmafPicture> &dist, const std::vector<Config> &configs,
+                                      std::vector<std::string> *names)
+{
+    std::vector<MapSink> sinks(configs.size());
+    vk::Engine::FeatureList list;
+    for (size_t k = 0; k < configs.size(); k++)
+        list.push_back({&info(configs[k].ms), options(configs[k].ms, configs[k].opts), &sinks[k]});
+    std::unique_ptr<vk::Engine> engine;
+    REQUIRE(vk::Engine::create(&st, format_of(ref[0]), list, &engine) == 0);
+    names->clear();
+    for (const char *n : engine->feature_names()) names->push_back(n);
+    MapSink rest;  // every configuration has its own sink: nothing comes here
+    for (size_t i = 0; i < ref.size(); i++) REQUIRE(engine->submit(ref[i], dist[i], unsigned(i), rest) == 0);
+    REQUIRE(engine->flush(rest) == 0);
+    CHECK(rest.scores.empty());
+    return sinks;
+}
+
+}  // namespace
+
+TEST_CASE("float_ssim at full size and float_ms_ssim share one instance on the GPU, each scored as alone",
+          "[ssim][vulkan][shared]")
+{
+    struct Case {
+        VmafPixelFormat fmt;
+        unsigned bpc, w, h;
+    };
+    // Above MS-SSIM's 176x176 minimum (several workgroups per scale, odd
+    // sizes), and below it (float_ms_ssim writes nothing, float_ssim its own).
+    const Case cases[] = {{VMAF_PIX_FMT_YUV420P, 8, 203, 179},
+                          {VMAF_PIX_FMT_YUV444P, 10, 353, 190},
+                          {VMAF_PIX_FMT_YUV422P, 12, 97, 41}};
+    const Dict aom = {{"enable_db", "true"}, {"clip_db", "true"}};
+    const Dict full_aom = {{"scale", "1"}, {"enable_db", "true"}, {"clip_db", "true"}};
+    struct Set {
+        std::vector<Config> configs;
+        std::vector<std::string> names;  // the instances, where MS-SSIM fits
+    };
+    const Set sets[] = {
+        // The aom_ctc v7.0 pair, in its order and the other.
+        {{{false, full_aom}, {true, aom}}, {"float_ssim+float_ms_ssim"}},
+        {{{true, aom}, {false, full_aom}}, {"float_ms_ssim+float_ssim"}},
+        // Output options of every kind, two of each feature.
+        {{{false, {{"scale", "1"}, {"enable_lcs", "true"}}}, {true, {{"enable_lcs", "true"}}},
+          {true, {{"enable_db", "true"}}}, {false, {{"scale", "1"}}}},
+         {"float_ssim+float_ms_ssim"}},
+        // float_ssim alone at full size, twice: one instance, one scale.
+        {{{false, full_aom}, {false, {{"scale", "1"}, {"enable_lcs", "true"}}}}, {"float_ssim"}},
+        // The automatic scale depends on the picture: not shared.
+        {{{false, aom}, {true, aom}}, {"float_ssim", "float_ms_ssim"}},
+        {{{false, {{"scale", "2"}}}, {true, aom}, {false, full_aom}},
+         {"float_ssim", "float_ms_ssim+float_ssim"}},
+    };
+    auto st = validated_state(3);
+    for (const Case &c : cases) {
+        std::vector<VmafPicture> ref, dist;
+        synthetic(c.fmt, c.bpc, c.w, c.h, 5, c.w * 3 + c.h + c.bpc, &ref, &dist);
+        for (const Set &set : sets) {
+            INFO("fmt " << c.fmt << " " << c.bpc << "-bit " << c.w << "x" << c.h << " set " << (&set - sets));
+            std::vector<std::string> names;
+            const std::vector<MapSink> together = run_gpu_together(*st, ref, dist, set.configs, &names);
+            CHECK(names == set.names);
+            for (size_t k = 0; k < set.configs.size(); k++) {
+                INFO("configuration " << k);
+                const Config &cf = set.configs[k];
+                const FeatureOptions opts = options(cf.ms, cf.opts);
+                const MapSink alone = run_gpu(*st, cf.ms, ref, dist, opts);
+                if (cf.ms && !ms_fits(c.w, c.h)) {
+                    CHECK(together[k].scores.empty());
+                    CHECK(alone.scores.empty());
+                    continue;
+                }
+                CHECK(!together[k].scores.empty());
+                require_identical(together[k], alone);
+                compare(together[k], run_cpu(cf.ms, ref, dist, opts), kVsCpu);
+            }
+        }
+        unref_all(ref);
+        unref_all(dist);
+    }
+    check_clean(*st);
+}
+
 TEST_CASE("float_ssim downscaling and MS-SSIM at odd sizes on the GPU match libvmaf", "[ssim][vulkan]")
 {
     auto st = validated_state();
@@ -423,7 +517,7 @@ TEST_CASE("float_ssim and float_ms_ssim on the GPU at 2160p: several tiles per w
     check_clean(*st);
 }
 
-TEST_CASE("float_ssim and float_ms_ssim on the GPU through the C API with the aom_ctc options", "[ssim][vulkan][golden]")
+TEST_CASE("float_ssim and float_ms_ssim on the GPU through the C API with the aom_ctc options", "[ssim][vulkan][golden][shared]")
 {
     auto st = validated_state();
     for (const std::string pair : {"rocket_320x240_10bit_crf30", "astronaut_320x240_422_crf33"}) {
@@ -446,8 +540,13 @@ TEST_CASE("float_ssim and float_ms_ssim on the GPU through the C API with the ao
         const uint64_t before = st->submissions();
         for (size_t i = 0; i < frames; i++) REQUIRE(vmaf_read_pictures(vmaf, &ref[i], &dist[i], unsigned(i)) == 0);
         REQUIRE(vmaf_read_pictures(vmaf, nullptr, nullptr, 0) == 0);
-        // Both ran on the GPU: one submission per frame.
+        // Both ran on the GPU: one submission per frame, one instance for both
+        // (float_ssim at full size is float_ms_ssim's first scale).
         CHECK(st->submissions() - before == frames);
+        REQUIRE(vmaf->ctx.vulkan_engine());
+        const auto instances = vmaf->ctx.vulkan_engine()->feature_names();
+        CHECK(std::vector<std::string>(instances.begin(), instances.end()) ==
+              std::vector<std::string>{"float_ssim+float_ms_ssim"});
         for (const char *name : {"float_ssim", "float_ms_ssim"})
             for (size_t i = 0; i < frames; i++) {
                 double v = -1;

@@ -1,8 +1,10 @@
 #include "bench_modes.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <string_view>
 
 #include "bench_frames.h"
 #include "context/context.h"
@@ -326,7 +328,13 @@ Placement placement(VmafContext *vmaf)
 #if VMAF_BENCH_HAVE_VULKAN
     if (const vk::Engine *e = vmaf->ctx.vulkan_engine()) {
         p.engine = true;
-        for (const char *name : e->feature_names()) p.gpu.push_back(name);
+        // An instance serving several features is named after each ('+').
+        for (const char *name : e->feature_names())
+            for (std::string_view rest = name; !rest.empty();) {
+                const size_t plus = std::min(rest.find('+'), rest.size());
+                p.gpu.emplace_back(rest.substr(0, plus));
+                rest.remove_prefix(std::min(plus + 1, rest.size()));
+            }
         p.host_copies = e->host_frames_enabled();
     }
 #else

@@ -122,7 +122,8 @@ def main():
         check(parts[0]["part"] == "upload" and parts[-1]["part"] == "readback",
               f"{mode}: the profile starts with the upload and ends with the readback")
         check(not any(q["part"] == "host copy" for q in parts), f"{mode}: no host copy part")
-        profiled = {q["part"] for q in parts if q["stage"] is not None}
+        # An instance serving several features is one part named after each ('+').
+        profiled = {f for q in parts if q["stage"] is not None for f in q["part"].split("+")}
         check(profiled == set(gpu), f"{mode}: a profile part for every GPU feature ({', '.join(sorted(profiled))})")
         for q in parts:
             if q["stage"] is not None and q["stage"] > 0:

@@ -126,10 +126,10 @@ int Engine::init(const FrameFormat &fmt, const FeatureList &list)
     const VkDeviceSize result_align = std::max<VkDeviceSize>(st_.limits().minStorageBufferOffsetAlignment, 16);
     VkDeviceSize at = 0;
     // Configurations one instance serves together (FeatureInfo::shares), in
-    // the order of their first.
+    // the order of their first, whose FeatureInfo makes the instance.
     struct Group {
         const FeatureInfo *fi;
-        std::vector<FeatureOptions> opts;
+        std::vector<SharedConfig> configs;
         std::vector<ScoreSink *> sinks;
     };
     std::vector<Group> groups;
@@ -137,38 +137,46 @@ int Engine::init(const FrameFormat &fmt, const FeatureList &list)
     // the options, which C++20 compilers before clang 16 refuse for bindings.
     for (const FeatureConfig &config : list) {
         const ExtractorInfo *info = config.info;
-        const FeatureOptions &opts = config.opts;
-        ScoreSink *const sink = config.sink;
         const FeatureInfo *fi = find_gpu_feature(info->name);
-        if (!fi || !fi->supports(st_, fmt, opts)) {
+        if (!fi || !fi->supports(st_, fmt, config.opts)) {
             log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: feature %s cannot run on the GPU\n", info->name);
             return -ENOTSUP;
         }
+        const SharedConfig c{fi, &config.opts};
         auto joins = [&](const Group &g) {
-            if (g.fi != fi || !fi->shares || !fi->create_shared || g.opts.size() >= fi->max_shared) return false;
-            return std::all_of(g.opts.begin(), g.opts.end(),
-                               [&](const FeatureOptions &o) { return fi->shares(o, opts); });
+            const FeatureInfo *gi = g.fi;
+            if (!gi->shares || !gi->create_shared || g.configs.size() >= gi->max_shared) return false;
+            return std::all_of(g.configs.begin(), g.configs.end(),
+                               [&](const SharedConfig &o) { return gi->shares(o, c); });
         };
         const auto g = std::find_if(groups.begin(), groups.end(), joins);
         if (g != groups.end()) {
-            g->opts.push_back(opts);
-            g->sinks.push_back(sink);
+            g->configs.push_back(c);
+            g->sinks.push_back(config.sink);
         } else {
-            groups.push_back({fi, {opts}, {sink}});
+            groups.push_back({fi, {c}, {config.sink}});
         }
     }
     for (Group &g : groups) {
         const FeatureInfo *fi = g.fi;
-        Entry e{g.opts.size() > 1 ? fi->create_shared(g.opts) : fi->create(g.opts[0]), fi->name, at, 0,
-                std::move(g.sinks)};
+        // Named after the features it serves, each once, in order.
+        std::string name;
+        const SharedConfig *configs = g.configs.data();
+        for (const SharedConfig &c : g.configs)
+            if (std::none_of(configs, &c, [&](const SharedConfig &o) { return o.info == c.info; })) {
+                if (!name.empty()) name += '+';
+                name += c.info->name;
+            }
+        Entry e{g.configs.size() > 1 ? fi->create_shared(g.configs) : fi->create(*g.configs[0].opts),
+                std::move(name), at, 0, std::move(g.sinks)};
         if (!e.feature) return -ENOMEM;
         if (e.feature->variants() != e.sinks.size()) {
-            log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: feature %s serves %u configurations, not %zu\n", fi->name,
-                e.feature->variants(), e.sinks.size());
+            log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: feature %s serves %u configurations, not %zu\n",
+                e.name.c_str(), e.feature->variants(), e.sinks.size());
             return -EINVAL;
         }
         if (int err = e.feature->init(st_, fmt, &e.bytes)) {
-            log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: feature %s failed to start (%d)\n", fi->name, err);
+            log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: feature %s failed to start (%d)\n", e.name.c_str(), err);
             return err;
         }
         at = align_up(at + e.bytes, result_align);
@@ -244,7 +252,7 @@ int Engine::init_timestamps()
 std::vector<const char *> Engine::feature_names() const
 {
     std::vector<const char *> names;
-    for (const Entry &e : features_) names.push_back(e.name);
+    for (const Entry &e : features_) names.push_back(e.name.c_str());
     return names;
 }
 
@@ -426,7 +434,7 @@ int Engine::record_and_submit(unsigned slot, unsigned index, const Loader &load,
                                VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
                                    VK_ACCESS_TRANSFER_WRITE_BIT);
             if (int err = e.feature->record({cmd, slot, index, results_at + e.offset, stage})) {
-                log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: feature %s failed to record frame %u (%d)\n", e.name,
+                log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: feature %s failed to record frame %u (%d)\n", e.name.c_str(),
                     index, err);
                 return err;
             }
@@ -683,7 +691,7 @@ int Engine::collect_oldest(ScoreSink &sink)
         const std::span<const std::byte> results(rb.data() + e.offset, e.bytes);
         for (unsigned v = 0; v < e.sinks.size(); v++) {
             if (int err = e.feature->collect_variant(results, f.index, v, e.sinks[v] ? *e.sinks[v] : sink)) {
-                log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: feature %s failed on frame %u (%d)\n", e.name, f.index,
+                log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: feature %s failed on frame %u (%d)\n", e.name.c_str(), f.index,
                     err);
                 return err;
             }

@@ -145,7 +145,7 @@ public:
 private:
     struct Entry {
         std::unique_ptr<Feature> feature;
-        const char *name;
+        std::string name;  // its features', joined by '+' (FeatureInfo::shares)
         VkDeviceSize offset;  // of its results within a slot's results
         size_t bytes;
         std::vector<ScoreSink *> sinks;  // per variant (Feature::variants()); null: the caller's

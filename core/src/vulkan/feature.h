@@ -21,13 +21,15 @@
 //   flush_variant(v, sink)               once at the end, per variant: sequence-wide
 //                                        scores
 //
-// Variants: one instance may serve several configurations of its extractor.
-// A feature whose FeatureInfo has `shares` and `create_shared` says which
-// option sets one instance can compute together (e.g. VIF's differ only in the
-// gain limit, which enters at the last step of each pixel); the Engine then
-// creates one instance for up to `max_shared` of them, recording, timing and
-// naming it once (Engine::feature_names(), the profile's intervals). Its
-// variants() are those option sets in the order given to create_shared, and
+// Variants: one instance may serve several configurations. A feature whose
+// FeatureInfo has `shares` and `create_shared` says which configurations one
+// instance can compute together (e.g. VIF's differ only in the gain limit,
+// which enters at the last step of each pixel; float_ssim at full size is
+// float_ms_ssim's first scale); the Engine then creates one instance for up
+// to `max_shared` of them, recording, timing and naming it once
+// (Engine::feature_names(), the profile's intervals: the names of the
+// features it serves, joined by '+'). Its variants() are those
+// configurations in the order given to create_shared, and
 // collect_variant() and flush_variant() are called once per variant with that
 // configuration's own sink. A feature that does not opt in has one variant, and
 // the default collect_variant() and flush_variant() call its collect() and
@@ -157,6 +159,8 @@ public:
     virtual int flush_variant(unsigned v, ScoreSink &sink) { return v == 0 ? flush(sink) : -EINVAL; }
 };
 
+struct SharedConfig;
+
 struct FeatureInfo {
     const char *name;  // the ExtractorInfo name it twins ("psnr")
     // Whether these (already validated) options can run on this device for this
@@ -164,13 +168,21 @@ struct FeatureInfo {
     // runs the rest.
     bool (*supports)(const State &st, const FrameFormat &fmt, const FeatureOptions &opts);
     std::unique_ptr<Feature> (*create)(const FeatureOptions &opts);
-    // Optional (see "Variants" above): whether one instance can compute both
-    // option sets (supported ones, of this format); an equivalence. Then
-    // create_shared makes one instance for 2 to max_shared option sets that
-    // all share, its variants in their order.
-    bool (*shares)(const FeatureOptions &a, const FeatureOptions &b) = nullptr;
-    std::unique_ptr<Feature> (*create_shared)(std::span<const FeatureOptions> opts) = nullptr;
+    // Optional (see "Variants" above): whether one instance of this feature
+    // can compute both configurations (supported ones, of this format; `b`
+    // may be of another feature, e.g. float_ssim at full size beside
+    // float_ms_ssim, whose first scale is the same computation). Then
+    // create_shared makes one instance for 2 to max_shared configurations
+    // that all share, its variants in their order.
+    bool (*shares)(const SharedConfig &a, const SharedConfig &b) = nullptr;
+    std::unique_ptr<Feature> (*create_shared)(std::span<const SharedConfig> configs) = nullptr;
     unsigned max_shared = 1;
+};
+
+// One configuration of a shared instance: its feature and options.
+struct SharedConfig {
+    const FeatureInfo *info;
+    const FeatureOptions *opts;
 };
 
 // Every GPU feature (vulkan/features.cpp).

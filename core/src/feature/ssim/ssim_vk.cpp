@@ -40,6 +40,9 @@
 
 namespace vmaf::vk {
 
+extern const FeatureInfo kFloatSsimFeature;
+extern const FeatureInfo kFloatMsSsimFeature;
+
 namespace {
 
 // The kernels' layout (ssim_kernel.h).
@@ -374,27 +377,51 @@ private:
 
 // ------------------------------------------------------------- float_ms_ssim
 
+// What one configuration writes: float_ms_ssim's scores from all five scales,
+// or float_ssim's at full size (scale=1) from the first scale alone, which is
+// the same computation (the same kernel on the same planes, summed in the
+// same order), so its scores are those of FloatSsimVk.
+struct SsimOutput {
+    bool ms, lcs, db, clip;
+};
+
+SsimOutput output_of(const FeatureInfo &fi, const FeatureOptions &o);
+
 class FloatMsSsimVk final : public SsimVkBase {
 public:
-    explicit FloatMsSsimVk(const FeatureOptions &o)
-        : lcs_(o.flag("enable_lcs")), db_(o.flag("enable_db")), clip_(o.flag("clip_db"))
+    // float_ms_ssim configurations and float_ssim ones at full size, in the
+    // order of their variants (shares()).
+    explicit FloatMsSsimVk(std::vector<SsimOutput> outputs) : outputs_(std::move(outputs))
     {
+        for (const SsimOutput &o : outputs_) {
+            ms_ = ms_ || o.ms;
+            ssim_ = ssim_ || !o.ms;
+        }
     }
+
+    unsigned variants() const override { return unsigned(outputs_.size()); }
 
     int init(State &st, const FrameFormat &fmt, size_t *result_bytes) override
     {
-        if (fmt.w < ssim::kMsSsimMinSide || fmt.h < ssim::kMsSsimMinSide) {
+        if (ssim_ && (fmt.w < unsigned(ssim::kWindow) || fmt.h < unsigned(ssim::kWindow))) {
+            log(VMAF_LOG_LEVEL_ERROR, "float_ssim: %ux%u is smaller than the %dx%d window\n", fmt.w, fmt.h,
+                ssim::kWindow, ssim::kWindow);
+            return -EINVAL;
+        }
+        scales_ = ms_ ? ssim::kScales : 1;
+        if (ms_ && (fmt.w < ssim::kMsSsimMinSide || fmt.h < ssim::kMsSsimMinSide)) {
             log(VMAF_LOG_LEVEL_WARNING,
                 "float_ms_ssim: %ux%u is below the %ux%u minimum of five scales; no float_ms_ssim scores\n",
                 fmt.w, fmt.h, ssim::kMsSsimMinSide, ssim::kMsSsimMinSide);
-            skip_ = true;
-            *result_bytes = 0;
-            return 0;
+            ms_ = false;
+            scales_ = ssim_ ? 1 : 0;
         }
-        cap_ = clip_ ? ssim::max_db(fmt.bpc, fmt.w, fmt.h) : INFINITY;
+        *result_bytes = 0;
+        if (scales_ == 0) return 0;
+        cap_ = ssim::max_db(fmt.bpc, fmt.w, fmt.h);
         // Scales 1-4 in the scratch buffer, reference then distorted.
         uint32_t w = fmt.w, h = fmt.h, at = 0, first = 0;
-        for (int s = 0; s < ssim::kScales; s++) {
+        for (int s = 0; s < scales_; s++) {
             if (s > 0) {
                 lpf_[s - 1].out_ref = at;
                 lpf_[s - 1].out_dist = at + w * h;
@@ -405,10 +432,11 @@ public:
                 at += 2 * w * h;
             }
             jobs_[s] = terms_job(w, h);
-            place(jobs_[s], s + 1 < ssim::kScales, &first);  // the last scale's: the host's
+            // The last of five scales' few workgroups: the host's.
+            place(jobs_[s], s + 1 < ssim::kScales, &first);
             if (s > 0) set_terms_input(jobs_[s], false, plane_ref_[s], plane_dist_[s], w);
             else jobs_[s].raw = true;
-            if (s + 1 < ssim::kScales) {
+            if (s + 1 < scales_) {
                 LpfPush &l = lpf_[s];
                 l.width = int32_t(w);
                 l.height = int32_t(h);
@@ -422,9 +450,9 @@ public:
             h = uint32_t(ssim::decimated_size(int(h), 2));
         }
         if (int err = init_common(st, fmt, at)) return err;
-        for (int s = 0; s < ssim::kScales; s++) {
+        for (int s = 0; s < scales_; s++) {
             if (int err = terms_pipeline(jobs_[s], &terms_pipe_[s])) return err;
-            if (s + 1 < ssim::kScales)
+            if (s + 1 < scales_)
                 if (int err = kernels_.get(spirv::ssim_lpf, s == 0 ? kernels_.raw() : kScratch, sizeof(LpfPush),
                                            &lpf_pipe_[s]))
                     return err;
@@ -435,28 +463,35 @@ public:
 
     int bind(const FrameBuffers &fb) override
     {
-        if (skip_) return 0;
+        if (scales_ == 0) return 0;
         return SsimVkBase::bind(fb);
     }
 
-    unsigned stages() const override { return skip_ ? 1 : ssim::kScales; }
+    // Stage s computes scale s's terms, halves scale s into s + 1 and sums
+    // scale s - 1's workgroups; one more stage sums the last scale's where
+    // they go through ssim_sum.comp (scale 0 alone).
+    unsigned stages() const override
+    {
+        if (scales_ == 0) return 1;
+        return unsigned(scales_) + (jobs_[scales_ - 1].reduced ? 1 : 0);
+    }
 
     int record(const Recording &rec) override
     {
-        if (skip_) return 0;
+        if (scales_ == 0) return 0;
         // One stage, three dispatches on shared bindings: the sum of scale s - 1
         // reads the partials that scale s's terms write (another region), and
         // the halving writes the scratch that the terms read (another region).
         // Descriptors bind whole buffers, so without a barrier between them the
         // accesses overlap as far as Vulkan can tell (synchronization
         // validation reports it); the barriers make them ordered.
-        const unsigned s = rec.stage;
+        const int s = int(rec.stage);
         if (s > 0) {
             record_sum(rec, jobs_[s - 1]);
-            compute_barrier(kernels_.state(), rec.cmd);
+            if (s < scales_) compute_barrier(kernels_.state(), rec.cmd);
         }
-        record_terms(rec, jobs_[s], terms_pipe_[s]);
-        if (s + 1 < ssim::kScales) {
+        if (s < scales_) record_terms(rec, jobs_[s], terms_pipe_[s]);
+        if (s + 1 < scales_) {
             compute_barrier(kernels_.state(), rec.cmd);
             const LpfPush &l = lpf_[s];
             lpf_pipe_[s]->dispatch(rec.cmd, kernels_.set(lpf_pipe_[s]), &l, (l.out_w + kPointTile - 1) / kPointTile,
@@ -467,11 +502,22 @@ public:
 
     int collect(std::span<const std::byte> results, unsigned index, ScoreSink &sink) override
     {
-        if (skip_) return 0;
+        return collect_variant(results, index, 0, sink);
+    }
+
+    int collect_variant(std::span<const std::byte> results, unsigned index, unsigned v, ScoreSink &sink) override
+    {
+        if (v >= outputs_.size()) return -EINVAL;
+        const SsimOutput &o = outputs_[v];
+        const double cap = o.clip ? cap_ : INFINITY;
+        if (!o.ms) return ssim::write_ssim(sink, index, finish(results, jobs_[0]), o.db, o.lcs, cap);
+        if (!ms_) return 0;
         std::array<ssim::ScaleTerms, ssim::kScales> t;
         for (int i = 0; i < ssim::kScales; i++) t[i] = finish(results, jobs_[i]);
-        return ssim::write_ms_ssim(sink, index, t.data(), db_, lcs_, cap_);
+        return ssim::write_ms_ssim(sink, index, t.data(), o.db, o.lcs, cap);
     }
+
+    int flush_variant(unsigned v, ScoreSink &) override { return v < outputs_.size() ? 0 : -EINVAL; }
 
 private:
     void on_bind() override
@@ -482,8 +528,9 @@ private:
         lpf_[0].in_stride = raw_stride_;
     }
 
-    bool lcs_, db_, clip_;
-    bool skip_ = false;
+    std::vector<SsimOutput> outputs_;
+    bool ms_ = false, ssim_ = false;  // some variant is float_ms_ssim, float_ssim
+    int scales_ = 0;                  // computed: 5, 1 (float_ssim alone), 0 (nothing)
     double cap_ = INFINITY;
     std::array<TermsJob, ssim::kScales> jobs_{};
     std::array<LpfPush, ssim::kScales - 1> lpf_{};
@@ -505,14 +552,41 @@ std::unique_ptr<Feature> create_ssim(const FeatureOptions &o)
 
 std::unique_ptr<Feature> create_ms_ssim(const FeatureOptions &o)
 {
-    return std::make_unique<FloatMsSsimVk>(o);
+    return std::make_unique<FloatMsSsimVk>(std::vector<SsimOutput>{output_of(kFloatMsSsimFeature, o)});
+}
+
+// float_ssim at full size is float_ms_ssim's first scale: configurations of
+// either (float_ssim with scale=1; the automatic scale depends on the picture)
+// share one instance, which computes the five scales where one asks for them.
+bool full_size(const SharedConfig &c)
+{
+    return c.info == &kFloatMsSsimFeature || (c.info == &kFloatSsimFeature && c.opts->number("scale") == 1);
+}
+
+bool shares(const SharedConfig &a, const SharedConfig &b)
+{
+    return full_size(a) && full_size(b);
+}
+
+std::unique_ptr<Feature> create_shared(std::span<const SharedConfig> configs)
+{
+    std::vector<SsimOutput> outputs;
+    for (const SharedConfig &c : configs) {
+        if (!full_size(c)) return nullptr;
+        outputs.push_back(output_of(*c.info, *c.opts));
+    }
+    return std::make_unique<FloatMsSsimVk>(std::move(outputs));
+}
+
+SsimOutput output_of(const FeatureInfo &fi, const FeatureOptions &o)
+{
+    return {&fi == &kFloatMsSsimFeature, o.flag("enable_lcs"), o.flag("enable_db"), o.flag("clip_db")};
 }
 
 }  // namespace
 
-extern const FeatureInfo kFloatSsimFeature;
-extern const FeatureInfo kFloatMsSsimFeature;
-const FeatureInfo kFloatSsimFeature = {"float_ssim", supports, create_ssim};
-const FeatureInfo kFloatMsSsimFeature = {"float_ms_ssim", supports, create_ms_ssim};
+constexpr unsigned kMaxShared = 8;
+const FeatureInfo kFloatSsimFeature = {"float_ssim", supports, create_ssim, shares, create_shared, kMaxShared};
+const FeatureInfo kFloatMsSsimFeature = {"float_ms_ssim", supports, create_ms_ssim, shares, create_shared, kMaxShared};
 
 }  // namespace vmaf::vk

@@ -270,14 +270,16 @@ std::unique_ptr<Feature> create(const FeatureOptions &o)
 }
 
 // Configurations alike but for the gain limit share the whole kernel.
-bool shares(const FeatureOptions &a, const FeatureOptions &b)
+bool shares(const SharedConfig &a, const SharedConfig &b)
 {
-    return a.same_except(b, kLimitOption);
+    return a.info == b.info && a.opts->same_except(*b.opts, kLimitOption);
 }
 
-std::unique_ptr<Feature> create_shared(std::span<const FeatureOptions> opts)
+std::unique_ptr<Feature> create_shared(std::span<const SharedConfig> configs)
 {
-    if (opts.empty() || opts.size() > vif::gpu::kMaxLimits) return nullptr;
+    if (configs.empty() || configs.size() > vif::gpu::kMaxLimits) return nullptr;
+    std::vector<FeatureOptions> opts;
+    for (const SharedConfig &c : configs) opts.push_back(*c.opts);
     return std::make_unique<VifVk>(opts);
 }
 
