@@ -82,8 +82,8 @@ int choose_device(const std::string &choice, unsigned *index, std::string *err)
 
 }  // namespace
 
-int CallerDevice::create(const std::string &device, bool validation, std::unique_ptr<CallerDevice> *out,
-                         std::string *err)
+int CallerDevice::create(const std::string &device, bool validation, bool graphics,
+                         std::unique_ptr<CallerDevice> *out, std::string *err)
 {
     if (vk::load_loader() != 0) {
         *err = "no Vulkan loader (libvulkan.so.1)";
@@ -93,7 +93,7 @@ int CallerDevice::create(const std::string &device, bool validation, std::unique
     if (int e = choose_device(device, &index, err)) return e;
     std::unique_ptr<CallerDevice> d(new CallerDevice);
     if (int e = d->create_instance(validation, err)) return e;
-    if (int e = d->pick_device(index, err)) return e;
+    if (int e = d->pick_device(index, graphics, err)) return e;
     if (int e = d->create_device(err)) return e;
     *out = std::move(d);
     return 0;
@@ -159,7 +159,7 @@ int CallerDevice::create_instance(bool validation, std::string *err)
     return 0;
 }
 
-int CallerDevice::pick_device(unsigned index, std::string *err)
+int CallerDevice::pick_device(unsigned index, bool graphics, std::string *err)
 {
     auto get = [&](const char *n) { return vkGetInstanceProcAddr(instance_, n); };
     auto enumerate = reinterpret_cast<PFN_vkEnumeratePhysicalDevices>(get("vkEnumeratePhysicalDevices"));
@@ -180,22 +180,30 @@ int CallerDevice::pick_device(unsigned index, std::string *err)
     props(physical_, &p);
     name_ = p.deviceName;
     memory(physical_, &memory_);
-    // A compute queue family; graphics too where there is one, as a renderer's.
+    // A compute queue family: the first with graphics too (a renderer's) or
+    // the first without (a dedicated one), else the first with compute.
     queues(physical_, &n, nullptr);
     std::vector<VkQueueFamilyProperties> q(n);
     queues(physical_, &n, q.data());
     int chosen = -1;
     for (uint32_t i = 0; i < n; i++) {
-        if (!(q[i].queueFlags & VK_QUEUE_COMPUTE_BIT)) continue;
-        if (chosen < 0 || (q[i].queueFlags & VK_QUEUE_GRAPHICS_BIT)) chosen = int(i);
-        if (q[i].queueFlags & VK_QUEUE_GRAPHICS_BIT) break;
+        if (!(q[i].queueFlags & VK_QUEUE_COMPUTE_BIT) || !q[i].queueCount) continue;
+        const bool preferred = bool(q[i].queueFlags & VK_QUEUE_GRAPHICS_BIT) == graphics;
+        if (chosen < 0 || preferred) chosen = int(i);
+        if (preferred) break;
     }
     if (chosen < 0) {
         *err = name_ + " has no compute queue";
         return -ENODEV;
     }
     family_ = uint32_t(chosen);
+    family_graphics_ = q[family_].queueFlags & VK_QUEUE_GRAPHICS_BIT;
     return 0;
+}
+
+std::string CallerDevice::queue_name() const
+{
+    return "queue family " + std::to_string(family_) + (family_graphics_ ? " (graphics and compute)" : " (compute)");
 }
 
 int CallerDevice::create_device(std::string *err)

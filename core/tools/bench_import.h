@@ -24,7 +24,10 @@ public:
     // `device`: an index in vmaf_vulkan_list_devices() order, a name substring,
     // or empty for the library's automatic choice. `validation`: load the Khronos
     // validation layer and count its messages (validation_messages()).
-    static int create(const std::string &device, bool validation, std::unique_ptr<CallerDevice> *out,
+    // graphics: the queue family a renderer uses (graphics and compute);
+    // otherwise a compute-only family where the device has one, as FFmpeg's
+    // libvmaf_vulkan filter picks among FFmpeg's queues.
+    static int create(const std::string &device, bool validation, bool graphics, std::unique_ptr<CallerDevice> *out,
                       std::string *err);
     ~CallerDevice();
     CallerDevice(const CallerDevice &) = delete;
@@ -32,13 +35,16 @@ public:
 
     VmafVulkanExternalHandles handles(unsigned max_outstanding_frames);
     const std::string &name() const { return name_; }
+    // The queue family it shares with the library, as the output names it:
+    // "queue family 2 (compute)" or "... (graphics and compute)".
+    std::string queue_name() const;
     unsigned validation_messages() const { return messages_.load(); }
 
 private:
     friend class ImageRing;
     CallerDevice() = default;
     int create_instance(bool validation, std::string *err);
-    int pick_device(unsigned index, std::string *err);
+    int pick_device(unsigned index, bool graphics, std::string *err);
     int create_device(std::string *err);
     int memory_type(uint32_t bits, VkMemoryPropertyFlags want, uint32_t *out) const;
     // Submit under the queue lock the library also takes, and wait for it.
@@ -53,6 +59,7 @@ private:
     VkDevice device_ = VK_NULL_HANDLE;
     VkQueue queue_ = VK_NULL_HANDLE;
     uint32_t family_ = 0;
+    bool family_graphics_ = false;
     std::string name_;
     VolkDeviceTable fn_{};
     VkPhysicalDeviceMemoryProperties memory_{};

@@ -199,7 +199,7 @@ public:
     }
     int attach(VmafContext *vmaf, std::string *err) override
     {
-        if (int e = CallerDevice::create(o_.device, o_.validation, &caller_, err)) return e;
+        if (int e = CallerDevice::create(o_.device, o_.validation, o_.import_queue == "graphics", &caller_, err)) return e;
         if (int e = vmaf_vulkan_state_init_external(&state_, caller_->handles(o_.in_flight))) {
             *err = "vmaf_vulkan_state_init_external on " + caller_->name() + ": " + errno_text(e);
             return e;
@@ -230,7 +230,8 @@ public:
     int drain(VmafContext *vmaf) override { return vmaf_vulkan_wait_compute(vmaf); }
     std::string device() const override
     {
-        return caller_ ? caller_->name() + ", " + (ring_ ? ring_->layout_name() : "?") : "?";
+        return caller_ ? caller_->name() + ", " + (ring_ ? ring_->layout_name() : "?") + ", " + caller_->queue_name()
+                       : "?";
     }
     unsigned validation_messages(VmafContext *) const override
     {

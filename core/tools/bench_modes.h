@@ -24,6 +24,7 @@ struct DeviceOptions {
     std::string device;                  // index or name substring; empty: automatic
     unsigned in_flight = 0;              // frames queued on the GPU; 0: the library's default
     std::string import_layout = "auto";  // vulkan-import: auto, 3plane or r8
+    std::string import_queue = "compute";  // vulkan-import: compute or graphics
     bool validation = false;
 };
 

@@ -136,6 +136,9 @@ void usage(std::FILE *f)
                  "  --device D        Vulkan device index or name substring\n"
                  "  --import-layout L vulkan-import images: auto (default), 3plane (one\n"
                  "                    G8_B8_R8_3PLANE_420 image per picture) or r8 (an R8 image per plane)\n"
+                 "  --import-queue Q  vulkan-import: the queue family the program shares with the\n"
+                 "                    library: compute (default; a compute-only family where there is\n"
+                 "                    one, as FFmpeg's filter picks) or graphics (a renderer's)\n"
                  "  --model-dir DIR   where the models are (default: $VMAF_MODEL_DIR, else the built-in)\n"
                  "  --validation      Khronos validation layer on; any message fails the run\n"
                  "  --json FILE       also write the result as one JSON object ('-': stdout)\n"
@@ -228,6 +231,12 @@ int parse_options(int argc, char **argv, Options *o)
             o->dev.import_layout = v;
             if (o->dev.import_layout != "auto" && o->dev.import_layout != "3plane" && o->dev.import_layout != "r8") {
                 std::fprintf(stderr, "vmaf_bench: --import-layout: auto, 3plane or r8, not '%s'\n", v);
+                return 2;
+            }
+        } else if (a == "--import-queue") {
+            o->dev.import_queue = v;
+            if (o->dev.import_queue != "compute" && o->dev.import_queue != "graphics") {
+                std::fprintf(stderr, "vmaf_bench: --import-queue: compute or graphics, not '%s'\n", v);
                 return 2;
             }
         } else {

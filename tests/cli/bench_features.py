@@ -15,6 +15,7 @@ On a 4-frame synthetic pair that vmaf_bench writes itself:
 Exit 77 (skipped) for the Vulkan part where no Vulkan device can be used.
 """
 import json
+import re
 import os
 import subprocess
 import sys
@@ -135,6 +136,15 @@ def main():
               f"{mode}: the parts ({total:.4f} ms) sum to no more than the frame ({prof['total_ms']:.4f} ms)")
         check(abs(prof["total_ms"] - res["gpu_ms_per_frame"]) <= 1e-5,
               f"{mode}: the profile's frame time is the GPU ms/frame")
+
+    # The queue family the program shares with the library in vulkan-import:
+    # named in the output; a graphics one on request (a renderer's).
+    bad = run([bench, "--mode", "vulkan-import", "--import-queue", "video", "--frames", "1"], ok=False)
+    check(bad.returncode == 2 and "--import-queue" in bad.stderr, "an unknown --import-queue is a usage error")
+    for queue, want in (("graphics", "(graphics and compute)"), ("compute", "(")):
+        p, res = bench_run("vulkan-import", "--import-queue", queue)
+        check(res is not None and re.search(r", queue family \d+ \(", res["device"]) and want in res["device"],
+              f"vulkan-import --import-queue {queue}: the device names the queue family ({res and res['device']})")
 
     # A feature without a GPU twin beside the set: with imports it reads host
     # copies the GPU makes, and the profile has a part for them.
