@@ -7,34 +7,40 @@
 // vertical pass rounds the filtered difference, so blurring the pictures
 // separately would round differently. The previous luma therefore stays raw, in
 // the feature's history buffer (binding 1), and both pictures are read here;
-// each workgroup also copies its rows of the current luma into the history.
+// each workgroup also copies its tile of the current luma into the history.
 //
-// One workgroup per row (more when the picture has more rows than a dispatch
-// has workgroups). Unless the frame only keeps its luma, the row is walked in
-// steps of one column per thread:
-//   1. the vertical pass of the difference at the step's columns and a halo of
-//      kRadius columns either side (mirrored at the picture's edges, as the
-//      CPU mirrors them), rounded and shifted, into shared memory;
-//   2. the horizontal pass, rounded, and its absolute value into the thread's
-//      row sum.
-// The row sum is 32-bit and wraps, as libvmaf's does; addition modulo 2^32 does
-// not depend on the order, so the threads' sums add up to the CPU's row sum
-// exactly. One 32-bit sum per row goes to the results; the host adds the rows.
+// A workgroup of 256 threads owns a tile of kTW x kTH outputs:
+//   1. the difference under the tile and a margin of kRadius samples all round,
+//      mirrored at the picture's edges as the CPU mirrors them (the mirror of a
+//      row and of a column are independent, so the vertical pass of a mirrored
+//      column is the CPU's vertical pass at that column), into shared memory;
+//   2. the vertical pass of the tile's rows at every loaded column, rounded and
+//      shifted, into shared memory;
+//   3. the horizontal pass, rounded, of four adjacent outputs per thread, and
+//      their absolute values into the tile row's sum.
+// Row sums are 32-bit and wrap, as libvmaf's do; addition modulo 2^32 does not
+// depend on the order, so the tiles' sums of a row (added by motion_rows.comp)
+// are the CPU's row sum exactly.
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int16 : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int8 : require
 #extension GL_EXT_shader_16bit_storage : require
 #extension GL_EXT_shader_8bit_storage : require
+#extension GL_EXT_control_flow_attributes : require
 
 #include "motion_tables.glsl"
 
-layout(local_size_x_id = 0) in;                     // a power of two, at least 2 * kRadius
 layout(constant_id = 1) const uint kSampleBytes = 1;  // 1: 8-bit input, 2: deeper
 layout(constant_id = 2) const int kVerticalShift = 8;  // motion::vertical_shift(bpc)
 layout(constant_id = 3) const bool kWideSum = false;   // motion::wide_vertical_sum(bpc)
 
 const int kRadius = kMotionFilterWidth / 2;
-const uint kHalo = uint(2 * kRadius);  // extra vertical-pass columns per step
+const int kTW = int(kMotionTileW), kTH = int(kMotionTileH);
+const int kThreads = 256;
+const int kPerThread = kTW * kTH / kThreads;  // adjacent outputs of one row
+const int kCols = kTW + 2 * kRadius, kRows = kTH + 2 * kRadius;
+
+layout(local_size_x = kThreads) in;
 
 // The engine's planes (the current reference luma) and this feature's history
 // (the previous ones), each seen as 8- or 16-bit samples, and as words to copy.
@@ -44,31 +50,31 @@ layout(std430, set = 0, binding = 0) readonly buffer Planes32 { uint v[]; } plan
 layout(std430, set = 0, binding = 1) readonly buffer History8 { uint8_t v[]; } history8;
 layout(std430, set = 0, binding = 1) readonly buffer History16 { uint16_t v[]; } history16;
 layout(std430, set = 0, binding = 1) writeonly buffer History32 { uint v[]; } history32;
-layout(std430, set = 0, binding = 2) writeonly buffer Rows { uint sums[]; } rows;
+// Each tile row's sum: [row][tile column].
+layout(std430, set = 0, binding = 2) writeonly buffer Tiles { uint sums[]; } tiles;
 
-// Offsets in 32-bit words: planes and rows start on whole words.
+// Offsets in 32-bit words: planes start on whole words.
 layout(push_constant) uniform Params {
     uint cur;             // the current luma in binding 0
     uint prev;            // the luma to compare with in binding 1
     uint keep;            // where the current luma goes in binding 1
     uint stride;          // words from row to row (all three)
     uint width, height;   // samples
-    uint rows_per_group;
     uint compare;         // 0: only keep the luma (nothing to compare with)
-    uint out_index;       // where row 0's sum goes in `sums`
 } p;
 
 const uint kSamplesPerWord = 4 / kSampleBytes;
 
-shared int vertical[gl_WorkGroupSize.x + kHalo];
-shared uint lane_sum[gl_WorkGroupSize.x];
+shared int diff[kRows * kCols];
+shared int vertical[kTH * kCols];
+shared uint row_sum[kTH];
 
-// Mirror an index into [0, size): -1 -> 1, size -> size - 2 (motion::mirror).
+// Mirror an index into [0, size): -1 -> 1, size -> size - 2 (motion::mirror),
+// then into the picture for the margin no output reads.
 int mirror(int i, int size)
 {
-    if (i < 0) return -i;
-    if (i >= size) return 2 * size - i - 2;
-    return i;
+    const int m = i < 0 ? -i : (i >= size ? 2 * size - i - 2 : i);
+    return clamp(m, 0, size - 1);
 }
 
 // prev - cur at sample `at`, counted from the start of each luma plane.
@@ -80,89 +86,71 @@ int difference(uint at)
     return int(history16.v[prev_at]) - int(planes16.v[cur_at]);
 }
 
-// The vertical pass at column x of row y, rounded and shifted. A product of a
-// tap and a difference fits 32 bits at any depth; their sum does up to 12 bits.
-int vertical_pass(uint x, int y)
+// The tile's rows of the current luma into the history, word by word; the last
+// tile of a row takes the row's padding too.
+void keep_tile(ivec2 at, uint tid)
 {
-    if (kWideSum) {
-        int64_t acc = 0;
-        for (int k = 0; k < kMotionFilterWidth; k++) {
-            const uint at = uint(mirror(y - kRadius + k, int(p.height))) * p.stride * kSamplesPerWord + x;
-            acc += int64_t(kMotionFilter[k] * difference(at));
-        }
-        return int((acc + (int64_t(1) << (kVerticalShift - 1))) >> kVerticalShift);
+    const uint w0 = uint(at.x) / kSamplesPerWord;
+    const uint w1 = uint(at.x + kTW) >= p.width ? p.stride : uint(at.x + kTW) / kSamplesPerWord;
+    const uint words = w1 - w0;
+    const uint rows = min(uint(kTH), p.height - uint(at.y));
+    for (uint i = tid; i < rows * words; i += uint(kThreads)) {
+        const uint r = i / words, at_word = (uint(at.y) + r) * p.stride + w0 + (i - r * words);
+        history32.v[p.keep + at_word] = planes32.v[p.cur + at_word];
     }
-    int acc = 0;
-    for (int k = 0; k < kMotionFilterWidth; k++) {
-        const uint at = uint(mirror(y - kRadius + k, int(p.height))) * p.stride * kSamplesPerWord + x;
-        acc += kMotionFilter[k] * difference(at);
-    }
-    return (acc + (1 << (kVerticalShift - 1))) >> kVerticalShift;
-}
-
-// The horizontal pass at the step's column `lane`: its taps are vertical[lane ..
-// lane + 2 kRadius]. Each product fits 32 bits (|vertical| < 2^16, taps < 2^15),
-// their sum needs 33.
-int horizontal_pass(uint lane)
-{
-    int64_t acc = 0;
-    for (int k = 0; k < kMotionFilterWidth; k++) acc += int64_t(kMotionFilter[k] * vertical[lane + k]);
-    return int((acc + (int64_t(1) << (kMotionHorizontalShift - 1))) >> kMotionHorizontalShift);
-}
-
-uint row_sad(int y)
-{
-    const uint lane = gl_LocalInvocationID.x;
-    const uint step = gl_WorkGroupSize.x;
-    const int w = int(p.width);
-    uint sum = 0;
-    for (uint x0 = 0; x0 < p.width; x0 += step) {
-        // Slot s holds the column x0 - kRadius + s, mirrored into the picture;
-        // slots past the last column's halo are never read.
-        for (uint s = lane; s < step + kHalo; s += step) {
-            const int c = int(x0 + s) - kRadius;
-            if (c < w + kRadius) vertical[s] = vertical_pass(uint(mirror(c, w)), y);
-        }
-        barrier();
-        if (x0 + lane < p.width) sum += uint(abs(horizontal_pass(lane)));
-        barrier();
-    }
-    return sum;
-}
-
-// The workgroup's lanes' sums, modulo 2^32, in lane 0.
-uint reduce(uint v)
-{
-    const uint lane = gl_LocalInvocationID.x;
-    lane_sum[lane] = v;
-    barrier();
-    for (uint half_ = gl_WorkGroupSize.x / 2; half_ > 0; half_ /= 2) {
-        if (lane < half_) lane_sum[lane] += lane_sum[lane + half_];
-        barrier();
-    }
-    const uint total = lane_sum[0];
-    barrier();  // lane_sum is reused by the next row
-    return total;
-}
-
-// Row y of the current luma into the history, padding and all.
-void keep_row(uint y)
-{
-    for (uint i = gl_LocalInvocationID.x; i < p.stride; i += gl_WorkGroupSize.x)
-        history32.v[p.keep + y * p.stride + i] = planes32.v[p.cur + y * p.stride + i];
 }
 
 void main()
 {
-    const uint row0 = gl_WorkGroupID.x * p.rows_per_group;
-    const uint rows_here = min(p.rows_per_group, p.height - row0);
-    for (uint r = 0; r < rows_here; r++) {
-        const uint y = row0 + r;
-        // The rows this reads around y belong to the previous luma's slot,
-        // never to the one being written.
-        keep_row(y);
-        if (p.compare == 0) continue;
-        const uint total = reduce(row_sad(int(y)));
-        if (gl_LocalInvocationID.x == 0) rows.sums[p.out_index + y] = total;
+    const uint tid = gl_LocalInvocationID.x;
+    const ivec2 at = ivec2(gl_WorkGroupID.xy) * ivec2(kTW, kTH);
+    const int w = int(p.width), h = int(p.height);
+    if (p.compare != 0u) {
+        if (tid < uint(kTH)) row_sum[tid] = 0u;
+        for (int i = int(tid); i < kRows * kCols; i += kThreads) {
+            const int r = i / kCols, c = i - r * kCols;
+            const uint y = uint(mirror(at.y - kRadius + r, h)), x = uint(mirror(at.x - kRadius + c, w));
+            diff[i] = difference(y * p.stride * kSamplesPerWord + x);
+        }
+        barrier();
+
+        // A product of a tap and a difference fits 32 bits at any depth; their
+        // sum does up to 12 bits (kWideSum beyond).
+        for (int i = int(tid); i < kTH * kCols; i += kThreads) {
+            const int r = i / kCols, c = i - r * kCols;
+            if (kWideSum) {
+                int64_t acc = 0;
+                [[unroll]] for (int k = 0; k < kMotionFilterWidth; k++)
+                    acc += int64_t(kMotionFilter[k] * diff[(r + k) * kCols + c]);
+                vertical[i] = int((acc + (int64_t(1) << (kVerticalShift - 1))) >> kVerticalShift);
+            } else {
+                int acc = 0;
+                [[unroll]] for (int k = 0; k < kMotionFilterWidth; k++)
+                    acc += kMotionFilter[k] * diff[(r + k) * kCols + c];
+                vertical[i] = (acc + (1 << (kVerticalShift - 1))) >> kVerticalShift;
+            }
+        }
+        barrier();
+
+        // Each product fits 32 bits (|vertical| < 2^16, taps < 2^15), their sum
+        // needs 33.
+        const int r = int(tid) / (kTW / kPerThread);
+        const int c0 = (int(tid) - r * (kTW / kPerThread)) * kPerThread;
+        uint sum = 0u;
+        if (at.y + r < h) {
+            [[unroll]] for (int o = 0; o < kPerThread; o++) {
+                if (at.x + c0 + o >= w) break;
+                int64_t acc = 0;
+                [[unroll]] for (int k = 0; k < kMotionFilterWidth; k++)
+                    acc += int64_t(kMotionFilter[k] * vertical[r * kCols + c0 + o + k]);
+                sum += uint(abs(int((acc + (int64_t(1) << (kMotionHorizontalShift - 1))) >> kMotionHorizontalShift)));
+            }
+        }
+        if (sum != 0u) atomicAdd(row_sum[r], sum);
     }
+    keep_tile(at, tid);
+    if (p.compare == 0u) return;
+    barrier();
+    if (tid < uint(kTH) && at.y + int(tid) < h)
+        tiles.sums[(uint(at.y) + tid) * gl_NumWorkGroups.x + gl_WorkGroupID.x] = row_sum[tid];
 }

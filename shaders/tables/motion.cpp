@@ -10,5 +10,7 @@ int main()
     w.constant("kMotionFilterWidth", int32_t(motion::kFilterWidth));
     w.array("kMotionFilter", motion::kFilter);
     w.constant("kMotionHorizontalShift", motion::kHorizontalShift);
+    w.constant("kMotionTileW", motion::gpu::kTileW);
+    w.constant("kMotionTileH", motion::gpu::kTileH);
     return 0;
 }

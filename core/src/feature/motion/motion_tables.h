@@ -40,4 +40,10 @@ inline double blend(double score, double factor, double offset)
     return score * factor + (1.0 - factor) * std::min(offset, score);
 }
 
+// The Vulkan kernel's tile of outputs (shaders/motion_sad.comp, 256 threads of
+// four adjacent outputs each).
+namespace gpu {
+inline constexpr uint32_t kTileW = 64, kTileH = 16;
+}
+
 }  // namespace vmaf::motion

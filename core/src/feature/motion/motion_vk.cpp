@@ -4,11 +4,12 @@
 // so the previous luma itself (not a blurred frame: blurring each picture on its
 // own would round differently) is kept on the device, in this feature's history
 // buffer: a ring of lag + 1 luma planes indexed by the count of frames recorded,
-// two for the usual window and three for the five-frame one. One dispatch per
-// frame (shaders/motion_sad.comp) copies the reference luma into the ring's
-// plane of this frame and, when the frame compares (index >= lag, not
-// force_zero), blurs its difference with the plane from `lag` frames back and
-// writes one 32-bit SAD per row.
+// two for the usual window and three for the five-frame one. Stage 0
+// (shaders/motion_sad.comp, one workgroup per tile of 64 x 16 outputs) copies
+// the reference luma into the ring's plane of this frame and, when the frame
+// compares (index >= lag, not force_zero), blurs its difference with the plane
+// from `lag` frames back and writes each tile row's 32-bit SAD; stage 1
+// (motion_rows.comp) adds a row's tiles into one 32-bit SAD per row.
 //
 // The Engine's barrier at the start of every frame orders each frame's copy
 // before the next frames' reads. collect() adds the rows into the CPU's 64-bit
@@ -31,16 +32,20 @@ namespace vmaf::vk {
 
 namespace {
 
-// Workgroup size (spec constant 0): the columns one step of a row covers.
-constexpr uint32_t kGroupSize = 256;
+using motion::gpu::kTileW;
+using motion::gpu::kTileH;
+constexpr uint32_t kRowsGroup = 64;  // motion_rows.comp's threads (rows) per workgroup
 
 // shaders/motion_sad.comp's push constants.
 struct Push {
     uint32_t cur, prev, keep, stride;  // 32-bit words
     uint32_t width, height;            // samples
-    uint32_t rows_per_group;
     uint32_t compare;
-    uint32_t out_index;
+};
+
+// shaders/motion_rows.comp's.
+struct RowsPush {
+    uint32_t height, tiles_per_row, out_index;
 };
 
 VkDeviceSize align_up(VkDeviceSize v, VkDeviceSize a) { return (v + a - 1) / a * a; }
@@ -57,8 +62,13 @@ public:
         *result_bytes = 0;
         if (settings_.force_zero) return 0;  // every score is 0: no GPU work at all
 
-        const SpecConstant spec[] = {{0, kGroupSize},
-                                     {1, bytes_per_sample(fmt.bpc)},
+        const VkPhysicalDeviceLimits &lim = st.limits();
+        tiles_x_ = (fmt.w + kTileW - 1) / kTileW;
+        tiles_y_ = (fmt.h + kTileH - 1) / kTileH;
+        if (tiles_x_ > lim.maxComputeWorkGroupCount[0] || tiles_y_ > lim.maxComputeWorkGroupCount[1] ||
+            (fmt.h + kRowsGroup - 1) / kRowsGroup > lim.maxComputeWorkGroupCount[0])
+            return -ENOTSUP;
+        const SpecConstant spec[] = {{1, bytes_per_sample(fmt.bpc)},
                                      {2, motion::vertical_shift(fmt.bpc)},
                                      {3, motion::wide_vertical_sum(fmt.bpc) ? 1u : 0u}};
         PipelineDesc d;
@@ -67,13 +77,16 @@ public:
         d.push_constant_size = sizeof(Push);
         d.spec = spec;
         if (int err = ComputePipeline::create(st, d, &pipeline_)) return err;
+        PipelineDesc r;
+        r.shader = &spirv::motion_rows;
+        r.buffers = 2;
+        r.push_constant_size = sizeof(RowsPush);
+        if (int err = ComputePipeline::create(st, r, &rows_pipeline_)) return err;
 
-        // One workgroup per row, unless there are more rows than a dispatch has groups.
-        const uint32_t max_groups = st.limits().maxComputeWorkGroupCount[0];
         push_.width = fmt.w;
         push_.height = fmt.h;
-        push_.rows_per_group = (fmt.h + max_groups - 1) / max_groups;
-        groups_ = (fmt.h + push_.rows_per_group - 1) / push_.rows_per_group;
+        rows_push_.height = fmt.h;
+        rows_push_.tiles_per_row = tiles_x_;
         *result_bytes = size_t(fmt.h) * sizeof(uint32_t);
         return 0;
     }
@@ -89,27 +102,43 @@ public:
         if (int err = st_->allocator().create_buffer(slot_bytes_ * depth_, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                                                      MemoryUse::Device, &history_))
             return err;
+        if (int err = st_->allocator().create_buffer(size_t(tiles_x_) * fmt_.h * sizeof(uint32_t),
+                                                     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUse::Device, &tiles_))
+            return err;
         push_.cur = uint32_t(luma.offset / 4);
         push_.stride = luma.stride / 4;
         const BufferRange buffers[] = {{fb.planes, 0, fb.planes_size},
                                        {history_.get(), 0, history_.size()},
-                                       {fb.results, 0, fb.results_size}};
-        return pipeline_->make_set(buffers, &set_);
+                                       {tiles_.get(), 0, tiles_.size()}};
+        if (int err = pipeline_->make_set(buffers, &set_)) return err;
+        const BufferRange rows[] = {{tiles_.get(), 0, tiles_.size()}, {fb.results, 0, fb.results_size}};
+        return rows_pipeline_->make_set(rows, &rows_set_);
     }
+
+    // Stage 0: the tiles; stage 1: their rows' sums.
+    unsigned stages() const override { return 2; }
 
     int record(const Recording &rec) override
     {
         if (settings_.force_zero) return 0;
+        const bool compares = settings_.compares(rec.index);
+        if (rec.stage == 1) {
+            if (compares) {
+                RowsPush r = rows_push_;
+                r.out_index = uint32_t(rec.result_offset / sizeof(uint32_t));
+                rows_pipeline_->dispatch(rec.cmd, rows_set_, &r, (fmt_.h + kRowsGroup - 1) / kRowsGroup);
+            }
+            return 0;
+        }
         const unsigned lag = settings_.lag();
         Push push = push_;
         push.keep = slot_word(recorded_);
-        if (settings_.compares(rec.index)) {
+        if (compares) {
             if (recorded_ < lag) return -EINVAL;  // as on the CPU: no picture `lag` frames back
             push.compare = 1;
             push.prev = slot_word(recorded_ - lag);
-            push.out_index = uint32_t(rec.result_offset / sizeof(uint32_t));
         }
-        pipeline_->dispatch(rec.cmd, set_, &push, groups_);
+        pipeline_->dispatch(rec.cmd, set_, &push, tiles_x_, tiles_y_);
         recorded_++;
         return 0;
     }
@@ -137,11 +166,13 @@ private:
     motion::Settings settings_;
     State *st_ = nullptr;
     FrameFormat fmt_{};
-    std::unique_ptr<ComputePipeline> pipeline_;
-    VkDescriptorSet set_ = VK_NULL_HANDLE;
+    std::unique_ptr<ComputePipeline> pipeline_, rows_pipeline_;
+    VkDescriptorSet set_ = VK_NULL_HANDLE, rows_set_ = VK_NULL_HANDLE;
     Push push_{};
-    uint32_t groups_ = 0;
+    RowsPush rows_push_{};
+    uint32_t tiles_x_ = 0, tiles_y_ = 0;
     Buffer history_;            // the ring of luma planes, laid out like the engine's
+    Buffer tiles_;              // each tile row's SAD, [row][tile column]
     VkDeviceSize slot_bytes_ = 0;
     unsigned depth_ = 2;
     uint64_t recorded_ = 0;     // frames recorded so far
