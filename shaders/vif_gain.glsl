@@ -202,4 +202,45 @@ VifGain vif_gain(uint s1, uint s2, uint s12, VifDouble d, VifDouble limit)
     return VifGain(b.numer1, vif_numer2(vif_capped(b.g, limit), s1, b.numer1));
 }
 
+// The same steps after the division in double precision, for devices with
+// 64-bit floats: Vulkan's double addition, subtraction and multiplication are
+// correctly rounded, its conversions to integers truncate, and min() returns an
+// operand, so each step below is the CPU's operation on the CPU's operands
+// (`precise`: no fused multiply-add). The division, whose rounding Vulkan leaves
+// open, stays vif_div(). A kernel defines VIF_GAIN_FP64 to compile these.
+#ifdef VIF_GAIN_FP64
+// m·2^e as a double: a positive normal, so the bits are the exponent and m's
+// lower 52.
+double vif_to_double(VifDouble v)
+{
+    return uint64BitsToDouble((uint64_t(v.e + 52 + 1023) << 52) | (v.m & ((1ul << 52) - 1ul)));
+}
+
+struct VifGainBaseF64 {
+    double g;
+    uint numer1;
+    VIF_CXX_CONSTRUCTOR2(VifGainBaseF64, double, g, uint, numer1)
+};
+
+// vif_gain_base() in doubles after the division: sv = σ2² - g·σ12, truncated
+// where positive (it is below 2^31).
+VifGainBaseF64 vif_gain_base_f64(uint s2, uint s12, VifDouble d)
+{
+    const double g = vif_to_double(vif_div(s12, d));
+    precise double p = g * double(s12);
+    precise double sv = double(s2) - p;
+    const uint sv_sq = sv > 0.0 ? uint(int(sv)) : 0u;
+    return VifGainBaseF64(g, sv_sq + uint(kVifSigmaNsq));
+}
+
+// vif_numer2() in doubles: trunc(gc·gc·σ1²) + numer1, gc = min(g, limit).
+uint64_t vif_numer2_f64(double g, double limit, uint s1, uint numer1)
+{
+    const double gc = min(g, limit);
+    precise double gg = gc * gc;
+    precise double t = gg * double(s1);
+    return uint64_t(int64_t(t)) + uint64_t(numer1);
+}
+#endif  // VIF_GAIN_FP64
+
 #endif  // VIF_GAIN_GLSL

@@ -352,8 +352,31 @@ void main()
         limit[k] = VifDouble((uint64_t(p.limit_hi[k]) << 32) | uint64_t(p.limit_lo[k]), p.limit_exp[k]);
         num_log[k] = 0u;
     }
+#ifdef VIF_GAIN_FP64
+    double limit_d[kVifMaxLimits];
+    [[unroll]] for (int k = 0; k < int(kVifMaxLimits); k++)
+        limit_d[k] = uint(k) < kLimits ? vif_to_double(limit[k]) : 0.0;
+#endif
     for (uint i = tid; i < queued; i += uint(kThreads)) {
         const uvec4 e = vsum[i];
+#ifdef VIF_GAIN_FP64
+        const VifGainBaseF64 b = vif_gain_base_f64(e.y, e.z, gain_divisor(e.x));
+        const uint log_numer1 = log2_q11(uint64_t(b.numer1));
+        double gc = min(b.g, limit_d[0]);
+        uint term = log2_q11(vif_numer2_f64(b.g, limit_d[0], e.x, b.numer1)) - log_numer1;
+        num_log[0] += term;
+        [[unroll]] for (int k = 1; k < int(kVifMaxLimits); k++) {
+            if (uint(k) >= kLimits) break;
+            // The same capped gain (neither limit caps it, or equal limits),
+            // the same term.
+            const double ck = min(b.g, limit_d[k]);
+            if (ck != gc) {
+                gc = ck;
+                term = log2_q11(vif_numer2_f64(b.g, limit_d[k], e.x, b.numer1)) - log_numer1;
+            }
+            num_log[k] += term;
+        }
+#else
         const VifGainBase b = vif_gain_base(e.y, e.z, gain_divisor(e.x));
         const uint log_numer1 = log2_q11(uint64_t(b.numer1));
         VifDouble gc = vif_capped(b.g, limit[0]);
@@ -370,6 +393,7 @@ void main()
             }
             num_log[k] += term;
         }
+#endif
     }
 
     // Per pixel each term is below 2^17, and a tile has at most 1024 pixels:

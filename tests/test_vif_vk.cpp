@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -32,12 +33,19 @@
 #include "vulkan/engine.h"
 
 // The GLSL gain arithmetic as C++: it is written in the subset both languages
-// share; GLSL's uint and findMSB() are all it needs from here.
+// share; GLSL's uint, findMSB(), min() and the bit cast to double are all it
+// needs from here. The double variant (VIF_GAIN_FP64) compiles too.
 namespace glsl_gain {
 using uint = uint32_t;
 inline int findMSB(uint v) { return v ? 31 - __builtin_clz(v) : -1; }
+inline double uint64BitsToDouble(uint64_t b) { return std::bit_cast<double>(b); }
+inline double min(double a, double b) { return b < a ? b : a; }
 constexpr int kVifSigmaNsq = vmaf::vif::kSigmaNsq;
+#define VIF_GAIN_FP64
+#define precise
 #include "../shaders/vif_gain.glsl"
+#undef precise
+#undef VIF_GAIN_FP64
 }  // namespace glsl_gain
 
 using namespace vmaf;
@@ -174,11 +182,16 @@ TEST_CASE("vif's integer gain step equals the CPU's doubles", "[vif][vulkan][gai
         const GainTerms want = gain_in_doubles(s1, s2, s12, limit);
         const glsl_gain::VifGain got = glsl_gain::vif_gain(uint32_t(s1), uint32_t(s2), uint32_t(s12), divisor(s1),
                                                            split(limit));
-        if (got.numer1 != want.numer1 || int64_t(got.numer2) != want.numer2) {
+        // The double variant: the integer division, then the kernel's double steps.
+        const glsl_gain::VifGainBaseF64 b = glsl_gain::vif_gain_base_f64(uint32_t(s2), uint32_t(s12), divisor(s1));
+        const uint64_t numer2_f64 = glsl_gain::vif_numer2_f64(b.g, glsl_gain::vif_to_double(split(limit)),
+                                                              uint32_t(s1), b.numer1);
+        if (got.numer1 != want.numer1 || int64_t(got.numer2) != want.numer2 || b.numer1 != want.numer1 ||
+            int64_t(numer2_f64) != want.numer2) {
             if (mismatches++ < 10)
                 UNSCOPED_INFO("s1 " << s1 << " s2 " << s2 << " s12 " << s12 << " limit " << limit << ": "
-                                    << got.numer1 << " " << got.numer2 << " want " << want.numer1 << " "
-                                    << want.numer2);
+                                    << got.numer1 << " " << got.numer2 << " (double variant " << b.numer1 << " "
+                                    << numer2_f64 << ") want " << want.numer1 << " " << want.numer2);
         }
     }
     std::printf("vif gain step: %ld inputs, %ld mismatches, %ld round-ups to an integer, %ld capped gains\n",
@@ -423,6 +436,59 @@ TEST_CASE("vif on the GPU: configurations differing only in the gain limit share
         unref_all(dist);
     }
     check_clean(*st);
+}
+
+TEST_CASE("vif on the GPU: the gain step in integers (no shaderFloat64) and in doubles give the same scores",
+          "[vif][vulkan]")
+{
+    // The same device, adopted by a second state that is told shaderFloat64 is
+    // not enabled: VIF's kernels then finish the gain step in integers
+    // (vif_scale<N>.comp) instead of doubles (vif_scale<N>_fp64.comp).
+    auto own = validated_state();
+    REQUIRE(own->float64());
+    vk::FeatureChain no_float64;
+    no_float64.require();
+    vk::ExternalDevice ext;
+    ext.instance = own->instance();
+    ext.physical = own->physical_device();
+    ext.device = own->device();
+    ext.queue_family = own->queue_family();
+    ext.enabled_features = &no_float64.core;
+    ext.api_version = VK_API_VERSION_1_2;
+    std::unique_ptr<vk::State> ints;
+    REQUIRE(vk::State::adopt(ext, &ints) == 0);
+    REQUIRE(!ints->float64());
+    struct Case {
+        VmafPixelFormat fmt;
+        unsigned bpc, w, h;
+    };
+    const Case cases[] = {{VMAF_PIX_FMT_YUV420P, 8, 200, 130}, {VMAF_PIX_FMT_YUV444P, 10, 97, 41},
+                          {VMAF_PIX_FMT_YUV422P, 16, 64, 48}};
+    for (const Case &c : cases) {
+        std::vector<VmafPicture> ref, dist;
+        synthetic(c.fmt, c.bpc, c.w, c.h, 4, c.w + c.h * 5 + c.bpc, &ref, &dist);
+        for (const char *limit : {"100", "1", "1.37"}) {
+            INFO("fmt " << c.fmt << " " << c.bpc << "-bit " << c.w << "x" << c.h << " limit " << limit);
+            const FeatureOptions opts =
+                options_for(kVifExtractor, {{"debug", "true"}, {"vif_enhn_gain_limit", limit}});
+            const MapSink in_doubles = run_gpu(*own, ref, dist, opts);
+            require_identical(run_gpu(*ints, ref, dist, opts), in_doubles);
+            require_identical(in_doubles, run_cpu(ref, dist, opts));
+        }
+        // Both limits of one shared instance, each way.
+        const std::vector<FeatureOptions> pair = {
+            options_for(kVifExtractor, {{"debug", "true"}}),
+            options_for(kVifExtractor, {{"debug", "true"}, {"vif_enhn_gain_limit", "1"}})};
+        std::vector<std::string> names;
+        const std::vector<MapSink> a = run_gpu_together(*own, ref, dist, pair, &names);
+        const std::vector<MapSink> b = run_gpu_together(*ints, ref, dist, pair, &names);
+        for (size_t k = 0; k < pair.size(); k++) require_identical(a[k], b[k]);
+        unref_all(ref);
+        unref_all(dist);
+    }
+    CHECK(ints->submissions() > 0);  // the integer variant ran on the GPU
+    ints.reset();
+    check_clean(*own);
 }
 
 TEST_CASE("vif on the GPU: configurations that cannot share get instances of their own", "[vif][vulkan][shared]")

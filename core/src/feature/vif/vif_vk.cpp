@@ -38,6 +38,10 @@ namespace {
 
 const spirv::Shader *const kShaders[vif::kScales] = {&spirv::vif_scale0, &spirv::vif_scale1, &spirv::vif_scale2,
                                                      &spirv::vif_scale3};
+// The same with the gain step after the division in double (shaderFloat64):
+// the same integers (vif_gain.glsl), fewer instructions.
+const spirv::Shader *const kShadersF64[vif::kScales] = {&spirv::vif_scale0_fp64, &spirv::vif_scale1_fp64,
+                                                        &spirv::vif_scale2_fp64, &spirv::vif_scale3_fp64};
 
 // The kernel's push constants.
 struct Push {
@@ -131,7 +135,7 @@ public:
                                          {2, vif::moment_shift(bits)},
                                          {3, limits}};
             PipelineDesc d;
-            d.shader = kShaders[s];
+            d.shader = st.float64() ? kShadersF64[s] : kShaders[s];
             d.buffers = 4;
             d.push_constant_size = sizeof(Push);
             d.spec = spec;

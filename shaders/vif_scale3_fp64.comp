@@ -1,0 +1,6 @@
+#version 450
+// Integer VIF, scale 3, the gain step's last operations in double (devices with
+// shaderFloat64): see vif_scale.glsl and vif_gain.glsl.
+#define VIF_SCALE 3
+#define VIF_GAIN_FP64
+#include "vif_scale.glsl"
