@@ -387,19 +387,9 @@ std::vector<MapSink> run_gpu_together(vk::State &st, const std::vector<VmafPictu
                                       const std::vector<VmafPicture> &dist, const std::vector<Config> &configs,
                                       std::vector<std::string> *names)
 {
-    std::vector<MapSink> sinks(configs.size());
-    vk::Engine::FeatureList list;
-    for (size_t k = 0; k < configs.size(); k++)
-        list.push_back({&info(configs[k].ms), options(configs[k].ms, configs[k].opts), &sinks[k]});
-    std::unique_ptr<vk::Engine> engine;
-    REQUIRE(vk::Engine::create(&st, format_of(ref[0]), list, &engine) == 0);
-    names->clear();
-    for (const char *n : engine->feature_names()) names->push_back(n);
-    MapSink rest;  // every configuration has its own sink: nothing comes here
-    for (size_t i = 0; i < ref.size(); i++) REQUIRE(engine->submit(ref[i], dist[i], unsigned(i), rest) == 0);
-    REQUIRE(engine->flush(rest) == 0);
-    CHECK(rest.scores.empty());
-    return sinks;
+    std::vector<vk::Engine::FeatureConfig> list;
+    for (const Config &c : configs) list.push_back({&info(c.ms), options(c.ms, c.opts)});
+    return run_engine_configs(st, list, ref, dist, names);
 }
 
 }  // namespace
@@ -565,17 +555,7 @@ TEST_CASE("float_ssim and float_ms_ssim stay on the CPU of a device without shad
     // extractors beside it with the CPU's scores.
     auto own = validated_state();
     vk::FeatureChain no_float64;
-    no_float64.require();
-    vk::ExternalDevice ext;
-    ext.instance = own->instance();
-    ext.physical = own->physical_device();
-    ext.device = own->device();
-    ext.queue_family = own->queue_family();
-    ext.enabled_features = &no_float64.core;
-    ext.api_version = VK_API_VERSION_1_2;
-    std::unique_ptr<vk::State> st;
-    REQUIRE(vk::State::adopt(ext, &st) == 0);
-    REQUIRE(!st->float64());
+    std::unique_ptr<vk::State> st = adopt_without_float64(*own, &no_float64);
     std::vector<VmafPicture> ref, dist;
     synthetic(VMAF_PIX_FMT_YUV420P, 10, 180, 178, 2, 3, &ref, &dist);
     const FrameFormat fmt = format_of(ref[0]);

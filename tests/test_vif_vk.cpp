@@ -375,18 +375,9 @@ std::vector<MapSink> run_gpu_together(vk::State &st, const std::vector<VmafPictu
                                       const std::vector<VmafPicture> &dist, const std::vector<FeatureOptions> &opts,
                                       std::vector<std::string> *names)
 {
-    std::vector<MapSink> sinks(opts.size());
-    vk::Engine::FeatureList list;
-    for (size_t k = 0; k < opts.size(); k++) list.push_back({&kVifExtractor, opts[k], &sinks[k]});
-    std::unique_ptr<vk::Engine> engine;
-    REQUIRE(vk::Engine::create(&st, format_of(ref[0]), list, &engine) == 0);
-    names->clear();
-    for (const char *n : engine->feature_names()) names->push_back(n);
-    MapSink rest;  // every configuration has its own sink: nothing comes here
-    for (size_t i = 0; i < ref.size(); i++) REQUIRE(engine->submit(ref[i], dist[i], unsigned(i), rest) == 0);
-    REQUIRE(engine->flush(rest) == 0);
-    CHECK(rest.scores.empty());
-    return sinks;
+    std::vector<vk::Engine::FeatureConfig> configs;
+    for (const FeatureOptions &o : opts) configs.push_back({&kVifExtractor, o});
+    return run_engine_configs(st, configs, ref, dist, names);
 }
 
 }  // namespace
@@ -447,17 +438,7 @@ TEST_CASE("vif on the GPU: the gain step in integers (no shaderFloat64) and in d
     auto own = validated_state();
     REQUIRE(own->float64());
     vk::FeatureChain no_float64;
-    no_float64.require();
-    vk::ExternalDevice ext;
-    ext.instance = own->instance();
-    ext.physical = own->physical_device();
-    ext.device = own->device();
-    ext.queue_family = own->queue_family();
-    ext.enabled_features = &no_float64.core;
-    ext.api_version = VK_API_VERSION_1_2;
-    std::unique_ptr<vk::State> ints;
-    REQUIRE(vk::State::adopt(ext, &ints) == 0);
-    REQUIRE(!ints->float64());
+    std::unique_ptr<vk::State> ints = adopt_without_float64(*own, &no_float64);
     struct Case {
         VmafPixelFormat fmt;
         unsigned bpc, w, h;

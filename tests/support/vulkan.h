@@ -76,6 +76,45 @@ inline MapSink run_engine(vk::State &st, const ExtractorInfo &ex, const FeatureO
     return sink;
 }
 
+// Every frame through one Engine running several configurations, each into
+// its own sink (in `list` order); *names gets the engine's feature instances
+// (Engine::feature_names()).
+inline std::vector<MapSink> run_engine_configs(vk::State &st, const std::vector<vk::Engine::FeatureConfig> &configs,
+                                               const std::vector<VmafPicture> &ref,
+                                               const std::vector<VmafPicture> &dist, std::vector<std::string> *names)
+{
+    std::vector<MapSink> sinks(configs.size());
+    vk::Engine::FeatureList list = configs;
+    for (size_t k = 0; k < list.size(); k++) list[k].sink = &sinks[k];
+    std::unique_ptr<vk::Engine> engine;
+    REQUIRE(vk::Engine::create(&st, format_of(ref[0]), list, &engine) == 0);
+    names->clear();
+    for (const char *n : engine->feature_names()) names->push_back(n);
+    MapSink rest;  // every configuration has its own sink: nothing comes here
+    for (size_t i = 0; i < ref.size(); i++) REQUIRE(engine->submit(ref[i], dist[i], unsigned(i), rest) == 0);
+    REQUIRE(engine->flush(rest) == 0);
+    CHECK(rest.scores.empty());
+    return sinks;
+}
+
+// A second state on `own`'s device, adopted as if shaderFloat64 were not
+// enabled: features then take their paths for devices without doubles.
+inline std::unique_ptr<vk::State> adopt_without_float64(const vk::State &own, vk::FeatureChain *features)
+{
+    features->require();
+    vk::ExternalDevice ext;
+    ext.instance = own.instance();
+    ext.physical = own.physical_device();
+    ext.device = own.device();
+    ext.queue_family = own.queue_family();
+    ext.enabled_features = &features->core;
+    ext.api_version = VK_API_VERSION_1_2;
+    std::unique_ptr<vk::State> st;
+    REQUIRE(vk::State::adopt(ext, &st) == 0);
+    REQUIRE(!st->float64());
+    return st;
+}
+
 // The same through the CPU extractor, the oracle.
 inline MapSink run_extractor(const ExtractorInfo &ex, const FeatureOptions &opts,
                              const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dist)
