@@ -3,7 +3,7 @@
 // modulo 2^32, as libvmaf's 32-bit row sum wraps, into the feature's results.
 // One thread per row.
 
-layout(local_size_x = 64) in;
+layout(local_size_x_id = 0) in;  // rows per workgroup (motion_vk.cpp)
 
 layout(std430, set = 0, binding = 0) readonly buffer Tiles { uint sums[]; } tiles;
 layout(std430, set = 0, binding = 1) writeonly buffer Rows { uint sums[]; } rows;

@@ -552,14 +552,13 @@ int State::finish(unsigned frames_in_flight)
         ifn_.GetPhysicalDeviceQueueFamilyProperties(physical_, &n, q.data());
         timestamp_bits_ = queue_family_ < n ? q[queue_family_].timestampValidBits : 0;
         // The caller's queue may be a renderer's; on some GPUs the kernels run
-        // markedly faster on a compute-only family (ADR 0040).
-        uint32_t dedicated = 0;
-        while (dedicated < n && (!(q[dedicated].queueFlags & VK_QUEUE_COMPUTE_BIT) ||
-                                 q[dedicated].queueFlags & VK_QUEUE_GRAPHICS_BIT))
-            dedicated++;
-        if (!owned_ && queue_family_ < n && q[queue_family_].queueFlags & VK_QUEUE_GRAPHICS_BIT && dedicated < n)
+        // markedly faster on a compute-only family (ADR 0040), the one our own
+        // device would use.
+        uint32_t ours = 0;
+        if (!owned_ && queue_family_ < n && q[queue_family_].queueFlags & VK_QUEUE_GRAPHICS_BIT &&
+            pick_queue_family(ifn_, physical_, &ours) && !(q[ours].queueFlags & VK_QUEUE_GRAPHICS_BIT))
             log(VMAF_LOG_LEVEL_INFO, "Vulkan: the caller's queue family %u also does graphics; the device's "
-                                     "compute-only family %u may run the kernels faster\n", queue_family_, dedicated);
+                                     "compute-only family %u may run the kernels faster\n", queue_family_, ours);
         if (const char *t = std::getenv("VMAF_VULKAN_TIMESTAMPS"); t && !std::strcmp(t, "0")) timestamp_bits_ = 0;
     }
     fn_.vkGetDeviceQueue(device_, queue_family_, queue_index_, &queue_);

@@ -34,7 +34,7 @@ namespace {
 
 using motion::gpu::kTileW;
 using motion::gpu::kTileH;
-constexpr uint32_t kRowsGroup = 64;  // motion_rows.comp's threads (rows) per workgroup
+constexpr uint32_t kRowsGroup = 64;  // motion_rows.comp's workgroup size (spec constant 0): rows
 
 // shaders/motion_sad.comp's push constants.
 struct Push {
@@ -77,8 +77,10 @@ public:
         d.push_constant_size = sizeof(Push);
         d.spec = spec;
         if (int err = ComputePipeline::create(st, d, &pipeline_)) return err;
+        const SpecConstant rows_spec[] = {{0, kRowsGroup}};
         PipelineDesc r;
         r.shader = &spirv::motion_rows;
+        r.spec = rows_spec;
         r.buffers = 2;
         r.push_constant_size = sizeof(RowsPush);
         if (int err = ComputePipeline::create(st, r, &rows_pipeline_)) return err;
