@@ -11,6 +11,8 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "context/collector.h"
 #include "output/score_table.h"
@@ -226,6 +228,51 @@ TEST_CASE("subsampled-out frames are not listed", "[output]")
     const auto j = parse(render(VMAF_OUTPUT_FORMAT_JSON, fc, info));
     REQUIRE(j["frames"].size() == 3);
     CHECK(j["frames"][2]["frameNum"] == 4);
+}
+
+TEST_CASE("names are listed as a run on one thread writes them, whatever the order of the writes",
+          "[output]")
+{
+    // Three features as a context ranks them (CollectorSink): T first on each
+    // frame (a temporal one, which also writes t_late of the previous frame one
+    // call late), then A, then B; writes made in no call (a model score, an
+    // imported score) come last. Here the writes come in another order: later
+    // frames and the flush first, frame 0 on another thread.
+    FeatureCollector fc;
+    vmaf::CollectorSink t(fc, {}, "", 0), a(fc, {}, "", 1), b(fc, {}, "", 2);
+    REQUIRE(fc.set("vmaf", 0, 70.0) == 0);
+    REQUIRE(fc.set_aggregate("imported", 3.0) == 0);
+    {
+        const vmaf::CallScope call(vmaf::OrderKey::kFlush);
+        REQUIRE(b.set_aggregate("agg_b", 2.0) == 0);
+        REQUIRE(a.append("a_flush", 0, 1.0) == 0);
+        REQUIRE(a.set_aggregate("agg_a", 1.0) == 0);
+    }
+    {
+        const vmaf::CallScope call(1);
+        REQUIRE(b.append("b", 1, 1.0) == 0);
+        REQUIRE(a.append("a1", 1, 1.0) == 0);
+        REQUIRE(a.append("a2", 1, 1.0) == 0);
+        REQUIRE(t.append("t", 1, 1.0) == 0);
+        REQUIRE(t.append("t_late", 0, 1.0) == 0);
+    }
+    std::thread([&] {
+        const vmaf::CallScope call(0);
+        REQUIRE(b.append("b", 0, 0.0) == 0);
+        REQUIRE(a.append("a1", 0, 0.0) == 0);
+        REQUIRE(a.append("a2", 0, 0.0) == 0);
+        REQUIRE(t.append("t", 0, 0.0) == 0);
+    }).join();
+    REQUIRE(fc.set("vmaf", 1, 71.0) == 0);
+
+    const std::vector<std::string> expected = {"t", "a1", "a2", "b", "t_late", "a_flush", "vmaf"};
+    CHECK(fc.names() == expected);
+    CHECK(render(VMAF_OUTPUT_FORMAT_CSV, fc, make_info()).substr(0, 35) == "Frame,t,a1,a2,b,t_late,a_flush,vmaf");
+    const auto aggregates = fc.aggregates();
+    REQUIRE(aggregates.size() == 3);
+    CHECK(aggregates[0].first == "agg_a");
+    CHECK(aggregates[1].first == "agg_b");
+    CHECK(aggregates[2].first == "imported");
 }
 
 TEST_CASE("missing scores: omitted, or an empty CSV cell; unpoolable features have no values",

@@ -1,5 +1,6 @@
 #include "context/collector.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -7,17 +8,46 @@
 
 namespace vmaf {
 
-int FeatureCollector::set(std::string_view name, unsigned index, double value, bool overwrite)
+namespace {
+
+// The call this thread's extraction writes belong to (CallScope), and how many
+// writes it made so far.
+thread_local uint64_t t_call = OrderKey::kNone;
+thread_local uint64_t t_seq = 0;
+
+}  // namespace
+
+CallScope::CallScope(uint64_t call) : prev_call_(t_call), prev_seq_(t_seq)
+{
+    t_call = call;
+    t_seq = 0;
+}
+
+CallScope::~CallScope()
+{
+    t_call = prev_call_;
+    t_seq = prev_seq_;
+}
+
+void FeatureCollector::place(OrderKey *at, OrderKey key, bool first)
+{
+    if (key.call == OrderKey::kNone) {
+        if (first) *at = {OrderKey::kNone, 0, unordered_++};
+    } else if (first || key < *at) {
+        *at = key;
+    }
+}
+
+int FeatureCollector::set(std::string_view name, unsigned index, double value, bool overwrite, OrderKey key)
 {
     std::lock_guard lock(mutex_);
     auto it = series_.find(std::string(name));
-    if (it == series_.end()) {
-        order_.emplace_back(name);
-        it = series_.emplace(std::string(name), Series{}).first;
-    }
-    Series &s = it->second;
+    const bool first = it == series_.end();
+    if (first) it = series_.emplace(std::string(name), Entry{}).first;
+    Series &s = it->second.series;
     if (s.size() <= index) s.resize(size_t(index) + 1);
     if (s[index] && !overwrite) return -EEXIST;
+    place(&it->second.key, key, first);
     s[index] = value;
     if (index + 1 > frame_count_) frame_count_ = index + 1;
     return 0;
@@ -26,9 +56,9 @@ int FeatureCollector::set(std::string_view name, unsigned index, double value, b
 const FeatureCollector::Series *FeatureCollector::find(std::string_view name) const
 {
     auto it = series_.find(std::string(name));
-    if (it != series_.end()) return &it->second;
+    if (it != series_.end()) return &it->second.series;
     it = series_.find(std::string(feature_alias(name)));
-    return it != series_.end() ? &it->second : nullptr;
+    return it != series_.end() ? &it->second.series : nullptr;
 }
 
 int FeatureCollector::get(std::string_view name, unsigned index, double *value) const
@@ -49,8 +79,17 @@ std::vector<std::optional<double>> FeatureCollector::series(std::string_view nam
 
 std::vector<std::string> FeatureCollector::names() const
 {
+    std::vector<std::pair<OrderKey, const std::string *>> sorted;
     std::lock_guard lock(mutex_);
-    return order_;
+    sorted.reserve(series_.size());
+    for (const auto &[name, e] : series_) sorted.emplace_back(e.key, &name);
+    std::sort(sorted.begin(), sorted.end(), [](const auto &a, const auto &b) {
+        return a.first != b.first ? a.first < b.first : *a.second < *b.second;
+    });
+    std::vector<std::string> out;
+    out.reserve(sorted.size());
+    for (const auto &s : sorted) out.push_back(*s.second);
+    return out;
 }
 
 unsigned FeatureCollector::frame_count() const
@@ -59,19 +98,31 @@ unsigned FeatureCollector::frame_count() const
     return frame_count_;
 }
 
-int FeatureCollector::set_aggregate(std::string_view name, double value)
+int FeatureCollector::set_aggregate(std::string_view name, double value, OrderKey key)
 {
     std::lock_guard lock(mutex_);
-    for (auto &[n, v] : aggregates_)
-        if (n == name) { v = value; return 0; }
-    aggregates_.emplace_back(name, value);
+    for (Aggregate &a : aggregates_)
+        if (a.name == name) {
+            a.value = value;
+            place(&a.key, key, false);
+            return 0;
+        }
+    aggregates_.push_back({std::string(name), value, {}});
+    place(&aggregates_.back().key, key, true);
     return 0;
 }
 
 std::vector<std::pair<std::string, double>> FeatureCollector::aggregates() const
 {
+    std::vector<const Aggregate *> sorted;
     std::lock_guard lock(mutex_);
-    return aggregates_;
+    for (const Aggregate &a : aggregates_) sorted.push_back(&a);
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [](const Aggregate *a, const Aggregate *b) { return a->key < b->key; });
+    std::vector<std::pair<std::string, double>> out;
+    out.reserve(sorted.size());
+    for (const Aggregate *a : sorted) out.emplace_back(a->name, a->value);
+    return out;
 }
 
 std::string CollectorSink::output_name(const char *name) const
@@ -82,9 +133,15 @@ std::string CollectorSink::output_name(const char *name) const
     return out;
 }
 
+OrderKey CollectorSink::next_key() const
+{
+    if (t_call == OrderKey::kNone) return {};
+    return {t_call, rank_, t_seq++};
+}
+
 int CollectorSink::append(const char *name, unsigned index, double value)
 {
-    return fc_.set(output_name(name), index, value);
+    return fc_.set(output_name(name), index, value, false, next_key());
 }
 
 int CollectorSink::get(const char *name, unsigned index, double *value) const
@@ -94,7 +151,7 @@ int CollectorSink::get(const char *name, unsigned index, double *value) const
 
 int CollectorSink::set_aggregate(const char *name, double value)
 {
-    return fc_.set_aggregate(output_name(name), value);
+    return fc_.set_aggregate(output_name(name), value, next_key());
 }
 
 }  // namespace vmaf

@@ -1,6 +1,8 @@
 // Per-frame scores of every feature and model, by output name.
 #pragma once
 
+#include <compare>
+#include <cstdint>
 #include <mutex>
 #include <optional>
 #include <span>
@@ -13,52 +15,104 @@
 
 namespace vmaf {
 
+// Where a write stands in the order of a run on one thread, which is the order
+// the names are listed in (FeatureCollector::names()): frame by frame, each
+// frame's features by rank (Context: its temporal features first, then the
+// others, each in registration order), then the flush after the last frame. A
+// write made in no such call (model scores, imported scores) comes after all of
+// them, in the order those names were first written. The keys depend only on
+// the configuration, never on which thread, worker instance or backend made the
+// write, nor when (adr/0042).
+struct OrderKey {
+    static constexpr uint64_t kFlush = UINT64_MAX - 1;  // call: the flush after the last frame
+    static constexpr uint64_t kNone = UINT64_MAX;       // call: none (API writes)
+
+    uint64_t call = kNone;  // frame index of the call that wrote, kFlush or kNone
+    unsigned rank = 0;      // the writing feature's place within a call
+    uint64_t seq = 0;       // the write's place within that call
+    auto operator<=>(const OrderKey &) const = default;
+};
+
+// Marks the extraction calls of this thread as those of frame `call` (or the
+// flush, OrderKey::kFlush) while it lives, for the CollectorSinks they write
+// through. Nests: the previous call is back when it goes.
+class CallScope {
+public:
+    explicit CallScope(uint64_t call);
+    ~CallScope();
+    CallScope(const CallScope &) = delete;
+    CallScope &operator=(const CallScope &) = delete;
+
+private:
+    uint64_t prev_call_, prev_seq_;
+};
+
 class FeatureCollector {
 public:
     // Store `value` for `name` at `index`. Writing the same index twice is an
-    // error (-EEXIST) unless `overwrite`. Thread-safe.
-    int set(std::string_view name, unsigned index, double value, bool overwrite = false);
+    // error (-EEXIST) unless `overwrite`. `key`: where the write stands in the
+    // listing order (OrderKey). Thread-safe.
+    int set(std::string_view name, unsigned index, double value, bool overwrite = false,
+            OrderKey key = {});
     // Read a score: `name` may be the stored name or a provided name whose alias
     // is stored. Returns -ENOENT when missing.
     int get(std::string_view name, unsigned index, double *value) const;
     // A copy of one feature's series (missing frames are empty optionals).
     std::vector<std::optional<double>> series(std::string_view name) const;
-    // Stored names in first-written order.
+    // Stored names in listing order: by the smallest OrderKey each was written
+    // with.
     std::vector<std::string> names() const;
     // One past the highest index written (0 when empty).
     unsigned frame_count() const;
-    // Whole-sequence scores, in first-written order.
-    int set_aggregate(std::string_view name, double value);
+    // Whole-sequence scores, in listing order as names().
+    int set_aggregate(std::string_view name, double value, OrderKey key = {});
     std::vector<std::pair<std::string, double>> aggregates() const;
 
 private:
     using Series = std::vector<std::optional<double>>;
+    struct Entry {
+        Series series;
+        OrderKey key;
+    };
+    struct Aggregate {
+        std::string name;
+        double value;
+        OrderKey key;
+    };
     const Series *find(std::string_view name) const;  // caller holds mutex_
+    // *at becomes the smaller of itself and `key` (`first`: `key`); a `key` of
+    // no call places a new name after the earlier ones of no call.
+    void place(OrderKey *at, OrderKey key, bool first);
     mutable std::mutex mutex_;
-    std::vector<std::string> order_;
-    std::unordered_map<std::string, Series> series_;
+    std::unordered_map<std::string, Entry> series_;
     unsigned frame_count_ = 0;
-    std::vector<std::pair<std::string, double>> aggregates_;
+    uint64_t unordered_ = 0;  // names and aggregates written in no call so far
+    std::vector<Aggregate> aggregates_;
 };
 
-// The ScoreSink one extractor instance writes through: maps its names to output
-// names and stores them in the collector. A provided name is written as its alias
-// plus the option suffix; any other (cambi's cambi_source, float_adm's adm) as it
-// is, as libvmaf's name dictionary holds only the provided names.
+// The ScoreSink of one registered feature (every instance of it, on any thread or
+// backend, writes through it): maps its names to output names and stores them in
+// the collector. A provided name is written as its alias plus the option suffix;
+// any other (cambi's cambi_source, float_adm's adm) as it is, as libvmaf's name
+// dictionary holds only the provided names. Writes made inside a CallScope are
+// placed by that call and `rank`, the feature's place within a call.
 class CollectorSink final : public ScoreSink {
 public:
-    CollectorSink(FeatureCollector &fc, std::span<const char *const> provided, std::string suffix)
-        : fc_(fc), provided_(provided), suffix_(std::move(suffix)) {}
+    CollectorSink(FeatureCollector &fc, std::span<const char *const> provided, std::string suffix,
+                  unsigned rank = 0)
+        : fc_(fc), provided_(provided), suffix_(std::move(suffix)), rank_(rank) {}
     int append(const char *name, unsigned index, double value) override;
     int get(const char *name, unsigned index, double *value) const override;
     int set_aggregate(const char *name, double value) override;
 
 private:
     std::string output_name(const char *name) const;
+    OrderKey next_key() const;
 
     FeatureCollector &fc_;
     std::span<const char *const> provided_;
     std::string suffix_;
+    unsigned rank_;
 };
 
 }  // namespace vmaf

@@ -34,6 +34,10 @@ void vk::ContextIoDeleter::operator()(vk::ContextIo *io) const
 #endif
 }
 
+// The ranks (CollectorSink) of the features that do not run first on a frame
+// start here.
+constexpr unsigned kLaterRank = 1u << 16;
+
 // The sink of the GPU engine's calls: never written, since every feature on the
 // GPU writes into its registered feature's own sink (Engine::FeatureConfig::sink).
 class NoSink final : public ScoreSink {
@@ -100,7 +104,11 @@ int Context::use_feature(const ExtractorInfo *info, const Dict &opts)
         log(VMAF_LOG_LEVEL_ERROR, "feature %s is not available in this build\n", info->name);
         return -ENOSYS;
     }
-    f->sink = std::make_unique<CollectorSink>(collector_, info->provided, f->suffix);
+    // Its names are listed as a run on one thread writes them first: within a
+    // frame, the temporal features before the others (run_cpu_frame), each in
+    // registration order, whichever backend or instance computes them.
+    const unsigned rank = unsigned(features_.size()) + ((f->flags & kExtractorTemporal) ? 0u : kLaterRank);
+    f->sink = std::make_unique<CollectorSink>(collector_, info->provided, f->suffix, rank);
     features_.push_back(std::move(f));
     return 0;
 }
@@ -183,6 +191,7 @@ int Context::extract_frame(std::vector<std::unique_ptr<Extractor>> *instances,
                            const VmafPicture &ref, const VmafPicture &dist,
                            const RefHistory &history, unsigned index)
 {
+    const CallScope call(index);
     if (instances && instances->size() != features_.size()) instances->resize(features_.size());
     for (size_t i = 0; i < features_.size(); i++) {
         RegisteredFeature &f = *features_[i];
@@ -276,6 +285,7 @@ int Context::run_cpu_frame(VmafPicture *ref, VmafPicture *dist, unsigned index)
                        prev_prev_ref_.ref ? &prev_prev_ref_ : nullptr};
 
     // Temporal extractors run here, in call order, on their single instance.
+    const CallScope call(index);
     for (auto &f : features_) {
         if (f->on_gpu || !(f->flags & kExtractorTemporal)) continue;
         if (f->flags & kExtractorPrevRef) f->main->set_history(history);
@@ -364,6 +374,7 @@ int Context::flush()
         if (async_error_) return async_error_;
     }
     if (started_) {
+        const CallScope call(OrderKey::kFlush);
         for (auto &f : features_) {
             if (f->on_gpu) continue;  // its GPU twin flushed with the engine; this instance saw no frame
             if (int err = f->main->flush(*f->sink)) return err;

@@ -13,7 +13,7 @@
 namespace vmaf::output {
 
 struct ScoreTable {
-    std::vector<std::string> names;                          // first-written order
+    std::vector<std::string> names;                          // FeatureCollector::names() order
     std::vector<std::vector<std::optional<double>>> series;  // per name, by frame index
     std::vector<unsigned> rows;                              // frame indices that get a line
 

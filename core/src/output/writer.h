@@ -27,10 +27,10 @@ struct OutputInfo {
     PoolFn pool;             // pooled_metrics; empty: every feature is listed without values
 };
 
-// Render the whole document. Features appear in the collector's first-written
-// order, under the names the collector stores (libvmaf's aliases plus option
-// suffixes); aggregate metrics come from the collector too. An empty collector
-// gives a valid empty document.
+// Render the whole document. Features appear in the collector's listing order
+// (FeatureCollector::names()), under the names the collector stores (libvmaf's
+// aliases plus option suffixes); aggregate metrics come from the collector too.
+// An empty collector gives a valid empty document.
 std::string render_output(VmafOutputFormat fmt, const FeatureCollector &fc, const OutputInfo &info);
 
 // Render and write to `f`. Returns 0, -EINVAL for an unknown format or a null

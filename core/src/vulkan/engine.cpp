@@ -687,6 +687,7 @@ int Engine::collect_oldest(ScoreSink &sink)
     const Buffer &rb = s.readback;
     if (int err = rb.invalidate()) return err;
     pending_.pop_front();
+    const CallScope call(f.index);  // listed as the CPU extraction of this frame would be
     for (Entry &e : features_) {
         const std::span<const std::byte> results(rb.data() + e.offset, e.bytes);
         for (unsigned v = 0; v < e.sinks.size(); v++) {
@@ -949,6 +950,7 @@ int Engine::flush(ScoreSink &sink)
     if (flushed_) return 0;
     if (int err = wait_idle(sink)) return err;
     flushed_ = true;
+    const CallScope call(OrderKey::kFlush);
     for (Entry &e : features_)
         for (unsigned v = 0; v < e.sinks.size(); v++)
             if (int err = e.feature->flush_variant(v, e.sinks[v] ? *e.sinks[v] : sink)) return fail(err);
