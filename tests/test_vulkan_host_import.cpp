@@ -28,22 +28,25 @@ using namespace vmaf::test;
 
 namespace {
 
-// VMAF_VULKAN_HOST_IMPORT for the engines made while one is in scope.
-class HostImportEnv {
+// An environment variable set (null: unset) while one is in scope:
+// VMAF_VULKAN_HOST_IMPORT for the engines made meanwhile,
+// VMAF_VULKAN_TRANSFER_QUEUE for the states.
+class ScopedEnv {
 public:
-    explicit HostImportEnv(const char *value)
+    ScopedEnv(const char *name, const char *value) : name_(name)
     {
-        if (const char *old = std::getenv("VMAF_VULKAN_HOST_IMPORT")) old_ = old, had_ = true;
-        if (value) setenv("VMAF_VULKAN_HOST_IMPORT", value, 1);
-        else unsetenv("VMAF_VULKAN_HOST_IMPORT");
+        if (const char *old = std::getenv(name)) old_ = old, had_ = true;
+        if (value) setenv(name, value, 1);
+        else unsetenv(name);
     }
-    ~HostImportEnv()
+    ~ScopedEnv()
     {
-        if (had_) setenv("VMAF_VULKAN_HOST_IMPORT", old_.c_str(), 1);
-        else unsetenv("VMAF_VULKAN_HOST_IMPORT");
+        if (had_) setenv(name_, old_.c_str(), 1);
+        else unsetenv(name_);
     }
 
 private:
+    const char *name_;
     std::string old_;
     bool had_ = false;
 };
@@ -60,7 +63,7 @@ FeatureOptions defaults(const ExtractorInfo &ex)
 
 std::unique_ptr<vk::Engine> make_engine(vk::State &st, const FrameFormat &fmt, bool import)
 {
-    HostImportEnv env(import ? nullptr : "0");
+    ScopedEnv env("VMAF_VULKAN_HOST_IMPORT", import ? nullptr : "0");
     vk::Engine::FeatureList list;
     for (const ExtractorInfo *ex : kFeatures) list.push_back({ex, defaults(*ex)});
     std::unique_ptr<vk::Engine> engine;
@@ -211,6 +214,63 @@ TEST_CASE("host pictures read in place score as copied ones and as the CPU", "[v
         unref_all(dist);
     }
     check_clean(*st);
+}
+
+TEST_CASE("host uploads in a submission of their own score as in the frame's", "[vulkan][host_import][golden]")
+{
+    // VMAF_VULKAN_TRANSFER_QUEUE=compute: the transfer lane's submissions and
+    // waits on the compute queue, as on a device without a transfer-only family
+    // (lavapipe); on one with such a family the default runs the lane there.
+    std::unique_ptr<vk::State> plain, lane;
+    {
+        ScopedEnv off("VMAF_VULKAN_TRANSFER_QUEUE", "0");
+        plain = validated_state();
+    }
+    {
+        ScopedEnv on("VMAF_VULKAN_TRANSFER_QUEUE", "compute");
+        lane = validated_state();
+    }
+    REQUIRE(plain->transfer_lane() == vk::State::Lane::None);
+    REQUIRE(lane->transfer_lane() == vk::State::Lane::Compute);
+    const std::string pair = "rocket_320x240_10bit_crf30";
+    auto ref = load_y4m(data_dir() + "/" + pair + "_ref.y4m");
+    auto dist = load_y4m(data_dir() + "/" + pair + "_dis.y4m");
+    const uint64_t n = ref.size();
+    const MapSink cpu = run_cpu(ref, dist);
+    for (const bool import : {false, true}) {
+        INFO("read in place: " << import);
+        if (import && !imports_host_memory(*lane)) continue;
+        vk::HostUploadStats a_stats, b_stats;
+        const uint64_t before[2] = {lane->submissions(), plain->submissions()};
+        const MapSink a = run_gpu(*lane, ref, dist, import, &a_stats);
+        const MapSink b = run_gpu(*plain, ref, dist, import, &b_stats);
+        CHECK(a_stats.lane_frames == n);
+        CHECK(b_stats.lane_frames == 0);
+        // The engine's set-up and the frames' own; the lane's are not counted.
+        CHECK(lane->submissions() - before[0] == plain->submissions() - before[1]);
+        CHECK(a_stats.imported == (import ? 2 * n : 0));
+        require_same_scores(a, b);
+        require_same_scores(a, cpu);
+    }
+    // A staged picture beside one read in place (a caller's memory is copied).
+    if (imports_host_memory(*lane)) {
+        std::vector<std::unique_ptr<CallerPicture>> theirs;
+        std::vector<VmafPicture> dist_copied;
+        for (const VmafPicture &d : dist) {
+            theirs.push_back(std::make_unique<CallerPicture>(d, 64, 32));
+            dist_copied.push_back(theirs.back()->pic);
+        }
+        vk::HostUploadStats stats;
+        const MapSink mixed = run_gpu(*lane, ref, dist_copied, true, &stats);
+        CHECK(stats.lane_frames == n);
+        CHECK(stats.imported == n);
+        CHECK(stats.copied == n);
+        require_same_scores(mixed, cpu);
+    }
+    unref_all(ref);
+    unref_all(dist);
+    check_clean(*lane);
+    check_clean(*plain);
 }
 
 TEST_CASE("a picture freed in flight whose memory is reused is read right", "[vulkan][host_import]")

@@ -23,9 +23,9 @@ int check(VkResult r, const char *what)
 
 }  // namespace
 
-int FrameRing::create(State &st, unsigned slots, std::unique_ptr<FrameRing> *out)
+int FrameRing::create(State &st, unsigned slots, std::unique_ptr<FrameRing> *out, bool lane)
 {
-    std::unique_ptr<FrameRing> ring(new FrameRing(st));
+    std::unique_ptr<FrameRing> ring(new FrameRing(st, lane));
     const auto &fn = st.fn();
     VkSemaphoreTypeCreateInfo ti = make<VkSemaphoreTypeCreateInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO);
     ti.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
@@ -39,7 +39,7 @@ int FrameRing::create(State &st, unsigned slots, std::unique_ptr<FrameRing> *out
     for (Slot &s : ring->slots_) {
         VkCommandPoolCreateInfo pi = make<VkCommandPoolCreateInfo>(VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
         pi.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
-        pi.queueFamilyIndex = st.queue_family();
+        pi.queueFamilyIndex = lane ? st.transfer_family() : st.queue_family();
         if (int err = check(fn.vkCreateCommandPool(st.device(), &pi, nullptr, &s.pool), "vkCreateCommandPool"))
             return err;
         VkCommandBufferAllocateInfo ai = make<VkCommandBufferAllocateInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
@@ -126,7 +126,8 @@ int FrameRing::submit(unsigned slot, std::span<const SemaphoreOp> waits, std::sp
     si.pCommandBuffers = &s.cmd;
     si.signalSemaphoreCount = uint32_t(signal_sems.size());
     si.pSignalSemaphores = signal_sems.data();
-    if (int err = check(st_.submit(si), "vkQueueSubmit")) return err;
+    const VkResult r = lane_ ? st_.submit(st_.transfer_lane(), si) : st_.submit(si);
+    if (int err = check(r, "vkQueueSubmit")) return err;
     submitted_ = value;
     s.value = value;
     return 0;

@@ -27,7 +27,9 @@ struct SemaphoreOp {
 
 class FrameRing {
 public:
-    static int create(State &st, unsigned slots, std::unique_ptr<FrameRing> *out);
+    // `lane`: the ring submits to the state's transfer lane (State::transfer_lane,
+    // which must not be None) instead of the compute queue.
+    static int create(State &st, unsigned slots, std::unique_ptr<FrameRing> *out, bool lane = false);
     ~FrameRing();  // waits for the ring's work
     FrameRing(const FrameRing &) = delete;
     FrameRing &operator=(const FrameRing &) = delete;
@@ -45,6 +47,11 @@ public:
     // Block until the slot's last submission has completed.
     int wait(unsigned slot);
     int wait_all();
+    // The slot's last submission as a wait for another submission (before `stage`).
+    SemaphoreOp done(unsigned slot, VkPipelineStageFlags stage) const
+    {
+        return {timeline_, slots_[slot].value, stage};
+    }
 
 private:
     struct Slot {
@@ -52,10 +59,11 @@ private:
         VkCommandBuffer cmd = VK_NULL_HANDLE;
         uint64_t value = 0;  // timeline value its last submission signals
     };
-    explicit FrameRing(State &st) : st_(st) {}
+    FrameRing(State &st, bool lane) : st_(st), lane_(lane) {}
     int wait_value(uint64_t value);
 
     State &st_;
+    bool lane_;
     VkSemaphore timeline_ = VK_NULL_HANDLE;
     uint64_t submitted_ = 0;  // last value handed to a submission
     std::vector<Slot> slots_;

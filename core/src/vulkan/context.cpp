@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -47,6 +48,20 @@ bool pick_queue_family(const InstanceFns &ifn, VkPhysicalDevice pd, uint32_t *fa
     if (any < 0) return false;
     *family = uint32_t(dedicated >= 0 ? dedicated : any);
     return true;
+}
+
+// A family that does transfers and neither compute nor graphics: its queues
+// feed the copy engines, which run beside the kernels (host uploads, ADR 0043).
+bool pick_transfer_family(const std::vector<VkQueueFamilyProperties> &q, uint32_t *family)
+{
+    for (uint32_t i = 0; i < uint32_t(q.size()); i++) {
+        const VkQueueFlags f = q[i].queueFlags;
+        if ((f & VK_QUEUE_TRANSFER_BIT) && !(f & (VK_QUEUE_COMPUTE_BIT | VK_QUEUE_GRAPHICS_BIT)) && q[i].queueCount) {
+            *family = i;
+            return true;
+        }
+    }
+    return false;
 }
 
 DeviceInfo describe(const InstanceFns &ifn, VkPhysicalDevice pd)
@@ -482,10 +497,31 @@ int State::create_device()
     pick_queue_family(ifn_, physical_, &queue_family_);
     queue_index_ = 0;
     const float priority = 1.0f;
-    VkDeviceQueueCreateInfo qi = make<VkDeviceQueueCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
-    qi.queueFamilyIndex = queue_family_;
-    qi.queueCount = 1;
-    qi.pQueuePriorities = &priority;
+    VkDeviceQueueCreateInfo qi[2];
+    qi[0] = make<VkDeviceQueueCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
+    qi[0].queueFamilyIndex = queue_family_;
+    qi[0].queueCount = 1;
+    qi[0].pQueuePriorities = &priority;
+    // The transfer lane (transfer_lane()): a queue of a transfer-only family
+    // where there is one; VMAF_VULKAN_TRANSFER_QUEUE=0 goes without, =compute
+    // runs the lane on the compute queue itself (tests: the same submissions
+    // and waits on a device that has one family).
+    uint32_t n_queues = 1;
+    {
+        const char *env = std::getenv("VMAF_VULKAN_TRANSFER_QUEUE");
+        uint32_t n = 0;
+        ifn_.GetPhysicalDeviceQueueFamilyProperties(physical_, &n, nullptr);
+        std::vector<VkQueueFamilyProperties> q(n);
+        ifn_.GetPhysicalDeviceQueueFamilyProperties(physical_, &n, q.data());
+        if (env && !std::strcmp(env, "compute")) {
+            lane_ = Lane::Compute;
+        } else if (!(env && !std::strcmp(env, "0")) && pick_transfer_family(q, &xfer_family_)) {
+            lane_ = Lane::Transfer;
+            qi[1] = qi[0];
+            qi[1].queueFamilyIndex = xfer_family_;
+            n_queues = 2;
+        }
+    }
 
     // Exactly the features describe() requires, and shaderFloat64 where the
     // device has it (the float features' double sums; optional).
@@ -513,8 +549,8 @@ int State::create_device()
 
     VkDeviceCreateInfo ci = make<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
     ci.pNext = &f.core;
-    ci.queueCreateInfoCount = 1;
-    ci.pQueueCreateInfos = &qi;
+    ci.queueCreateInfoCount = n_queues;
+    ci.pQueueCreateInfos = qi;
     ci.enabledExtensionCount = uint32_t(enable.size());
     ci.ppEnabledExtensionNames = enable.data();
     const VkResult r = ifn_.CreateDevice(physical_, &ci, nullptr, &device_);
@@ -562,6 +598,8 @@ int State::finish(unsigned frames_in_flight)
         if (const char *t = std::getenv("VMAF_VULKAN_TIMESTAMPS"); t && !std::strcmp(t, "0")) timestamp_bits_ = 0;
     }
     fn_.vkGetDeviceQueue(device_, queue_family_, queue_index_, &queue_);
+    if (lane_ == Lane::Transfer) fn_.vkGetDeviceQueue(device_, xfer_family_, 0, &xfer_queue_);
+    if (lane_ == Lane::Compute) xfer_family_ = queue_family_;
     ifn_.GetPhysicalDeviceProperties(physical_, &props_);
     ifn_.GetPhysicalDeviceMemoryProperties(physical_, &mem_props_);
     if (has_extension(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME) && ifn_.GetPhysicalDeviceProperties2 &&
@@ -578,9 +616,12 @@ int State::finish(unsigned frames_in_flight)
     }
     frames_in_flight_ = frames_in_flight;
     allocator_ = std::make_unique<Allocator>(*this);
-    log(VMAF_LOG_LEVEL_INFO, "Vulkan: using %s (Vulkan %u.%u.%u), queue family %u%s%s\n", info_.name.c_str(),
+    char lane[64] = "";
+    if (lane_ == Lane::Transfer) std::snprintf(lane, sizeof(lane), ", host uploads on family %u", xfer_family_);
+    if (lane_ == Lane::Compute) std::snprintf(lane, sizeof(lane), ", host uploads in a submission of their own");
+    log(VMAF_LOG_LEVEL_INFO, "Vulkan: using %s (Vulkan %u.%u.%u), queue family %u%s%s%s\n", info_.name.c_str(),
         VK_API_VERSION_MAJOR(props_.apiVersion), VK_API_VERSION_MINOR(props_.apiVersion),
-        VK_API_VERSION_PATCH(props_.apiVersion), queue_family_, owned_ ? "" : " (the caller's device)",
+        VK_API_VERSION_PATCH(props_.apiVersion), queue_family_, lane, owned_ ? "" : " (the caller's device)",
         validation_enabled() ? ", validation on" : "");
     return 0;
 }
@@ -621,10 +662,24 @@ VkResult State::injected(Fault what)
     return VK_SUCCESS;
 }
 
+VkResult State::submit(Lane lane, const VkSubmitInfo &info, VkFence fence)
+{
+    // Not counted in submissions(): those are the frames' own.
+    if (const VkResult r = injected(Fault::Submit); r != VK_SUCCESS) return r;
+    if (lane != Lane::Transfer) return submit_compute(info, fence);
+    std::lock_guard lock(xfer_mutex_);
+    return fn_.vkQueueSubmit(xfer_queue_, 1, &info, fence);
+}
+
 VkResult State::submit(const VkSubmitInfo &info, VkFence fence)
 {
     if (const VkResult r = injected(Fault::Submit); r != VK_SUCCESS) return r;
     submissions_.fetch_add(1);
+    return submit_compute(info, fence);
+}
+
+VkResult State::submit_compute(const VkSubmitInfo &info, VkFence fence)
+{
     if (queue_lock_.lock) {
         queue_lock_.lock(queue_lock_.opaque, queue_family_, queue_index_);
         const VkResult r = fn_.vkQueueSubmit(queue_, 1, &info, fence);

@@ -188,7 +188,19 @@ public:
     // Submit to the compute queue under the queue lock.
     VkResult submit(const VkSubmitInfo &info, VkFence fence = VK_NULL_HANDLE);
 
-    // Submissions so far (diagnostics and tests).
+    // Where host pictures' uploads run (Engine::submit, ADR 0043): in the frame's
+    // own submission (None), on a queue of a transfer-only family beside the
+    // kernels (Transfer: a device of our own that has one), or in a submission of
+    // their own on the compute queue (Compute: VMAF_VULKAN_TRANSFER_QUEUE=compute,
+    // for tests). transfer_family() is the lane's queue family.
+    enum class Lane { None, Transfer, Compute };
+    Lane transfer_lane() const { return lane_; }
+    uint32_t transfer_family() const { return xfer_family_; }
+    // Submit to the lane's queue (Lane::Compute: the compute queue).
+    VkResult submit(Lane lane, const VkSubmitInfo &info, VkFence fence = VK_NULL_HANDLE);
+
+    // Submissions to the compute queue so far, the transfer lane's not counted
+    // (diagnostics and tests).
     uint64_t submissions() const { return submissions_.load(); }
 
     // Fault injection, for tests: the nth next call (1: the very next) of the
@@ -225,6 +237,7 @@ private:
     int create_device();
     int check_adopted(const ExternalDevice &ext);
     int finish(unsigned frames_in_flight);
+    VkResult submit_compute(const VkSubmitInfo &info, VkFence fence);
     static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                                      VkDebugUtilsMessageTypeFlagsEXT types,
                                                      const VkDebugUtilsMessengerCallbackDataEXT *data,
@@ -251,6 +264,10 @@ private:
     std::unique_ptr<Allocator> allocator_;
     QueueLock queue_lock_;
     std::mutex queue_mutex_;
+    Lane lane_ = Lane::None;
+    VkQueue xfer_queue_ = VK_NULL_HANDLE;
+    uint32_t xfer_family_ = 0;
+    std::mutex xfer_mutex_;
     std::atomic<unsigned> errors_{0}, warnings_{0};
     std::atomic<uint64_t> submissions_{0};
     std::atomic<unsigned> contexts_{0};

@@ -74,6 +74,7 @@ Engine::~Engine()
     // pictures and imports of frames in flight go.
     if (ring_) ring_->wait_all();
     ring_.reset();
+    lane_ring_.reset();  // waits for the lane (done before the frames that waited for it)
     for (Slot &s : slots_) release_slot(s);
     host_imports_.reset();  // after the pictures: nothing reads them any more
     features_.clear();
@@ -457,12 +458,12 @@ void Engine::record_device_copies(VkCommandBuffer cmd, const VmafPicture *const 
 {
     for (unsigned k = 0; k < 2; k++) {
         const DevicePicture &d = *device_picture(*pics[k]);
-        record_plane_copies(cmd, d.buffer, d.plane_offset, *pics[k], k);
+        record_plane_copies(cmd, d.buffer, d.plane_offset, *pics[k], k, planes_.get());
     }
 }
 
 void Engine::record_plane_copies(VkCommandBuffer cmd, VkBuffer src, const VkDeviceSize offset[3],
-                                 const VmafPicture &pic, unsigned k)
+                                 const VmafPicture &pic, unsigned k, VkBuffer dst)
 {
     const PlaneRegion *regions = k ? frame_.dist : frame_.ref;
     for (unsigned p = 0; p < frame_.n_planes; p++) {
@@ -476,8 +477,72 @@ void Engine::record_plane_copies(VkCommandBuffer cmd, VkBuffer src, const VkDevi
             for (unsigned y = 0; y < r.h; y++)
                 copies.push_back({offset[p] + y * src_stride, r.offset + VkDeviceSize(y) * r.stride, row});
         }
-        st_.fn().vkCmdCopyBuffer(cmd, src, planes_.get(), uint32_t(copies.size()), copies.data());
+        st_.fn().vkCmdCopyBuffer(cmd, src, dst, uint32_t(copies.size()), copies.data());
     }
+}
+
+void Engine::record_host_copies(VkCommandBuffer cmd, unsigned slot, const HostLoad &h, VkBuffer dst)
+{
+    const VkBuffer staging = slots_[slot].staging.get();
+    if (h.staged[0] && h.staged[1]) {
+        const VkBufferCopy up{0, 0, frame_.planes_size};
+        st_.fn().vkCmdCopyBuffer(cmd, staging, dst, 1, &up);
+        return;
+    }
+    for (unsigned k = 0; k < 2; k++) {
+        if (!h.staged[k]) {
+            record_plane_copies(cmd, h.buffer[k], h.offset[k], *h.pics[k], k, dst);
+            continue;
+        }
+        // This picture's planes alone, staged where the planes go.
+        const PlaneRegion *r = k ? frame_.dist : frame_.ref;
+        const PlaneRegion &last = r[frame_.n_planes - 1];
+        const VkDeviceSize end =
+            last.offset + VkDeviceSize(last.stride) * (last.h - 1) + VkDeviceSize(last.w) * frame_.bytes_per_sample;
+        const VkBufferCopy up{r[0].offset, r[0].offset, end - r[0].offset};
+        st_.fn().vkCmdCopyBuffer(cmd, staging, dst, 1, &up);
+    }
+}
+
+void Engine::record_landing_handover(VkCommandBuffer cmd, unsigned slot, bool release)
+{
+    if (st_.transfer_family() == st_.queue_family()) return;  // the semaphore alone orders it
+    VkBufferMemoryBarrier b = make<VkBufferMemoryBarrier>(VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER);
+    b.srcAccessMask = release ? VK_ACCESS_TRANSFER_WRITE_BIT : 0;
+    b.dstAccessMask = release ? 0 : VK_ACCESS_TRANSFER_READ_BIT;
+    b.srcQueueFamilyIndex = st_.transfer_family();
+    b.dstQueueFamilyIndex = st_.queue_family();
+    b.buffer = slots_[slot].landing.get();
+    b.offset = 0;
+    b.size = VK_WHOLE_SIZE;
+    // The acquire's first scope is the stage the frame's semaphore wait blocks
+    // (submit_lane's `wait`), which chains it to the lane's copies.
+    st_.fn().vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                                  release ? VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT : VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
+                                  nullptr, 1, &b, 0, nullptr);
+}
+
+int Engine::submit_lane(unsigned slot, const HostLoad &h, SemaphoreOp *wait)
+{
+    Slot &s = slots_[slot];
+    if (!lane_ring_)
+        if (int err = FrameRing::create(st_, unsigned(slots_.size()), &lane_ring_, true)) return err;
+    // The landing buffer's previous frame is done: this slot's frame was
+    // collected before the slot came round again (begin_frame). Its contents
+    // are not kept across frames, so no ownership goes back to the lane.
+    if (!s.landing)
+        if (int err = st_.allocator().create_buffer(frame_.planes_size,
+                                                    VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                                    MemoryUse::Device, &s.landing))
+            return err;
+    VkCommandBuffer cmd;
+    if (int err = lane_ring_->begin(slot, &cmd)) return err;
+    record_host_copies(cmd, slot, h, s.landing.get());
+    record_landing_handover(cmd, slot, true);
+    if (int err = lane_ring_->submit(slot)) return err;
+    *wait = lane_ring_->done(slot, VK_PIPELINE_STAGE_TRANSFER_BIT);
+    uploads_.lane_frames++;
+    return 0;
 }
 
 HostUploadStats Engine::host_uploads() const
@@ -779,6 +844,7 @@ int Engine::submit(const VmafPicture &ref, const VmafPicture &dist, unsigned ind
     if (int err = begin_frame(sink, &slot)) return err;
     Slot &s = slots_[slot];
     Loader load;
+    SemaphoreOp lane_wait{VK_NULL_HANDLE, 0};
     if (on_device) {
         // Referenced until the GPU has copied them.
         s.pictures.resize(2);
@@ -793,20 +859,15 @@ int Engine::submit(const VmafPicture &ref, const VmafPicture &dist, unsigned ind
         // Each picture read in place where its memory imports (held until the
         // frame is done, so its storage is neither freed nor reused meanwhile),
         // else copied into staging first.
-        const VmafPicture *pics[2] = {&ref, &dist};
-        struct InPlace {
-            VkBuffer buffer = VK_NULL_HANDLE;
-            VkDeviceSize offset[3] = {};
-        };
-        std::array<InPlace, 2> in_place{};
-        bool copy[2] = {true, true};
+        HostLoad h{{&ref, &dist}, {true, true}, {}, {}};
+        bool *copy = h.staged;
         for (unsigned k = 0; k < 2 && host_imports_; k++) {
             size_t rows[3] = {};
             for (unsigned p = 0; p < frame_.n_planes; p++) rows[p] = size_t(frame_.ref[p].w) * frame_.bytes_per_sample;
-            copy[k] = !host_imports_->find(*pics[k], frame_.n_planes, rows, &in_place[k].buffer, in_place[k].offset);
+            copy[k] = !host_imports_->find(*h.pics[k], frame_.n_planes, rows, &h.buffer[k], h.offset[k]);
             if (!copy[k]) {
                 s.pictures.emplace_back();
-                picture_ref(&s.pictures.back(), pics[k]);
+                picture_ref(&s.pictures.back(), h.pics[k]);
             }
         }
         if (copy[0] || copy[1]) {
@@ -825,31 +886,29 @@ int Engine::submit(const VmafPicture &ref, const VmafPicture &dist, unsigned ind
             }
         }
         for (unsigned k = 0; k < 2; k++) (copy[k] ? uploads_.copied : uploads_.imported)++;
-        // Runs within this call, while the caller's pictures are there.
-        load = [this, slot, in_place, c0 = copy[0], c1 = copy[1], p0 = &ref, p1 = &dist](VkCommandBuffer cmd) {
-            const VkBuffer staging = slots_[slot].staging.get();
-            if (c0 && c1) {
-                const VkBufferCopy up{0, 0, frame_.planes_size};
-                st_.fn().vkCmdCopyBuffer(cmd, staging, planes_.get(), 1, &up);
+        if (st_.transfer_lane() != State::Lane::None) {
+            // On the transfer lane, beside the earlier frames' kernels; the
+            // frame then copies them from device memory into the planes.
+            if (int err = submit_lane(slot, h, &lane_wait)) {
+                release_slot(s);
+                return fail(err);
+            }
+            load = [this, slot](VkCommandBuffer cmd) {
+                record_landing_handover(cmd, slot, false);
+                const VkBufferCopy all{0, 0, frame_.planes_size};
+                st_.fn().vkCmdCopyBuffer(cmd, slots_[slot].landing.get(), planes_.get(), 1, &all);
                 return 0;
-            }
-            for (unsigned k = 0; k < 2; k++) {
-                if (!(k ? c1 : c0)) {
-                    record_plane_copies(cmd, in_place[k].buffer, in_place[k].offset, k ? *p1 : *p0, k);
-                    continue;
-                }
-                // This picture's planes alone, staged where the planes go.
-                const PlaneRegion *r = k ? frame_.dist : frame_.ref;
-                const PlaneRegion &last = r[frame_.n_planes - 1];
-                const VkDeviceSize end = last.offset + VkDeviceSize(last.stride) * (last.h - 1) +
-                                         VkDeviceSize(last.w) * frame_.bytes_per_sample;
-                const VkBufferCopy up{r[0].offset, r[0].offset, end - r[0].offset};
-                st_.fn().vkCmdCopyBuffer(cmd, staging, planes_.get(), 1, &up);
-            }
-            return 0;
-        };
+            };
+        } else {
+            // Runs within this call, while the caller's pictures are there.
+            load = [this, slot, h](VkCommandBuffer cmd) {
+                record_host_copies(cmd, slot, h, planes_.get());
+                return 0;
+            };
+        }
     }
-    if (int err = record_and_submit(slot, index, load, {}, {})) {
+    const std::span<const SemaphoreOp> waits(&lane_wait, lane_wait.semaphore ? 1 : 0);
+    if (int err = record_and_submit(slot, index, load, waits, {})) {
         release_slot(s);
         return fail(err);
     }

@@ -58,6 +58,7 @@ struct GpuTiming {
 struct HostUploadStats {
     uint64_t imported = 0, copied = 0;  // pictures
     uint64_t imports = 0;               // host allocations imported (once each while they live)
+    uint64_t lane_frames = 0;           // frames whose pictures came on the transfer lane
     size_t live_imports = 0;            // of them, still there
 };
 
@@ -154,6 +155,7 @@ private:
         Buffer staging;   // both pictures, laid out like FrameBuffers::planes (host pictures only)
         Buffer readback;  // this slot's results, back in host memory
         Buffer host_planes;  // both pictures back in host memory (enable_host_frames)
+        Buffer landing;   // both pictures as the transfer lane brings them (device memory)
         // What the frame in this slot reads until it is done.
         std::vector<VmafPicture> pictures;
         std::unique_ptr<ImportedPicture> imported[2];
@@ -184,7 +186,22 @@ private:
     void record_device_copies(VkCommandBuffer cmd, const VmafPicture *const pics[2]);
     // The planes of `pic`, rows of `src` from offset[p], into picture k's planes.
     void record_plane_copies(VkCommandBuffer cmd, VkBuffer src, const VkDeviceSize offset[3], const VmafPicture &pic,
-                             unsigned k);
+                             unsigned k, VkBuffer dst);
+    // Host pictures into `dst` (laid out as the planes): each from the slot's
+    // staging buffer where it was copied there, else from where it is imported.
+    struct HostLoad {
+        const VmafPicture *pics[2];
+        bool staged[2];
+        VkBuffer buffer[2];          // imported, where not staged
+        VkDeviceSize offset[2][3];
+    };
+    void record_host_copies(VkCommandBuffer cmd, unsigned slot, const HostLoad &h, VkBuffer dst);
+    // The same on the transfer lane into the slot's landing buffer; `wait` is
+    // what the frame's submission waits for before it copies that into the planes.
+    int submit_lane(unsigned slot, const HostLoad &h, SemaphoreOp *wait);
+    // The landing buffer's ownership, from the lane's queue family to the
+    // compute queue's (a no-op where they are one family).
+    void record_landing_handover(VkCommandBuffer cmd, unsigned slot, bool release);
     int record_imported(VkCommandBuffer cmd, unsigned slot, ImportedPicture *const pics[2]);
     void record_sampled(VkCommandBuffer cmd, unsigned slot, unsigned k, const ImportedPicture &pic);
     void record_image_barriers(VkCommandBuffer cmd, ImportedPicture *const pics[2], bool before);
@@ -203,6 +220,7 @@ private:
     std::vector<Slot> slots_;
     std::vector<Entry> features_;
     std::unique_ptr<FrameRing> ring_;
+    std::unique_ptr<FrameRing> lane_ring_;  // host uploads on the transfer lane (made on the first)
     std::deque<Pending> pending_;  // in submission order
     unsigned next_slot_ = 0;
     int error_ = 0;  // sticky: after a failure every call returns it
