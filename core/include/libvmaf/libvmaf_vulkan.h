@@ -149,6 +149,8 @@ int vmaf_vulkan_available(void);
  * frame's command buffer copies them from host memory and the host copies
  * nothing; they are referenced until the frame's GPU work is done. Other host
  * pictures (or VMAF_VULKAN_HOST_IMPORT=0) are copied into a staging buffer first.
+ * On a state of the library's own whose device has a transfer-only queue family,
+ * those copies run on a queue there, beside the earlier frames' kernels.
  * Pictures fetched from a DEVICE pool are already in host-visible device memory:
  * the frame's command buffer copies them on the GPU and the host copies nothing.
  * Any picture (host or device) also works with the CPU features.
