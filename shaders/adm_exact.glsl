@@ -20,16 +20,20 @@
 #ifndef ADM_EXACT_GLSL
 #define ADM_EXACT_GLSL
 
+#include "cxx_constructors.glsl"
+
 // m·2^e, m ≥ 0.
 struct AdmFloat {
     uint64_t m;
     int e;
+    CXX_CONSTRUCTOR2(AdmFloat, uint64_t, m, int, e)
 };
 
 // An unsigned 128-bit integer.
 struct AdmU128 {
     uint64_t hi;
     uint64_t lo;
+    CXX_CONSTRUCTOR2(AdmU128, uint64_t, hi, uint64_t, lo)
 };
 
 int adm_msb64(uint64_t v)

@@ -25,35 +25,26 @@
 #ifndef VIF_GAIN_GLSL
 #define VIF_GAIN_GLSL
 
-// GLSL builds a struct with its constructor syntax, VifDouble(m, e); C++
-// compilers before parenthesized aggregate initialisation (clang 16) need a
-// constructor for it.
-#ifdef __cplusplus
-#define VIF_CXX_CONSTRUCTOR2(S, T1, a, T2, b) \
-    S() = default;                          \
-    S(T1 a##_, T2 b##_) : a(a##_), b(b##_) {}
-#else
-#define VIF_CXX_CONSTRUCTOR2(S, T1, a, T2, b)
-#endif
+#include "cxx_constructors.glsl"
 
 // m·2^e; m in [2^52, 2^53) (a positive normal double).
 struct VifDouble {
     uint64_t m;
     int e;
-    VIF_CXX_CONSTRUCTOR2(VifDouble, uint64_t, m, int, e)
+    CXX_CONSTRUCTOR2(VifDouble, uint64_t, m, int, e)
 };
 
 // An unsigned 128-bit integer.
 struct VifU128 {
     uint64_t hi;
     uint64_t lo;
-    VIF_CXX_CONSTRUCTOR2(VifU128, uint64_t, hi, uint64_t, lo)
+    CXX_CONSTRUCTOR2(VifU128, uint64_t, hi, uint64_t, lo)
 };
 
 struct VifGain {
     uint numer1;      // sv_sq + σn²
     uint64_t numer2;  // trunc(g·g·σ1²) + numer1
-    VIF_CXX_CONSTRUCTOR2(VifGain, uint, numer1, uint64_t, numer2)
+    CXX_CONSTRUCTOR2(VifGain, uint, numer1, uint64_t, numer2)
 };
 
 int vif_msb64(uint64_t v)
@@ -169,7 +160,7 @@ bool vif_less(VifDouble a, VifDouble b)
 struct VifGainBase {
     VifDouble g;
     uint numer1;
-    VIF_CXX_CONSTRUCTOR2(VifGainBase, VifDouble, g, uint, numer1)
+    CXX_CONSTRUCTOR2(VifGainBase, VifDouble, g, uint, numer1)
 };
 
 // The limit-free part of the gain step: s1 >= σn², s2 > 0, s12 > 0 (int32
@@ -219,7 +210,7 @@ double vif_to_double(VifDouble v)
 struct VifGainBaseF64 {
     double g;
     uint numer1;
-    VIF_CXX_CONSTRUCTOR2(VifGainBaseF64, double, g, uint, numer1)
+    CXX_CONSTRUCTOR2(VifGainBaseF64, double, g, uint, numer1)
 };
 
 // vif_gain_base() in doubles after the division: sv = σ2² - g·σ12, truncated
