@@ -5,6 +5,7 @@ Tools that diff a GPU run against a CPU run, or read CSV columns by position,
 depend on it."""
 import csv
 import json
+import os
 import re
 import sys
 import xml.etree.ElementTree as ET
@@ -26,6 +27,13 @@ CONFIGS = {
 DELAYED = ["--feature", "psnr", "--feature", "float_motion", "--feature", "float_ssim"]
 
 FORMATS = ("json", "csv", "xml", "sub")
+# Under the sanitizers (tests/cli/meson.build) the formats that share the most
+# code with the others, and each backend and thread count once: the order is
+# made by the library and the same for every format; the build without
+# sanitizers runs the whole matrix.
+SANITIZED = os.environ.get("VMAF_TEST_SANITIZED") == "1"
+if SANITIZED:
+    FORMATS = ("json", "csv")
 
 
 def names_json(text):
@@ -91,7 +99,7 @@ def same_order_on_both_backends(cli):
     VIF and ADM configurations of --aom_ctc's models)."""
     runs = [("cpu", "4")]
     if vulkan_available(cli):
-        runs += [("vulkan", "1"), ("vulkan", "4")]
+        runs += [("vulkan", "4")] if SANITIZED else [("vulkan", "1"), ("vulkan", "4")]
     else:
         print("note: no Vulkan device; only CPU runs are compared")
     for label, args in CONFIGS.items():
@@ -112,7 +120,7 @@ def same_order_any_thread_count(cli):
     if vulkan_available(cli):
         runs += [("vulkan", t) for t in ("0", "4")]
     cpu = listed(cli, SMALL, DELAYED, "json", "cpu", "1")
-    for _ in range(3):  # the order used to depend on which thread came first
+    for _ in range(1 if SANITIZED else 3):  # the order used to depend on which thread came first
         for backend, threads in runs:
             other = listed(cli, SMALL, DELAYED, "json", backend, threads)
             check(other == cpu, f"--backend {backend} --threads {threads} lists the metrics otherwise than "
