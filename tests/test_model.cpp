@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "env.h"
 #include "golden.h"
 #include "libvmaf/libvmaf.h"
 #include "model/model.h"
@@ -68,26 +69,6 @@ private:
     }
     std::FILE *file_;
     int saved_ = -1;
-};
-
-// Sets (or unsets, with nullptr) an environment variable for its lifetime.
-class EnvOverride {
-public:
-    EnvOverride(const char *name, const char *value) : name_(name)
-    {
-        if (const char *old = std::getenv(name)) old_ = old;
-        if (value) setenv(name, value, 1);
-        else unsetenv(name);
-    }
-    ~EnvOverride()
-    {
-        if (old_) setenv(name_, old_->c_str(), 1);
-        else unsetenv(name_);
-    }
-
-private:
-    const char *name_;
-    std::optional<std::string> old_;
 };
 
 // A scratch directory, removed at the end.

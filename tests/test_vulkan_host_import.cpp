@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "context/context.h"
+#include "env.h"
 #include "feature/adm/adm.h"
 #include "feature/motion/motion.h"
 #include "feature/psnr/psnr.h"
@@ -28,29 +29,6 @@ using namespace vmaf::test;
 
 namespace {
 
-// An environment variable set (null: unset) while one is in scope:
-// VMAF_VULKAN_HOST_IMPORT for the engines made meanwhile,
-// VMAF_VULKAN_TRANSFER_QUEUE for the states.
-class ScopedEnv {
-public:
-    ScopedEnv(const char *name, const char *value) : name_(name)
-    {
-        if (const char *old = std::getenv(name)) old_ = old, had_ = true;
-        if (value) setenv(name, value, 1);
-        else unsetenv(name);
-    }
-    ~ScopedEnv()
-    {
-        if (had_) setenv(name_, old_.c_str(), 1);
-        else unsetenv(name_);
-    }
-
-private:
-    const char *name_;
-    std::string old_;
-    bool had_ = false;
-};
-
 const ExtractorInfo *const kFeatures[] = {&kPsnrExtractor, &kVifExtractor, &kAdmExtractor, &kMotionExtractor};
 
 FeatureOptions defaults(const ExtractorInfo &ex)
@@ -63,7 +41,7 @@ FeatureOptions defaults(const ExtractorInfo &ex)
 
 std::unique_ptr<vk::Engine> make_engine(vk::State &st, const FrameFormat &fmt, bool import)
 {
-    ScopedEnv env("VMAF_VULKAN_HOST_IMPORT", import ? nullptr : "0");
+    EnvOverride env("VMAF_VULKAN_HOST_IMPORT", import ? nullptr : "0");
     vk::Engine::FeatureList list;
     for (const ExtractorInfo *ex : kFeatures) list.push_back({ex, defaults(*ex)});
     std::unique_ptr<vk::Engine> engine;
@@ -223,11 +201,11 @@ TEST_CASE("host uploads in a submission of their own score as in the frame's", "
     // (lavapipe); on one with such a family the default runs the lane there.
     std::unique_ptr<vk::State> plain, lane;
     {
-        ScopedEnv off("VMAF_VULKAN_TRANSFER_QUEUE", "0");
+        EnvOverride off("VMAF_VULKAN_TRANSFER_QUEUE", "0");
         plain = validated_state();
     }
     {
-        ScopedEnv on("VMAF_VULKAN_TRANSFER_QUEUE", "compute");
+        EnvOverride on("VMAF_VULKAN_TRANSFER_QUEUE", "compute");
         lane = validated_state();
     }
     REQUIRE(plain->transfer_lane() == vk::State::Lane::None);

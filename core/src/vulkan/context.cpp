@@ -51,7 +51,7 @@ bool pick_queue_family(const InstanceFns &ifn, VkPhysicalDevice pd, uint32_t *fa
 }
 
 // A family that does transfers and neither compute nor graphics: its queues
-// feed the copy engines, which run beside the kernels (host uploads, ADR 0043).
+// feed the copy engines, which run beside the kernels (host uploads, ADR 0044).
 bool pick_transfer_family(const std::vector<VkQueueFamilyProperties> &q, uint32_t *family)
 {
     for (uint32_t i = 0; i < uint32_t(q.size()); i++) {
@@ -515,6 +515,7 @@ int State::create_device()
         ifn_.GetPhysicalDeviceQueueFamilyProperties(physical_, &n, q.data());
         if (env && !std::strcmp(env, "compute")) {
             lane_ = Lane::Compute;
+            xfer_family_ = queue_family_;
         } else if (!(env && !std::strcmp(env, "0")) && pick_transfer_family(q, &xfer_family_)) {
             lane_ = Lane::Transfer;
             qi[1] = qi[0];
@@ -599,7 +600,6 @@ int State::finish(unsigned frames_in_flight)
     }
     fn_.vkGetDeviceQueue(device_, queue_family_, queue_index_, &queue_);
     if (lane_ == Lane::Transfer) fn_.vkGetDeviceQueue(device_, xfer_family_, 0, &xfer_queue_);
-    if (lane_ == Lane::Compute) xfer_family_ = queue_family_;
     ifn_.GetPhysicalDeviceProperties(physical_, &props_);
     ifn_.GetPhysicalDeviceMemoryProperties(physical_, &mem_props_);
     if (has_extension(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME) && ifn_.GetPhysicalDeviceProperties2 &&

@@ -188,7 +188,7 @@ public:
     // Submit to the compute queue under the queue lock.
     VkResult submit(const VkSubmitInfo &info, VkFence fence = VK_NULL_HANDLE);
 
-    // Where host pictures' uploads run (Engine::submit, ADR 0043): in the frame's
+    // Where host pictures' uploads run (Engine::submit, ADR 0044): in the frame's
     // own submission (None), on a queue of a transfer-only family beside the
     // kernels (Transfer: a device of our own that has one), or in a submission of
     // their own on the compute queue (Compute: VMAF_VULKAN_TRANSFER_QUEUE=compute,

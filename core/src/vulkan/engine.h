@@ -7,7 +7,10 @@
 //   - host pictures: read by the GPU where they are when their storage can be
 //     imported (host_import.h: the library's own allocations, on a device with
 //     VK_EXT_external_memory_host), referenced until their frame is done; else
-//     copied once into the slot's staging buffer, then by the GPU;
+//     copied once into the slot's staging buffer, then by the GPU. On a state
+//     with a transfer lane (State::transfer_lane) the GPU's copy runs there,
+//     into the slot's landing buffer, in a submission of its own that the
+//     frame's waits for; the frame then copies that into the planes;
 //   - device pictures (device_picture.h): copied by the GPU from their buffers;
 //   - imported pictures (import.h): copied by the GPU from the caller's images or
 //     external memory, after the caller's semaphores, unpacked by a small kernel
