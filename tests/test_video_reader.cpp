@@ -4,6 +4,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <fstream>
+#include <thread>
+#include <vector>
 
 #include "golden.h"
 #include "io/video_reader.h"
@@ -197,4 +199,65 @@ TEST_CASE("a deeper picture gets the samples shifted up (common bit depth)", "[i
     CHECK(err.find("cannot hold") != std::string::npos);
     vmaf_picture_unref(&pic);
     std::remove(path10.c_str());
+}
+
+TEST_CASE("locate and fill read the frames read() reads, from several threads", "[io]")
+{
+    // Six 4x2 4:2:0 frames (12 bytes each), each sample its frame's number
+    // plus its place; one header with parameters; the last frame cut short.
+    std::string y4m = "YUV4MPEG2 W4 H2 C420jpeg\n";
+    for (int i = 0; i < 6; i++) {
+        y4m += i == 2 ? "FRAME Ixyz\n" : "FRAME\n";
+        for (int k = 0; k < 12; k++) y4m += char(16 * i + k);
+    }
+    y4m.resize(y4m.size() - 5);
+    const std::string path = temp_file("locate.y4m", y4m);
+    std::unique_ptr<VideoReader> r;
+    std::string err;
+    REQUIRE(VideoReader::open_y4m(path, &r, &err) == 0);
+    REQUIRE(r->positional());
+    CHECK(r->skip(1, &err) == 1);
+    std::vector<VideoReader::FrameSpan> spans(5);
+    for (auto &s : spans) REQUIRE(r->locate(&s, &err) == 1);
+    VideoReader::FrameSpan end{};
+    CHECK(r->locate(&end, &err) == 0);
+
+    // Filled out of order, on threads, one through a bounce buffer of 5 bytes.
+    std::vector<VmafPicture> pics(5);
+    std::vector<int> rc(5);
+    std::vector<std::string> errs(5);
+    std::vector<std::thread> threads;
+    for (unsigned i = 0; i < 5; i++) {
+        REQUIRE(vmaf::picture_alloc(&pics[i], VMAF_PIX_FMT_YUV420P, 8, 4, 2) == 0);
+        threads.emplace_back([&, i] {
+            std::vector<uint8_t> bounce(i == 1 ? 5 : 0);
+            rc[4 - i] = r->fill(spans[4 - i], &pics[4 - i], &bounce, &errs[4 - i]);
+        });
+    }
+    for (auto &t : threads) t.join();
+    for (unsigned i = 0; i < 4; i++) {
+        INFO("frame " << i + 1);
+        REQUIRE(rc[i] == 1);
+        CHECK(spans[i].index == i + 1);
+        const auto *y = static_cast<const uint8_t *>(pics[i].data[0]);
+        CHECK(y[0] == 16 * (i + 1));
+        CHECK(y[pics[i].stride[0] + 3] == 16 * (i + 1) + 7);
+        CHECK(static_cast<const uint8_t *>(pics[i].data[1])[1] == 16 * (i + 1) + 9);
+        CHECK(static_cast<const uint8_t *>(pics[i].data[2])[1] == 16 * (i + 1) + 11);
+    }
+    CHECK(rc[4] == -EIO);
+    CHECK(errs[4].find("truncated frame 5") != std::string::npos);
+    for (auto &p : pics) vmaf_picture_unref(&p);
+    std::remove(path.c_str());
+
+    // A raw file: its end is where its size says.
+    const std::string raw = temp_file("locate.yuv", std::string(2 * 12, '\x21'));
+    REQUIRE(VideoReader::open_raw(raw, 4, 2, VMAF_PIX_FMT_YUV420P, 8, &r, &err) == 0);
+    REQUIRE(r->positional());
+    VideoReader::FrameSpan s{};
+    CHECK(r->locate(&s, &err) == 1);
+    CHECK(r->locate(&s, &err) == 1);
+    CHECK(s.offset == 12);
+    CHECK(r->locate(&s, &err) == 0);
+    std::remove(raw.c_str());
 }

@@ -4,9 +4,11 @@
 
 namespace vmaf::cli {
 
-ReadAhead::ReadAhead(io::VideoReader &reader) : reader_(reader)
+ReadAhead::ReadAhead(io::VideoReader &reader, unsigned threads) : reader_(reader)
 {
-    thread_ = std::thread([this] { run(); });
+    positional_ = reader.positional() && threads > 1;
+    if (!positional_) threads = 1;
+    for (unsigned i = 0; i < threads; i++) threads_.emplace_back([this] { run(); });
 }
 
 ReadAhead::~ReadAhead()
@@ -16,9 +18,9 @@ ReadAhead::~ReadAhead()
         stop_ = true;
     }
     cv_.notify_all();
-    thread_.join();
+    for (std::thread &t : threads_) t.join();
     for (VmafPicture &p : todo_) vmaf_picture_unref(&p);
-    for (Item &it : done_) vmaf_picture_unref(&it.pic);
+    for (auto &[seq, it] : done_) vmaf_picture_unref(&it.pic);
 }
 
 void ReadAhead::give(const VmafPicture &pic)
@@ -33,13 +35,15 @@ void ReadAhead::give(const VmafPicture &pic)
 int ReadAhead::take(VmafPicture *pic, std::string *err)
 {
     std::unique_lock lock(mutex_);
-    // ended_ with nothing done: the end was taken already, nothing more comes.
-    cv_.wait(lock, [&] { return !done_.empty() || ended_; });
-    if (done_.empty()) return 0;
-    Item it = std::move(done_.front());
-    done_.pop_front();
+    // Past the end: it was taken already, nothing more comes.
+    if (next_ > end_) return 0;
+    cv_.wait(lock, [&] { return done_.count(next_) != 0; });
+    auto node = done_.extract(next_);
+    Item &it = node.mapped();
+    next_++;
     if (it.rc <= 0) {
         // Nothing after the end or an error: return what is still queued.
+        // Frames read after it stay in done_ until the destructor.
         vmaf_picture_unref(&it.pic);
         for (VmafPicture &p : todo_) vmaf_picture_unref(&p);
         todo_.clear();
@@ -52,22 +56,33 @@ int ReadAhead::take(VmafPicture *pic, std::string *err)
 
 void ReadAhead::run()
 {
+    std::vector<uint8_t> bounce(positional_ ? reader_.bounce_size() : 0);
     for (;;) {
-        VmafPicture pic;
-        {
-            std::unique_lock lock(mutex_);
-            cv_.wait(lock, [&] { return stop_ || (!todo_.empty() && !ended_); });
-            if (stop_) return;
-            pic = todo_.front();
-            todo_.pop_front();
+        std::unique_lock lock(mutex_);
+        cv_.wait(lock, [&] { return stop_ || (!todo_.empty() && started_ < end_); });
+        if (stop_) return;
+        const unsigned seq = started_++;
+        Item it{todo_.front(), 0, {}};
+        todo_.pop_front();
+        if (positional_) {
+            // One thread at a time moves through the file, in order; the
+            // samples are read beside the other threads.
+            io::VideoReader::FrameSpan span{};
+            it.rc = reader_.locate(&span, &it.err);
+            if (it.rc > 0) {
+                lock.unlock();
+                it.rc = reader_.fill(span, &it.pic, &bounce, &it.err);
+                lock.lock();
+            }
+        } else {
+            // The only thread: the frames come in order anyway.
+            lock.unlock();
+            it.rc = reader_.read(&it.pic, &it.err);
+            lock.lock();
         }
-        Item it{pic, 0, {}};
-        it.rc = reader_.read(&it.pic, &it.err);
-        {
-            std::lock_guard lock(mutex_);
-            if (it.rc <= 0) ended_ = true;
-            done_.push_back(std::move(it));
-        }
+        if (it.rc <= 0 && seq < end_) end_ = seq;
+        done_.emplace(seq, std::move(it));
+        lock.unlock();
         cv_.notify_all();
     }
 }

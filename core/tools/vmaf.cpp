@@ -10,6 +10,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -276,16 +277,41 @@ struct PictureSource {
     }
 };
 
-// Frames each input is read ahead of the frame being scored. The pool holds
-// 2 * kReadAhead pictures beyond what the library keeps (adr/0028-cli-read-ahead.md).
-constexpr unsigned kReadAhead = 4;
+// Threads reading each input, and frames each input is read ahead of the frame
+// being scored: the pool holds 2 * depth pictures beyond what the library keeps
+// (adr/0028-cli-read-ahead.md). A .y4m or .yuv file is read several frames at
+// once (adr/0045-cli-parallel-reads.md): one thread copying from the page cache
+// reads more slowly than the GPU scores. VMAF_CLI_READ_THREADS sets the
+// threads per input (1 to 16; docs/cli.md).
+struct ReadPlan {
+    unsigned threads, depth;
+};
+ReadPlan make_read_plan()
+{
+    unsigned threads = std::clamp(std::thread::hardware_concurrency() / 4, 2u, 4u);
+    if (const char *v = std::getenv("VMAF_CLI_READ_THREADS"); v && *v) {
+        char *end = nullptr;
+        const unsigned long n = std::strtoul(v, &end, 10);
+        if (*end || n < 1 || n > 16)
+            std::fprintf(stderr, "vmaf: warning: VMAF_CLI_READ_THREADS=%s is not 1 to 16; using %u\n", v,
+                         threads);
+        else
+            threads = unsigned(n);
+    }
+    return {threads, std::max(4u, 2 * threads)};
+}
+const ReadPlan &read_plan()
+{
+    static const ReadPlan plan = make_read_plan();
+    return plan;
+}
 
 // Device pictures are write-combined GPU memory: the file is read into a cached
 // buffer of this size, then copied (faster than the kernel writing them).
 constexpr size_t kDeviceBounce = 256 << 10;
 
 // Feed every frame pair to the context and flush it. *n_frames: pairs read.
-// Each input is read on its own thread, up to kReadAhead frames ahead; this
+// Each input is read on its own threads, up to plan.depth frames ahead; this
 // thread makes every library call, in frame order.
 int score_frames(VmafContext *vmaf, Inputs &in, const Options &o, const PictureSource &source,
                  bool show_progress, unsigned *n_frames)
@@ -297,12 +323,13 @@ int score_frames(VmafContext *vmaf, Inputs &in, const Options &o, const PictureS
         in.ref->set_bounce(kDeviceBounce);
         in.dist->set_bounce(kDeviceBounce);
     }
-    ReadAhead ref_reader(*in.ref), dist_reader(*in.dist);  // joined on every return
+    const ReadPlan plan = read_plan();
+    ReadAhead ref_reader(*in.ref, plan.threads), dist_reader(*in.dist, plan.threads);  // joined on every return
     const unsigned limit = o.frame_cnt ? o.frame_cnt : UINT_MAX;
     unsigned given = 0;  // frames handed to both readers
-    // Hand both readers empty pictures up to kReadAhead frames past frame i.
+    // Hand both readers empty pictures up to plan.depth frames past frame i.
     auto top_up = [&](unsigned i) {
-        for (; given < limit && given - i < kReadAhead; given++) {
+        for (; given < limit && given - i < plan.depth; given++) {
             for (ReadAhead *r : {&ref_reader, &dist_reader}) {
                 VmafPicture pic{};
                 if (int err = source.fetch(vmaf, &pic)) {
@@ -483,7 +510,7 @@ int write_output_file(VmafContext *vmaf, const Options &o)
 
 // The pictures the readers fill. A pool smaller than what the readers and the
 // library hold, and only this thread's next frame would free, deadlocks: the
-// 2 * kReadAhead pictures at the readers, the current pair, the reference
+// 2 * depth pictures at the readers, the current pair, the reference
 // history motion keeps on the CPU (two), and with device pictures the frames
 // queued on the GPU (each holds its pair until the GPU has copied it; fetching
 // collects them). Pictures the frame threads hold come back without this
@@ -492,7 +519,7 @@ int write_output_file(VmafContext *vmaf, const Options &o)
 // (adr/0028-cli-read-ahead.md).
 int preallocate(VmafContext *vmaf, const Options &o, const FrameFormat &f, PictureSource *source)
 {
-    const unsigned readers = 2 * kReadAhead;
+    const unsigned readers = 2 * read_plan().depth;
 #if VMAF_CLI_HAVE_VULKAN
     if (vulkan_attached() && device_pictures_wanted()) {
         VmafVulkanPictureConfiguration pc{};

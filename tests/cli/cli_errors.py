@@ -68,10 +68,11 @@ def truncated_late(cli):
         clips.append(data[:head] + 2 * data[head:head + 10 * frame])
     ref = write(cli, "long_ref.y4m", clips[0])
     dis = write(cli, "truncated_late.y4m", clips[1][:len(clips[1]) - 3 * frame + 100])
-    for threads in ("0", "4"):
-        r = cli.run("-r", ref, "-d", dis, *FEATURES_ONLY, "--threads", threads)
+    for threads, readers in (("0", "1"), ("0", None), ("4", "6")):
+        env = {"VMAF_CLI_READ_THREADS": readers} if readers else None
+        r = cli.run("-r", ref, "-d", dis, *FEATURES_ONLY, "--threads", threads, env=env)
         expect_error(r, 2, "truncated frame 17", "truncated_late.y4m")
-        r = cli.run("-r", ref, "-d", dis, *FEATURES_ONLY, "--threads", threads, "--frame_cnt", "17")
+        r = cli.run("-r", ref, "-d", dis, *FEATURES_ONLY, "--threads", threads, "--frame_cnt", "17", env=env)
         check(r.rc == 0, "--frame_cnt 17 stops before the truncated frame", r)
 
 

@@ -189,6 +189,12 @@ def read_ahead_order(cli):
     for n in ("1", "4"):
         doc = cli.run_json(*base, "--threads", n, name=f"long_t{n}.json")
         check(without_fps(doc) == without_fps(t0), f"--threads {n} differs from --threads 0")
+    # One reader thread per input, and more than there are frames ahead of the scoring
+    # at the default depth (ADR 0045).
+    for n in ("1", "7"):
+        doc = cli.run_json(*base, "--threads", "2", name=f"long_r{n}.json",
+                           env={"VMAF_CLI_READ_THREADS": n})
+        check(without_fps(doc) == without_fps(t0), f"VMAF_CLI_READ_THREADS={n} differs from the default")
     # With a Vulkan device, frames are read into its device pictures: the same scores.
     if cli.run(*cli.pair(SMALL), "-n", "--feature", "psnr", "--backend", "vulkan").rc == 0:
         for n in ("0", "1", "4"):

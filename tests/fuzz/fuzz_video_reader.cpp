@@ -8,11 +8,14 @@
 //                     picture), frames to skip (1 byte), then the file content.
 // Pictures are allocated only up to 1 << 20 luma samples: a header may
 // legitimately ask for a 65536x65536 frame, which is no bug to refuse.
+#include <cstring>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "fuzz_common.h"
 #include "io/video_reader.h"
+#include "picture/picture.h"
 #include "libvmaf/picture.h"
 
 namespace {
@@ -59,20 +62,46 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const vmaf::FrameFormat f = r->format();
     (void)r->frame_count_hint();
 
+    // A second reader of the same file reads it by locate() and fill(), the
+    // vmaf tool's way with several threads: the same frames, the same ends.
+    std::unique_ptr<vmaf::io::VideoReader> r2;
+    if ((raw ? vmaf::io::VideoReader::open_raw(path, w, h, fmt, bpc, &r2, &err)
+             : vmaf::io::VideoReader::open_y4m(path, &r2, &err)) != 0)
+        fuzz::fail("a second open of the same file failed");
+    if (!r2->positional()) fuzz::fail("a reader of a regular file is not positional");
+
     if (skip) {
         const int s = r->skip(skip, &err);
         if (s < 0 && err.empty()) fuzz::fail("skip failed without a message");
+        if (r2->skip(skip, &err) != s) fuzz::fail("skip differs between two readers of one file");
         if (s <= 0) return 0;
     }
     if (size_t(f.w) * f.h > (1u << 20)) return 0;
     const unsigned pic_bpc = kDepths[std::min(3u, depth_index(f.bpc) + deeper)];
+    std::vector<uint8_t> none, bounce(7);  // odd frames through a bounce buffer of an odd size
     for (int frame = 0; frame < 4; frame++) {
-        VmafPicture pic{};
-        if (vmaf_picture_alloc(&pic, f.pix_fmt, pic_bpc, f.w, f.h)) fuzz::fail("picture allocation failed");
+        VmafPicture pic{}, pic2{};
+        if (vmaf_picture_alloc(&pic, f.pix_fmt, pic_bpc, f.w, f.h) ||
+            vmaf_picture_alloc(&pic2, f.pix_fmt, pic_bpc, f.w, f.h))
+            fuzz::fail("picture allocation failed");
         err.clear();
         const int got = r->read(&pic, &err);
-        vmaf_picture_unref(&pic);
         if (got < 0 && err.empty()) fuzz::fail("read failed without a message");
+        std::string err2;
+        vmaf::io::VideoReader::FrameSpan span{};
+        int got2 = r2->locate(&span, &err2);
+        if (got2 > 0) got2 = r2->fill(span, &pic2, frame & 1 ? &bounce : &none, &err2);
+        if (got2 != got) fuzz::fail("locate and fill differ from read");
+        if (got2 < 0 && err2.empty()) fuzz::fail("locate or fill failed without a message");
+        if (got > 0)
+            for (unsigned p = 0; p < vmaf::plane_count(f.pix_fmt); p++)
+                for (unsigned y = 0; y < pic.h[p]; y++)
+                    if (std::memcmp(static_cast<const uint8_t *>(pic.data[p]) + y * pic.stride[p],
+                                    static_cast<const uint8_t *>(pic2.data[p]) + y * pic2.stride[p],
+                                    size_t(pic.w[p]) * (pic_bpc > 8 ? 2 : 1)) != 0)
+                        fuzz::fail("fill read other samples than read");
+        vmaf_picture_unref(&pic);
+        vmaf_picture_unref(&pic2);
         if (got <= 0) break;
     }
     return 0;

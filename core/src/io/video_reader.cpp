@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstring>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <vector>
 
 #include "picture/picture.h"
@@ -124,6 +125,8 @@ int VideoReader::open_y4m(const std::string &path, std::unique_ptr<VideoReader> 
     struct stat st;
     if (fstat(fileno(r->f_), &st) == 0 && S_ISREG(st.st_mode)) {
         const long here = std::ftell(r->f_);
+        r->positional_ = true;
+        r->file_size_ = st.st_size;
         // "FRAME\n" is the common frame header; parameters would make it longer.
         r->frame_hint_ = unsigned((st.st_size - here) / long(r->frame_bytes_ + 6));
     }
@@ -155,6 +158,8 @@ int VideoReader::open_raw(const std::string &path, unsigned w, unsigned h,
             return fail(err, -EINVAL, path + ": file size is not a whole number of " +
                         std::to_string(w) + "x" + std::to_string(h) + " frames");
         r->frame_hint_ = unsigned(st.st_size / long(r->frame_bytes_));
+        r->positional_ = true;
+        r->file_size_ = st.st_size;
     }
     *out = std::move(r);
     return 0;
@@ -185,12 +190,13 @@ int VideoReader::read_frame_header(std::string *err)
     return 1;
 }
 
-int VideoReader::read(VmafPicture *pic, std::string *err)
+// Fill pic's planes from `src(dst, n)`, which reads up to n bytes of the frame's
+// samples in order and returns how many it read. 1 on a frame; 0 when it read
+// nothing at all of a raw file's frame (the end); negative errno otherwise.
+template <typename Source>
+int VideoReader::fill_planes(VmafPicture *pic, unsigned index, std::vector<uint8_t> *bounce,
+                             std::string *err, Source &&src) const
 {
-    if (y4m_) {
-        const int r = read_frame_header(err);
-        if (r <= 0) return r;
-    }
     const unsigned bps = bytes_per_sample(fmt_.bpc);
     if (pic->bpc < fmt_.bpc)
         return fail(err, -EINVAL, path_ + ": a " + std::to_string(pic->bpc) +
@@ -199,34 +205,36 @@ int VideoReader::read(VmafPicture *pic, std::string *err)
     // then shifted up to its depth.
     const unsigned shift = pic->bpc - fmt_.bpc;
     std::vector<uint8_t> scratch(shift ? size_t(pic->w[0]) * bps : 0);
+    const auto truncated = [&] {
+        return fail(err, -EIO, path_ + ": truncated frame " + std::to_string(index));
+    };
     for (unsigned p = 0; p < plane_count(fmt_.pix_fmt); p++) {
         auto *row = static_cast<uint8_t *>(pic->data[p]);
         if (!shift && pic->stride[p] == ptrdiff_t(size_t(pic->w[p]) * bps)) {
             // Rows without padding: the plane in one read, straight from the file.
             const size_t want = size_t(pic->w[p]) * bps * pic->h[p];
             size_t got = 0;
-            if (bounce_.empty()) {
-                got = std::fread(row, 1, want, f_);
+            if (bounce->empty()) {
+                got = src(row, want);
             } else {
                 while (got < want) {
-                    const size_t n = std::fread(bounce_.data(), 1, std::min(bounce_.size(), want - got), f_);
-                    std::memcpy(row + got, bounce_.data(), n);
+                    const size_t n = src(bounce->data(), std::min(bounce->size(), want - got));
+                    std::memcpy(row + got, bounce->data(), n);
                     got += n;
                     if (!n) break;
                 }
             }
             if (got == want) continue;
             if (!y4m_ && p == 0 && got == 0) return 0;
-            return fail(err, -EIO, path_ + ": truncated frame " + std::to_string(frames_read_));
+            return truncated();
         }
         for (unsigned y = 0; y < pic->h[p]; y++, row += pic->stride[p]) {
             const size_t want = size_t(pic->w[p]) * bps;
             uint8_t *dst = shift ? scratch.data() : row;
-            const size_t got = std::fread(dst, 1, want, f_);
+            const size_t got = src(dst, want);
             if (got != want) {
                 if (!y4m_ && p == 0 && y == 0 && got == 0) return 0;
-                return fail(err, -EIO, path_ + ": truncated frame " +
-                            std::to_string(frames_read_));
+                return truncated();
             }
             if (!shift) continue;
             auto *out = reinterpret_cast<uint16_t *>(row);
@@ -240,8 +248,68 @@ int VideoReader::read(VmafPicture *pic, std::string *err)
                 }
         }
     }
-    frames_read_++;
     return 1;
+}
+
+int VideoReader::read(VmafPicture *pic, std::string *err)
+{
+    if (y4m_) {
+        const int r = read_frame_header(err);
+        if (r <= 0) return r;
+    }
+    const int r = fill_planes(pic, frames_read_, &bounce_, err,
+                              [this](uint8_t *dst, size_t n) { return std::fread(dst, 1, n, f_); });
+    if (r > 0) frames_read_++;
+    return r;
+}
+
+int VideoReader::locate(FrameSpan *span, std::string *err)
+{
+    if (!positional_) return fail(err, -ENOTSUP, path_ + ": not a regular file");
+    if (y4m_) {
+        const int r = read_frame_header(err);
+        if (r <= 0) return r;
+    }
+    const off_t at = ftello(f_);
+    if (at < 0) return fail(err, -errno, path_ + ": " + std::strerror(errno));
+    // A raw file's size is a whole number of frames (checked at open).
+    if (!y4m_ && at >= file_size_) return 0;
+    // Past the samples without reading them: the next header, or the end. A
+    // frame cut short is found by fill(); the end found after it is then never
+    // taken, since frames are handed out in order.
+    if (fseeko(f_, off_t(frame_bytes_), SEEK_CUR) != 0)
+        return fail(err, -errno, path_ + ": " + std::strerror(errno));
+    *span = FrameSpan{at, frames_read_++};
+    return 1;
+}
+
+int VideoReader::fill(const FrameSpan &span, VmafPicture *pic, std::vector<uint8_t> *bounce,
+                      std::string *err) const
+{
+    off_t at = span.offset;
+    int read_errno = 0;
+    const int fd = fileno(f_);
+    const int r = fill_planes(pic, span.index, bounce, err, [&](uint8_t *dst, size_t n) {
+        size_t got = 0;
+        while (got < n) {
+            const ssize_t k = pread(fd, dst + got, n - got, at);
+            if (k < 0 && errno == EINTR) continue;
+            if (k <= 0) {
+                if (k < 0) read_errno = errno;
+                break;
+            }
+            got += size_t(k);
+            at += k;
+        }
+        return got;
+    });
+    if (read_errno)
+        return fail(err, -read_errno, path_ + ": frame " + std::to_string(span.index) + ": " +
+                    std::strerror(read_errno));
+    // A raw frame that is not there at all was caught by locate(); here it is
+    // a frame cut short like any other.
+    if (r == 0) return fail(err, -EIO, path_ + ": truncated frame " + std::to_string(span.index));
+    return r;
 }
 
 int VideoReader::skip(unsigned n, std::string *err)

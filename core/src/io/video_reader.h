@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <sys/types.h>
 #include <vector>
 
 #include "feature/extractor.h"
@@ -43,8 +44,27 @@ public:
     // copy: for pictures in memory the CPU writes slowly from the kernel, such as
     // write-combined GPU memory, where a copy from a cached buffer is faster.
     void set_bounce(size_t bytes) { bounce_.assign(bytes, 0); }
+    size_t bounce_size() const { return bounce_.size(); }
     // Skip n frames; same return convention as read().
     virtual int skip(unsigned n, std::string *err);
+
+    // Reading several frames at once, on several threads: locate() the frames
+    // one after another, then fill() each from any thread. Only readers of
+    // regular .y4m and .yuv files are positional; the others only read().
+    struct FrameSpan {
+        off_t offset;    // of the frame's first sample in the file
+        unsigned index;  // frames before it (after skip()), for messages
+    };
+    bool positional() const { return positional_; }
+    // The next frame's place, moving past it without reading its samples: 1 on
+    // a frame, 0 at the end, negative errno on a corrupt frame header (message
+    // in *err). A frame cut short is found by fill(). Not with read().
+    int locate(FrameSpan *span, std::string *err);
+    // Read a located frame into `pic` as read() would, through `bounce` when it
+    // is not empty (see set_bounce()): 1, or negative errno (a frame cut short,
+    // a read error). Safe from several threads at once, with locate() too.
+    int fill(const FrameSpan &span, VmafPicture *pic, std::vector<uint8_t> *bounce,
+             std::string *err) const;
 
 protected:
     VideoReader() = default;
@@ -54,11 +74,16 @@ protected:
 
 private:
     int read_frame_header(std::string *err);
+    template <typename Source>
+    int fill_planes(VmafPicture *pic, unsigned index, std::vector<uint8_t> *bounce,
+                    std::string *err, Source &&src) const;
     std::FILE *f_ = nullptr;
     bool y4m_ = false;
     size_t frame_bytes_ = 0;
     unsigned frames_read_ = 0;
     std::vector<uint8_t> bounce_;
+    bool positional_ = false;  // a regular file: locate() and fill() work
+    off_t file_size_ = 0;
 };
 
 // Whether this build reads other files through FFmpeg's libraries.
