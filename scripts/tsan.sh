@@ -3,7 +3,9 @@
 # into build-tsan/ and runs the tests that use threads: frame threads of one
 # context, several contexts on several threads (CPU), and several contexts
 # sharing one adopted Vulkan device through the caller's queue lock, and host
-# pictures freed while their imports are in use (lavapipe, validation layer on). Any report fails the run.
+# pictures freed while their imports are in use (lavapipe, validation layer on),
+# frames read on several threads (the readers, and the vmaf tool's read-ahead on
+# good and truncated files). Any report fails the run.
 #   scripts/tsan.sh            # BUILD_DIR=build-tsan
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,11 +16,12 @@ if [ ! -d "$build" ]; then
   CC=clang CXX=clang++ meson setup "$build" -Db_sanitize=thread -Db_lundef=false -Dbuildtype=debugoptimized \
     -Dmodel_dir="$model_dir" -Dlibav=disabled >/dev/null
 fi
-tests=(concurrency api psnr motion vif adm)
+tests=(concurrency api psnr motion vif adm video_reader)
 if grep -q "vulkan_concurrency" "$build/meson-info/intro-tests.json" 2>/dev/null; then
   tests+=(vulkan_concurrency vulkan_faults vulkan_host_import)
 fi
-ninja -C "$build" $(printf 'tests/test_%s ' "${tests[@]}")
+ninja -C "$build" $(printf 'tests/test_%s ' "${tests[@]}") core/tools/vmaf
+tests+=(cli_errors)
 # The Vulkan driver (lavapipe) and loader are not instrumented: their own
 # threads are not ours to judge (tests/tsan.supp). halt_on_error: any report fails.
 export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$PWD/tests/tsan.supp ${TSAN_OPTIONS:-}"

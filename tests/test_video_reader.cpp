@@ -227,8 +227,8 @@ TEST_CASE("locate and fill read the frames read() reads, from several threads", 
     std::vector<int> rc(5);
     std::vector<std::string> errs(5);
     std::vector<std::thread> threads;
+    for (auto &p : pics) REQUIRE(vmaf::picture_alloc(&p, VMAF_PIX_FMT_YUV420P, 8, 4, 2) == 0);
     for (unsigned i = 0; i < 5; i++) {
-        REQUIRE(vmaf::picture_alloc(&pics[i], VMAF_PIX_FMT_YUV420P, 8, 4, 2) == 0);
         threads.emplace_back([&, i] {
             std::vector<uint8_t> bounce(i == 1 ? 5 : 0);
             rc[4 - i] = r->fill(spans[4 - i], &pics[4 - i], &bounce, &errs[4 - i]);
