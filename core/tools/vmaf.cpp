@@ -279,16 +279,18 @@ struct PictureSource {
 
 // Threads reading each input, and frames each input is read ahead of the frame
 // being scored: the pool holds 2 * depth pictures beyond what the library keeps
-// (adr/0028-cli-read-ahead.md). A .y4m or .yuv file is read several frames at
-// once (adr/0045-cli-parallel-reads.md): one thread copying from the page cache
-// reads more slowly than the GPU scores. VMAF_CLI_READ_THREADS sets the
-// threads per input (1 to 16; docs/cli.md).
+// (adr/0028-cli-read-ahead.md). With a Vulkan device a .y4m or .yuv file is
+// read several frames at once (adr/0045-cli-parallel-reads.md): one thread
+// copying from the page cache reads more slowly than the GPU scores. The CPU
+// backend scores far more slowly than one thread reads, and more readers
+// would only take cores from it. VMAF_CLI_READ_THREADS sets the threads per
+// input (1 to 16; docs/cli.md). Called once the backend is chosen.
 struct ReadPlan {
     unsigned threads, depth;
 };
 ReadPlan make_read_plan()
 {
-    unsigned threads = std::clamp(std::thread::hardware_concurrency() / 4, 2u, 4u);
+    unsigned threads = vulkan_attached() ? std::clamp(std::thread::hardware_concurrency() / 4, 2u, 4u) : 1;
     if (const char *v = std::getenv("VMAF_CLI_READ_THREADS"); v && *v) {
         char *end = nullptr;
         const unsigned long n = std::strtoul(v, &end, 10);

@@ -5,6 +5,10 @@
 #   vulkan   libvmaf_vulkan on the decoded frames: vmaf_v0.6.1 + psnr, nothing downloaded
 #   cpu      hwdownload, then FFmpeg's stock libvmaf filter (same model and feature,
 #            n_threads = THREADS) on the CPU
+#   decode-one   the distorted stream alone
+#   vulkan-one   the distorted stream decoded once and split into both inputs of
+#            libvmaf_vulkan: the filter's own cost with one decoder (x decode-one),
+#            without the two decoders being made to keep pace with each other
 # Prints a markdown table (frames, seconds, fps, fps relative to decode) and checks
 # that the two scoring runs give the same pooled VMAF and PSNR-Y (within 1e-4).
 #
@@ -28,11 +32,17 @@ if [ -n "${OUT:-}" ]; then out=$OUT; mkdir -p "$out"; else out=$(mktemp -d); tra
 
 hw=(-hwaccel vulkan -hwaccel_device vk -hwaccel_output_format vulkan -stream_loop "$loops")
 inputs=(-init_hw_device "vulkan=vk:$device" "${hw[@]}" -i "$dist" "${hw[@]}" -i "$ref")
+one=(-init_hw_device "vulkan=vk:$device" "${hw[@]}" -i "$dist")
 
 run_mode() {  # mode log -> ffmpeg's exit status
   local graph
   case $1 in
     decode) "$ffmpeg" -hide_banner -nostdin "${inputs[@]}" -map 0:v -map 1:v -f null - >"$2" 2>&1; return ;;
+    decode-one) "$ffmpeg" -hide_banner -nostdin "${one[@]}" -map 0:v -f null - >"$2" 2>&1; return ;;
+    vulkan-one)
+      "$ffmpeg" -hide_banner -nostdin "${one[@]}" -lavfi \
+        "[0:v]split[a][b];[a][b]libvmaf_vulkan=feature=name=psnr${FILTER_OPTS:+:$FILTER_OPTS}" -f null - >"$2" 2>&1
+      return ;;
     vulkan) graph="[0:v][1:v]libvmaf_vulkan=feature=name=psnr:log_fmt=json:log_path=$out/vulkan.json${FILTER_OPTS:+:$FILTER_OPTS}" ;;
     cpu) graph="[0:v]hwdownload,format=nv12,format=yuv420p[d];[1:v]hwdownload,format=nv12,format=yuv420p[r];[d][r]libvmaf=feature=name=psnr:n_threads=$threads:log_fmt=json:log_path=$out/cpu.json" ;;
     *) echo "bench: unknown mode $1" >&2; return 2 ;;
@@ -45,7 +55,7 @@ frames_of() { tr '\r' '\n' <"$1" | sed -n 's/^frame= *\([0-9]*\).*/\1/p' | tail 
 
 echo "| mode | frames | seconds | fps | x decode |"
 echo "|---|---:|---:|---:|---:|"
-decode_fps='' failed=0
+decode_fps='' decode_one_fps='' failed=0
 for mode in $modes; do
   best=''
   for ((r = 0; r < runs; r++)); do
@@ -68,9 +78,12 @@ for mode in $modes; do
   done
   fps=$(awk -v n="$n" -v s="$best" 'BEGIN { printf "%.1f", n / s }')
   [ "$mode" = decode ] && decode_fps=$fps
-  rel=$( [ -n "$decode_fps" ] && awk -v a="$fps" -v b="$decode_fps" 'BEGIN { printf "%.2f", a / b }' || true)
+  [ "$mode" = decode-one ] && decode_one_fps=$fps
+  base=$decode_fps
+  [ "${mode%-one}" != "$mode" ] && base=$decode_one_fps
+  rel=$( [ -n "$base" ] && awk -v a="$fps" -v b="$base" 'BEGIN { printf "%.2f", a / b }' || true)
   echo "| $mode | $n | $best | $fps | $rel |"
-  [ "$mode" = decode ] || grep -h "VMAF score" "$out/$mode.0.log" >&2 || true
+  case $mode in decode*) ;; *) grep -h "VMAF score" "$out/$mode.0.log" >&2 || true ;; esac
 done
 
 # Both scoring runs saw the same frames: their pooled scores must agree.
