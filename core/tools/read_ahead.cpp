@@ -4,9 +4,9 @@
 
 namespace vmaf::cli {
 
-ReadAhead::ReadAhead(io::VideoReader &reader, unsigned threads) : reader_(reader)
+ReadAhead::ReadAhead(io::VideoReader &reader, unsigned threads)
+    : reader_(reader), positional_(reader.positional() && threads > 1)
 {
-    positional_ = reader.positional() && threads > 1;
     if (!positional_) threads = 1;
     for (unsigned i = 0; i < threads; i++) threads_.emplace_back([this] { run(); });
 }

@@ -50,7 +50,7 @@ private:
     void run();
 
     io::VideoReader &reader_;
-    bool positional_;  // several threads, each locating then filling a frame
+    const bool positional_;  // several threads, each locating then filling a frame
     std::mutex mutex_;
     std::condition_variable cv_;
     std::deque<VmafPicture> todo_;  // empty, in frame order

@@ -191,10 +191,10 @@ int VideoReader::read_frame_header(std::string *err)
 }
 
 // Fill pic's planes from `src(dst, n)`, which reads up to n bytes of the frame's
-// samples in order and returns how many it read. 1 on a frame; 0 when it read
-// nothing at all of a raw file's frame (the end); negative errno otherwise.
+// samples in order and returns how many it read. 1 on a frame; 0 when `may_end`
+// and it read nothing at all (a raw file's end); negative errno otherwise.
 template <typename Source>
-int VideoReader::fill_planes(VmafPicture *pic, unsigned index, std::vector<uint8_t> *bounce,
+int VideoReader::fill_planes(VmafPicture *pic, unsigned index, bool may_end, std::vector<uint8_t> *bounce,
                              std::string *err, Source &&src) const
 {
     const unsigned bps = bytes_per_sample(fmt_.bpc);
@@ -225,7 +225,7 @@ int VideoReader::fill_planes(VmafPicture *pic, unsigned index, std::vector<uint8
                 }
             }
             if (got == want) continue;
-            if (!y4m_ && p == 0 && got == 0) return 0;
+            if (may_end && p == 0 && got == 0) return 0;
             return truncated();
         }
         for (unsigned y = 0; y < pic->h[p]; y++, row += pic->stride[p]) {
@@ -233,7 +233,7 @@ int VideoReader::fill_planes(VmafPicture *pic, unsigned index, std::vector<uint8
             uint8_t *dst = shift ? scratch.data() : row;
             const size_t got = src(dst, want);
             if (got != want) {
-                if (!y4m_ && p == 0 && y == 0 && got == 0) return 0;
+                if (may_end && p == 0 && y == 0 && got == 0) return 0;
                 return truncated();
             }
             if (!shift) continue;
@@ -257,7 +257,7 @@ int VideoReader::read(VmafPicture *pic, std::string *err)
         const int r = read_frame_header(err);
         if (r <= 0) return r;
     }
-    const int r = fill_planes(pic, frames_read_, &bounce_, err,
+    const int r = fill_planes(pic, frames_read_, !y4m_, &bounce_, err,
                               [this](uint8_t *dst, size_t n) { return std::fread(dst, 1, n, f_); });
     if (r > 0) frames_read_++;
     return r;
@@ -289,7 +289,9 @@ int VideoReader::fill(const FrameSpan &span, VmafPicture *pic, std::vector<uint8
     off_t at = span.offset;
     int read_errno = 0;
     const int fd = fileno(f_);
-    const int r = fill_planes(pic, span.index, bounce, err, [&](uint8_t *dst, size_t n) {
+    // A raw file's end was found by locate(): here a frame not there at all is
+    // cut short like any other.
+    const int r = fill_planes(pic, span.index, false, bounce, err, [&](uint8_t *dst, size_t n) {
         size_t got = 0;
         while (got < n) {
             const ssize_t k = pread(fd, dst + got, n - got, at);
@@ -306,9 +308,6 @@ int VideoReader::fill(const FrameSpan &span, VmafPicture *pic, std::vector<uint8
     if (read_errno)
         return fail(err, -read_errno, path_ + ": frame " + std::to_string(span.index) + ": " +
                     std::strerror(read_errno));
-    // A raw frame that is not there at all was caught by locate(); here it is
-    // a frame cut short like any other.
-    if (r == 0) return fail(err, -EIO, path_ + ": truncated frame " + std::to_string(span.index));
     return r;
 }
 

@@ -75,7 +75,7 @@ protected:
 private:
     int read_frame_header(std::string *err);
     template <typename Source>
-    int fill_planes(VmafPicture *pic, unsigned index, std::vector<uint8_t> *bounce,
+    int fill_planes(VmafPicture *pic, unsigned index, bool may_end, std::vector<uint8_t> *bounce,
                     std::string *err, Source &&src) const;
     std::FILE *f_ = nullptr;
     bool y4m_ = false;
