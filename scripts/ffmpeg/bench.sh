@@ -2,6 +2,9 @@
 # Throughput of the FFmpeg integration on a GPU with Vulkan video decode: two
 # H.264 streams decoded with -hwaccel vulkan (decoder-owned AVVkFrames), then
 #   decode   nothing else (both streams to the null muxer)
+#   pair     both streams paired frame by frame, as a two-input filter pairs them
+#            (FFmpeg's framesync), by streamselect, which does nothing else: what
+#            pairing alone costs against decode, the floor of any two-input filter
 #   vulkan   libvmaf_vulkan on the decoded frames: vmaf_v0.6.1 + psnr, nothing downloaded
 #   cpu      hwdownload, then FFmpeg's stock libvmaf filter (same model and feature,
 #            n_threads = THREADS) on the CPU
@@ -43,6 +46,7 @@ run_mode() {  # mode log -> ffmpeg's exit status
       "$ffmpeg" -hide_banner -nostdin "${one[@]}" -lavfi \
         "[0:v]split[a][b];[a][b]libvmaf_vulkan=feature=name=psnr${FILTER_OPTS:+:$FILTER_OPTS}" -f null - >"$2" 2>&1
       return ;;
+    pair) graph="[0:v][1:v]streamselect=inputs=2:map=0" ;;
     vulkan) graph="[0:v][1:v]libvmaf_vulkan=feature=name=psnr:log_fmt=json:log_path=$out/vulkan.json${FILTER_OPTS:+:$FILTER_OPTS}" ;;
     cpu) graph="[0:v]hwdownload,format=nv12,format=yuv420p[d];[1:v]hwdownload,format=nv12,format=yuv420p[r];[d][r]libvmaf=feature=name=psnr:n_threads=$threads:log_fmt=json:log_path=$out/cpu.json" ;;
     *) echo "bench: unknown mode $1" >&2; return 2 ;;
