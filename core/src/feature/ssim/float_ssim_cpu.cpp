@@ -28,28 +28,14 @@ constexpr const char *kProvided[] = {"float_ssim"};
 
 class FloatSsimCpu final : public Extractor {
 public:
-    FloatSsimCpu(const FeatureOptions &o, ssim::Kernels which)
-        : engine_(which), lcs_(o.flag("enable_lcs")), db_(o.flag("enable_db")), clip_(o.flag("clip_db")),
-          scale_(int(o.number("scale")))
-    {
-    }
+    FloatSsimCpu(const FeatureOptions &o, ssim::Kernels which) : engine_(which), setup_(o) {}
 
     int init(const FrameFormat &fmt) override
     {
-        const int w = int(fmt.w), h = int(fmt.h);
-        factor_ = scale_ > 0 ? scale_ : ssim::auto_scale(w, h);
-        const int sw = factor_ > 1 ? ssim::decimated_size(w, factor_) : w;
-        const int sh = factor_ > 1 ? ssim::decimated_size(h, factor_) : h;
-        if (sw < ssim::kWindow || sh < ssim::kWindow) {
-            log(VMAF_LOG_LEVEL_ERROR,
-                "float_ssim: %ux%u downscaled by %d is %dx%d, smaller than the %dx%d window\n", fmt.w, fmt.h,
-                factor_, sw, sh, ssim::kWindow, ssim::kWindow);
-            return -EINVAL;
-        }
-        cap_ = clip_ ? ssim::max_db(fmt.bpc, fmt.w, fmt.h) : INFINITY;
-        if (factor_ > 1) {
-            small_ref_.resize(std::size_t(sw) * sh);
-            small_dist_.resize(std::size_t(sw) * sh);
+        if (int err = setup_.plan(fmt)) return err;
+        if (setup_.factor > 1) {
+            small_ref_.resize(std::size_t(setup_.w) * setup_.h);
+            small_dist_.resize(std::size_t(setup_.w) * setup_.h);
         }
         return 0;
     }
@@ -60,20 +46,18 @@ public:
         dist_.assign(dist, 0, 0.0f);
         int w = int(ref_.w), h = int(ref_.h);
         const float *r = ref_.data.data(), *d = dist_.data.data();
-        if (factor_ > 1) {
-            engine_.box_decimate(r, w, h, factor_, small_ref_.data());
-            engine_.box_decimate(d, w, h, factor_, small_dist_.data());
+        if (setup_.factor > 1) {
+            engine_.box_decimate(r, w, h, setup_.factor, small_ref_.data());
+            engine_.box_decimate(d, w, h, setup_.factor, small_dist_.data());
             r = small_ref_.data(), d = small_dist_.data();
-            w = ssim::decimated_size(w, factor_), h = ssim::decimated_size(h, factor_);
+            w = setup_.w, h = setup_.h;
         }
-        return ssim::write_ssim(out, index, engine_.ssim(r, d, w, h), db_, lcs_, cap_);
+        return ssim::write_ssim(out, index, engine_.ssim(r, d, w, h), setup_.db, setup_.lcs, setup_.cap);
     }
 
 private:
     ssim::Engine engine_;
-    bool lcs_, db_, clip_;
-    int scale_, factor_ = 1;
-    double cap_ = INFINITY;
+    ssim::FloatSsimSetup setup_;
     FloatPlane ref_, dist_;
     std::vector<float> small_ref_, small_dist_;
 };

@@ -41,6 +41,38 @@ inline bool ms_ssim_combine(const ScaleTerms *t, double *out)
     return true;
 }
 
+// float_ssim's options and what they make of a frame format: the box
+// downscaling factor (`scale`, or libvmaf's automatic one where it is 0), the
+// size the window runs over, and the dB cap. The CPU extractor and its GPU
+// twin alike.
+struct FloatSsimSetup {
+    bool lcs, db, clip;
+    int scale;
+    int factor = 1;  // after plan()
+    int w = 0, h = 0;
+    double cap = INFINITY;
+
+    explicit FloatSsimSetup(const FeatureOptions &o)
+        : lcs(o.flag("enable_lcs")), db(o.flag("enable_db")), clip(o.flag("clip_db")), scale(int(o.number("scale")))
+    {
+    }
+
+    // -EINVAL, logged, where the downscaled picture is smaller than the window.
+    int plan(const FrameFormat &fmt)
+    {
+        factor = scale > 0 ? scale : auto_scale(int(fmt.w), int(fmt.h));
+        w = factor > 1 ? decimated_size(int(fmt.w), factor) : int(fmt.w);
+        h = factor > 1 ? decimated_size(int(fmt.h), factor) : int(fmt.h);
+        if (w < kWindow || h < kWindow) {
+            log(VMAF_LOG_LEVEL_ERROR, "float_ssim: %ux%u downscaled by %d is %dx%d, smaller than the %dx%d window\n",
+                fmt.w, fmt.h, factor, w, h, kWindow, kWindow);
+            return -EINVAL;
+        }
+        cap = clip ? max_db(fmt.bpc, fmt.w, fmt.h) : INFINITY;
+        return 0;
+    }
+};
+
 // float_ssim's outputs of one frame (in dB, capped at `cap`, with `db`), for the
 // CPU extractor and its GPU twin alike.
 inline int write_ssim(ScoreSink &sink, unsigned index, const ScaleTerms &t, bool db, bool lcs, double cap)

@@ -291,40 +291,27 @@ protected:
 
 class FloatSsimVk final : public SsimVkBase {
 public:
-    explicit FloatSsimVk(const FeatureOptions &o)
-        : lcs_(o.flag("enable_lcs")), db_(o.flag("enable_db")), clip_(o.flag("clip_db")),
-          scale_(int(o.number("scale")))
-    {
-    }
+    explicit FloatSsimVk(const FeatureOptions &o) : setup_(o) {}
 
     int init(State &st, const FrameFormat &fmt, size_t *result_bytes) override
     {
-        const int w = int(fmt.w), h = int(fmt.h);
-        factor_ = scale_ > 0 ? scale_ : ssim::auto_scale(w, h);
-        const int sw = factor_ > 1 ? ssim::decimated_size(w, factor_) : w;
-        const int sh = factor_ > 1 ? ssim::decimated_size(h, factor_) : h;
-        if (sw < ssim::kWindow || sh < ssim::kWindow) {
-            log(VMAF_LOG_LEVEL_ERROR,
-                "float_ssim: %ux%u downscaled by %d is %dx%d, smaller than the %dx%d window\n", fmt.w, fmt.h,
-                factor_, sw, sh, ssim::kWindow, ssim::kWindow);
-            return -EINVAL;
-        }
-        cap_ = clip_ ? ssim::max_db(fmt.bpc, fmt.w, fmt.h) : INFINITY;
-        const size_t small = factor_ > 1 ? size_t(sw) * sh : 0;
+        if (int err = setup_.plan(fmt)) return err;
+        const int factor = setup_.factor, sw = setup_.w, sh = setup_.h;
+        const size_t small = factor > 1 ? size_t(sw) * sh : 0;
         job_ = terms_job(uint32_t(sw), uint32_t(sh));
         uint32_t result_doubles = 0;
         place(job_, true, &result_doubles);
         if (int err = init_common(st, fmt, 2 * small)) return err;
-        if (factor_ > 1) {
+        if (factor > 1) {
             BoxPush &b = box_;
-            b.width = w;
-            b.height = h;
+            b.width = int(fmt.w);
+            b.height = int(fmt.h);
             b.out_ref = 0;
             b.out_dist = uint32_t(small);
             b.out_w = uint32_t(sw);
             b.out_h = uint32_t(sh);
-            b.factor = factor_;
-            b.tap_bits = std::bit_cast<uint32_t>(1.0f / float(factor_ * factor_));  // the CPU's tap
+            b.factor = factor;
+            b.tap_bits = std::bit_cast<uint32_t>(1.0f / float(factor * factor));  // the CPU's tap
             set_terms_input(job_, false, 0, uint32_t(small), uint32_t(sw));
             if (int err = kernels_.get(spirv::ssim_box, kernels_.raw(), sizeof(BoxPush), &box_pipe_)) return err;
         } else {
@@ -335,11 +322,11 @@ public:
         return 0;
     }
 
-    unsigned stages() const override { return (factor_ > 1 ? 2 : 1) + (job_.reduced ? 1 : 0); }
+    unsigned stages() const override { return (setup_.factor > 1 ? 2 : 1) + (job_.reduced ? 1 : 0); }
 
     int record(const Recording &rec) override
     {
-        const unsigned terms_stage = factor_ > 1 ? 1 : 0;
+        const unsigned terms_stage = setup_.factor > 1 ? 1 : 0;
         if (rec.stage < terms_stage)
             box_pipe_->dispatch(rec.cmd, kernels_.set(box_pipe_), &box_, (box_.out_w + kPointTile - 1) / kPointTile,
                                 (box_.out_h + kPointTile - 1) / kPointTile);
@@ -352,13 +339,13 @@ public:
 
     int collect(std::span<const std::byte> results, unsigned index, ScoreSink &sink) override
     {
-        return ssim::write_ssim(sink, index, finish(results, job_), db_, lcs_, cap_);
+        return ssim::write_ssim(sink, index, finish(results, job_), setup_.db, setup_.lcs, setup_.cap);
     }
 
 private:
     void on_bind() override
     {
-        if (factor_ > 1) {
+        if (setup_.factor > 1) {
             box_.in_ref = raw_ref_;
             box_.in_dist = raw_dist_;
             box_.in_stride = raw_stride_;
@@ -367,9 +354,7 @@ private:
         }
     }
 
-    bool lcs_, db_, clip_;
-    int scale_, factor_ = 1;
-    double cap_ = INFINITY;
+    ssim::FloatSsimSetup setup_;
     TermsJob job_{};
     BoxPush box_{};
     ComputePipeline *box_pipe_ = nullptr, *terms_pipe_ = nullptr;
