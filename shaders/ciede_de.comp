@@ -5,7 +5,7 @@
 // owns a tile of 32 x 32 pixels, each thread one column of four pixels (rows
 // 8 apart). Per pixel: the three samples of both pictures (chroma read where
 // libvmaf's upsampling reads it, see chroma()), YUV -> Lab in double with float
-// results, CIEDE2000 with the CPU code's float/double mix. The pow, exp, sin,
+// results (8-bit input takes red and blue from the CPU's table), CIEDE2000 with the CPU code's float/double mix. The pow, exp, sin,
 // cos and atan2 the CPU takes from the C library come from ciede_math.glsl;
 // divisions and square roots are corrected to exact rounding. Every variable
 // is `precise` and every expression keeps the CPU's order of operations.
@@ -27,6 +27,9 @@ const uint kThreads = gl_WorkGroupSize.x * gl_WorkGroupSize.y;
 
 layout(std430, set = 0, binding = 0) readonly buffer Planes { uint words[]; } planes;
 layout(std430, set = 0, binding = 1) writeonly buffer Slots { uint words[]; } slots;
+// 8-bit input: the CPU's linear red of every (Y, V) and blue of every (Y, U)
+// (ciede::linear_rb_table_8bit()); deeper input: unused.
+layout(std430, set = 0, binding = 2) readonly buffer Linear { double v[]; } linear;
 
 layout(push_constant) uniform Params {
     double luma_black, luma_scale, chroma_zero, chroma_scale;  // ciede::normalization
@@ -100,15 +103,21 @@ float lab_f(double t)
     return v;
 }
 
-Lab yuv_to_lab(double y0, double u0, double v0)
+Lab yuv_to_lab(uint y0, uint u0, uint v0)
 {
-    precise double y = (y0 - p.luma_black) * p.luma_scale;
-    precise double u = (u0 - p.chroma_zero) * p.chroma_scale;
-    precise double v = (v0 - p.chroma_zero) * p.chroma_scale;
+    precise double y = (double(y0) - p.luma_black) * p.luma_scale;
+    precise double u = (double(u0) - p.chroma_zero) * p.chroma_scale;
+    precise double v = (double(v0) - p.chroma_zero) * p.chroma_scale;
 
-    precise double r = srgb_to_linear(y + kCiedeRFromV * v);
+    precise double r, b;
+    if (kBytesPerSample == 1) {
+        r = linear.v[y0 << 8 | v0];
+        b = linear.v[kCiedeLinearTableSide + (y0 << 8 | u0)];
+    } else {
+        r = srgb_to_linear(y + kCiedeRFromV * v);
+        b = srgb_to_linear(y + kCiedeBFromU * u);
+    }
     precise double g = srgb_to_linear(y - kCiedeGFromU * u - kCiedeGFromV * v);
-    precise double b = srgb_to_linear(y + kCiedeBFromU * u);
 
     precise double fx = lab_f((r * kCiedeXyz[0] + g * kCiedeXyz[1] + b * kCiedeXyz[2]) * kCiedeInvWhiteX);
     precise double fy = lab_f(r * kCiedeXyz[3] + g * kCiedeXyz[4] + b * kCiedeXyz[5]);
@@ -279,7 +288,7 @@ Lab lab_at(uint off0, uint off1, uint off2, uint i, uint j)
     const uint y = sample_at(off0 + i * p.luma_stride + j * kBytesPerSample);
     const uint u = chroma(off1, off2, 1u, i, j);
     const uint v = chroma(off1, off2, 2u, i, j);
-    return yuv_to_lab(double(y), double(u), double(v));
+    return yuv_to_lab(y, u, v);
 }
 
 void main()

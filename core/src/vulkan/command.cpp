@@ -1,5 +1,6 @@
 #include "vulkan/command.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <vector>
 
@@ -156,6 +157,22 @@ int run_once(State &st, const std::function<void(VkCommandBuffer)> &record)
     record(cmd);
     if (int err = ring->submit(0)) return err;
     return ring->wait(0);
+}
+
+int upload_table(State &st, std::span<const std::byte> bytes, Buffer *out)
+{
+    const VkDeviceSize size = bytes.size();
+    if (size == 0 || size % 4 != 0) return -EINVAL;
+    if (int err = st.allocator().create_buffer(
+            size, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUse::Device, out))
+        return err;
+    return run_once(st, [&](VkCommandBuffer cmd) {
+        constexpr VkDeviceSize kMaxUpdate = 65536;  // vkCmdUpdateBuffer's limit
+        for (VkDeviceSize at = 0; at < size; at += kMaxUpdate)
+            st.fn().vkCmdUpdateBuffer(cmd, out->get(), at, std::min(kMaxUpdate, size - at), bytes.data() + at);
+        memory_barrier(st, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+    });
 }
 
 void memory_barrier(const State &st, VkCommandBuffer cmd, VkPipelineStageFlags src, VkAccessFlags src_access,

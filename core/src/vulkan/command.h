@@ -12,6 +12,7 @@
 #include <span>
 #include <vector>
 
+#include "vulkan/memory.h"
 #include "vulkan/vk.h"
 
 namespace vmaf::vk {
@@ -72,6 +73,11 @@ private:
 // Record, submit and wait for one command buffer: set-up work and tests, never
 // the per-frame path.
 int run_once(State &st, const std::function<void(VkCommandBuffer)> &record);
+
+// A device-local storage buffer holding `bytes` (a whole number of 32-bit
+// words), written once at set-up and read by kernels after it: a feature's
+// constant tables.
+int upload_table(State &st, std::span<const std::byte> bytes, Buffer *out);
 
 // A global memory barrier: everything before it in the queue at `src` stages
 // (their `src_access` writes) happens before `dst` stages access memory.

@@ -483,19 +483,7 @@ private:
             for (uint32_t y = 0; y < pic.h0; y++, fy += ratio_y)
                 words[pic.map_offset + pic.w0 + y] = unsigned(int(double(fy) + 0.5));
         }
-        const VkDeviceSize size = words.size() * sizeof(uint32_t);
-        if (int err = st.allocator().create_buffer(size, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
-                                                             VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                                   MemoryUse::Device, &consts_))
-            return err;
-        return run_once(st, [&](VkCommandBuffer cmd) {
-            constexpr VkDeviceSize kMaxUpdate = 65536;  // vkCmdUpdateBuffer's limit
-            const auto *bytes = reinterpret_cast<const std::byte *>(words.data());
-            for (VkDeviceSize at = 0; at < size; at += kMaxUpdate)
-                st.fn().vkCmdUpdateBuffer(cmd, consts_.get(), at, std::min(kMaxUpdate, size - at), bytes + at);
-            memory_barrier(st, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
-        });
+        return upload_table(st, std::as_bytes(std::span(words)), &consts_);
     }
 
     FeatureOptions opts_;

@@ -41,23 +41,48 @@ float lab_f(double t)
     return float((ciede::kLabKappa * t + 16.0) * ciede::kInv116);
 }
 
-Lab yuv_to_lab(double y, double u, double v, unsigned bpc)
+// Linear red of normalized (y, v) and blue of (y, u): the parts of the
+// conversion that two samples decide, which 8-bit input takes from a table.
+double linear_r(double y, double v) { return srgb_to_linear(y + ciede::kRFromV * v); }
+double linear_b(double y, double u) { return srgb_to_linear(y + ciede::kBFromU * u); }
+
+Lab linear_to_lab(double r, double g, double b)
 {
-    const ciede::Normalization n = ciede::normalization(bpc);
-    y = (y - n.luma_black) * n.luma_scale;
-    u = (u - n.chroma_zero) * n.chroma_scale;
-    v = (v - n.chroma_zero) * n.chroma_scale;
-
-    const double r = srgb_to_linear(y + ciede::kRFromV * v);
-    const double g = srgb_to_linear(y - ciede::kGFromU * u - ciede::kGFromV * v);
-    const double b = srgb_to_linear(y + ciede::kBFromU * u);
-
     const auto &m = ciede::kXyz;
     const double fx = lab_f((r * m[0][0] + g * m[0][1] + b * m[0][2]) * ciede::kInvWhiteX);
     const double fy = lab_f(r * m[1][0] + g * m[1][1] + b * m[1][2]);
     const double fz = lab_f((r * m[2][0] + g * m[2][1] + b * m[2][2]) * ciede::kInvWhiteZ);
     return {float(ciede::kLabL * fy - ciede::kLabLOffset), float(ciede::kLabA * (fx - fy)),
             float(ciede::kLabB * (fy - fz))};
+}
+
+struct Normalized {
+    double y, u, v;
+};
+
+Normalized normalize(double y, double u, double v, unsigned bpc)
+{
+    const ciede::Normalization n = ciede::normalization(bpc);
+    return {(y - n.luma_black) * n.luma_scale, (u - n.chroma_zero) * n.chroma_scale,
+            (v - n.chroma_zero) * n.chroma_scale};
+}
+
+double linear_g(const Normalized &c)
+{
+    return srgb_to_linear(c.y - ciede::kGFromU * c.u - ciede::kGFromV * c.v);
+}
+
+Lab yuv_to_lab(double y, double u, double v, unsigned bpc)
+{
+    const Normalized c = normalize(y, u, v, bpc);
+    return linear_to_lab(linear_r(c.y, c.v), linear_g(c), linear_b(c.y, c.u));
+}
+
+// 8-bit samples: red and blue from ciede::linear_rb_table_8bit().
+Lab yuv8_to_lab(unsigned y, unsigned u, unsigned v, const double *table)
+{
+    const Normalized c = normalize(double(y), double(u), double(v), 8);
+    return linear_to_lab(table[y << 8 | v], linear_g(c), table[ciede::kLinearTableSide + (y << 8 | u)]);
 }
 
 // ---- CIEDE2000 ----
@@ -209,6 +234,7 @@ public:
         }
         fmt_ = fmt;
         chroma_.init(fmt.pix_fmt, fmt.w, fmt.h);
+        if (fmt.bpc == 8) linear_ = ciede::linear_rb_table_8bit().data();
         return 0;
     }
 
@@ -246,11 +272,15 @@ private:
     // Lab colour of the pixel at (i, j) of the reference (side 0) or distorted (side 1) picture.
     Lab lab_at(const VmafPicture &pic, unsigned side, unsigned i, unsigned j) const
     {
+        if (fmt_.bpc == 8)
+            return yuv8_to_lab(unsigned(pixel_of(pic, side, 0, i, j)), unsigned(pixel_of(pic, side, 1, i, j)),
+                               unsigned(pixel_of(pic, side, 2, i, j)), linear_);
         return yuv_to_lab(pixel_of(pic, side, 0, i, j), pixel_of(pic, side, 1, i, j),
                           pixel_of(pic, side, 2, i, j), fmt_.bpc);
     }
 
     FrameFormat fmt_{};
+    const double *linear_ = nullptr;  // 8-bit input's red and blue
     LibvmafChroma chroma_;
     std::vector<uint16_t> up_[2][2];  // [ref, dist][Cb, Cr] at luma resolution
 };
@@ -263,5 +293,20 @@ std::unique_ptr<Extractor> create(const FeatureOptions &)
 }  // namespace
 
 const ExtractorInfo kCiedeExtractor = {"ciede", kProvided, {}, 0, create};
+
+const std::vector<double> &ciede::linear_rb_table_8bit()
+{
+    static const std::vector<double> table = [] {
+        std::vector<double> t(2 * kLinearTableSide);
+        for (unsigned y = 0; y < 256; y++)
+            for (unsigned c = 0; c < 256; c++) {
+                const Normalized n = normalize(double(y), double(c), double(c), 8);
+                t[y << 8 | c] = linear_r(n.y, n.v);
+                t[kLinearTableSide + (y << 8 | c)] = linear_b(n.y, n.u);
+            }
+        return t;
+    }();
+    return table;
+}
 
 }  // namespace vmaf

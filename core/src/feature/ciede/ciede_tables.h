@@ -34,6 +34,9 @@ inline Normalization normalization(unsigned bpc)
     return {kLumaBlack * scale, 1.0 / (kLumaRange * scale), kChromaZero * scale, 1.0 / (kChromaRange * scale)};
 }
 
+// Entries per channel of ciede::linear_rb_table_8bit() (ciede.h): 256 x 256.
+inline constexpr unsigned kLinearTableSide = 1u << 16;
+
 // BT.709 YUV -> R'G'B'.
 inline constexpr double kRFromV = 1.28033;
 inline constexpr double kGFromU = 0.21482, kGFromV = 0.38059;

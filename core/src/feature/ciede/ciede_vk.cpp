@@ -6,14 +6,17 @@
 // collect() settles those with the CPU's own powf call, adds the tiles in order
 // and scores the mean with the CPU's ciede::score. The per-pixel math is double
 // with float results, so the kernel needs shaderFloat64; without it the CPU
-// extractor runs.
+// extractor runs. 8-bit input's linear red and blue come from the CPU's own
+// table (ciede::linear_rb_table_8bit()), uploaded at init.
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 
+#include "feature/ciede/ciede.h"
 #include "feature/ciede/ciede_tables.h"
 #include "picture/picture.h"
 #include "spirv.h"
+#include "vulkan/command.h"
 #include "vulkan/context.h"
 #include "vulkan/feature.h"
 #include "vulkan/pipeline.h"
@@ -69,10 +72,19 @@ public:
         const SpecConstant spec[] = {{0, fmt.bpc > 8 ? 2u : 1u}};
         PipelineDesc d;
         d.shader = &spirv::ciede_de;
-        d.buffers = 2;
+        d.buffers = 3;
         d.push_constant_size = sizeof(Push);
         d.spec = spec;
         if (int err = ComputePipeline::create(st, d, &pipeline_)) return err;
+        // 8-bit input reads red and blue from the CPU's table (one set-up
+        // submission); deeper input binds a placeholder the kernel never reads.
+        if (fmt.bpc == 8) {
+            if (int err = upload_table(st, std::as_bytes(std::span(ciede::linear_rb_table_8bit())), &linear_))
+                return err;
+        } else if (int err = st.allocator().create_buffer(sizeof(double), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                                          MemoryUse::Device, &linear_)) {
+            return err;
+        }
         *result_bytes = size_t(groups_) * ciede::gpu::kSlotWords * sizeof(uint32_t);
         return 0;
     }
@@ -90,7 +102,8 @@ public:
         if (fb.ref[1].stride != fb.ref[2].stride) return -EINVAL;
         push_.luma_stride = fb.ref[0].stride;
         push_.chroma_stride = fb.ref[1].stride;
-        const BufferRange buffers[] = {{fb.planes, 0, fb.planes_size}, {fb.results, 0, fb.results_size}};
+        const BufferRange buffers[] = {
+            {fb.planes, 0, fb.planes_size}, {fb.results, 0, fb.results_size}, {linear_.get(), 0, linear_.size()}};
         return pipeline_->make_set(buffers, &set_);
     }
 
@@ -135,6 +148,7 @@ private:
     Push push_{};
     uint32_t groups_ = 0;
     std::unique_ptr<ComputePipeline> pipeline_;
+    Buffer linear_;
     VkDescriptorSet set_ = VK_NULL_HANDLE;
 };
 

@@ -233,18 +233,7 @@ private:
         const vif::Log2Table table = vif::make_log2_table();
         std::vector<uint16_t> words(table.begin(), table.end());
         words.resize((words.size() + 1) / 2 * 2);  // whole 32-bit words
-        const VkDeviceSize size = words.size() * sizeof(uint16_t);
-        if (int err = st.allocator().create_buffer(
-                size, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUse::Device, &log2_))
-            return err;
-        return run_once(st, [&](VkCommandBuffer cmd) {
-            constexpr VkDeviceSize kMaxUpdate = 65536;  // vkCmdUpdateBuffer's limit
-            const auto *bytes = reinterpret_cast<const std::byte *>(words.data());
-            for (VkDeviceSize at = 0; at < size; at += kMaxUpdate)
-                st.fn().vkCmdUpdateBuffer(cmd, log2_.get(), at, std::min(kMaxUpdate, size - at), bytes + at);
-            memory_barrier(st, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
-        });
+        return upload_table(st, std::as_bytes(std::span(words)), &log2_);
     }
 
     std::vector<vif::Settings> settings_;  // per variant: only gain_limit differs
