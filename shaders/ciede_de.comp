@@ -21,14 +21,18 @@
 
 layout(local_size_x = 32, local_size_y = 8) in;
 layout(constant_id = 0) const uint kBytesPerSample = 1;  // 1: 8-bit input, 2: deeper
+// The depth of the red and blue table (ciede::linear_rb_table()), 0 for none.
+layout(constant_id = 1) const uint kTableBits = 0;
+const uint kTableSide = 1u << (2u * kTableBits);
 const uint kTileW = kCiedeTileW, kTileH = kCiedeTileH;  // a multiple of the workgroup's height
 const uint kRowsPerThread = kTileH / gl_WorkGroupSize.y;
 const uint kThreads = gl_WorkGroupSize.x * gl_WorkGroupSize.y;
 
 layout(std430, set = 0, binding = 0) readonly buffer Planes { uint words[]; } planes;
 layout(std430, set = 0, binding = 1) writeonly buffer Slots { uint words[]; } slots;
-// 8-bit input: the CPU's linear red of every (Y, V) and blue of every (Y, U)
-// (ciede::linear_rb_table_8bit()); deeper input: unused.
+// Input of up to kMaxLinearTableBpc bits (ciede_tables.h): the CPU's linear
+// red of every (Y, V) and blue of every (Y, U) (ciede::linear_rb_table());
+// deeper input: unused.
 layout(std430, set = 0, binding = 2) readonly buffer Linear { double v[]; } linear;
 
 layout(push_constant) uniform Params {
@@ -110,9 +114,11 @@ Lab yuv_to_lab(uint y0, uint u0, uint v0)
     precise double v = (double(v0) - p.chroma_zero) * p.chroma_scale;
 
     precise double r, b;
-    if (kBytesPerSample == 1) {
-        r = linear.v[y0 << 8 | v0];
-        b = linear.v[kCiedeLinearTableSide + (y0 << 8 | u0)];
+    // Samples past the depth (a deeper picture may hold any 16-bit value) take
+    // the functions.
+    if (kTableBits != 0u && ((y0 | u0 | v0) >> kTableBits) == 0u) {
+        r = linear.v[y0 << kTableBits | v0];
+        b = linear.v[kTableSide + (y0 << kTableBits | u0)];
     } else {
         r = srgb_to_linear(y + kCiedeRFromV * v);
         b = srgb_to_linear(y + kCiedeBFromU * u);

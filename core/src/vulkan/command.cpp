@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <vector>
 
 #include "util/log.h"
@@ -163,13 +164,17 @@ int upload_table(State &st, std::span<const std::byte> bytes, Buffer *out)
 {
     const VkDeviceSize size = bytes.size();
     if (size == 0 || size % 4 != 0) return -EINVAL;
-    if (int err = st.allocator().create_buffer(
-            size, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUse::Device, out))
+    Allocator &a = st.allocator();
+    Buffer staging;
+    if (int err = a.create_buffer(size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryUse::Upload, &staging)) return err;
+    if (int err = a.create_buffer(size, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                  MemoryUse::Device, out))
         return err;
+    std::memcpy(staging.data(), bytes.data(), size);
+    if (int err = staging.flush()) return err;
     return run_once(st, [&](VkCommandBuffer cmd) {
-        constexpr VkDeviceSize kMaxUpdate = 65536;  // vkCmdUpdateBuffer's limit
-        for (VkDeviceSize at = 0; at < size; at += kMaxUpdate)
-            st.fn().vkCmdUpdateBuffer(cmd, out->get(), at, std::min(kMaxUpdate, size - at), bytes.data() + at);
+        const VkBufferCopy region = {0, 0, size};
+        st.fn().vkCmdCopyBuffer(cmd, staging.get(), out->get(), 1, &region);
         memory_barrier(st, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
     });

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
+#include <mutex>
 #include <vector>
 
 #include "feature/ciede/ciede_tables.h"
@@ -78,11 +79,12 @@ Lab yuv_to_lab(double y, double u, double v, unsigned bpc)
     return linear_to_lab(linear_r(c.y, c.v), linear_g(c), linear_b(c.y, c.u));
 }
 
-// 8-bit samples: red and blue from ciede::linear_rb_table_8bit().
-Lab yuv8_to_lab(unsigned y, unsigned u, unsigned v, const double *table)
+// Samples of up to ciede::kMaxLinearTableBpc bits: red and blue from
+// ciede::linear_rb_table(bpc).
+Lab yuv_to_lab_table(unsigned y, unsigned u, unsigned v, unsigned bpc, const double *table)
 {
-    const Normalized c = normalize(double(y), double(u), double(v), 8);
-    return linear_to_lab(table[y << 8 | v], linear_g(c), table[ciede::kLinearTableSide + (y << 8 | u)]);
+    const Normalized c = normalize(double(y), double(u), double(v), bpc);
+    return linear_to_lab(table[y << bpc | v], linear_g(c), table[ciede::linear_table_side(bpc) + (y << bpc | u)]);
 }
 
 // ---- CIEDE2000 ----
@@ -234,7 +236,7 @@ public:
         }
         fmt_ = fmt;
         chroma_.init(fmt.pix_fmt, fmt.w, fmt.h);
-        if (fmt.bpc == 8) linear_ = ciede::linear_rb_table_8bit().data();
+        if (fmt.bpc <= ciede::kMaxLinearTableBpc) linear_ = ciede::linear_rb_table(fmt.bpc).data();
         return 0;
     }
 
@@ -272,15 +274,17 @@ private:
     // Lab colour of the pixel at (i, j) of the reference (side 0) or distorted (side 1) picture.
     Lab lab_at(const VmafPicture &pic, unsigned side, unsigned i, unsigned j) const
     {
-        if (fmt_.bpc == 8)
-            return yuv8_to_lab(unsigned(pixel_of(pic, side, 0, i, j)), unsigned(pixel_of(pic, side, 1, i, j)),
-                               unsigned(pixel_of(pic, side, 2, i, j)), linear_);
-        return yuv_to_lab(pixel_of(pic, side, 0, i, j), pixel_of(pic, side, 1, i, j),
-                          pixel_of(pic, side, 2, i, j), fmt_.bpc);
+        const float y = pixel_of(pic, side, 0, i, j), u = pixel_of(pic, side, 1, i, j),
+                    v = pixel_of(pic, side, 2, i, j);
+        // The table covers samples of the picture's depth; larger ones (a
+        // deeper picture may hold any 16-bit value) take the functions.
+        const unsigned yi = unsigned(y), ui = unsigned(u), vi = unsigned(v);
+        if (linear_ && ((yi | ui | vi) >> fmt_.bpc) == 0) return yuv_to_lab_table(yi, ui, vi, fmt_.bpc, linear_);
+        return yuv_to_lab(y, u, v, fmt_.bpc);
     }
 
     FrameFormat fmt_{};
-    const double *linear_ = nullptr;  // 8-bit input's red and blue
+    const double *linear_ = nullptr;  // red and blue, up to kMaxLinearTableBpc bits
     LibvmafChroma chroma_;
     std::vector<uint16_t> up_[2][2];  // [ref, dist][Cb, Cr] at luma resolution
 };
@@ -294,19 +298,22 @@ std::unique_ptr<Extractor> create(const FeatureOptions &)
 
 const ExtractorInfo kCiedeExtractor = {"ciede", kProvided, {}, 0, create};
 
-const std::vector<double> &ciede::linear_rb_table_8bit()
+const std::vector<double> &ciede::linear_rb_table(unsigned bpc)
 {
-    static const std::vector<double> table = [] {
-        std::vector<double> t(2 * kLinearTableSide);
-        for (unsigned y = 0; y < 256; y++)
-            for (unsigned c = 0; c < 256; c++) {
-                const Normalized n = normalize(double(y), double(c), double(c), 8);
-                t[y << 8 | c] = linear_r(n.y, n.v);
-                t[kLinearTableSide + (y << 8 | c)] = linear_b(n.y, n.u);
+    static std::vector<double> tables[kMaxLinearTableBpc - 7];
+    static std::once_flag built[kMaxLinearTableBpc - 7];
+    const unsigned k = bpc - 8;
+    std::call_once(built[k], [bpc, &t = tables[k]] {
+        const unsigned n = 1u << bpc, side = linear_table_side(bpc);
+        t.resize(2 * size_t(side));
+        for (unsigned y = 0; y < n; y++)
+            for (unsigned c = 0; c < n; c++) {
+                const Normalized s = normalize(double(y), double(c), double(c), bpc);
+                t[y << bpc | c] = linear_r(s.y, s.v);
+                t[side + (y << bpc | c)] = linear_b(s.y, s.u);
             }
-        return t;
-    }();
-    return table;
+    });
+    return tables[k];
 }
 
 }  // namespace vmaf
