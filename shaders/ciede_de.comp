@@ -5,8 +5,9 @@
 // owns a tile of 32 x 32 pixels, each thread one column of four pixels (rows
 // 8 apart). Per pixel: the three samples of both pictures (chroma read where
 // libvmaf's upsampling reads it, see chroma()), YUV -> Lab in double with float
-// results (8-bit input takes red and blue from the CPU's table), CIEDE2000 with the CPU code's float/double mix. The pow, exp, sin,
-// cos and atan2 the CPU takes from the C library come from ciede_math.glsl;
+// results (8-bit input takes red and blue from the CPU's table), CIEDE2000
+// with the CPU code's float/double mix. The pow, exp, sin, cos and atan2 the
+// CPU takes from the C library come from ciede_math.glsl;
 // divisions and square roots are corrected to exact rounding. Every variable
 // is `precise` and every expression keeps the CPU's order of operations.
 //
@@ -21,18 +22,14 @@
 
 layout(local_size_x = 32, local_size_y = 8) in;
 layout(constant_id = 0) const uint kBytesPerSample = 1;  // 1: 8-bit input, 2: deeper
-// The depth of the red and blue table (ciede::linear_rb_table()), 0 for none.
-layout(constant_id = 1) const uint kTableBits = 0;
-const uint kTableSide = 1u << (2u * kTableBits);
 const uint kTileW = kCiedeTileW, kTileH = kCiedeTileH;  // a multiple of the workgroup's height
 const uint kRowsPerThread = kTileH / gl_WorkGroupSize.y;
 const uint kThreads = gl_WorkGroupSize.x * gl_WorkGroupSize.y;
 
 layout(std430, set = 0, binding = 0) readonly buffer Planes { uint words[]; } planes;
 layout(std430, set = 0, binding = 1) writeonly buffer Slots { uint words[]; } slots;
-// Input of up to kMaxLinearTableBpc bits (ciede_tables.h): the CPU's linear
-// red of every (Y, V) and blue of every (Y, U) (ciede::linear_rb_table());
-// deeper input: unused.
+// 8-bit input: the CPU's linear red of every (Y, V) and blue of every (Y, U)
+// (ciede::linear_rb_table_8bit()); deeper input: unused.
 layout(std430, set = 0, binding = 2) readonly buffer Linear { double v[]; } linear;
 
 layout(push_constant) uniform Params {
@@ -114,11 +111,9 @@ Lab yuv_to_lab(uint y0, uint u0, uint v0)
     precise double v = (double(v0) - p.chroma_zero) * p.chroma_scale;
 
     precise double r, b;
-    // Samples past the depth (a deeper picture may hold any 16-bit value) take
-    // the functions.
-    if (kTableBits != 0u && ((y0 | u0 | v0) >> kTableBits) == 0u) {
-        r = linear.v[y0 << kTableBits | v0];
-        b = linear.v[kTableSide + (y0 << kTableBits | u0)];
+    if (kBytesPerSample == 1) {
+        r = linear.v[y0 << 8 | v0];
+        b = linear.v[kCiedeLinearTableSide + (y0 << 8 | u0)];
     } else {
         r = srgb_to_linear(y + kCiedeRFromV * v);
         b = srgb_to_linear(y + kCiedeBFromU * u);

@@ -88,6 +88,7 @@ int main()
 
     // The kernel's layout.
     std::printf("const uint kCiedeTileW = %uu, kCiedeTileH = %uu;\n", ciede::gpu::kTileW, ciede::gpu::kTileH);
+    std::printf("const uint kCiedeLinearTableSide = %uu;\n", ciede::kLinearTableSide);
     std::printf("const int kCiedeAmbiguityBits = %d;\n", ciede::gpu::kAmbiguityBits);
     std::printf("const uint kCiedeSettleKeys = %uu, kCiedeKeyWords = %uu, kCiedeSlotWords = %uu;\n",
                 ciede::gpu::kSettleKeys, ciede::gpu::kKeyWords, ciede::gpu::kSlotWords);

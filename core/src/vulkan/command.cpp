@@ -1,6 +1,5 @@
 #include "vulkan/command.h"
 
-#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <vector>

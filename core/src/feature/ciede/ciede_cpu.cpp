@@ -9,7 +9,6 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
-#include <mutex>
 #include <vector>
 
 #include "feature/ciede/ciede_tables.h"
@@ -79,12 +78,11 @@ Lab yuv_to_lab(double y, double u, double v, unsigned bpc)
     return linear_to_lab(linear_r(c.y, c.v), linear_g(c), linear_b(c.y, c.u));
 }
 
-// Samples of up to ciede::kMaxLinearTableBpc bits: red and blue from
-// ciede::linear_rb_table(bpc).
-Lab yuv_to_lab_table(unsigned y, unsigned u, unsigned v, unsigned bpc, const double *table)
+// 8-bit samples: red and blue from ciede::linear_rb_table_8bit().
+Lab yuv8_to_lab(unsigned y, unsigned u, unsigned v, const double *table)
 {
-    const Normalized c = normalize(double(y), double(u), double(v), bpc);
-    return linear_to_lab(table[y << bpc | v], linear_g(c), table[ciede::linear_table_side(bpc) + (y << bpc | u)]);
+    const Normalized c = normalize(double(y), double(u), double(v), 8);
+    return linear_to_lab(table[y << 8 | v], linear_g(c), table[ciede::kLinearTableSide + (y << 8 | u)]);
 }
 
 // ---- CIEDE2000 ----
@@ -236,7 +234,7 @@ public:
         }
         fmt_ = fmt;
         chroma_.init(fmt.pix_fmt, fmt.w, fmt.h);
-        if (fmt.bpc <= ciede::kMaxLinearTableBpc) linear_ = ciede::linear_rb_table(fmt.bpc).data();
+        if (fmt.bpc == 8) linear_ = ciede::linear_rb_table_8bit().data();
         return 0;
     }
 
@@ -276,15 +274,12 @@ private:
     {
         const float y = pixel_of(pic, side, 0, i, j), u = pixel_of(pic, side, 1, i, j),
                     v = pixel_of(pic, side, 2, i, j);
-        // The table covers samples of the picture's depth; larger ones (a
-        // deeper picture may hold any 16-bit value) take the functions.
-        const unsigned yi = unsigned(y), ui = unsigned(u), vi = unsigned(v);
-        if (linear_ && ((yi | ui | vi) >> fmt_.bpc) == 0) return yuv_to_lab_table(yi, ui, vi, fmt_.bpc, linear_);
+        if (linear_) return yuv8_to_lab(unsigned(y), unsigned(u), unsigned(v), linear_);
         return yuv_to_lab(y, u, v, fmt_.bpc);
     }
 
     FrameFormat fmt_{};
-    const double *linear_ = nullptr;  // red and blue, up to kMaxLinearTableBpc bits
+    const double *linear_ = nullptr;  // 8-bit input's red and blue
     LibvmafChroma chroma_;
     std::vector<uint16_t> up_[2][2];  // [ref, dist][Cb, Cr] at luma resolution
 };
@@ -298,22 +293,19 @@ std::unique_ptr<Extractor> create(const FeatureOptions &)
 
 const ExtractorInfo kCiedeExtractor = {"ciede", kProvided, {}, 0, create};
 
-const std::vector<double> &ciede::linear_rb_table(unsigned bpc)
+const std::vector<double> &ciede::linear_rb_table_8bit()
 {
-    static std::vector<double> tables[kMaxLinearTableBpc - 7];
-    static std::once_flag built[kMaxLinearTableBpc - 7];
-    const unsigned k = bpc - 8;
-    std::call_once(built[k], [bpc, &t = tables[k]] {
-        const unsigned n = 1u << bpc, side = linear_table_side(bpc);
-        t.resize(2 * size_t(side));
-        for (unsigned y = 0; y < n; y++)
-            for (unsigned c = 0; c < n; c++) {
-                const Normalized s = normalize(double(y), double(c), double(c), bpc);
-                t[y << bpc | c] = linear_r(s.y, s.v);
-                t[side + (y << bpc | c)] = linear_b(s.y, s.u);
+    static const std::vector<double> table = [] {
+        std::vector<double> t(2 * size_t(kLinearTableSide));
+        for (unsigned y = 0; y < 256; y++)
+            for (unsigned c = 0; c < 256; c++) {
+                const Normalized n = normalize(double(y), double(c), double(c), 8);
+                t[y << 8 | c] = linear_r(n.y, n.v);
+                t[kLinearTableSide + (y << 8 | c)] = linear_b(n.y, n.u);
             }
-    });
-    return tables[k];
+        return t;
+    }();
+    return table;
 }
 
 }  // namespace vmaf

@@ -34,12 +34,11 @@ inline Normalization normalization(unsigned bpc)
     return {kLumaBlack * scale, 1.0 / (kLumaRange * scale), kChromaZero * scale, 1.0 / (kChromaRange * scale)};
 }
 
-// ciede::linear_rb_table() (ciede.h) serves input of up to this depth; its
-// entries per channel at bpc bits: one per pair of samples. It stops at 8 bits
-// (1 MiB): a 10-bit table (16 MiB, some 0.1 s to build) gained only 3% on the
-// GPU and 9% on 16 CPU threads (docs/features/ciede.md).
-inline constexpr unsigned kMaxLinearTableBpc = 8;
-inline constexpr unsigned linear_table_side(unsigned bpc) { return 1u << (2 * bpc); }
+// Entries per channel of ciede::linear_rb_table_8bit() (ciede.h): one per pair
+// of 8-bit samples. Deeper input has no table: a 10-bit one (16 MiB, some 0.1 s
+// to build) gained only 3% on the GPU and 9% on 16 CPU threads
+// (docs/features/ciede.md, ADR 0046).
+inline constexpr unsigned kLinearTableSide = 1u << 16;
 
 // BT.709 YUV -> R'G'B'.
 inline constexpr double kRFromV = 1.28033;

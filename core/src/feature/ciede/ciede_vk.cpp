@@ -7,7 +7,7 @@
 // and scores the mean with the CPU's ciede::score. The per-pixel math is double
 // with float results, so the kernel needs shaderFloat64; without it the CPU
 // extractor runs. The linear red and blue of 8-bit input come from the CPU's
-// own table (ciede::linear_rb_table()), uploaded at init.
+// own table (ciede::linear_rb_table_8bit()), uploaded at init.
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -69,19 +69,17 @@ public:
         push_.tiles_x = tiles_x(fmt);
         groups_ = tiles(fmt);
 
-        const uint32_t table_bits = fmt.bpc <= ciede::kMaxLinearTableBpc ? fmt.bpc : 0u;
-        const SpecConstant spec[] = {{0, fmt.bpc > 8 ? 2u : 1u}, {1, table_bits}};
+        const SpecConstant spec[] = {{0, fmt.bpc > 8 ? 2u : 1u}};
         PipelineDesc d;
         d.shader = &spirv::ciede_de;
         d.buffers = 3;
         d.push_constant_size = sizeof(Push);
         d.spec = spec;
         if (int err = ComputePipeline::create(st, d, &pipeline_)) return err;
-        // Input of up to kMaxLinearTableBpc bits reads red and blue from the
-        // CPU's table (one set-up submission); deeper input binds a
-        // placeholder the kernel never reads.
-        if (table_bits) {
-            if (int err = upload_table(st, std::as_bytes(std::span(ciede::linear_rb_table(fmt.bpc))), &linear_))
+        // 8-bit input reads red and blue from the CPU's table (one set-up
+        // submission); deeper input binds a placeholder the kernel never reads.
+        if (fmt.bpc == 8) {
+            if (int err = upload_table(st, std::as_bytes(std::span(ciede::linear_rb_table_8bit())), &linear_))
                 return err;
         } else if (int err = st.allocator().create_buffer(sizeof(double), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                                                           MemoryUse::Device, &linear_)) {
