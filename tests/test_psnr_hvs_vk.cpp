@@ -240,6 +240,55 @@ TEST_CASE("psnr_hvs on the GPU against the CPU: formats, depths, odd and tiny si
         std::printf("synthetic %-12s max|diff| vs CPU extractor %.3g\n", kNames[k], all.d[k]);
 }
 
+TEST_CASE("psnr_hvs's walk, carried into the next frame, delivers every frame's scores", "[psnr_hvs][vulkan]")
+{
+    // The walk of frame k runs in frame k+1's submission (vulkan/feature.h,
+    // carried work): frame k's scores arrive when frame k+1 is collected, and
+    // wait_idle() and flush() submit the last frame's walk alone. Frames after
+    // a wait_idle() start afresh, alternating the two copies of the errors.
+    std::mt19937 rng(5);
+    auto st = validated_state(2);
+    if (!st->float64()) {
+        WARN("no shaderFloat64 on this device");
+        return;
+    }
+    const unsigned kFrames = 7;
+    auto ref = make_frames(rng, VMAF_PIX_FMT_YUV420P, 8, 67, 35, kFrames, nullptr, 0, false);
+    std::vector<VmafPicture> dist;
+    for (unsigned f = 0; f < kFrames; f++) {
+        std::vector<VmafPicture> one = {ref[f]};
+        dist.push_back(make_frames(rng, VMAF_PIX_FMT_YUV420P, 8, 67, 35, 1, &one, 4u << f, false)[0]);
+    }
+    const MapSink cpu = run_cpu(ref, dist);
+    std::unique_ptr<vk::Engine> engine;
+    REQUIRE(vk::Engine::create(st.get(), format_of(ref[0]), {{&kPsnrHvsExtractor, FeatureOptions{}}}, &engine) == 0);
+    MapSink gpu;
+    auto have = [&](unsigned frames) {
+        for (const char *n : kNames) {
+            INFO(n << " after " << frames << " frames");
+            const auto it = gpu.scores.find(n);
+            CHECK((frames ? it != gpu.scores.end() && it->second.size() == frames : it == gpu.scores.end()));
+        }
+    };
+    // One frame waited for: its walk is submitted alone.
+    REQUIRE(engine->submit(ref[0], dist[0], 0, gpu) == 0);
+    REQUIRE(engine->wait_idle(gpu) == 0);
+    have(1);
+    REQUIRE(engine->wait_idle(gpu) == 0);  // nothing held: nothing more
+    have(1);
+    for (unsigned i = 1; i < 4; i++) REQUIRE(engine->submit(ref[i], dist[i], i, gpu) == 0);
+    REQUIRE(engine->wait_idle(gpu) == 0);
+    have(4);
+    for (unsigned i = 4; i < kFrames; i++) REQUIRE(engine->submit(ref[i], dist[i], i, gpu) == 0);
+    REQUIRE(engine->flush(gpu) == 0);
+    have(kFrames);
+    compare(gpu, cpu);
+    engine.reset();
+    check_clean(*st);
+    unref_all(ref);
+    unref_all(dist);
+}
+
 TEST_CASE("psnr_hvs on the GPU against the CPU: frames of thousands of blocks", "[psnr_hvs][vulkan]")
 {
     // More blocks than one round of the walk covers (64 threads x 64 blocks),

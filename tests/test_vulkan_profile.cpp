@@ -23,8 +23,9 @@ using namespace vmaf::test;
 namespace {
 
 constexpr unsigned kW = 96, kH = 64, kFrames = 3;
-// GPU twins of the vmaf_v0.6.1 + psnr set, in the order they are handed in.
-const char *const kFeatures[] = {"psnr", "motion", "vif", "adm"};
+// GPU twins of the vmaf_v0.6.1 + psnr set and psnr_hvs (whose walk is
+// carried into the next frame), in the order they are handed in.
+const char *const kFeatures[] = {"psnr", "motion", "vif", "adm", "psnr_hvs"};
 
 struct Frames {
     std::vector<VmafPicture> ref, dist;
@@ -64,11 +65,18 @@ vk::Engine::FeatureList feature_list()
     return list;
 }
 
-// The intervals profile mode must report, from each feature's own stage count:
-// stage by stage, the features of each stage in the order they were handed in.
-std::vector<std::pair<std::string, int>> expected_parts(vk::State &st, bool host_copy)
+struct Part {
+    std::string name;
+    int stage;
+    bool carried = false;
+};
+
+// The intervals profile mode must report, from each feature's own stage
+// counts: stage by stage, the work carried from the frame before first, then
+// the features of each stage, each in the order they were handed in.
+std::vector<Part> expected_parts(vk::State &st, bool host_copy)
 {
-    std::vector<unsigned> stages;
+    std::vector<unsigned> stages, carried;
     unsigned most = 0;
     for (const auto &[info, opts, sink] : feature_list()) {
         const vk::FeatureInfo *fi = vk::find_gpu_feature(info->name);
@@ -77,14 +85,19 @@ std::vector<std::pair<std::string, int>> expected_parts(vk::State &st, bool host
         size_t bytes = 0;
         REQUIRE(f->init(st, kFormat, &bytes) == 0);
         stages.push_back(f->stages());
+        carried.push_back(f->carried_stages());
         most = std::max(most, f->stages());
     }
-    std::vector<std::pair<std::string, int>> parts{{"upload", -1}};
-    if (host_copy) parts.emplace_back("host copy", -1);
-    for (unsigned s = 0; s < most; s++)
+    CHECK(carried.back() == 1);  // psnr_hvs's walk
+    std::vector<Part> parts{{"upload", -1}};
+    if (host_copy) parts.push_back({"host copy", -1});
+    for (unsigned s = 0; s < most; s++) {
         for (size_t i = 0; i < stages.size(); i++)
-            if (s < stages[i]) parts.emplace_back(kFeatures[i], int(s));
-    parts.emplace_back("readback", -1);
+            if (s < carried[i]) parts.push_back({kFeatures[i], int(s), true});
+        for (size_t i = 0; i < stages.size(); i++)
+            if (s < stages[i]) parts.push_back({kFeatures[i], int(s)});
+    }
+    parts.push_back({"readback", -1});
     return parts;
 }
 
@@ -167,8 +180,9 @@ TEST_CASE("profile mode: every part of a frame, its own time, tiling the frame",
         REQUIRE(p.profile.intervals.size() == want.size());
         for (size_t i = 0; i < want.size(); i++) {
             INFO("part " << i);
-            CHECK(p.profile.intervals[i].part == want[i].first);
-            CHECK(p.profile.intervals[i].stage == want[i].second);
+            CHECK(p.profile.intervals[i].part == want[i].name);
+            CHECK(p.profile.intervals[i].stage == want[i].stage);
+            CHECK(p.profile.intervals[i].carried == want[i].carried);
         }
         // Every frame counted, the same frame times as the engine's timing.
         CHECK(p.profile.frames == kFrames);

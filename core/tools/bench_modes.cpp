@@ -315,7 +315,7 @@ GpuProfile gpu_profile(VmafContext *vmaf)
         const vk::GpuProfile &g = e->profile();
         p.frames = g.frames;
         p.total_ms = g.total_ms;
-        for (const vk::GpuProfile::Interval &i : g.intervals) p.parts.push_back({i.part, i.stage, i.total_ms});
+        for (const vk::GpuProfile::Interval &i : g.intervals) p.parts.push_back({i.part, i.stage, i.carried, i.total_ms});
     }
 #else
     (void)vmaf;

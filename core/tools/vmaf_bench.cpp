@@ -548,7 +548,8 @@ std::string profile_json(const GpuProfile &p)
     for (size_t i = 0; i < p.parts.size(); i++) {
         const GpuProfile::Part &q = p.parts[i];
         s += std::string(i ? ", " : "") + "{\"part\": " + quoted(q.name) + ", \"stage\": " +
-             (q.stage < 0 ? std::string("null") : std::to_string(q.stage)) + ", \"ms\": " + number(q.total_ms / n) + "}";
+             (q.stage < 0 ? std::string("null") : std::to_string(q.stage)) +
+             ", \"carried\": " + (q.carried ? "true" : "false") + ", \"ms\": " + number(q.total_ms / n) + "}";
     }
     return s + "]}";
 }
@@ -606,7 +607,8 @@ void print_profile(const Options &o, const Result &r)
     auto row = [total](const std::string &part, const std::string &stage, double ms) {
         std::printf("| %s | %s | %.4f | %.1f%% |\n", part.c_str(), stage.c_str(), ms, total > 0 ? 100 * ms / total : 0.0);
     };
-    for (const GpuProfile::Part &q : p.parts) row(q.name, q.stage < 0 ? "" : std::to_string(q.stage), q.total_ms / n);
+    for (const GpuProfile::Part &q : p.parts)
+        row(q.name, q.stage < 0 ? "" : std::to_string(q.stage) + (q.carried ? ", carried" : ""), q.total_ms / n);
     // Features with more than one stage: their sum.
     std::vector<std::string> seen;
     for (const GpuProfile::Part &q : p.parts) {

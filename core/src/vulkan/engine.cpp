@@ -181,6 +181,7 @@ int Engine::init(const FrameFormat &fmt, const FeatureList &list)
             return err;
         }
         at = align_up(at + e.bytes, result_align);
+        carried_stages_ = std::max(carried_stages_, e.feature->carried_stages());
         features_.push_back(std::move(e));
     }
     slot_results_size_ = std::max<VkDeviceSize>(at, result_align);
@@ -231,9 +232,12 @@ int Engine::init_timestamps()
         profile_.intervals.push_back({"upload"});
         unsigned stages = 0;
         for (const Entry &e : features_) stages = std::max(stages, e.feature->stages());
-        for (unsigned stage = 0; stage < stages; stage++)
+        for (unsigned stage = 0; stage < stages; stage++) {
+            for (const Entry &e : features_)
+                if (stage < e.feature->carried_stages()) profile_.intervals.push_back({e.name, int(stage), true});
             for (const Entry &e : features_)
                 if (stage < e.feature->stages()) profile_.intervals.push_back({e.name, int(stage)});
+        }
         profile_.intervals.push_back({"readback"});
         points_ = unsigned(profile_.intervals.size()) + 1;
         slot_queries_ = points_ + 1;
@@ -382,6 +386,29 @@ void Engine::upload(const VmafPicture &ref, const VmafPicture &dist, const bool 
     upload_pool_->wait();
 }
 
+int Engine::record_carry(VkCommandBuffer cmd, unsigned slot, unsigned stage, unsigned *point)
+{
+    constexpr VkPipelineStageFlags kWork = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+    const bool profile = !profile_.intervals.empty();
+    const VkDeviceSize results_at = slot_results_size_ * slot;
+    for (Entry &e : features_) {
+        if (stage >= e.feature->carried_stages()) continue;
+        if (carry_held_) {
+            if (profile)
+                memory_barrier(st_, cmd, kWork, VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, kWork,
+                               VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
+                                   VK_ACCESS_TRANSFER_WRITE_BIT);
+            if (int err = e.feature->record({cmd, slot, carry_from_, results_at + e.offset, stage, true})) {
+                log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: feature %s failed to record the work carried from frame "
+                                          "%u (%d)\n", e.name.c_str(), carry_from_, err);
+                return err;
+            }
+        }
+        if (point) mark(cmd, slot, point);  // also without work: profile mode's intervals stay in place
+    }
+    return 0;
+}
+
 int Engine::record_and_submit(unsigned slot, unsigned index, const Loader &load, std::span<const SemaphoreOp> waits,
                               std::span<const SemaphoreOp> signals)
 {
@@ -390,7 +417,9 @@ int Engine::record_and_submit(unsigned slot, unsigned index, const Loader &load,
     if (int err = ring_->begin(slot, &cmd)) return err;
     unsigned point = 1;  // profile mode's next timestamp
     const bool profile = !profile_.intervals.empty();
-    if (timestamps_) {
+    // The carried work alone is not a frame: no timestamps.
+    const bool timed = timestamps_ && load;
+    if (timed) {
         fn.vkCmdResetQueryPool(cmd, timestamps_, slot * slot_queries_, points_);
         // Profile mode starts the frame once the earlier frames' work is done
         // (the barrier below waits for it), so its upload excludes their tail.
@@ -404,42 +433,50 @@ int Engine::record_and_submit(unsigned slot, unsigned index, const Loader &load,
     memory_barrier(st_, cmd, kWork, VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, kWork,
                    VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
                        VK_ACCESS_TRANSFER_WRITE_BIT);
-    if (int err = load(cmd)) return err;
-    // The loads (copies, and unpack kernels for imports) are visible to the features.
-    memory_barrier(st_, cmd, kWork, VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT,
-                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
-    mark(cmd, slot, &point);
-    if (host_frames_) {
-        // The planes as loaded, for the features that run on the CPU; the
-        // barrier before the results' copy makes them visible to the host.
-        memory_barrier(st_, cmd, kWork, VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT,
-                       VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
-        const VkBufferCopy all{0, 0, frame_.planes_size};
-        fn.vkCmdCopyBuffer(cmd, planes_.get(), slots_[slot].host_planes.get(), 1, &all);
-        mark(cmd, slot, &point);
-    }
-
-    // Stage by stage (vulkan/feature.h): one barrier between stages serves every
-    // feature, and the features' dispatches of a stage run side by side.
     const VkDeviceSize results_at = slot_results_size_ * slot;
-    unsigned stages = 0;
-    for (const Entry &e : features_) stages = std::max(stages, e.feature->stages());
-    for (unsigned stage = 0; stage < stages; stage++) {
-        if (stage > 0 && !profile) compute_barrier(st_, cmd);
-        for (Entry &e : features_) {
-            if (stage >= e.feature->stages()) continue;
-            // Profile mode: each feature's work after everything before it, so
-            // the timestamps around it measure it alone.
-            if (profile)
-                memory_barrier(st_, cmd, kWork, VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, kWork,
-                               VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
-                                   VK_ACCESS_TRANSFER_WRITE_BIT);
-            if (int err = e.feature->record({cmd, slot, index, results_at + e.offset, stage})) {
-                log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: feature %s failed to record frame %u (%d)\n", e.name.c_str(),
-                    index, err);
-                return err;
-            }
+    if (!load) {
+        for (unsigned stage = 0; stage < carried_stages_; stage++) {
+            if (stage > 0) compute_barrier(st_, cmd);
+            if (int err = record_carry(cmd, slot, stage, nullptr)) return err;
+        }
+    } else {
+        if (int err = load(cmd)) return err;
+        // The loads (copies, and unpack kernels for imports) are visible to the features.
+        memory_barrier(st_, cmd, kWork, VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+        mark(cmd, slot, &point);
+        if (host_frames_) {
+            // The planes as loaded, for the features that run on the CPU; the
+            // barrier before the results' copy makes them visible to the host.
+            memory_barrier(st_, cmd, kWork, VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT,
+                           VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+            const VkBufferCopy all{0, 0, frame_.planes_size};
+            fn.vkCmdCopyBuffer(cmd, planes_.get(), slots_[slot].host_planes.get(), 1, &all);
             mark(cmd, slot, &point);
+        }
+
+        // Stage by stage (vulkan/feature.h): one barrier between stages serves every
+        // feature, and the features' dispatches of a stage run side by side.
+        unsigned stages = 0;
+        for (const Entry &e : features_) stages = std::max(stages, e.feature->stages());
+        for (unsigned stage = 0; stage < stages; stage++) {
+            if (stage > 0 && !profile) compute_barrier(st_, cmd);
+            if (int err = record_carry(cmd, slot, stage, &point)) return err;
+            for (Entry &e : features_) {
+                if (stage >= e.feature->stages()) continue;
+                // Profile mode: each feature's work after everything before it, so
+                // the timestamps around it measure it alone.
+                if (profile)
+                    memory_barrier(st_, cmd, kWork, VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, kWork,
+                                   VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+                                       VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+                if (int err = e.feature->record({cmd, slot, index, results_at + e.offset, stage})) {
+                    log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: feature %s failed to record frame %u (%d)\n",
+                        e.name.c_str(), index, err);
+                    return err;
+                }
+                mark(cmd, slot, &point);
+            }
         }
     }
 
@@ -449,9 +486,23 @@ int Engine::record_and_submit(unsigned slot, unsigned index, const Loader &load,
     fn.vkCmdCopyBuffer(cmd, results_.get(), slots_[slot].readback.get(), 1, &down);
     memory_barrier(st_, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                    VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-    if (timestamps_)
+    if (timed)
         fn.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps_, slot * slot_queries_ + point);
-    return ring_->submit(slot, waits, signals);
+    if (int err = ring_->submit(slot, waits, signals)) return err;
+    pending_.push_back({slot, index, carry_held_, carry_from_, !load});
+    next_slot_ = (slot + 1) % unsigned(slots_.size());
+    // A frame of carrying features holds work for the next; the carried work alone holds none.
+    carry_held_ = carried_stages_ > 0 && load;
+    carry_from_ = index;
+    return 0;
+}
+
+int Engine::submit_carry(ScoreSink &sink)
+{
+    if (!carry_held_) return 0;
+    unsigned slot;
+    if (int err = begin_frame(sink, &slot)) return err;
+    return record_and_submit(slot, carry_from_, nullptr, {}, {});
 }
 
 void Engine::record_device_copies(VkCommandBuffer cmd, const VmafPicture *const pics[2])
@@ -748,22 +799,26 @@ int Engine::collect_oldest(ScoreSink &sink)
     if (int err = ring_->wait(f.slot)) return err;
     Slot &s = slots_[f.slot];
     release_slot(s);  // the GPU is done with its pictures and imports
-    read_timestamps(f.slot);
+    if (!f.carry_only) read_timestamps(f.slot);
     const Buffer &rb = s.readback;
     if (int err = rb.invalidate()) return err;
     pending_.pop_front();
-    const CallScope call(f.index);  // listed as the CPU extraction of this frame would be
     for (Entry &e : features_) {
+        // A carrying feature's results are those of the frame it carried work for.
+        const bool carries = e.feature->carried_stages() > 0;
+        if (carries ? !f.carries : f.carry_only) continue;
+        const unsigned index = carries ? f.carried : f.index;
+        const CallScope call(index);  // listed as the CPU extraction of this frame would be
         const std::span<const std::byte> results(rb.data() + e.offset, e.bytes);
         for (unsigned v = 0; v < e.sinks.size(); v++) {
-            if (int err = e.feature->collect_variant(results, f.index, v, e.sinks[v] ? *e.sinks[v] : sink)) {
-                log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: feature %s failed on frame %u (%d)\n", e.name.c_str(), f.index,
+            if (int err = e.feature->collect_variant(results, index, v, e.sinks[v] ? *e.sinks[v] : sink)) {
+                log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: feature %s failed on frame %u (%d)\n", e.name.c_str(), index,
                     err);
                 return err;
             }
         }
     }
-    if (host_frames_) {
+    if (host_frames_ && !f.carry_only) {
         const Buffer &hp = s.host_planes;
         if (int err = hp.invalidate()) return err;
         VmafPicture pics[2]{};
@@ -912,8 +967,6 @@ int Engine::submit(const VmafPicture &ref, const VmafPicture &dist, unsigned ind
         release_slot(s);
         return fail(err);
     }
-    pending_.push_back({slot, index});
-    next_slot_ = (slot + 1) % unsigned(slots_.size());
     return 0;
 }
 
@@ -980,8 +1033,6 @@ int Engine::submit_imported(std::unique_ptr<ImportedPicture> ref, std::unique_pt
     if (int err = record_and_submit(slot, index, load, waits, signals)) return fail(err);
     slots_[slot].imported[0] = std::move(ref);
     slots_[slot].imported[1] = std::move(dist);
-    pending_.push_back({slot, index});
-    next_slot_ = (slot + 1) % unsigned(slots_.size());
     return 0;
 }
 
@@ -998,6 +1049,7 @@ int Engine::collect_one(ScoreSink &sink, bool *collected)
 int Engine::wait_idle(ScoreSink &sink)
 {
     if (error_) return error_;
+    if (int err = submit_carry(sink)) return fail(err);
     while (!pending_.empty())
         if (int err = collect_oldest(sink)) return fail(err);
     return 0;

@@ -72,6 +72,7 @@ struct GpuProfile {
         // "host copy", "readback", or a feature's name
         std::string part;
         int stage = -1;    // the feature's stage; -1 for the engine's own parts
+        bool carried = false;  // the feature's work carried from the frame before (Feature::carried_stages())
         double total_ms = 0;  // over `frames`
     };
     uint64_t frames = 0;
@@ -165,6 +166,9 @@ private:
     };
     struct Pending {
         unsigned slot, index;
+        bool carries = false;     // holds carried work (Feature::carried_stages()) for frame `carried`
+        unsigned carried = 0;
+        bool carry_only = false;  // nothing else: the carried work of the last frame
     };
     // Where the raw copy of one stored plane goes before it is unpacked.
     struct RawRegion {
@@ -184,8 +188,14 @@ private:
     // Copy the pictures marked in `copy` into the slot's staging buffer.
     void upload(const VmafPicture &ref, const VmafPicture &dist, const bool copy[2], unsigned slot);
     int begin_frame(ScoreSink &sink, unsigned *slot);
+    // Record and submit the frame (without `load`: the carried work alone,
+    // submit_carry()), then count it as pending.
     int record_and_submit(unsigned slot, unsigned index, const Loader &load, std::span<const SemaphoreOp> waits,
                           std::span<const SemaphoreOp> signals);
+    int record_carry(VkCommandBuffer cmd, unsigned slot, unsigned stage, unsigned *point);
+    // The carried work of the last frame submitted, if still held, in a
+    // submission of its own.
+    int submit_carry(ScoreSink &sink);
     void record_device_copies(VkCommandBuffer cmd, const VmafPicture *const pics[2]);
     // The planes of `pic`, rows of `src` from offset[p], into picture k's planes.
     void record_plane_copies(VkCommandBuffer cmd, VkBuffer src, const VkDeviceSize offset[3], const VmafPicture &pic,
@@ -226,6 +236,9 @@ private:
     std::unique_ptr<FrameRing> lane_ring_;  // host uploads on the transfer lane (made on the first)
     std::deque<Pending> pending_;  // in submission order
     unsigned next_slot_ = 0;
+    unsigned carried_stages_ = 0;  // the most of any feature (Feature::carried_stages())
+    bool carry_held_ = false;      // the last frame submitted left carried work, for frame carry_from_
+    unsigned carry_from_ = 0;
     int error_ = 0;  // sticky: after a failure every call returns it
     HostFrameFn host_frames_;
     std::unique_ptr<ThreadPool> upload_pool_;  // helps upload() copy host pictures; null: one thread

@@ -52,6 +52,19 @@
 //     depend on each other (VIF's and ADM's scales) puts each step in a stage of
 //     its own instead of adding barriers: the features' independent chains then
 //     share the GPU and every barrier (a drain of the whole queue) serves all.
+//   - Carried work (Feature::carried_stages()): a feature may end its chain
+//     in the next frame's command buffer, so that thin steps (a few
+//     workgroups, bound by their latency) run beside that frame's stages
+//     instead of adding their latency to every frame. Its carried stage s is
+//     recorded (Recording::carried) at the start of the next frame's stage s,
+//     behind the same barriers as that stage: everything the frame it is for
+//     wrote is complete and visible there. The carried work writes its
+//     results to the region of the frame that carries it, and collect() gets
+//     them under the index of the frame they are for (no call for the first
+//     frame, which carries nothing). After the last frame (wait_idle(),
+//     flush()) the Engine submits the carried stages alone. Buffers that a
+//     frame's stages write and its carried work reads need two copies,
+//     alternating from frame to frame.
 // What features must do themselves:
 //   - any other barrier between their own dependent commands within a stage
 //     (compute_barrier() in vulkan/command.h);
@@ -126,6 +139,7 @@ struct Recording {
     unsigned index;              // the frame's index
     VkDeviceSize result_offset;  // this feature's region for this frame in FrameBuffers::results
     unsigned stage = 0;          // which of the feature's stages() to record
+    bool carried = false;        // the stage is of the work carried from the frame before (index)
 };
 
 class Feature {
@@ -139,6 +153,9 @@ public:
     virtual int bind(const FrameBuffers &frame) = 0;
     // How many stages record() has (see above); constant after init().
     virtual unsigned stages() const { return 1; }
+    // How many stages of carried work record() has (see "Carried work"
+    // above), at most stages(); constant after init().
+    virtual unsigned carried_stages() const { return 0; }
     // Record this frame's kernels of stage rec.stage.
     virtual int record(const Recording &rec) = 0;
     // This frame's results (result_bytes, in host memory) -> scores, under the

@@ -1,4 +1,4 @@
-// psnr_hvs on the GPU: the twin of psnr_hvs_cpu.cpp, to the bit. Four stages:
+// psnr_hvs on the GPU: the twin of psnr_hvs_cpu.cpp, to the bit. Four kernels:
 //   0. psnr_hvs_blocks.comp: every 8x8 block of the three planes in one
 //      dispatch, 32 blocks per workgroup of 256 threads sharing the work, with
 //      the CPU's integer DCT and its float masking arithmetic: the block's 64 weighted errors (the CPU's, bit for
@@ -12,6 +12,11 @@
 //   3. psnr_hvs_walk.comp: per plane, the CPU's serial float sum of all its
 //      errors (psnr_hvs_sum.glsl says how it is reproduced without adding them
 //      one by one), written as three floats: the whole readback.
+// The first three are the frame's stages 0 to 2. The walk, a chain of
+// dependent rounds on three workgroups whose latency would add a stage to every
+// frame, is carried into the next frame's command buffer (vulkan/feature.h,
+// ADR 0047), where it runs beside that frame's stage 0. So the blocks' errors,
+// which it reads, have two copies, one per frame parity.
 // collect() finishes the scores with the CPU's code (psnr_hvs_tables.h).
 #include <algorithm>
 #include <array>
@@ -125,12 +130,15 @@ public:
             d.buffers = kernels[k].buffers;
             d.push_constant_size = kernels[k].push;
             d.spec = kernels[k].spec;
+            d.max_sets = 2;  // one per copy of terms_
             if (int err = ComputePipeline::create(st, d, &pipelines_[k])) return err;
         }
         Allocator &a = st.allocator();
         constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-        if (int err = a.create_buffer(VkDeviceSize(total_) * 64 * sizeof(float), kStorage, MemoryUse::Device, &terms_))
-            return err;
+        for (unsigned b = 0; b < 2; b++)
+            if (int err =
+                    a.create_buffer(VkDeviceSize(total_) * 64 * sizeof(float), kStorage, MemoryUse::Device, &terms_[b]))
+                return err;
         if (int err =
                 a.create_buffer(VkDeviceSize(total_ + runs_) * sizeof(double), kStorage, MemoryUse::Device, &sums_))
             return err;
@@ -155,40 +163,49 @@ public:
             j.stride = fb.ref[p].stride / bps;
         }
         const BufferRange planes{fb.planes, 0, fb.planes_size}, results{fb.results, 0, fb.results_size};
-        const BufferRange terms{terms_.get(), 0, terms_.size()}, sums{sums_.get(), 0, sums_.size()};
         const BufferRange summaries{summaries_.get(), 0, summaries_.size()};
         const BufferRange run_summaries{run_summaries_.get(), 0, run_summaries_.size()};
-        const BufferRange set0[] = {planes, terms, sums}, set1[] = {sums},
-                          set2[] = {terms, sums, summaries, run_summaries},
-                          set3[] = {terms, summaries, results, run_summaries};
-        const std::span<const BufferRange> sets[4] = {set0, set1, set2, set3};
-        for (unsigned k = 0; k < 4; k++)
-            if (int err = pipelines_[k]->make_set(sets[k], &sets_[k])) return err;
+        const BufferRange sums{sums_.get(), 0, sums_.size()};
+        for (unsigned b = 0; b < 2; b++) {
+            const BufferRange terms{terms_[b].get(), 0, terms_[b].size()};
+            const BufferRange set0[] = {planes, terms, sums}, set1[] = {sums},
+                              set2[] = {terms, sums, summaries, run_summaries},
+                              set3[] = {terms, summaries, results, run_summaries};
+            const std::span<const BufferRange> sets[4] = {set0, set1, set2, set3};
+            for (unsigned k = 0; k < 4; k++)
+                if (int err = pipelines_[k]->make_set(sets[k], &sets_[b][k])) return err;
+        }
         return 0;
     }
 
-    unsigned stages() const override { return 4; }
+    unsigned stages() const override { return 3; }
+    // The walk, beside the next frame's stage 0.
+    unsigned carried_stages() const override { return total_ > 0 ? 1 : 0; }
 
     int record(const Recording &rec) override
     {
         if (!total_) return 0;
-        switch (rec.stage) {
-        case 0: pipelines_[0]->dispatch(rec.cmd, sets_[0], &blocks_, groups_x_, groups_y_, 3); break;
+        // The copy of the errors this frame's stages write; the carried walk,
+        // recorded before them, reads the other one, the previous frame's.
+        if (!rec.carried && rec.stage == 0) parity_ ^= 1;
+        const VkDescriptorSet *sets = sets_[parity_];
+        switch (rec.carried ? 3 : rec.stage) {
+        case 0: pipelines_[0]->dispatch(rec.cmd, sets[0], &blocks_, groups_x_, groups_y_, 3); break;
         case 1: {
             PrefixPush push = prefix_;
             push.pass = 0;
             const uint32_t groups = (run_groups_ + kRunsPerPrefixGroup - 1) / kRunsPerPrefixGroup;
-            pipelines_[1]->dispatch(rec.cmd, sets_[1], &push, groups, 1, 3);
+            pipelines_[1]->dispatch(rec.cmd, sets[1], &push, groups, 1, 3);
             compute_barrier(*st_, rec.cmd);  // the runs' sums, before their prefixes
             push.pass = 1;
-            pipelines_[1]->dispatch(rec.cmd, sets_[1], &push, 1, 1, 3);
+            pipelines_[1]->dispatch(rec.cmd, sets[1], &push, 1, 1, 3);
             break;
         }
-        case 2: pipelines_[2]->dispatch(rec.cmd, sets_[2], &steps_, run_groups_, 1, 3); break;
+        case 2: pipelines_[2]->dispatch(rec.cmd, sets[2], &steps_, run_groups_, 1, 3); break;
         case 3: {
             WalkPush push = walk_;
             push.out_index = uint32_t(rec.result_offset / sizeof(uint32_t));
-            pipelines_[3]->dispatch(rec.cmd, sets_[3], &push, 1, 1, 3);
+            pipelines_[3]->dispatch(rec.cmd, sets[3], &push, 1, 1, 3);
             break;
         }
         default: return -EINVAL;
@@ -220,8 +237,9 @@ private:
     StepsPush steps_{};
     WalkPush walk_{};
     std::unique_ptr<ComputePipeline> pipelines_[4];
-    VkDescriptorSet sets_[4] = {};
-    Buffer terms_, sums_, summaries_, run_summaries_;
+    VkDescriptorSet sets_[2][4] = {};  // per copy of terms_
+    Buffer terms_[2], sums_, summaries_, run_summaries_;
+    unsigned parity_ = 1;  // the copy of terms_ the frame being recorded writes (the first frame's: 0)
 };
 
 // The CPU's accepted inputs (at most 12 bits, with chroma), on a device with
