@@ -181,6 +181,7 @@ int Engine::init(const FrameFormat &fmt, const FeatureList &list)
             return err;
         }
         at = align_up(at + e.bytes, result_align);
+        stages_ = std::max(stages_, e.feature->stages());
         carried_stages_ = std::max(carried_stages_, e.feature->carried_stages());
         features_.push_back(std::move(e));
     }
@@ -230,9 +231,7 @@ int Engine::init_timestamps()
         // The frame's parts in recording order (record_and_submit); "host copy"
         // joins them if enable_host_frames() is called.
         profile_.intervals.push_back({"upload"});
-        unsigned stages = 0;
-        for (const Entry &e : features_) stages = std::max(stages, e.feature->stages());
-        for (unsigned stage = 0; stage < stages; stage++) {
+        for (unsigned stage = 0; stage < stages_; stage++) {
             for (const Entry &e : features_)
                 if (stage < e.feature->carried_stages()) profile_.intervals.push_back({e.name, int(stage), true});
             for (const Entry &e : features_)
@@ -386,27 +385,26 @@ void Engine::upload(const VmafPicture &ref, const VmafPicture &dist, const bool 
     upload_pool_->wait();
 }
 
-int Engine::record_carry(VkCommandBuffer cmd, unsigned slot, unsigned stage, unsigned *point)
+int Engine::record_feature(Entry &e, const Recording &rec, unsigned *point)
+{
+    // Profile mode: each feature's work after everything before it, so the
+    // timestamps around it measure it alone.
+    if (!profile_.intervals.empty()) full_barrier(rec.cmd);
+    if (int err = e.feature->record(rec)) {
+        log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: feature %s failed to record %sframe %u (%d)\n", e.name.c_str(),
+            rec.carried ? "the work carried from " : "", rec.index, err);
+        return err;
+    }
+    if (point) mark(rec.cmd, rec.slot, point);
+    return 0;
+}
+
+void Engine::full_barrier(VkCommandBuffer cmd) const
 {
     constexpr VkPipelineStageFlags kWork = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
-    const bool profile = !profile_.intervals.empty();
-    const VkDeviceSize results_at = slot_results_size_ * slot;
-    for (Entry &e : features_) {
-        if (stage >= e.feature->carried_stages()) continue;
-        if (carry_held_) {
-            if (profile)
-                memory_barrier(st_, cmd, kWork, VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, kWork,
-                               VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
-                                   VK_ACCESS_TRANSFER_WRITE_BIT);
-            if (int err = e.feature->record({cmd, slot, carry_from_, results_at + e.offset, stage, true})) {
-                log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: feature %s failed to record the work carried from frame "
-                                          "%u (%d)\n", e.name.c_str(), carry_from_, err);
-                return err;
-            }
-        }
-        if (point) mark(cmd, slot, point);  // also without work: profile mode's intervals stay in place
-    }
-    return 0;
+    memory_barrier(st_, cmd, kWork, VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, kWork,
+                   VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
+                       VK_ACCESS_TRANSFER_WRITE_BIT);
 }
 
 int Engine::record_and_submit(unsigned slot, unsigned index, const Loader &load, std::span<const SemaphoreOp> waits,
@@ -429,17 +427,9 @@ int Engine::record_and_submit(unsigned slot, unsigned index, const Loader &load,
 
     // Frames run in submission order: everything earlier frames did is complete
     // and visible before this one overwrites the shared planes.
+    full_barrier(cmd);
     constexpr VkPipelineStageFlags kWork = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
-    memory_barrier(st_, cmd, kWork, VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, kWork,
-                   VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
-                       VK_ACCESS_TRANSFER_WRITE_BIT);
-    const VkDeviceSize results_at = slot_results_size_ * slot;
-    if (!load) {
-        for (unsigned stage = 0; stage < carried_stages_; stage++) {
-            if (stage > 0) compute_barrier(st_, cmd);
-            if (int err = record_carry(cmd, slot, stage, nullptr)) return err;
-        }
-    } else {
+    if (load) {
         if (int err = load(cmd)) return err;
         // The loads (copies, and unpack kernels for imports) are visible to the features.
         memory_barrier(st_, cmd, kWork, VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT,
@@ -454,30 +444,30 @@ int Engine::record_and_submit(unsigned slot, unsigned index, const Loader &load,
             fn.vkCmdCopyBuffer(cmd, planes_.get(), slots_[slot].host_planes.get(), 1, &all);
             mark(cmd, slot, &point);
         }
+    }
 
-        // Stage by stage (vulkan/feature.h): one barrier between stages serves every
-        // feature, and the features' dispatches of a stage run side by side.
-        unsigned stages = 0;
-        for (const Entry &e : features_) stages = std::max(stages, e.feature->stages());
-        for (unsigned stage = 0; stage < stages; stage++) {
-            if (stage > 0 && !profile) compute_barrier(st_, cmd);
-            if (int err = record_carry(cmd, slot, stage, &point)) return err;
-            for (Entry &e : features_) {
-                if (stage >= e.feature->stages()) continue;
-                // Profile mode: each feature's work after everything before it, so
-                // the timestamps around it measure it alone.
-                if (profile)
-                    memory_barrier(st_, cmd, kWork, VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, kWork,
-                                   VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
-                                       VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
-                if (int err = e.feature->record({cmd, slot, index, results_at + e.offset, stage})) {
-                    log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: feature %s failed to record frame %u (%d)\n",
-                        e.name.c_str(), index, err);
+    // Stage by stage (vulkan/feature.h): one barrier between stages serves every
+    // feature, and the features' dispatches of a stage run side by side, after
+    // the work carried from the frame before. Without pictures (submit_carry())
+    // only that carried work, untimed.
+    const VkDeviceSize results_at = slot_results_size_ * slot;
+    unsigned *const timed_point = timed ? &point : nullptr;
+    for (unsigned stage = 0; stage < (load ? stages_ : carried_stages_); stage++) {
+        if (stage > 0 && !profile) compute_barrier(st_, cmd);
+        for (Entry &e : features_) {
+            if (stage >= e.feature->carried_stages()) continue;
+            if (carry_held_) {
+                if (int err = record_feature(e, {cmd, slot, carry_from_, results_at + e.offset, stage, true},
+                                             timed_point))
                     return err;
-                }
-                mark(cmd, slot, &point);
+            } else if (timed_point) {
+                mark(cmd, slot, timed_point);  // nothing carried: profile mode's intervals stay in place
             }
         }
+        if (!load) continue;
+        for (Entry &e : features_)
+            if (stage < e.feature->stages())
+                if (int err = record_feature(e, {cmd, slot, index, results_at + e.offset, stage}, &point)) return err;
     }
 
     memory_barrier(st_, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,

@@ -192,7 +192,11 @@ private:
     // submit_carry()), then count it as pending.
     int record_and_submit(unsigned slot, unsigned index, const Loader &load, std::span<const SemaphoreOp> waits,
                           std::span<const SemaphoreOp> signals);
-    int record_carry(VkCommandBuffer cmd, unsigned slot, unsigned stage, unsigned *point);
+    // One feature's work of one stage (profile mode: alone, then a timestamp
+    // at *point unless null).
+    int record_feature(Entry &e, const Recording &rec, unsigned *point);
+    // Everything before it in the queue, done and visible to everything after.
+    void full_barrier(VkCommandBuffer cmd) const;
     // The carried work of the last frame submitted, if still held, in a
     // submission of its own.
     int submit_carry(ScoreSink &sink);
@@ -236,6 +240,7 @@ private:
     std::unique_ptr<FrameRing> lane_ring_;  // host uploads on the transfer lane (made on the first)
     std::deque<Pending> pending_;  // in submission order
     unsigned next_slot_ = 0;
+    unsigned stages_ = 0;          // a frame's: the most of any feature (Feature::stages())
     unsigned carried_stages_ = 0;  // the most of any feature (Feature::carried_stages())
     bool carry_held_ = false;      // the last frame submitted left carried work, for frame carry_from_
     unsigned carry_from_ = 0;
