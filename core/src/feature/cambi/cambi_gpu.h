@@ -19,7 +19,13 @@ inline constexpr uint32_t kSlots = 2 * kScales;
 inline constexpr uint32_t kConstReciprocal = 0;
 inline constexpr uint32_t kConstTvi = (uint32_t(kReciprocalSize) + 15) / 16 * 16;
 inline constexpr uint32_t kConstWeights = kConstTvi + 32;
-inline constexpr uint32_t kConstMaps = kConstWeights + 32;
+// Per slot, kSlotWords: where its c-values are, how many, how many the pooling
+// takes, and its workgroups of the top and sum passes (one dispatch each for
+// every slot: workgroups [first, first + groups), and its partials there too).
+inline constexpr uint32_t kConstSlots = kConstWeights + 32;
+inline constexpr uint32_t kSlotWords = 8;
+inline constexpr uint32_t kSlotAt = 0, kSlotValues = 1, kSlotK = 2, kSlotFirst = 3, kSlotGroups = 4;
+inline constexpr uint32_t kConstMaps = kConstSlots + kSlots * kSlotWords;
 static_assert(std::size(kContrastWeights) == 32);
 
 // Every nonzero c-value lies in [0.5, 2^14): weight * p0 * p / (p0 + p) with
@@ -28,7 +34,12 @@ static_assert(std::size(kContrastWeights) == 32);
 inline constexpr uint32_t kTopBase = 0x3f00;  // 0.5's upper 16 bits
 inline constexpr uint32_t kTopBins = 2048;    // covers up to 0x46ff: below 2^14 (0x4680)
 inline constexpr uint32_t kLowBins = 65536;   // the lower 16 bits
-inline constexpr uint32_t kSelWords = 4;      // per slot: bin, taken from it, smallest exponent
+// Per slot: the selected bin, how many are taken from it, the smallest
+// exponent pooled, and the workgroups of the top and sum passes done so far
+// (the last of each finishes the slot: cambi_top.comp, cambi_sum.comp).
+inline constexpr uint32_t kSelWords = 8;
+inline constexpr uint32_t kSelTopDone = 3;
+inline constexpr uint32_t kSelSumDone = 4;
 
 // The counters buffer (32-bit words): per slot kTopBins, per slot kSelWords,
 // the error word, then per slot kLowBins.

@@ -1,7 +1,7 @@
 // CAMBI on the GPU: the twin of cambi_cpu.cpp, for the distorted picture and,
 // in full-reference mode, the reference (each stage then runs both).
 //
-// Eleven stages a frame (shaders/cambi_*.comp, all on one buffer layout):
+// Ten stages a frame (shaders/cambi_*.comp, all on one buffer layout):
 //   0  load: the luma plane at the scored size, 10 bits, anti-dithered below
 //      a 10-bit encode (one thread per sample);
 //   1  mask: the spatial mask from 16x16 tiles of flatness flags;
@@ -15,11 +15,13 @@
 //      counts for the values present in its block (64 at most; a second
 //      pass with the whole band, 32 columns a workgroup, runs the blocks
 //      that have more);
-//   8  top: per scale the histogram of the c-values' upper 16 bits; then
-//      select: per scale the bin of the k-th largest c-value;
-//   9  sum: per scale the exact sum of the values above that bin, and the
-//      histogram of the lower 16 bits of those in it;
-//   10 finish: per scale the exact sum of the k largest, in units of 2^-24.
+//   8  top, every scale in one dispatch: the histogram of the c-values'
+//      upper 16 bits; the last workgroup of a scale to finish then selects
+//      the bin of its k-th largest c-value;
+//   9  sum, every scale in one dispatch: the exact sum of the values above
+//      that bin, and the histogram of the lower 16 bits of those in it; the
+//      last workgroup of a scale to finish adds the scale's k largest, in
+//      units of 2^-24 (shaders/cambi_last.glsl).
 // The readback is 16 bytes per scale and picture. collect() finishes each
 // scale's pooled mean and the scores with the CPU's formulas.
 //
@@ -69,7 +71,7 @@ constexpr uint32_t kNarrowColumns = 64;  // c-values: columns per workgroup of t
 constexpr uint32_t kSumPerGroup = 4096;  // sum pass: values per workgroup
 constexpr unsigned kBuffers = 8;
 
-// Per scale, as cambi_finish.comp writes it.
+// Per scale, as cambi_sum.comp writes it.
 struct ScaleResult {
     uint32_t sum_lo, sum_hi;  // the sum of the k largest, units of 2^-24
     uint32_t min_exp;         // biased exponent of the smallest nonzero one pooled; 0: none
@@ -94,20 +96,11 @@ struct CValuesPush {
     uint32_t flag_offset, tile_offset, flag_stride, flag_cols;
 };
 struct TopPush {
-    uint32_t cvalue_offset, count, slot;
-};
-struct SelectPush {
-    uint32_t k[kSlotCount];
+    uint32_t slots;
 };
 struct SumPush {
-    uint32_t cvalue_offset, count, slot, partial_offset;
+    uint32_t slots, result_index;
 };
-struct FinishPush {
-    uint32_t partial_offset[kSlotCount];
-    uint32_t partial_count[kSlotCount];
-    uint32_t result_index;
-};
-static_assert(sizeof(FinishPush) <= 128);
 
 using cambi::Settings;
 
@@ -200,11 +193,12 @@ public:
                 d.partial_count = (w * h + kSumPerGroup - 1) / kSumPerGroup;
                 part += d.partial_count;
                 d.k = uint32_t(cambi::topk_count(s_.topk, w * h));
-                if ((w + cols_ - 1) / cols_ > st.limits().maxComputeWorkGroupCount[0] ||
-                    d.partial_count > st.limits().maxComputeWorkGroupCount[0])
-                    return -ENOTSUP;
+                if ((w + cols_ - 1) / cols_ > st.limits().maxComputeWorkGroupCount[0]) return -ENOTSUP;
             }
         }
+        // The top and sum passes: one workgroup per partial, every slot in one dispatch.
+        partial_groups_ = part;
+        if (part > st.limits().maxComputeWorkGroupCount[0]) return -ENOTSUP;
         *result_bytes = n_pics_ * kScales * sizeof(ScaleResult);
 
         const uint32_t bytes = bytes_per_sample(fmt.bpc);
@@ -225,10 +219,8 @@ public:
             {&spirv::cambi_mode, sizeof(ModePush), {}, &mode_},
             {&spirv::cambi_cvalues, sizeof(CValuesPush), cv_spec, &cvalues_},
             {&spirv::cambi_cvalues, sizeof(CValuesPush), narrow_spec, &narrow_},
-            {&spirv::cambi_select, sizeof(SelectPush), {}, &select_},
             {&spirv::cambi_top, sizeof(TopPush), {}, &top_},
             {&spirv::cambi_sum, sizeof(SumPush), {}, &sum_},
-            {&spirv::cambi_finish, sizeof(FinishPush), {}, &finish_},
         };
         for (const P &pp : pipes) {
             PipelineDesc d;
@@ -275,14 +267,14 @@ public:
                                                {counts_.get(), 0, counts_.size()},
                                                {partials_.get(), 0, partials_.size()},
                                                {fb.results, 0, fb.results_size}};
-        ComputePipeline *pipes[] = {load_.get(),   mask_.get(), mode_.get(),   cvalues_.get(),
-                                    select_.get(), sum_.get(),  finish_.get(), top_.get(), narrow_.get()};
+        ComputePipeline *pipes[] = {load_.get(), mask_.get(), mode_.get(), cvalues_.get(),
+                                    sum_.get(),  top_.get(),  narrow_.get()};
         for (size_t i = 0; i < std::size(pipes); i++)
             if (int err = pipes[i]->make_set(buffers, &sets_[i])) return err;
         return 0;
     }
 
-    unsigned stages() const override { return 11; }
+    unsigned stages() const override { return 10; }
 
     int record(const Recording &rec) override
     {
@@ -308,25 +300,13 @@ public:
             return 0;
         }
         if (rec.stage == 8) {
-            for (uint32_t i = 0; i < slots; i++) {
-                const ScaleDims &d = pics_[i / kScales].dims[i % kScales];
-                const TopPush t{d.cvalue_offset, d.w * d.h, i};
-                top_->dispatch(cmd, sets_[7], &t, d.partial_count);
-            }
-            compute_barrier(*st_, cmd);
-            SelectPush p{};
-            for (uint32_t i = 0; i < slots; i++) p.k[i] = pics_[i / kScales].dims[i % kScales].k;
-            select_->dispatch(cmd, sets_[4], &p, slots);
+            const TopPush p{slots};
+            top_->dispatch(cmd, sets_[5], &p, partial_groups_);
             return 0;
         }
-        if (rec.stage == 10) {
-            FinishPush p{};
-            for (uint32_t i = 0; i < slots; i++) {
-                p.partial_offset[i] = pics_[i / kScales].dims[i % kScales].partial_offset;
-                p.partial_count[i] = pics_[i / kScales].dims[i % kScales].partial_count;
-            }
-            p.result_index = uint32_t(rec.result_offset / sizeof(uint32_t));
-            finish_->dispatch(cmd, sets_[6], &p, slots);
+        if (rec.stage == 9) {
+            const SumPush p{slots, uint32_t(rec.result_offset / sizeof(uint32_t))};
+            sum_->dispatch(cmd, sets_[4], &p, partial_groups_);
             return 0;
         }
         for (unsigned i = 0; i < n_pics_; i++) {
@@ -372,13 +352,6 @@ public:
                 mode_->dispatch(cmd, sets_[2], &p, groups16(d.w), groups16(d.h));
                 break;
             }
-            case 9:
-                for (int s = 0; s < kScales; s++) {
-                    const ScaleDims &d = pic.dims[s];
-                    const SumPush p{d.cvalue_offset, d.w * d.h, uint32_t(i * kScales + s), d.partial_offset};
-                    sum_->dispatch(cmd, sets_[5], &p, d.partial_count);
-                }
-                break;
             default:
                 return -EINVAL;
             }
@@ -424,7 +397,7 @@ private:
                             ncols_};
         ComputePipeline &pipe = pass == 0 ? *narrow_ : *cvalues_;
         const uint32_t cols = pass == 0 ? ncols_ : cols_;
-        pipe.dispatch(cmd, sets_[pass == 0 ? 8 : 3], &p, (d.w + cols - 1) / cols, (d.h + rows_ - 1) / rows_);
+        pipe.dispatch(cmd, sets_[pass == 0 ? 6 : 3], &p, (d.w + cols - 1) / cols, (d.h + rows_ - 1) / rows_);
     }
 
     // The CPU's finishing (cambi_cpu.cpp: score_picture) of one picture's
@@ -473,6 +446,16 @@ private:
             words[kConstTvi + d] = s_.tvi[size_t(d)];
             words[kConstWeights + d] = uint32_t(s_.weights[size_t(d)]);
         }
+        for (unsigned i = 0; i < n_pics_; i++)
+            for (int s = 0; s < kScales; s++) {
+                const ScaleDims &d = pics_[i].dims[s];
+                uint32_t *slot = words.data() + kConstSlots + (i * kScales + uint32_t(s)) * kSlotWords;
+                slot[kSlotAt] = d.cvalue_offset;
+                slot[kSlotValues] = d.w * d.h;
+                slot[kSlotK] = d.k;
+                slot[kSlotFirst] = d.partial_offset;
+                slot[kSlotGroups] = d.partial_count;
+            }
         for (unsigned i = 0; i < n_pics_; i++) {
             const Pic &pic = pics_[i];
             if (pic.w0 == fmt.w && pic.h0 == fmt.h) continue;
@@ -491,10 +474,11 @@ private:
     State *st_ = nullptr;
     FrameFormat fmt_{};
     uint32_t cols_ = 32, ncols_ = kNarrowColumns, max_pad_ = 0, rows_ = kRowsPerGroup, narrow_band_ = kNarrowBand;
+    uint32_t partial_groups_ = 0;  // every slot's workgroups of the top and sum passes
     unsigned n_pics_ = 1;
     std::array<Pic, 2> pics_{};
-    std::unique_ptr<ComputePipeline> load_, mask_, mode_, cvalues_, select_, sum_, finish_, top_, narrow_;
-    std::array<VkDescriptorSet, 9> sets_{};
+    std::unique_ptr<ComputePipeline> load_, mask_, mode_, cvalues_, sum_, top_, narrow_;
+    std::array<VkDescriptorSet, 7> sets_{};
     Buffer work_, mask_buf_, consts_, cv_buf_, counts_, partials_;
     bool warned_ = false;
 };
