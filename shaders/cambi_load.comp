@@ -21,6 +21,7 @@ layout(push_constant) uniform Params {
     uint map_offset;            // this picture's maps in `consts`
     uint in_width, in_height;   // the picture's luma size
     uint max_sample;            // larger samples are an error (0: none can be)
+    uint error_word;            // this frame's (cambi_gpu.h: kErrorAt)
 } p;
 
 uint sample_at(uint x, uint y)
@@ -41,7 +42,7 @@ void main()
     // Every sample of the picture is checked, as the CPU does, whatever is scored.
     if (p.max_sample != 0u && x < p.in_width && y < p.in_height &&
         uint(planes16.v[p.in_offset + y * p.in_stride + x]) > p.max_sample)
-        atomicOr(counts.v[kErrorAt], kErrorSample);
+        atomicOr(counts.v[kErrorAt + p.error_word], kErrorSample);
     if (x >= p.width || y >= p.height) return;
     uint v = sample_at(x, y);
     if (p.anti_dither != 0u) {

@@ -19,6 +19,7 @@ layout(local_size_x = 256) in;
 layout(push_constant) uniform Params {
     uint slots;         // in use
     uint result_index;  // words into `results`
+    uint error_word;    // this frame's (cambi_gpu.h: kErrorAt)
 } p;
 
 const uint kPer = 16u;
@@ -111,6 +112,10 @@ void pool(SlotJob job, int bin)
                 left -= take;
             }
         }
+        // Only this thread reads its chunk: it zeroes the chunk for the next
+        // frame once done with it (a chunk without counts is zero already).
+        if (n != 0u)
+            for (uint i = 0u; i < kChunk; i++) counts.v[low_index(s, t * kChunk + i)] = 0u;
     }
     const uint64_t v = uint64_t(add_up(total));
     if (t == 0u) {
@@ -118,7 +123,18 @@ void pool(SlotJob job, int bin)
         results.v[at] = uint(v);
         results.v[at + 1u] = uint(v >> 32);
         results.v[at + 2u] = counts_now.v[sel_index(s, 2u)];
-        results.v[at + 3u] = counts_now.v[kErrorAt];
+        results.v[at + 3u] = counts_now.v[kErrorAt + p.error_word];
+    }
+    // Zero for the next frame the rest of what this frame's passes of the
+    // slot wrote: the upper histogram (read by the top pass's selection), the
+    // two passes' counts of finished workgroups, and the next frame's error
+    // word (every slot's pool reads this frame's).
+    barrier();
+    for (uint i = t; i < kTopBins; i += 256u) counts.v[top_index(s, i)] = 0u;
+    if (t == 0u) {
+        counts.v[sel_index(s, kSelTopDone)] = 0u;
+        counts.v[sel_index(s, kSelSumDone)] = 0u;
+        counts.v[kErrorAt + (p.error_word ^ 1u)] = 0u;
     }
 }
 

@@ -26,7 +26,8 @@
 layout(local_size_x = 256) in;
 
 layout(push_constant) uniform Params {
-    uint slots;  // in use
+    uint slots;       // in use
+    uint error_word;  // this frame's (cambi_gpu.h: kErrorAt)
 } p;
 
 const uint kPer = 16u;  // values per thread, as cambi_vk.cpp's kSumPerGroup / 256
@@ -62,7 +63,7 @@ void histogram(SlotJob job)
         run++;
     }
     if (run != 0u) atomicAdd(top[run_bin], run);
-    if (error) atomicOr(counts.v[kErrorAt], kErrorCValue);
+    if (error) atomicOr(counts.v[kErrorAt + p.error_word], kErrorCValue);
     barrier();
     for (uint i = t; i < kTopBins; i += 256u)
         if (top[i] != 0u) atomicAdd(counts.v[top_index(job.slot, i)], top[i]);

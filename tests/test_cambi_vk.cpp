@@ -173,6 +173,35 @@ TEST_CASE("cambi on the GPU equals the CPU on banded gradients", "[cambi][vulkan
     check_clean(*st);
 }
 
+// The pooling's counters are zeroed on the GPU by each frame's last passes
+// for the next (and the error word alternates), so a frame's scores must not
+// depend on the frames before it: a sequence whose frames differ (banded,
+// then flat, then banded again), in full-reference mode, frame by frame
+// against the CPU.
+TEST_CASE("cambi on the GPU scores each frame of a sequence alone", "[cambi][vulkan]")
+{
+    auto st = validated_state();
+    std::vector<VmafPicture> ref, dist;
+    banded(VMAF_PIX_FMT_YUV420P, 10, 320, 240, 4, 31, &ref, &dist);
+    for (int f = 0; f < 2; f++) {  // flat frames: every c-value 0, nothing pooled above zero
+        ref.push_back(make_picture(VMAF_PIX_FMT_YUV420P, 10, 320, 240, [](unsigned, unsigned, unsigned) { return 512u; }));
+        dist.push_back(make_picture(VMAF_PIX_FMT_YUV420P, 10, 320, 240, [](unsigned, unsigned, unsigned) { return 500u; }));
+    }
+    banded(VMAF_PIX_FMT_YUV420P, 10, 320, 240, 3, 32, &ref, &dist);
+    for (const Dict &d : {Dict{}, Dict{{"full_ref", "true"}}}) {
+        const auto opts = options_for(kCambiExtractor, d);
+        const MapSink gpu = run_gpu(*st, ref, dist, opts);
+        const MapSink cpu = run_cpu(ref, dist, opts);
+        REQUIRE(gpu.scores.size() == cpu.scores.size());
+        for (const auto &[name, per_frame] : cpu.scores) REQUIRE(gpu.scores.at(name).size() == ref.size());
+        CHECK(max_diff(gpu, cpu) == 0.0);
+        CHECK(max_score(cpu) > 0.0);
+    }
+    unref_all(ref);
+    unref_all(dist);
+    check_clean(*st);
+}
+
 // Flat stripes 24 columns wide at two levels 300 codes apart, each banded in
 // one-code steps down the rows: every block of the c-value pass holds keys
 // far apart, more than its narrow histograms take, so the wide pass scores

@@ -42,7 +42,8 @@ inline constexpr uint32_t kSelTopDone = 3;
 inline constexpr uint32_t kSelSumDone = 4;
 
 // The counters buffer (32-bit words): per slot kTopBins, per slot kSelWords,
-// the error word, then per slot kLowBins.
+// the error words (frames alternate between kErrorAt and kErrorAt + 1), then
+// per slot kLowBins.
 inline constexpr uint32_t kSelAt = kSlots * kTopBins;
 inline constexpr uint32_t kErrorAt = kSelAt + kSlots * kSelWords;
 inline constexpr uint32_t kLowAt = kErrorAt + 4;

@@ -82,6 +82,7 @@ static_assert(sizeof(ScaleResult) == 16);
 struct LoadPush {
     uint32_t in_offset, in_stride, width, height, up, down, round, anti_dither, scaled, out_offset, map_offset;
     uint32_t in_width, in_height, max_sample;
+    uint32_t error_word;
 };
 struct MaskPush {
     uint32_t offset, width, height, threshold, mask_offset;
@@ -96,10 +97,10 @@ struct CValuesPush {
     uint32_t flag_offset, tile_offset, flag_stride, flag_cols;
 };
 struct TopPush {
-    uint32_t slots;
+    uint32_t slots, error_word;
 };
 struct SumPush {
-    uint32_t slots, result_index;
+    uint32_t slots, result_index, error_word;
 };
 
 using cambi::Settings;
@@ -257,7 +258,7 @@ public:
             pic.load = {uint32_t(plane.offset / bytes), plane.stride / bytes, pic.w0, pic.h0, up, down,
                         down ? 1u << (down - 1) : 0u, s_.enc_bits < 10 ? 1u : 0u,
                         (pic.w0 != fmt_.w || pic.h0 != fmt_.h) ? 1u : 0u, pic.image_offset, pic.map_offset,
-                        fmt_.w, fmt_.h, fmt_.bpc == 8 || fmt_.bpc == 16 ? 0u : (1u << fmt_.bpc) - 1};
+                        fmt_.w, fmt_.h, fmt_.bpc == 8 || fmt_.bpc == 16 ? 0u : (1u << fmt_.bpc) - 1, 0};
         }
         const BufferRange buffers[kBuffers] = {{fb.planes, 0, fb.planes_size},
                                                {work_.get(), 0, work_.size()},
@@ -282,11 +283,17 @@ public:
         auto groups16 = [](uint32_t n) { return (n + 15) / 16; };
         const uint32_t slots = n_pics_ * kScales;
         if (rec.stage == 0) {
-            // The counters of the slots in use.
-            const VkDeviceSize used = VkDeviceSize(kLowAt + slots * kLowBins) * 4;
-            st_->fn().vkCmdFillBuffer(cmd, counts_.get(), 0, used, 0);
-            memory_barrier(*st_, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+            // Each frame's passes leave the counters zero for the next
+            // (cambi_top.comp, cambi_sum.comp), and frames alternate between
+            // two error words; only the first frame zeroes them here.
+            error_word_ = frames_++ & 1;
+            if (!counters_zeroed_) {
+                st_->fn().vkCmdFillBuffer(cmd, counts_.get(), 0, counts_.size(), 0);
+                memory_barrier(*st_, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                               VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                               VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+                counters_zeroed_ = true;
+            }
         }
         if (rec.stage == 7) {
             // The narrow pass; the wide one (where the band can be wider) for
@@ -300,22 +307,24 @@ public:
             return 0;
         }
         if (rec.stage == 8) {
-            const TopPush p{slots};
+            const TopPush p{slots, error_word_};
             top_->dispatch(cmd, sets_[5], &p, partial_groups_);
             return 0;
         }
         if (rec.stage == 9) {
-            const SumPush p{slots, uint32_t(rec.result_offset / sizeof(uint32_t))};
+            const SumPush p{slots, uint32_t(rec.result_offset / sizeof(uint32_t)), error_word_};
             sum_->dispatch(cmd, sets_[4], &p, partial_groups_);
             return 0;
         }
         for (unsigned i = 0; i < n_pics_; i++) {
             const Pic &pic = pics_[i];
             switch (rec.stage) {
-            case 0:
-                load_->dispatch(cmd, sets_[0], &pic.load, groups16(std::max(pic.w0, fmt_.w)),
-                                groups16(std::max(pic.h0, fmt_.h)));
+            case 0: {
+                LoadPush p = pic.load;
+                p.error_word = error_word_;
+                load_->dispatch(cmd, sets_[0], &p, groups16(std::max(pic.w0, fmt_.w)), groups16(std::max(pic.h0, fmt_.h)));
                 break;
+            }
             case 1: {
                 const MaskPush p{pic.image_offset, pic.w0, pic.h0, cambi::mask_threshold(pic.w0, pic.h0),
                                  pic.mask_offset};
@@ -475,6 +484,9 @@ private:
     FrameFormat fmt_{};
     uint32_t cols_ = 32, ncols_ = kNarrowColumns, max_pad_ = 0, rows_ = kRowsPerGroup, narrow_band_ = kNarrowBand;
     uint32_t partial_groups_ = 0;  // every slot's workgroups of the top and sum passes
+    bool counters_zeroed_ = false;  // by the first frame's fill
+    uint64_t frames_ = 0;           // recorded
+    uint32_t error_word_ = 0;       // the frame being recorded's (cambi_gpu.h: kErrorAt)
     unsigned n_pics_ = 1;
     std::array<Pic, 2> pics_{};
     std::unique_ptr<ComputePipeline> load_, mask_, mode_, cvalues_, sum_, top_, narrow_;
