@@ -10,7 +10,7 @@ layout(local_size_x = kSsimPointTile, local_size_y = kSsimPointTile) in;
 layout(push_constant) uniform Params {
     uint in_ref, in_dist, in_stride;  // samples
     int width, height;                // the input's
-    uint out_ref, out_dist;           // floats in the scratch buffer
+    uint out_ref, out_dist;           // floats in the written scratch pair
     uint out_w, out_h;
     int factor;
     uint tap_bits;                    // the float 1 / factor^2
@@ -34,6 +34,6 @@ void main()
             sd += double(pd);
         }
     }
-    scratch.v[p.out_ref + o.y * p.out_w + o.x] = to_float(sr);
-    scratch.v[p.out_dist + o.y * p.out_w + o.x] = to_float(sd);
+    scratch_out.v[p.out_ref + o.y * p.out_w + o.x] = to_float(sr);
+    scratch_out.v[p.out_dist + o.y * p.out_w + o.x] = to_float(sd);
 }

@@ -5,9 +5,12 @@
 // correctly rounded result the CPU gets, from additions, multiplications and
 // comparisons alone where those are exact.
 //
-// Bindings: 0 the Engine's planes (words), 1 this feature's float scratch
-// planes, 2 the Engine's results (doubles), 3 this feature's workgroup sums
-// (doubles) on their way to ssim_sum.comp.
+// Bindings: 0 the Engine's planes (words), 1 the float scratch plane pair a
+// kernel reads, 2 the Engine's results (doubles), 3 this feature's workgroup
+// sums (doubles) on their way to ssim_sum.comp, 4 the float scratch plane
+// pair a kernel writes. Each dispatch binds only its own regions of the
+// scratch and sums buffers (ssim_vk.cpp), so the dispatches of a stage need
+// no barrier between them.
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 
 #include "ssim_tables.glsl"
@@ -19,9 +22,10 @@ layout(constant_id = 0) const uint kInput = 1;
 layout(constant_id = 1) const float kInvScaler = 1.0;
 
 layout(std430, set = 0, binding = 0) readonly buffer Planes { uint words[]; } planes;
-layout(std430, set = 0, binding = 1) buffer Scratch { float v[]; } scratch;
+layout(std430, set = 0, binding = 1) readonly buffer Scratch { float v[]; } scratch;
 layout(std430, set = 0, binding = 2) buffer Results { double v[]; } results;
 layout(std430, set = 0, binding = 3) buffer Partials { double v[]; } partials;
+layout(std430, set = 0, binding = 4) writeonly buffer ScratchOut { float v[]; } scratch_out;
 
 // Sample i (a sample index of the bound input) as libvmaf's float picture
 // holds it: float(sample) / 2^(bpc - 8), the division exact as a product.

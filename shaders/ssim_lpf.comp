@@ -15,7 +15,7 @@ layout(local_size_x = kT, local_size_y = kT) in;
 layout(push_constant) uniform Params {
     uint in_ref, in_dist, in_stride;  // samples (raw) or floats (scratch)
     int width, height;                // the input's
-    uint out_ref, out_dist;           // floats in the scratch buffer
+    uint out_ref, out_dist;           // floats in the written scratch pair
     uint out_w, out_h;
 } p;
 
@@ -50,6 +50,6 @@ void main()
             sr += double(pr);
             sd += double(pd);
         }
-    scratch.v[p.out_ref + o.y * p.out_w + o.x] = to_float(sr);
-    scratch.v[p.out_dist + o.y * p.out_w + o.x] = to_float(sd);
+    scratch_out.v[p.out_ref + o.y * p.out_w + o.x] = to_float(sr);
+    scratch_out.v[p.out_dist + o.y * p.out_w + o.x] = to_float(sd);
 }

@@ -58,6 +58,24 @@ constexpr uint32_t kHostGroups = 16;
 // Kernel inputs (ssim_common.glsl's kInput).
 enum Input : uint32_t { kScratch = 0, kRaw8 = 1, kRaw16 = 2 };
 
+// Each dispatch binds only its regions of the scratch and sums buffers
+// (ssim_common.glsl), which start at multiples of 256 bytes (the largest
+// minStorageBufferOffsetAlignment Vulkan allows). The first 256 bytes of
+// each are bound where a kernel does not use the binding.
+constexpr uint32_t kScratchAlign = 256 / sizeof(float);
+constexpr uint32_t kPartialsAlign = 256 / sizeof(double);
+constexpr unsigned kMaxSets = 8;  // descriptor sets per pipeline (one per dispatch that uses it)
+
+uint32_t align_up(uint32_t v, uint32_t a)
+{
+    return (v + a - 1) / a * a;
+}
+
+// A region of a buffer, in its elements (count 0: the unused region).
+struct Region {
+    uint32_t first = 0, count = 0;
+};
+
 struct TermsPush {
     uint32_t in_ref, in_dist, in_stride;
     int32_t width, height, out_w, out_h;
@@ -145,28 +163,15 @@ public:
         const SpecConstant spec[] = {{0, uint32_t(in)}, {1, std::bit_cast<uint32_t>(inv_scaler)}};
         PipelineDesc d;
         d.shader = &shader;
-        d.buffers = 4;
+        d.buffers = 5;
         d.push_constant_size = push_size;
         d.spec = spec;
-        Entry e{&shader, in, nullptr, VK_NULL_HANDLE};
+        d.max_sets = kMaxSets;
+        Entry e{&shader, in, nullptr};
         if (int err = ComputePipeline::create(*st_, d, &e.pipeline)) return err;
         *out = e.pipeline.get();
         entries_.push_back(std::move(e));
         return 0;
-    }
-
-    int bind(std::span<const BufferRange> buffers)
-    {
-        for (Entry &e : entries_)
-            if (int err = e.pipeline->make_set(buffers, &e.set)) return err;
-        return 0;
-    }
-
-    VkDescriptorSet set(const ComputePipeline *p) const
-    {
-        for (const Entry &e : entries_)
-            if (e.pipeline.get() == p) return e.set;
-        return VK_NULL_HANDLE;
     }
 
 private:
@@ -174,7 +179,6 @@ private:
         const spirv::Shader *shader;
         Input in;
         std::unique_ptr<ComputePipeline> pipeline;
-        VkDescriptorSet set;
     };
     State *st_ = nullptr;
     unsigned bpc_ = 8;
@@ -191,16 +195,37 @@ public:
         raw_ref_ = uint32_t(fb.ref[0].offset / fb.bytes_per_sample);
         raw_dist_ = uint32_t(fb.dist[0].offset / fb.bytes_per_sample);
         raw_stride_ = fb.ref[0].stride / fb.bytes_per_sample;
-        const BufferRange buffers[] = {{fb.planes, 0, fb.planes_size},
-                                       {scratch_.get(), 0, scratch_.size()},
-                                       {fb.results, 0, fb.results_size},
-                                       {partials_.get(), 0, partials_.size()}};
-        on_bind();
-        return kernels_.bind(buffers);
+        fb_ = fb;
+        return on_bind();
     }
 
 protected:
-    virtual void on_bind() = 0;
+    // The raw planes' offsets are known: push constants and descriptor sets.
+    virtual int on_bind() = 0;
+
+    // A descriptor set of `pipe` for one dispatch: the scratch pair it reads,
+    // its workgroup sums (written by a terms dispatch, read by a sum one) and
+    // the scratch pair it writes.
+    int make_set(ComputePipeline *pipe, Region scratch_in, Region sums, Region scratch_out, VkDescriptorSet *out)
+    {
+        auto scratch = [&](Region r) {
+            return r.count ? BufferRange{scratch_.get(), VkDeviceSize(r.first) * sizeof(float),
+                                         VkDeviceSize(r.count) * sizeof(float)}
+                           : BufferRange{scratch_.get(), 0, kScratchAlign * sizeof(float)};
+        };
+        const BufferRange partials = sums.count ? BufferRange{partials_.get(), VkDeviceSize(sums.first) * sizeof(double),
+                                                              VkDeviceSize(sums.count) * sizeof(double)}
+                                                : BufferRange{partials_.get(), 0, kPartialsAlign * sizeof(double)};
+        const BufferRange buffers[] = {{fb_.planes, 0, fb_.planes_size},
+                                       scratch(scratch_in),
+                                       {fb_.results, 0, fb_.results_size},
+                                       partials,
+                                       scratch(scratch_out)};
+        return pipe->make_set(buffers, out);
+    }
+
+    // A terms job's workgroup sums (reduced jobs only).
+    static Region sums_of(const TermsJob &j) { return j.reduced ? Region{j.partials, j.groups() * kTermsPerGroup} : Region{}; }
 
     // Place `j` in the results (from *result_at) and, when it has more than
     // kHostGroups workgroups and `may_reduce`, in the partials buffer.
@@ -208,8 +233,8 @@ protected:
     {
         j.reduced = may_reduce && j.groups() > kHostGroups;
         if (j.reduced) {
-            j.partials = partials_doubles_;
-            partials_doubles_ += j.groups() * kTermsPerGroup;
+            j.partials = align_up(partials_doubles_, kPartialsAlign);
+            partials_doubles_ = j.partials + j.groups() * kTermsPerGroup;
         }
         j.first = *result_at;
         *result_at += j.result_doubles();
@@ -224,10 +249,10 @@ protected:
         // At least a little of each, so that the bindings exist when unused.
         constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
         Allocator &a = st.allocator();
-        if (int err = a.create_buffer(std::max<size_t>(scratch_floats, 4) * sizeof(float), kStorage,
+        if (int err = a.create_buffer(std::max<size_t>(scratch_floats, kScratchAlign) * sizeof(float), kStorage,
                                       MemoryUse::Device, &scratch_))
             return err;
-        if (int err = a.create_buffer(std::max<size_t>(partials_doubles_, 4) * sizeof(double), kStorage,
+        if (int err = a.create_buffer(std::max<size_t>(partials_doubles_, kPartialsAlign) * sizeof(double), kStorage,
                                       MemoryUse::Device, &partials_))
             return err;
         return kernels_.get(spirv::ssim_sum, kScratch, sizeof(SumPush), &sum_pipe_);
@@ -247,20 +272,21 @@ protected:
         return kernels_.get(spirv::ssim_terms, j.raw ? kernels_.raw() : kScratch, sizeof(TermsPush), out);
     }
 
-    void record_terms(const Recording &rec, const TermsJob &j, ComputePipeline *pipe)
+    // (Sums are indexed from the start of the job's bound region.)
+    void record_terms(const Recording &rec, const TermsJob &j, ComputePipeline *pipe, VkDescriptorSet set)
     {
         TermsPush push = j.push;
         push.to_partials = j.reduced ? 1 : 0;
-        push.partial_index = j.reduced ? j.partials : uint32_t(rec.result_offset / sizeof(double)) + j.first;
-        pipe->dispatch(rec.cmd, kernels_.set(pipe), &push, j.groups_x, j.groups_y);
+        push.partial_index = j.reduced ? 0 : uint32_t(rec.result_offset / sizeof(double)) + j.first;
+        pipe->dispatch(rec.cmd, set, &push, j.groups_x, j.groups_y);
     }
 
     // A reduced job's sums, in a later stage than its terms.
-    void record_sum(const Recording &rec, const TermsJob &j)
+    void record_sum(const Recording &rec, const TermsJob &j, VkDescriptorSet set)
     {
         if (!j.reduced) return;
-        const SumPush push = {j.partials, j.groups(), uint32_t(rec.result_offset / sizeof(double)) + j.first};
-        sum_pipe_->dispatch(rec.cmd, kernels_.set(sum_pipe_), &push, 1);
+        const SumPush push = {0, j.groups(), uint32_t(rec.result_offset / sizeof(double)) + j.first};
+        sum_pipe_->dispatch(rec.cmd, set, &push, 1);
     }
 
     // The job's sums (its workgroups' added in order unless ssim_sum did), as
@@ -280,9 +306,10 @@ protected:
     }
 
     FrameFormat fmt_{};
+    FrameBuffers fb_{};
     Kernels kernels_;
     Buffer scratch_, partials_;
-    uint32_t partials_doubles_ = 0;
+    uint32_t partials_doubles_ = kPartialsAlign;  // the unused region first
     ComputePipeline *sum_pipe_ = nullptr;
     uint32_t raw_ref_ = 0, raw_dist_ = 0, raw_stride_ = 0;
 };
@@ -297,22 +324,23 @@ public:
     {
         if (int err = setup_.plan(fmt)) return err;
         const int factor = setup_.factor, sw = setup_.w, sh = setup_.h;
-        const size_t small = factor > 1 ? size_t(sw) * sh : 0;
+        const uint32_t small = factor > 1 ? uint32_t(sw) * uint32_t(sh) : 0;
+        small_ = {kScratchAlign, 2 * small};  // the downscaled pair, after the unused region
         job_ = terms_job(uint32_t(sw), uint32_t(sh));
         uint32_t result_doubles = 0;
         place(job_, true, &result_doubles);
-        if (int err = init_common(st, fmt, 2 * small)) return err;
+        if (int err = init_common(st, fmt, small_.first + small_.count)) return err;
         if (factor > 1) {
             BoxPush &b = box_;
             b.width = int(fmt.w);
             b.height = int(fmt.h);
             b.out_ref = 0;
-            b.out_dist = uint32_t(small);
+            b.out_dist = small;
             b.out_w = uint32_t(sw);
             b.out_h = uint32_t(sh);
             b.factor = factor;
             b.tap_bits = std::bit_cast<uint32_t>(1.0f / float(factor * factor));  // the CPU's tap
-            set_terms_input(job_, false, 0, uint32_t(small), uint32_t(sw));
+            set_terms_input(job_, false, 0, small, uint32_t(sw));
             if (int err = kernels_.get(spirv::ssim_box, kernels_.raw(), sizeof(BoxPush), &box_pipe_)) return err;
         } else {
             job_.raw = true;
@@ -328,12 +356,12 @@ public:
     {
         const unsigned terms_stage = setup_.factor > 1 ? 1 : 0;
         if (rec.stage < terms_stage)
-            box_pipe_->dispatch(rec.cmd, kernels_.set(box_pipe_), &box_, (box_.out_w + kPointTile - 1) / kPointTile,
+            box_pipe_->dispatch(rec.cmd, box_set_, &box_, (box_.out_w + kPointTile - 1) / kPointTile,
                                 (box_.out_h + kPointTile - 1) / kPointTile);
         else if (rec.stage == terms_stage)
-            record_terms(rec, job_, terms_pipe_);
+            record_terms(rec, job_, terms_pipe_, terms_set_);
         else
-            record_sum(rec, job_);
+            record_sum(rec, job_, sum_set_);
         return 0;
     }
 
@@ -343,21 +371,27 @@ public:
     }
 
 private:
-    void on_bind() override
+    int on_bind() override
     {
         if (setup_.factor > 1) {
             box_.in_ref = raw_ref_;
             box_.in_dist = raw_dist_;
             box_.in_stride = raw_stride_;
+            if (int err = make_set(box_pipe_, {}, {}, small_, &box_set_)) return err;
         } else {
             set_terms_input(job_, true, raw_ref_, raw_dist_, raw_stride_);
         }
+        if (int err = make_set(terms_pipe_, setup_.factor > 1 ? small_ : Region{}, sums_of(job_), {}, &terms_set_))
+            return err;
+        return job_.reduced ? make_set(sum_pipe_, {}, sums_of(job_), {}, &sum_set_) : 0;
     }
 
     ssim::FloatSsimSetup setup_;
     TermsJob job_{};
     BoxPush box_{};
+    Region small_;  // the downscaled pair in the scratch buffer
     ComputePipeline *box_pipe_ = nullptr, *terms_pipe_ = nullptr;
+    VkDescriptorSet box_set_ = VK_NULL_HANDLE, terms_set_ = VK_NULL_HANDLE, sum_set_ = VK_NULL_HANDLE;
 };
 
 // ------------------------------------------------------------- float_ms_ssim
@@ -404,30 +438,31 @@ public:
         *result_bytes = 0;
         if (scales_ == 0) return 0;
         cap_ = ssim::max_db(fmt.bpc, fmt.w, fmt.h);
-        // Scales 1-4 in the scratch buffer, reference then distorted.
-        uint32_t w = fmt.w, h = fmt.h, at = 0, first = 0;
+        // Scales 1-4 in the scratch buffer, each a pair (reference, then
+        // distorted) in a region of its own after the unused one; offsets in
+        // the kernels' push constants are from the start of the bound pair.
+        uint32_t w = fmt.w, h = fmt.h, at = kScratchAlign, first = 0;
         for (int s = 0; s < scales_; s++) {
             if (s > 0) {
-                lpf_[s - 1].out_ref = at;
-                lpf_[s - 1].out_dist = at + w * h;
+                lpf_[s - 1].out_ref = 0;
+                lpf_[s - 1].out_dist = w * h;
                 lpf_[s - 1].out_w = w;
                 lpf_[s - 1].out_h = h;
-                plane_ref_[s] = at;
-                plane_dist_[s] = at + w * h;
-                at += 2 * w * h;
+                pairs_[s] = {align_up(at, kScratchAlign), 2 * w * h};
+                at = pairs_[s].first + pairs_[s].count;
             }
             jobs_[s] = terms_job(w, h);
             // The last of five scales' few workgroups: the host's.
             place(jobs_[s], s + 1 < ssim::kScales, &first);
-            if (s > 0) set_terms_input(jobs_[s], false, plane_ref_[s], plane_dist_[s], w);
+            if (s > 0) set_terms_input(jobs_[s], false, 0, w * h, w);
             else jobs_[s].raw = true;
             if (s + 1 < scales_) {
                 LpfPush &l = lpf_[s];
                 l.width = int32_t(w);
                 l.height = int32_t(h);
                 if (s > 0) {
-                    l.in_ref = plane_ref_[s];
-                    l.in_dist = plane_dist_[s];
+                    l.in_ref = 0;
+                    l.in_dist = w * h;
                     l.in_stride = w;
                 }
             }
@@ -464,22 +499,16 @@ public:
     int record(const Recording &rec) override
     {
         if (scales_ == 0) return 0;
-        // One stage, three dispatches on shared bindings: the sum of scale s - 1
-        // reads the partials that scale s's terms write (another region), and
-        // the halving writes the scratch that the terms read (another region).
-        // Descriptors bind whole buffers, so without a barrier between them the
-        // accesses overlap as far as Vulkan can tell (synchronization
-        // validation reports it); the barriers make them ordered.
+        // One stage, three dispatches and no barrier between them: the sum of
+        // scale s - 1 reads the sums that scale s's terms do not write, and the
+        // halving writes a scratch pair that the terms do not read. Each
+        // binds only its own regions (make_set()), which tells Vulkan so.
         const int s = int(rec.stage);
-        if (s > 0) {
-            record_sum(rec, jobs_[s - 1]);
-            if (s < scales_) compute_barrier(kernels_.state(), rec.cmd);
-        }
-        if (s < scales_) record_terms(rec, jobs_[s], terms_pipe_[s]);
+        if (s > 0) record_sum(rec, jobs_[s - 1], sum_set_[s - 1]);
+        if (s < scales_) record_terms(rec, jobs_[s], terms_pipe_[s], terms_set_[s]);
         if (s + 1 < scales_) {
-            compute_barrier(kernels_.state(), rec.cmd);
             const LpfPush &l = lpf_[s];
-            lpf_pipe_[s]->dispatch(rec.cmd, kernels_.set(lpf_pipe_[s]), &l, (l.out_w + kPointTile - 1) / kPointTile,
+            lpf_pipe_[s]->dispatch(rec.cmd, lpf_set_[s], &l, (l.out_w + kPointTile - 1) / kPointTile,
                                    (l.out_h + kPointTile - 1) / kPointTile);
         }
         return 0;
@@ -505,12 +534,20 @@ public:
     int flush_variant(unsigned v, ScoreSink &) override { return v < outputs_.size() ? 0 : -EINVAL; }
 
 private:
-    void on_bind() override
+    int on_bind() override
     {
         set_terms_input(jobs_[0], true, raw_ref_, raw_dist_, raw_stride_);
         lpf_[0].in_ref = raw_ref_;
         lpf_[0].in_dist = raw_dist_;
         lpf_[0].in_stride = raw_stride_;
+        for (int s = 0; s < scales_; s++) {
+            if (int err = make_set(terms_pipe_[s], pairs_[s], sums_of(jobs_[s]), {}, &terms_set_[s])) return err;
+            if (s + 1 < scales_)
+                if (int err = make_set(lpf_pipe_[s], pairs_[s], {}, pairs_[s + 1], &lpf_set_[s])) return err;
+            if (jobs_[s].reduced)
+                if (int err = make_set(sum_pipe_, {}, sums_of(jobs_[s]), {}, &sum_set_[s])) return err;
+        }
+        return 0;
     }
 
     std::vector<SsimOutput> outputs_;
@@ -519,8 +556,9 @@ private:
     double cap_ = INFINITY;
     std::array<TermsJob, ssim::kScales> jobs_{};
     std::array<LpfPush, ssim::kScales - 1> lpf_{};
-    uint32_t plane_ref_[ssim::kScales] = {}, plane_dist_[ssim::kScales] = {};
+    Region pairs_[ssim::kScales];  // scales 1-4 in the scratch buffer (scale 0: the Engine's planes)
     ComputePipeline *terms_pipe_[ssim::kScales] = {}, *lpf_pipe_[ssim::kScales - 1] = {};
+    VkDescriptorSet terms_set_[ssim::kScales] = {}, lpf_set_[ssim::kScales - 1] = {}, sum_set_[ssim::kScales] = {};
 };
 
 // Both kernels' sums and quotients are in double: a device without
