@@ -12,7 +12,10 @@
 //   3. psnr_hvs_walk.comp: per plane, the CPU's serial float sum of all its
 //      errors (psnr_hvs_sum.glsl says how it is reproduced without adding them
 //      one by one), written as three floats: the whole readback.
-// The first three are the frame's stages 0 to 2. The walk, a chain of
+// The first three are the frame's stages 0 to 3: the prefix runs in two
+// passes (the runs' sums, then their prefixes), a stage each, so the barrier
+// between them is a stage boundary the other features' chains share rather
+// than a drain of its own. The walk, a chain of
 // dependent rounds on three workgroups whose latency would add a stage to every
 // frame, is carried into the next frame's command buffer (vulkan/feature.h,
 // ADR 0047), where it runs beside that frame's stage 0. So the blocks' errors,
@@ -178,7 +181,7 @@ public:
         return 0;
     }
 
-    unsigned stages() const override { return 3; }
+    unsigned stages() const override { return 4; }
     // The walk, beside the next frame's stage 0.
     unsigned carried_stages() const override { return total_ > 0 ? 1 : 0; }
 
@@ -189,20 +192,18 @@ public:
         // recorded before them, reads the other one, the previous frame's.
         if (!rec.carried && rec.stage == 0) parity_ ^= 1;
         const VkDescriptorSet *sets = sets_[parity_];
-        switch (rec.carried ? 3 : rec.stage) {
+        switch (rec.carried ? 4 : rec.stage) {
         case 0: pipelines_[0]->dispatch(rec.cmd, sets[0], &blocks_, groups_x_, groups_y_, 3); break;
-        case 1: {
+        case 1:  // the runs' sums
+        case 2: {  // their prefixes
             PrefixPush push = prefix_;
-            push.pass = 0;
+            push.pass = rec.stage - 1;
             const uint32_t groups = (run_groups_ + kRunsPerPrefixGroup - 1) / kRunsPerPrefixGroup;
-            pipelines_[1]->dispatch(rec.cmd, sets[1], &push, groups, 1, 3);
-            compute_barrier(*st_, rec.cmd);  // the runs' sums, before their prefixes
-            push.pass = 1;
-            pipelines_[1]->dispatch(rec.cmd, sets[1], &push, 1, 1, 3);
+            pipelines_[1]->dispatch(rec.cmd, sets[1], &push, push.pass == 0 ? groups : 1, 1, 3);
             break;
         }
-        case 2: pipelines_[2]->dispatch(rec.cmd, sets[2], &steps_, run_groups_, 1, 3); break;
-        case 3: {
+        case 3: pipelines_[2]->dispatch(rec.cmd, sets[2], &steps_, run_groups_, 1, 3); break;
+        case 4: {
             WalkPush push = walk_;
             push.out_index = uint32_t(rec.result_offset / sizeof(uint32_t));
             pipelines_[3]->dispatch(rec.cmd, sets[3], &push, 1, 1, 3);
