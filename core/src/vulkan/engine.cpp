@@ -9,6 +9,7 @@
 
 #include "context/context.h"
 #include "picture/picture.h"
+#include "util/align.h"
 #include "util/log.h"
 #include "spirv.h"
 #include "vulkan/command.h"
@@ -21,8 +22,6 @@
 namespace vmaf::vk {
 
 namespace {
-
-VkDeviceSize align_up(VkDeviceSize v, VkDeviceSize a) { return (v + a - 1) / a * a; }
 
 bool valid_format(const FrameFormat &f)
 {

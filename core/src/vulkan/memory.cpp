@@ -3,14 +3,13 @@
 #include <algorithm>
 #include <cerrno>
 
+#include "util/align.h"
 #include "util/log.h"
 #include "vulkan/context.h"
 
 namespace vmaf::vk {
 
 namespace {
-
-VkDeviceSize align_up(VkDeviceSize v, VkDeviceSize a) { return (v + a - 1) / a * a; }
 
 constexpr VkMemoryPropertyFlags kHostVisible = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
 constexpr VkMemoryPropertyFlags kCoherent = VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;

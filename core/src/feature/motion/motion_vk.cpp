@@ -23,6 +23,7 @@
 #include "feature/motion/motion_tables.h"
 #include "picture/picture.h"
 #include "spirv.h"
+#include "util/align.h"
 #include "vulkan/context.h"
 #include "vulkan/feature.h"
 #include "vulkan/memory.h"
@@ -47,8 +48,6 @@ struct Push {
 struct RowsPush {
     uint32_t height, tiles_per_row, out_index;
 };
-
-VkDeviceSize align_up(VkDeviceSize v, VkDeviceSize a) { return (v + a - 1) / a * a; }
 
 class MotionVk final : public Feature {
 public:

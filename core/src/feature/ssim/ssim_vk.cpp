@@ -31,6 +31,7 @@
 #include "feature/ssim/ssim_tables.h"
 #include "picture/picture.h"
 #include "spirv.h"
+#include "util/align.h"
 #include "util/log.h"
 #include "vulkan/command.h"
 #include "vulkan/context.h"
@@ -65,11 +66,6 @@ enum Input : uint32_t { kScratch = 0, kRaw8 = 1, kRaw16 = 2 };
 constexpr uint32_t kScratchAlign = 256 / sizeof(float);
 constexpr uint32_t kPartialsAlign = 256 / sizeof(double);
 constexpr unsigned kMaxSets = 8;  // descriptor sets per pipeline (one per dispatch that uses it)
-
-uint32_t align_up(uint32_t v, uint32_t a)
-{
-    return (v + a - 1) / a * a;
-}
 
 // A region of a buffer, in its elements (count 0: the unused region).
 struct Region {
