@@ -26,6 +26,7 @@ int ComputePipeline::create(State &st, const PipelineDesc &d, std::unique_ptr<Co
     const VkDevice dev = st.device();
     p->name_ = d.shader->name;
     p->buffers_ = d.buffers;
+    p->max_sets_ = d.max_sets;
     p->push_size_ = d.push_constant_size;
     if (d.push_constant_size % 4 || d.push_constant_size > st.limits().maxPushConstantsSize) {
         log(VMAF_LOG_LEVEL_ERROR, "Vulkan: %s: %u bytes of push constants\n", p->name_, d.push_constant_size);
@@ -127,6 +128,12 @@ int ComputePipeline::make_set(std::span<const BufferRange> buffers, VkDescriptor
         log(VMAF_LOG_LEVEL_ERROR, "Vulkan: %s takes %u buffers, not %zu\n", name_, buffers_, buffers.size());
         return -EINVAL;
     }
+    // Some drivers hand out more sets than the pool was made for; every
+    // driver need not, so a feature asking for more fails everywhere.
+    if (sets_ >= max_sets_) {
+        log(VMAF_LOG_LEVEL_ERROR, "Vulkan: %s hands out %u descriptor sets, all taken\n", name_, max_sets_);
+        return -ENOMEM;
+    }
     const auto &fn = st_.fn();
     VkDescriptorSetAllocateInfo ai = make<VkDescriptorSetAllocateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO);
     ai.descriptorPool = pool_;
@@ -147,6 +154,7 @@ int ComputePipeline::make_set(std::span<const BufferRange> buffers, VkDescriptor
         writes[i].pBufferInfo = &infos[i];
     }
     fn.vkUpdateDescriptorSets(st_.device(), uint32_t(writes.size()), writes.data(), 0, nullptr);
+    sets_++;
     *out = set;
     return 0;
 }

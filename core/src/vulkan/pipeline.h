@@ -64,6 +64,7 @@ private:
     State &st_;
     const char *name_ = "";
     unsigned buffers_ = 0;
+    unsigned max_sets_ = 0, sets_ = 0;  // descriptor sets the pool holds, and handed out
     VkSampler sampler_ = VK_NULL_HANDLE;
     uint32_t push_size_ = 0;
     VkShaderModule module_ = VK_NULL_HANDLE;
