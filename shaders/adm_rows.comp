@@ -4,9 +4,11 @@
 // A partial is one tile's sum over one band row of one quantity (reference
 // energy, DLM or AIM; h, v or d). As on the CPU, each band row's sum is
 // completed first (its tiles added), then rounded and shifted, and only then
-// added to the other rows. A workgroup takes 32 band rows of one scale and
-// quantity, eight threads per row, and writes the sum of its shifted rows; the
-// host adds the workgroups of each scale and quantity. Integers throughout,
+// added to the other rows. A workgroup takes 32 band rows of one scale (0 to
+// 2: the host completes scale 3's few rows) and quantity, eight threads per
+// row, and writes the sum of its shifted rows; the host adds the workgroups
+// of each scale and quantity. Offsets count from the start of the partials
+// it binds (those of one frame, adm_vk.cpp). Integers throughout,
 // so the order of the additions is free.
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 

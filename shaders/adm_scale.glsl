@@ -53,12 +53,12 @@ layout(constant_id = 5) const uint kVOffset = 0u;
 layout(constant_id = 6) const int kHShift = 16;
 // The right edge reads past the row in the last band column (adm_kernels.h,
 // right_edge_reads_on()); what it reads for the distorted high pass at scales
-// 2 and 3 is the previous scale's, kept in the edge slots (kStale >= 0: its
-// index in the bands buffer's 32-bit view).
+// 2 and 3 is the previous scale's, kept in its edge slot (kStale >= 0: its
+// index in the bound bands' 32-bit view).
 layout(constant_id = 7) const bool kEdgeReadsOn = false;
 layout(constant_id = 8) const int kStale = -1;
 // Keep this scale's distorted low pass of the last band row, input columns
-// 0..3, for the next scale (kEdgeOut >= 0: where, 32-bit view).
+// 0..3, for the next scale (kEdgeOut >= 0: where, in the bound bands' 32-bit view).
 layout(constant_id = 9) const int kEdgeOut = -1;
 layout(constant_id = 10) const bool kWriteLowLow = true;  // the next scale exists
 layout(constant_id = 11) const bool kScore = true;         // false: adm_skip_scale0
@@ -118,7 +118,8 @@ shared uint smem[kSmemWords];
 layout(std430, set = 0, binding = 0) readonly buffer Planes8 { uint8_t v[]; } planes8;
 layout(std430, set = 0, binding = 0) readonly buffer Planes16 { uint16_t v[]; } planes16;
 // The low-low bands between scales (16 bits after scale 0, 32 after) and the
-// edge slots.
+// edge slots: the region of the input's bands through this scale's own
+// (adm_vk.cpp), offsets counted from its start.
 layout(std430, set = 0, binding = 1) buffer Bands16 { int16_t v[]; } bands16;
 layout(std430, set = 0, binding = 1) buffer Bands32 { int v[]; } bands32;
 layout(std430, set = 0, binding = 2) writeonly buffer Partials { uint64_t v[]; } partials;

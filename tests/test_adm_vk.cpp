@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <vector>
@@ -373,6 +374,39 @@ TEST_CASE("adm on the GPU through the C API: features and VMAF equal the CPU pat
         }
     }
     check_clean(*st);
+}
+
+TEST_CASE("adm and vif on the GPU: the same scores whether their thin scales are carried or not",
+          "[adm][vif][vulkan]")
+{
+    // The vmaf set takes VIF's and ADM's offer to carry their last scales
+    // into the next frame (ADR 0050); VMAF_VULKAN_CARRY=0 declines it. With
+    // one frame in flight every frame's carried work waits for the slot.
+    const std::string pair = "rocket_320x240_10bit_crf30";
+    const auto cpu = score_model_through_api(pair, "vmaf_v0.6.1", nullptr, {"vif", "adm", "aim", "motion"});
+    for (unsigned in_flight : {1u, vk::kDefaultFramesInFlight}) {
+        auto st = validated_state(in_flight);
+        for (bool carry : {true, false}) {
+            INFO("frames in flight " << in_flight << (carry ? ", carried" : ", not carried"));
+            if (carry)
+                unsetenv("VMAF_VULKAN_CARRY");
+            else
+                setenv("VMAF_VULKAN_CARRY", "0", 1);
+            const auto gpu = score_model_through_api(pair, "vmaf_v0.6.1", st.get(), {"vif", "adm", "aim", "motion"});
+            unsetenv("VMAF_VULKAN_CARRY");
+            CHECK(gpu.gpu_engine);
+            // One submission per frame and VIF's table at the start; carried
+            // work, one more after the last frame.
+            CHECK(gpu.submissions == gpu.frames + (carry ? 2 : 1));
+            REQUIRE(gpu.values.size() == cpu.values.size());
+            for (const auto &[name, values] : cpu.values) {
+                INFO(name);
+                REQUIRE(gpu.values.count(name));
+                CHECK(gpu.values.at(name) == values);
+            }
+        }
+        check_clean(*st);
+    }
 }
 
 TEST_CASE("adm on the GPU through the public Vulkan API", "[adm][vulkan]")

@@ -168,7 +168,7 @@ int Engine::init(const FrameFormat &fmt, const FeatureList &list)
                 name += c.info->name;
             }
         Entry e{g.configs.size() > 1 ? fi->create_shared(g.configs) : fi->create(*g.configs[0].opts),
-                std::move(name), at, 0, std::move(g.sinks)};
+                std::move(name), at, 0, std::move(g.sinks), {}, {}};
         if (!e.feature) return -ENOMEM;
         if (e.feature->variants() != e.sinks.size()) {
             log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: feature %s serves %u configurations, not %zu\n",
@@ -180,9 +180,12 @@ int Engine::init(const FrameFormat &fmt, const FeatureList &list)
             return err;
         }
         at = align_up(at + e.bytes, result_align);
-        stages_ = std::max(stages_, e.feature->stages());
-        carried_stages_ = std::max(carried_stages_, e.feature->carried_stages());
         features_.push_back(std::move(e));
+    }
+    accept_carries();
+    for (const Entry &e : features_) {
+        stages_ = std::max({stages_, e.feature->stages(), e.feature->carried_stages()});
+        carried_stages_ = std::max(carried_stages_, e.feature->carried_stages());
     }
     slot_results_size_ = std::max<VkDeviceSize>(at, result_align);
 
@@ -221,6 +224,30 @@ int Engine::init(const FrameFormat &fmt, const FeatureList &list)
         host_imports_ ? "read in place where their memory imports (VK_EXT_external_memory_host), else copied"
                       : "copied", host_imports_ ? "" : ": ", host_imports_ ? "" : why.c_str());
     return 0;
+}
+
+// Carrying on offer (vulkan/feature.h, ADR 0050): taken when the frame then
+// has fewer stages, unless VMAF_VULKAN_CARRY=0.
+void Engine::accept_carries()
+{
+    unsigned plain = 0, carrying = 0;
+    bool offered = false;
+    for (const Entry &e : features_) {
+        const Feature &f = *e.feature;
+        const unsigned offer = std::min(f.carry_offer(), f.stages());
+        plain = std::max({plain, f.stages(), f.carried_stages()});
+        carrying = std::max({carrying, f.stages() - offer, std::max(f.carried_stages(), offer)});
+        offered |= offer > 0;
+    }
+    if (!offered) return;
+    const char *env = std::getenv("VMAF_VULKAN_CARRY");
+    const bool off = env && !std::strcmp(env, "0");
+    const bool take = carrying < plain && !off;
+    log(VMAF_LOG_LEVEL_DEBUG, "Vulkan engine: %s the offered carries (%u stages per frame, %u with them)%s\n",
+        take ? "taking" : "not taking", plain, carrying, off ? ": VMAF_VULKAN_CARRY=0" : "");
+    if (!take) return;
+    for (Entry &e : features_)
+        if (e.feature->carry_offer() > 0) e.feature->carry();
 }
 
 int Engine::init_timestamps()
@@ -793,12 +820,27 @@ int Engine::collect_oldest(ScoreSink &sink)
     if (int err = rb.invalidate()) return err;
     pending_.pop_front();
     for (Entry &e : features_) {
-        // A carrying feature's results are those of the frame it carried work for.
+        // A carrying feature's results are those of the frame it carried work
+        // for: what that frame's own stages wrote (held from its readback),
+        // then what the carried work wrote in this one's.
         const bool carries = e.feature->carried_stages() > 0;
-        if (carries ? !f.carries : f.carry_only) continue;
+        const size_t own = carries ? std::min(e.feature->carried_results_at(), e.bytes) : 0;
+        const std::byte *const region = rb.data() + e.offset;
+        if (carries ? !f.carries : f.carry_only) {
+            if (own && !f.carry_only) e.held.assign(region, region + own);
+            continue;
+        }
         const unsigned index = carries ? f.carried : f.index;
         const CallScope call(index);  // listed as the CPU extraction of this frame would be
-        const std::span<const std::byte> results(rb.data() + e.offset, e.bytes);
+        std::span<const std::byte> results(region, e.bytes);
+        if (own) {
+            if (e.held.size() != own) return -EIO;  // the frame it carried work for was never read back
+            e.merged.resize(e.bytes);
+            std::memcpy(e.merged.data(), e.held.data(), own);
+            std::memcpy(e.merged.data() + own, region + own, e.bytes - own);
+            results = e.merged;
+            if (!f.carry_only) e.held.assign(region, region + own);
+        }
         for (unsigned v = 0; v < e.sinks.size(); v++) {
             if (int err = e.feature->collect_variant(results, index, v, e.sinks[v] ? *e.sinks[v] : sink)) {
                 log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: feature %s failed on frame %u (%d)\n", e.name.c_str(), index,

@@ -154,6 +154,9 @@ private:
         VkDeviceSize offset;  // of its results within a slot's results
         size_t bytes;
         std::vector<ScoreSink *> sinks;  // per variant (Feature::variants()); null: the caller's
+        // A carrying feature's results of its own stages (Feature::carried_results_at()):
+        // those of the last frame read back, held for the frame that carries its work.
+        std::vector<std::byte> held, merged;
     };
     struct Slot {
         Buffer staging;   // both pictures, laid out like FrameBuffers::planes (host pictures only)
@@ -183,6 +186,7 @@ private:
     int check_picture(const VmafPicture &pic) const;
     int check_imported(const ImportedPicture &pic) const;
     int init_unpack();
+    void accept_carries();
     int init_timestamps();
     static unsigned upload_threads(const FrameFormat &fmt);
     // Copy the pictures marked in `copy` into the slot's staging buffer.

@@ -64,7 +64,15 @@
 //     frame, which carries nothing). After the last frame (wait_idle(),
 //     flush()) the Engine submits the carried stages alone. Buffers that a
 //     frame's stages write and its carried work reads need two copies,
-//     alternating from frame to frame.
+//     alternating from frame to frame. The first carried_results_at() bytes
+//     of the region collect() gets are those the frame's own stages wrote
+//     (in its own region); the rest, the carried work's.
+//   - Carrying on offer (Feature::carry_offer()): a feature may offer to
+//     carry its last stages where that shortens the frame. The Engine asks
+//     every feature after init() and, when the frame then has fewer stages,
+//     calls carry() on those that offer (before bind()). In a set whose
+//     longest chain is another feature's, carrying would only add work to
+//     the next frame's busiest stages (ADR 0050).
 // What features must do themselves:
 //   - any other barrier between their own dependent commands within a stage
 //     (compute_barrier() in vulkan/command.h);
@@ -156,6 +164,15 @@ public:
     // How many stages of carried work record() has (see "Carried work"
     // above), at most stages(); constant after init().
     virtual unsigned carried_stages() const { return 0; }
+    // Carrying on offer (see above): how many of its last stages() it can
+    // carry (0: none). carry() makes it do so, after init() and before
+    // bind(); from then on stages() and carried_stages() count them as
+    // carried.
+    virtual unsigned carry_offer() const { return 0; }
+    virtual void carry() {}
+    // Of the region collect() gets, the bytes before carried_results_at()
+    // come from the frame's own stages, the rest from its carried work.
+    virtual size_t carried_results_at() const { return 0; }
     // Record this frame's kernels of stage rec.stage.
     virtual int record(const Recording &rec) = 0;
     // This frame's results (result_bytes, in host memory) -> scores, under the

@@ -14,6 +14,14 @@
 // dispatches compute every pixel's terms once and one Σ log2(numer2 /
 // numer1) per limit (vif_scale.glsl), and each variant's scores come from the
 // shared sums and its own (vulkan/feature.h's variants).
+//
+// Scales 2 and 3 are thin (a few hundred workgroups at 1080p). Where the
+// Engine takes the offer (ADR 0050), they run in the next frame's stages 0
+// and 1, beside its scales 0 and 1. Each dispatch binds only the planes of
+// the scratch buffer it reads and writes, so that a frame's scale 0 (writing
+// scale 1's planes) and the carried scale 2 (reading scale 2's, writing
+// scale 3's) share a stage without a hazard; each plane pair is written
+// again only in a later stage than the one that reads it.
 #include <algorithm>
 #include <array>
 #include <cerrno>
@@ -26,6 +34,7 @@
 #include "feature/vif/vif_tables.h"
 #include "picture/picture.h"
 #include "spirv.h"
+#include "util/align.h"
 #include "vulkan/command.h"
 #include "vulkan/context.h"
 #include "vulkan/feature.h"
@@ -74,6 +83,12 @@ struct ScaleJob {
 // The one gain-limit option configurations of a shared instance may differ in.
 constexpr const char *kLimitOption = "vif_enhn_gain_limit";
 
+// The scales a frame carries into the next one (ADR 0050): its last two.
+constexpr unsigned kCarried = 2;
+// Scratch planes start at multiples of 256 bytes (the largest
+// minStorageBufferOffsetAlignment Vulkan allows), so each can be bound alone.
+constexpr VkDeviceSize kPlaneAlign = 256;
+
 class VifVk final : public Feature {
 public:
     // One configuration per gain limit, alike in every other option (shares()).
@@ -96,20 +111,27 @@ public:
         st_ = &st;
         fmt_ = fmt;
 
-        // Scale sizes, and scales 1-3 (reference, then distorted) in one buffer.
-        uint32_t w = fmt.w, h = fmt.h, at = 0, part = 0;
+        // Scale sizes, and scales 1-3 (reference, then distorted) in one
+        // buffer, each pair at its own aligned offset. Offsets in the kernel
+        // count from the start of the pairs a dispatch binds (scale_range()):
+        // its input's, if not the picture, then its output's.
+        uint32_t w = fmt.w, h = fmt.h, part = 0;
+        VkDeviceSize at = 0;
         for (int s = 0; s < vif::kScales; s++) {
             ScaleJob &j = jobs_[s];
             if (s > 0) {
                 w /= 2;
                 h /= 2;
+                pair_at_[s] = at;
+                pair_bytes_[s] = VkDeviceSize(2) * w * h * sizeof(uint16_t);
+                at = align_up(at + pair_bytes_[s], kPlaneAlign);
                 j.push.in_stride = w;
-                j.push.in_ref = at;
-                j.push.in_dist = at + w * h;
-                at += 2 * w * h;
+                j.push.in_ref = 0;
+                j.push.in_dist = w * h;
                 ScaleJob &prev = jobs_[s - 1];
-                prev.push.out_ref = j.push.in_ref;
-                prev.push.out_dist = j.push.in_dist;
+                const VkDeviceSize base = s == 1 ? pair_at_[1] : pair_at_[s - 1];
+                prev.push.out_ref = uint32_t((pair_at_[s] - base) / sizeof(uint16_t));
+                prev.push.out_dist = prev.push.out_ref + w * h;
                 prev.push.out_stride = w;
             }
             j.push.width = w;
@@ -144,8 +166,7 @@ public:
 
         Allocator &a = st.allocator();
         constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-        if (int err = a.create_buffer(VkDeviceSize(at) * sizeof(uint16_t), kStorage, MemoryUse::Device, &scales_))
-            return err;
+        if (int err = a.create_buffer(at, kStorage, MemoryUse::Device, &scales_)) return err;
         return upload_log2_table(st);
     }
 
@@ -157,22 +178,32 @@ public:
         p0.in_ref = uint32_t(fb.ref[0].offset / bytes);
         p0.in_dist = uint32_t(fb.dist[0].offset / bytes);
         p0.in_stride = fb.ref[0].stride / bytes;
-        const BufferRange buffers[] = {{fb.planes, 0, fb.planes_size},
-                                       {scales_.get(), 0, scales_.size()},
-                                       {log2_.get(), 0, log2_.size()},
-                                       {fb.results, 0, fb.results_size}};
-        for (int s = 0; s < vif::kScales; s++)
+        for (int s = 0; s < vif::kScales; s++) {
+            const BufferRange buffers[] = {{fb.planes, 0, fb.planes_size},
+                                           scale_range(s),
+                                           {log2_.get(), 0, log2_.size()},
+                                           {fb.results, 0, fb.results_size}};
             if (int err = pipelines_[s]->make_set(buffers, &sets_[s])) return err;
+        }
         return 0;
     }
 
     // Stage s runs scale s, which reads what scale s - 1 wrote (the Engine's
-    // barrier between stages orders them).
-    unsigned stages() const override { return vif::kScales; }
+    // barrier between stages orders them); carrying, scales 2 and 3 are the
+    // carried stages 0 and 1.
+    unsigned stages() const override { return vif::kScales - (carry_ ? kCarried : 0); }
+    unsigned carried_stages() const override { return carry_ ? kCarried : 0; }
+    unsigned carry_offer() const override { return kCarried; }
+    void carry() override { carry_ = true; }
+    // Scales 0 and 1's sums come first in the results.
+    size_t carried_results_at() const override
+    {
+        return carry_ ? size_t(jobs_[vif::kScales - kCarried].first_part) * sizeof(uint32_t) : 0;
+    }
 
     int record(const Recording &rec) override
     {
-        const unsigned s = rec.stage;
+        const unsigned s = rec.stage + (rec.carried ? vif::kScales - kCarried : 0);
         Push push = jobs_[s].push;
         push.partial_index = uint32_t(rec.result_offset / sizeof(uint32_t)) + jobs_[s].first_part;
         pipelines_[s]->dispatch(rec.cmd, sets_[s], &push, jobs_[s].groups_x, jobs_[s].groups_y);
@@ -207,6 +238,14 @@ public:
     int flush_variant(unsigned v, ScoreSink &) override { return v < settings_.size() ? 0 : -EINVAL; }
 
 private:
+    // The scratch pairs scale s binds: the one it reads (none at scale 0)
+    // through the one it writes (none at scale 3).
+    BufferRange scale_range(int s) const
+    {
+        const int first = std::max(s, 1), last = std::min(s + 1, vif::kScales - 1);
+        return {scales_.get(), pair_at_[first], pair_at_[last] + pair_bytes_[last] - pair_at_[first]};
+    }
+
     // Every scale's workgroup sums of one frame's results, added per part.
     void add_groups(std::span<const std::byte> results, unsigned index)
     {
@@ -240,6 +279,8 @@ private:
     State *st_ = nullptr;
     FrameFormat fmt_{};
     std::array<ScaleJob, vif::kScales> jobs_{};
+    VkDeviceSize pair_at_[vif::kScales] = {}, pair_bytes_[vif::kScales] = {};  // scales 1-3 in scales_
+    bool carry_ = false;
     std::array<std::unique_ptr<ComputePipeline>, vif::kScales> pipelines_;
     std::array<VkDescriptorSet, vif::kScales> sets_{};
     Buffer scales_, log2_;
