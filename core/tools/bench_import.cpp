@@ -211,8 +211,8 @@ int CallerDevice::create_device(std::string *err)
     // What the library's kernels need (libvmaf_vulkan.h, VmafVulkanExternalHandles).
     features_.require();
     {
-        VkPhysicalDeviceFeatures have{};
-        reinterpret_cast<PFN_vkGetPhysicalDeviceFeatures>(vkGetInstanceProcAddr(instance_, "vkGetPhysicalDeviceFeatures"))(physical_, &have);
+        vmaf::vk::FeatureChain have;
+        reinterpret_cast<PFN_vkGetPhysicalDeviceFeatures2>(vkGetInstanceProcAddr(instance_, "vkGetPhysicalDeviceFeatures2"))(physical_, &have.core);
         features_.want_optional(have);
     }
     const float priority = 1.0f;

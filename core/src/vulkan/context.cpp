@@ -249,6 +249,7 @@ namespace {
 // What a caller says it enabled: the Features2 chain it created the device with.
 struct EnabledFeatures {
     bool int64 = false, int16 = false, storage16 = false, storage8 = false, timeline = false, float64 = false;
+    bool host_query_reset = false;
 
     explicit EnabledFeatures(const VkPhysicalDeviceFeatures2 &f)
     {
@@ -264,6 +265,7 @@ struct EnabledFeatures {
                 auto *v = reinterpret_cast<const VkPhysicalDeviceVulkan12Features *>(b);
                 storage8 |= v->storageBuffer8BitAccess;
                 timeline |= v->timelineSemaphore;
+                host_query_reset |= v->hostQueryReset;
                 break;
             }
             case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES:
@@ -271,6 +273,9 @@ struct EnabledFeatures {
                 break;
             case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES:
                 storage8 |= reinterpret_cast<const VkPhysicalDevice8BitStorageFeatures *>(b)->storageBuffer8BitAccess;
+                break;
+            case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES:
+                host_query_reset |= reinterpret_cast<const VkPhysicalDeviceHostQueryResetFeatures *>(b)->hostQueryReset;
                 break;
             case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES:
                 timeline |= reinterpret_cast<const VkPhysicalDeviceTimelineSemaphoreFeatures *>(b)->timelineSemaphore;
@@ -341,6 +346,7 @@ int State::check_adopted(const ExternalDevice &ext)
         r.need(f.storage8, "storageBuffer8BitAccess enabled");
         r.need(f.timeline, "timelineSemaphore enabled");
         float64_ = f.float64;
+        host_query_reset_ = f.host_query_reset;
     } else if (!info_.usable()) {
         r.need(false, info_.missing.c_str());
     }
@@ -531,8 +537,9 @@ int State::create_device()
     {
         FeatureChain have;
         ifn_.GetPhysicalDeviceFeatures2(physical_, &have.core);
-        f.want_optional(have.core.features);
+        f.want_optional(have);
         float64_ = f.core.features.shaderFloat64;
+        host_query_reset_ = f.v12.hostQueryReset;
     }
 
     // The import extensions the device has (vulkan/import.h says what needs them).

@@ -74,8 +74,13 @@ struct FeatureChain {
         v12.storageBuffer8BitAccess = VK_TRUE;
         v12.timelineSemaphore = VK_TRUE;
     }
-    // And what the kernels use where the device has it (State::float64()).
-    void want_optional(const VkPhysicalDeviceFeatures &have) { core.features.shaderFloat64 = have.shaderFloat64; }
+    // And what is used where the device has it: doubles in kernels
+    // (State::float64()), queries reset by the host (State::host_query_reset()).
+    void want_optional(const FeatureChain &have)
+    {
+        core.features.shaderFloat64 = have.core.features.shaderFloat64;
+        v12.hostQueryReset = have.v12.hostQueryReset;
+    }
 };
 
 // Serializes use of a queue shared with the caller: the shape of FFmpeg's
@@ -170,6 +175,9 @@ public:
     // features that need it (float sums in libvmaf's double precision) run on
     // the CPU without it.
     bool float64() const { return float64_; }
+    // Whether hostQueryReset is enabled: timestamp queries are reset with
+    // vkResetQueryPool, not a command (which costs the GPU a pause per frame).
+    bool host_query_reset() const { return host_query_reset_; }
     // VK_EXT_external_memory_host's minImportedHostPointerAlignment; 0 when the
     // extension is not enabled (host pictures are then always copied).
     VkDeviceSize host_import_alignment() const { return host_import_alignment_; }
@@ -258,6 +266,7 @@ private:
     std::vector<std::string> extensions_;
     uint32_t timestamp_bits_ = 0;
     bool float64_ = false;
+    bool host_query_reset_ = false;
     VkDeviceSize host_import_alignment_ = 0;
     bool profiling_ = false;
     unsigned frames_in_flight_ = kDefaultFramesInFlight;

@@ -444,7 +444,11 @@ int Engine::record_and_submit(unsigned slot, unsigned index, const Loader &load,
     // The carried work alone is not a frame: no timestamps.
     const bool timed = timestamps_ && load;
     if (timed) {
-        fn.vkCmdResetQueryPool(cmd, timestamps_, slot * slot_queries_, points_);
+        // The slot's last frame is done and its timestamps read.
+        if (st_.host_query_reset())
+            fn.vkResetQueryPool(st_.device(), timestamps_, slot * slot_queries_, points_);
+        else
+            fn.vkCmdResetQueryPool(cmd, timestamps_, slot * slot_queries_, points_);
         // Profile mode starts the frame once the earlier frames' work is done
         // (the barrier below waits for it), so its upload excludes their tail.
         fn.vkCmdWriteTimestamp(cmd, profile ? VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT : VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
