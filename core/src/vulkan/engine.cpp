@@ -196,17 +196,13 @@ int Engine::init(const FrameFormat &fmt, const FeatureList &list)
                                   kStorage | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                                   MemoryUse::Device, &planes_))
         return err;
-    if (int err = a.create_buffer(slot_results_size_ * n, kStorage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-                                  MemoryUse::Device, &results_))
-        return err;
+    // The features write their results straight into host memory: a frame's
+    // are a few hundred KiB at most, and a copy from device memory at the end
+    // of every frame cost the GPU a pause of its own (ADR 0051). Staging is
+    // made by the first host picture to use a slot (submit()): device
+    // pictures and imports never need it.
+    if (int err = a.create_buffer(slot_results_size_ * n, kStorage, MemoryUse::Readback, &results_)) return err;
     slots_.resize(n);
-    for (Slot &s : slots_) {
-        // Staging is made by the first host picture to use the slot (submit()):
-        // device pictures and imports never need it.
-        if (int err = a.create_buffer(slot_results_size_, VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUse::Readback,
-                                      &s.readback))
-            return err;
-    }
     frame_.planes = planes_.get();
     frame_.results = results_.get();
     frame_.results_size = results_.size();
@@ -500,11 +496,8 @@ int Engine::record_and_submit(unsigned slot, unsigned index, const Loader &load,
                 if (int err = record_feature(e, {cmd, slot, index, results_at + e.offset, stage}, &point)) return err;
     }
 
+    // The results, written in host memory, are visible to the host.
     memory_barrier(st_, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                   VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
-    const VkBufferCopy down{results_at, 0, slot_results_size_};
-    fn.vkCmdCopyBuffer(cmd, results_.get(), slots_[slot].readback.get(), 1, &down);
-    memory_barrier(st_, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                    VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
     if (timed)
         fn.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps_, slot * slot_queries_ + point);
@@ -820,8 +813,8 @@ int Engine::collect_oldest(ScoreSink &sink)
     Slot &s = slots_[f.slot];
     release_slot(s);  // the GPU is done with its pictures and imports
     if (!f.carry_only) read_timestamps(f.slot);
-    const Buffer &rb = s.readback;
-    if (int err = rb.invalidate()) return err;
+    if (int err = results_.invalidate(slot_results_size_ * f.slot, slot_results_size_)) return err;
+    const std::byte *const slot_results = results_.data() + slot_results_size_ * f.slot;
     pending_.pop_front();
     for (Entry &e : features_) {
         // A carrying feature's results are those of the frame it carried work
@@ -829,7 +822,7 @@ int Engine::collect_oldest(ScoreSink &sink)
         // then what the carried work wrote in this one's.
         const bool carries = e.feature->carried_stages() > 0;
         const size_t own = carries ? std::min(e.feature->carried_results_at(), e.bytes) : 0;
-        const std::byte *const region = rb.data() + e.offset;
+        const std::byte *const region = slot_results + e.offset;
         if (carries ? !f.carries : f.carry_only) {
             if (own && !f.carry_only) e.held.assign(region, region + own);
             continue;

@@ -1,8 +1,9 @@
 // The frame engine: runs the GPU features of a context on one Vulkan device.
 //
 // Per frame, one command buffer brings both pictures into the device planes
-// (FrameBuffers::planes), records every feature's kernels and copies the results
-// back to the slot's readback buffer; one submission signals the ring's timeline
+// (FrameBuffers::planes) and records every feature's kernels, which write their
+// results into the slot's region of a buffer in host memory; one submission
+// signals the ring's timeline
 // semaphore. How the pictures get into the planes depends on where they are:
 //   - host pictures: read by the GPU where they are when their storage can be
 //     imported (host_import.h: the library's own allocations, on a device with
@@ -160,7 +161,6 @@ private:
     };
     struct Slot {
         Buffer staging;   // both pictures, laid out like FrameBuffers::planes (host pictures only)
-        Buffer readback;  // this slot's results, back in host memory
         Buffer host_planes;  // both pictures back in host memory (enable_host_frames)
         Buffer landing;   // both pictures as the transfer lane brings them (device memory)
         // What the frame in this slot reads until it is done.

@@ -45,7 +45,8 @@
 //     previous frame's blurred reference, ping-ponged by index parity).
 //   - Whatever record() writes to its result region of FrameBuffers::results
 //     (at rec.result_offset, result_bytes long) is handed to collect() byte for
-//     byte. The Engine adds the barriers and the copy to host memory.
+//     byte. The buffer is in host memory (ADR 0051): kernels only write
+//     it, never read it back or use atomics on it.
 //   - collect() is called in frame order, on the thread that calls submit()/flush().
 //   - A frame is recorded in stages: stage 0 of every feature, a compute barrier,
 //     stage 1 of every feature that has one, and so on. A feature whose dispatches
@@ -134,8 +135,9 @@ struct FrameBuffers {
     unsigned n_planes = 0;         // 1 for 4:0:0, else 3
     unsigned bpc = 8;
     unsigned bytes_per_sample = 1;
-    // Device-local. Every slot's results of every feature; a feature writes only
-    // its own region of the slot being recorded (Recording::result_offset).
+    // In host memory (ADR 0051). Every slot's results of every feature; a
+    // feature writes only its own region of the slot being recorded
+    // (Recording::result_offset), with plain stores.
     VkBuffer results = VK_NULL_HANDLE;
     VkDeviceSize results_size = 0;
 };
