@@ -22,7 +22,7 @@ layout(push_constant) uniform Params {
     uint error_word;    // this frame's (cambi_gpu.h: kErrorAt)
 } p;
 
-const uint kPer = 16u;
+const uint kPer = kValuesPerThread;
 shared int64_t part[256];
 
 // The workgroup's total, in thread 0.
@@ -128,8 +128,8 @@ void pool(SlotJob job, int bin)
     // Zero for the next frame the rest of what this frame's passes of the
     // slot wrote: the upper histogram (read by the top pass's selection), the
     // two passes' counts of finished workgroups, and the next frame's error
-    // word (every slot's pool reads this frame's).
-    barrier();
+    // word (every slot's pool reads this frame's). The pool reads none of
+    // these, so no barrier waits for it.
     for (uint i = t; i < kTopBins; i += 256u) counts.v[top_index(s, i)] = 0u;
     if (t == 0u) {
         counts.v[sel_index(s, kSelTopDone)] = 0u;

@@ -30,7 +30,7 @@ layout(push_constant) uniform Params {
     uint error_word;  // this frame's (cambi_gpu.h: kErrorAt)
 } p;
 
-const uint kPer = 16u;  // values per thread, as cambi_vk.cpp's kSumPerGroup / 256
+const uint kPer = kValuesPerThread;
 const uint kRowWords = kPer + 1u;  // a thread's values, one word apart from the next's: no bank conflicts
 shared uint block[256u * kRowWords];
 shared uint top[kTopBins];

@@ -35,5 +35,6 @@ int main()
     w.constant("kErrorCValue", kErrorCValue);
     w.constant("kErrorSample", kErrorSample);
     w.constant("kMaxPad", kMaxPad);
+    w.constant("kValuesPerThread", kValuesPerThread);
     return 0;
 }

@@ -41,6 +41,11 @@ inline constexpr uint32_t kSelWords = 8;
 inline constexpr uint32_t kSelTopDone = 3;
 inline constexpr uint32_t kSelSumDone = 4;
 
+// The histogram and sum passes (cambi_top.comp, cambi_sum.comp): values per
+// thread, and per workgroup of 256 threads.
+inline constexpr uint32_t kValuesPerThread = 16;
+inline constexpr uint32_t kValuesPerGroup = 256 * kValuesPerThread;
+
 // The counters buffer (32-bit words): per slot kTopBins, per slot kSelWords,
 // the error words (frames alternate between kErrorAt and kErrorAt + 1), then
 // per slot kLowBins.

@@ -68,7 +68,6 @@ constexpr int kSlotCount = int(kSlots);
 constexpr uint32_t kRowsPerGroup = 32;   // c-values: rows per workgroup
 constexpr uint32_t kNarrowBand = 64;     // c-values: histogram entries of the narrow pass
 constexpr uint32_t kNarrowColumns = 64;  // c-values: columns per workgroup of the narrow pass
-constexpr uint32_t kSumPerGroup = 4096;  // sum pass: values per workgroup
 constexpr unsigned kBuffers = 8;
 
 // Per scale, as cambi_sum.comp writes it.
@@ -191,7 +190,7 @@ public:
                 d.cvalue_offset = cv;
                 cv += w * h;
                 d.partial_offset = part;
-                d.partial_count = (w * h + kSumPerGroup - 1) / kSumPerGroup;
+                d.partial_count = (w * h + kValuesPerGroup - 1) / kValuesPerGroup;
                 part += d.partial_count;
                 d.k = uint32_t(cambi::topk_count(s_.topk, w * h));
                 if ((w + cols_ - 1) / cols_ > st.limits().maxComputeWorkGroupCount[0]) return -ENOTSUP;
@@ -286,7 +285,7 @@ public:
             // Each frame's passes leave the counters zero for the next
             // (cambi_top.comp, cambi_sum.comp), and frames alternate between
             // two error words; only the first frame zeroes them here.
-            error_word_ = frames_++ & 1;
+            error_word_ ^= 1;
             if (!counters_zeroed_) {
                 st_->fn().vkCmdFillBuffer(cmd, counts_.get(), 0, counts_.size(), 0);
                 memory_barrier(*st_, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
@@ -485,8 +484,7 @@ private:
     uint32_t cols_ = 32, ncols_ = kNarrowColumns, max_pad_ = 0, rows_ = kRowsPerGroup, narrow_band_ = kNarrowBand;
     uint32_t partial_groups_ = 0;  // every slot's workgroups of the top and sum passes
     bool counters_zeroed_ = false;  // by the first frame's fill
-    uint64_t frames_ = 0;           // recorded
-    uint32_t error_word_ = 0;       // the frame being recorded's (cambi_gpu.h: kErrorAt)
+    uint32_t error_word_ = 1;       // the frame being recorded's (cambi_gpu.h: kErrorAt); the first's is 0
     unsigned n_pics_ = 1;
     std::array<Pic, 2> pics_{};
     std::unique_ptr<ComputePipeline> load_, mask_, mode_, cvalues_, sum_, top_, narrow_;
