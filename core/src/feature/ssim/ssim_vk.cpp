@@ -63,8 +63,9 @@ enum Input : uint32_t { kScratch = 0, kRaw8 = 1, kRaw16 = 2 };
 // (ssim_common.glsl), which start at multiples of 256 bytes (the largest
 // minStorageBufferOffsetAlignment Vulkan allows). The first 256 bytes of
 // each are bound where a kernel does not use the binding.
-constexpr uint32_t kScratchAlign = 256 / sizeof(float);
-constexpr uint32_t kPartialsAlign = 256 / sizeof(double);
+constexpr uint32_t kRegionAlign = 256;  // bytes
+constexpr uint32_t kScratchAlign = kRegionAlign / sizeof(float);
+constexpr uint32_t kPartialsAlign = kRegionAlign / sizeof(double);
 constexpr unsigned kMaxSets = 8;  // descriptor sets per pipeline (one per dispatch that uses it)
 
 // A region of a buffer, in its elements (count 0: the unused region).
@@ -204,20 +205,19 @@ protected:
     // the scratch pair it writes.
     int make_set(ComputePipeline *pipe, Region scratch_in, Region sums, Region scratch_out, VkDescriptorSet *out)
     {
-        auto scratch = [&](Region r) {
-            return r.count ? BufferRange{scratch_.get(), VkDeviceSize(r.first) * sizeof(float),
-                                         VkDeviceSize(r.count) * sizeof(float)}
-                           : BufferRange{scratch_.get(), 0, kScratchAlign * sizeof(float)};
-        };
-        const BufferRange partials = sums.count ? BufferRange{partials_.get(), VkDeviceSize(sums.first) * sizeof(double),
-                                                              VkDeviceSize(sums.count) * sizeof(double)}
-                                                : BufferRange{partials_.get(), 0, kPartialsAlign * sizeof(double)};
         const BufferRange buffers[] = {{fb_.planes, 0, fb_.planes_size},
-                                       scratch(scratch_in),
+                                       range_of(scratch_, scratch_in, sizeof(float)),
                                        {fb_.results, 0, fb_.results_size},
-                                       partials,
-                                       scratch(scratch_out)};
+                                       range_of(partials_, sums, sizeof(double)),
+                                       range_of(scratch_, scratch_out, sizeof(float))};
         return pipe->make_set(buffers, out);
+    }
+
+    // A region of `buffer` in elements of `size` bytes; the unused region is
+    // the buffer's first kRegionAlign bytes.
+    static BufferRange range_of(const Buffer &buffer, Region r, VkDeviceSize size)
+    {
+        return r.count ? BufferRange{buffer.get(), r.first * size, r.count * size} : BufferRange{buffer.get(), 0, kRegionAlign};
     }
 
     // A terms job's workgroup sums (reduced jobs only).
