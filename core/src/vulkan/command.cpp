@@ -15,13 +15,6 @@ namespace {
 // that takes longer has hung.
 constexpr uint64_t kWaitTimeoutNs = 120ull * 1000 * 1000 * 1000;
 
-int check(VkResult r, const char *what)
-{
-    if (r == VK_SUCCESS) return 0;
-    log(VMAF_LOG_LEVEL_ERROR, "Vulkan: %s: %s\n", what, result_name(r));
-    return errno_from(r);
-}
-
 }  // namespace
 
 int FrameRing::create(State &st, unsigned slots, std::unique_ptr<FrameRing> *out, bool lane)
@@ -33,7 +26,7 @@ int FrameRing::create(State &st, unsigned slots, std::unique_ptr<FrameRing> *out
     ti.initialValue = 0;
     VkSemaphoreCreateInfo si = make<VkSemaphoreCreateInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO);
     si.pNext = &ti;
-    if (int err = check(fn.vkCreateSemaphore(st.device(), &si, nullptr, &ring->timeline_), "vkCreateSemaphore"))
+    if (int err = check_result(fn.vkCreateSemaphore(st.device(), &si, nullptr, &ring->timeline_), "vkCreateSemaphore"))
         return err;
 
     ring->slots_.resize(slots);
@@ -41,13 +34,13 @@ int FrameRing::create(State &st, unsigned slots, std::unique_ptr<FrameRing> *out
         VkCommandPoolCreateInfo pi = make<VkCommandPoolCreateInfo>(VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
         pi.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
         pi.queueFamilyIndex = lane ? st.transfer_family() : st.queue_family();
-        if (int err = check(fn.vkCreateCommandPool(st.device(), &pi, nullptr, &s.pool), "vkCreateCommandPool"))
+        if (int err = check_result(fn.vkCreateCommandPool(st.device(), &pi, nullptr, &s.pool), "vkCreateCommandPool"))
             return err;
         VkCommandBufferAllocateInfo ai = make<VkCommandBufferAllocateInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
         ai.commandPool = s.pool;
         ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
         ai.commandBufferCount = 1;
-        if (int err = check(fn.vkAllocateCommandBuffers(st.device(), &ai, &s.cmd), "vkAllocateCommandBuffers"))
+        if (int err = check_result(fn.vkAllocateCommandBuffers(st.device(), &ai, &s.cmd), "vkAllocateCommandBuffers"))
             return err;
     }
     *out = std::move(ring);
@@ -80,7 +73,7 @@ int FrameRing::wait_value(uint64_t value)
         st_.mark_hung();
         return -ETIMEDOUT;
     }
-    return check(r, "vkWaitSemaphores");
+    return check_result(r, "vkWaitSemaphores");
 }
 
 int FrameRing::begin(unsigned slot, VkCommandBuffer *cmd)
@@ -88,10 +81,10 @@ int FrameRing::begin(unsigned slot, VkCommandBuffer *cmd)
     Slot &s = slots_[slot];
     if (int err = wait_value(s.value)) return err;
     const auto &fn = st_.fn();
-    if (int err = check(fn.vkResetCommandPool(st_.device(), s.pool, 0), "vkResetCommandPool")) return err;
+    if (int err = check_result(fn.vkResetCommandPool(st_.device(), s.pool, 0), "vkResetCommandPool")) return err;
     VkCommandBufferBeginInfo bi = make<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
     bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    if (int err = check(fn.vkBeginCommandBuffer(s.cmd, &bi), "vkBeginCommandBuffer")) return err;
+    if (int err = check_result(fn.vkBeginCommandBuffer(s.cmd, &bi), "vkBeginCommandBuffer")) return err;
     *cmd = s.cmd;
     return 0;
 }
@@ -99,7 +92,7 @@ int FrameRing::begin(unsigned slot, VkCommandBuffer *cmd)
 int FrameRing::submit(unsigned slot, std::span<const SemaphoreOp> waits, std::span<const SemaphoreOp> signals)
 {
     Slot &s = slots_[slot];
-    if (int err = check(st_.fn().vkEndCommandBuffer(s.cmd), "vkEndCommandBuffer")) return err;
+    if (int err = check_result(st_.fn().vkEndCommandBuffer(s.cmd), "vkEndCommandBuffer")) return err;
     const uint64_t value = submitted_ + 1;
     std::vector<VkSemaphore> wait_sems, signal_sems{timeline_};
     std::vector<uint64_t> wait_values, signal_values{value};
@@ -128,7 +121,7 @@ int FrameRing::submit(unsigned slot, std::span<const SemaphoreOp> waits, std::sp
     si.signalSemaphoreCount = uint32_t(signal_sems.size());
     si.pSignalSemaphores = signal_sems.data();
     const VkResult r = lane_ ? st_.submit(st_.transfer_lane(), si) : st_.submit(si);
-    if (int err = check(r, "vkQueueSubmit")) return err;
+    if (int err = check_result(r, "vkQueueSubmit")) return err;
     submitted_ = value;
     s.value = value;
     return 0;
@@ -137,7 +130,7 @@ int FrameRing::submit(unsigned slot, std::span<const SemaphoreOp> waits, std::sp
 int FrameRing::poll(unsigned slot, bool *done)
 {
     uint64_t now = 0;
-    if (int err = check(st_.fn().vkGetSemaphoreCounterValue(st_.device(), timeline_, &now),
+    if (int err = check_result(st_.fn().vkGetSemaphoreCounterValue(st_.device(), timeline_, &now),
                         "vkGetSemaphoreCounterValue"))
         return err;
     *done = now >= slots_[slot].value;

@@ -27,6 +27,16 @@ int errno_from(VkResult r)
     }
 }
 
+int check_result(VkResult r, const char *what, const char *name)
+{
+    if (r == VK_SUCCESS) return 0;
+    if (name)
+        log(VMAF_LOG_LEVEL_ERROR, "Vulkan: %s (%s): %s\n", what, name, result_name(r));
+    else
+        log(VMAF_LOG_LEVEL_ERROR, "Vulkan: %s: %s\n", what, result_name(r));
+    return errno_from(r);
+}
+
 const char *result_name(VkResult r)
 {
     struct Name { VkResult r; const char *s; };

@@ -8,17 +8,6 @@
 
 namespace vmaf::vk {
 
-namespace {
-
-int check(VkResult r, const char *what, const char *name)
-{
-    if (r == VK_SUCCESS) return 0;
-    log(VMAF_LOG_LEVEL_ERROR, "Vulkan: %s (%s): %s\n", what, name, result_name(r));
-    return errno_from(r);
-}
-
-}  // namespace
-
 int ComputePipeline::create(State &st, const PipelineDesc &d, std::unique_ptr<ComputePipeline> *out)
 {
     std::unique_ptr<ComputePipeline> p(new ComputePipeline(st));
@@ -36,7 +25,7 @@ int ComputePipeline::create(State &st, const PipelineDesc &d, std::unique_ptr<Co
     VkShaderModuleCreateInfo mi = make<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
     mi.codeSize = d.shader->words * sizeof(uint32_t);
     mi.pCode = d.shader->code;
-    if (int err = check(fn.vkCreateShaderModule(dev, &mi, nullptr, &p->module_), "vkCreateShaderModule", p->name_))
+    if (int err = check_result(fn.vkCreateShaderModule(dev, &mi, nullptr, &p->module_), "vkCreateShaderModule", p->name_))
         return err;
 
     if (d.images) {
@@ -46,7 +35,7 @@ int ComputePipeline::create(State &st, const PipelineDesc &d, std::unique_ptr<Co
         si.magFilter = si.minFilter = VK_FILTER_NEAREST;
         si.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
         si.addressModeU = si.addressModeV = si.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-        if (int err = check(fn.vkCreateSampler(dev, &si, nullptr, &p->sampler_), "vkCreateSampler", p->name_))
+        if (int err = check_result(fn.vkCreateSampler(dev, &si, nullptr, &p->sampler_), "vkCreateSampler", p->name_))
             return err;
     }
     std::vector<VkDescriptorSetLayoutBinding> bindings(d.buffers + d.images);
@@ -61,7 +50,7 @@ int ComputePipeline::create(State &st, const PipelineDesc &d, std::unique_ptr<Co
     VkDescriptorSetLayoutCreateInfo li = make<VkDescriptorSetLayoutCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
     li.bindingCount = uint32_t(bindings.size());
     li.pBindings = bindings.data();
-    if (int err = check(fn.vkCreateDescriptorSetLayout(dev, &li, nullptr, &p->set_layout_),
+    if (int err = check_result(fn.vkCreateDescriptorSetLayout(dev, &li, nullptr, &p->set_layout_),
                         "vkCreateDescriptorSetLayout", p->name_))
         return err;
 
@@ -71,7 +60,7 @@ int ComputePipeline::create(State &st, const PipelineDesc &d, std::unique_ptr<Co
     pli.pSetLayouts = &p->set_layout_;
     pli.pushConstantRangeCount = d.push_constant_size ? 1 : 0;
     pli.pPushConstantRanges = &pr;
-    if (int err = check(fn.vkCreatePipelineLayout(dev, &pli, nullptr, &p->layout_), "vkCreatePipelineLayout",
+    if (int err = check_result(fn.vkCreatePipelineLayout(dev, &pli, nullptr, &p->layout_), "vkCreatePipelineLayout",
                         p->name_))
         return err;
 
@@ -90,7 +79,7 @@ int ComputePipeline::create(State &st, const PipelineDesc &d, std::unique_ptr<Co
     ci.stage.pName = "main";
     ci.stage.pSpecializationInfo = entries.empty() ? nullptr : &spec;
     ci.layout = p->layout_;
-    if (int err = check(fn.vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &ci, nullptr, &p->pipeline_),
+    if (int err = check_result(fn.vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &ci, nullptr, &p->pipeline_),
                         "vkCreateComputePipelines", p->name_))
         return err;
 
@@ -102,7 +91,7 @@ int ComputePipeline::create(State &st, const PipelineDesc &d, std::unique_ptr<Co
         dpi.maxSets = d.max_sets;
         dpi.poolSizeCount = uint32_t(ps.size());
         dpi.pPoolSizes = ps.data();
-        if (int err = check(fn.vkCreateDescriptorPool(dev, &dpi, nullptr, &p->pool_), "vkCreateDescriptorPool",
+        if (int err = check_result(fn.vkCreateDescriptorPool(dev, &dpi, nullptr, &p->pool_), "vkCreateDescriptorPool",
                             p->name_))
             return err;
     }
@@ -140,7 +129,7 @@ int ComputePipeline::make_set(std::span<const BufferRange> buffers, VkDescriptor
     ai.descriptorSetCount = 1;
     ai.pSetLayouts = &set_layout_;
     VkDescriptorSet set;
-    if (int err = check(fn.vkAllocateDescriptorSets(st_.device(), &ai, &set), "vkAllocateDescriptorSets", name_))
+    if (int err = check_result(fn.vkAllocateDescriptorSets(st_.device(), &ai, &set), "vkAllocateDescriptorSets", name_))
         return err;
     std::vector<VkDescriptorBufferInfo> infos(buffers.size());
     std::vector<VkWriteDescriptorSet> writes(buffers.size());

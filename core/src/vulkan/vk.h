@@ -27,6 +27,10 @@ int errno_from(VkResult r);
 // "VK_ERROR_DEVICE_LOST" and so on, for log lines.
 const char *result_name(VkResult r);
 
+// 0 for VK_SUCCESS; else a log line ("Vulkan: what (name): result") and
+// errno_from(r).
+int check_result(VkResult r, const char *what, const char *name = nullptr);
+
 // Open the Vulkan loader once per process (libvulkan.so.1). Returns 0, or
 // -ENODEV with a log line when there is none or it is older than Vulkan 1.2.
 int load_loader();
