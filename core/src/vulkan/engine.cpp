@@ -463,7 +463,7 @@ int Engine::record_and_submit(unsigned slot, unsigned index, const Loader &load,
         mark(cmd, slot, &point);
         if (host_frames_) {
             // The planes as loaded, for the features that run on the CPU; the
-            // barrier before the results' copy makes them visible to the host.
+            // barrier at the end of the frame makes them visible to the host.
             memory_barrier(st_, cmd, kWork, VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT,
                            VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
             const VkBufferCopy all{0, 0, frame_.planes_size};
@@ -496,9 +496,14 @@ int Engine::record_and_submit(unsigned slot, unsigned index, const Loader &load,
                 if (int err = record_feature(e, {cmd, slot, index, results_at + e.offset, stage}, &point)) return err;
     }
 
-    // The results, written in host memory, are visible to the host.
-    memory_barrier(st_, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                   VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    // The results, written in host memory, are visible to the host; so are
+    // the planes' host copies (enable_host_frames()).
+    if (host_frames_ && load)
+        memory_barrier(st_, cmd, kWork, VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    else
+        memory_barrier(st_, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
     if (timed)
         fn.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps_, slot * slot_queries_ + point);
     if (int err = ring_->submit(slot, waits, signals)) return err;
