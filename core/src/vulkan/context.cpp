@@ -10,6 +10,7 @@
 #include "picture/picture.h"
 #include "util/log.h"
 #include "vulkan/memory.h"
+#include "util/env.h"
 
 namespace vmaf::vk {
 
@@ -153,12 +154,6 @@ bool has_instance_extension(const char *layer, const char *name)
                        [&](const VkExtensionProperties &e) { return !std::strcmp(e.extensionName, name); });
 }
 
-bool env_flag(const char *name)
-{
-    const char *v = std::getenv(name);
-    return v && *v && std::strcmp(v, "0") != 0;
-}
-
 // A bare instance for listing devices.
 int create_listing_instance(VkInstance *out)
 {
@@ -235,7 +230,7 @@ int State::create(const Config &cfg, std::unique_ptr<State> *out)
         return -EINVAL;
     }
     std::unique_ptr<State> s(new State);
-    const bool validation = cfg.validation || env_flag("VMAF_VULKAN_VALIDATION");
+    const bool validation = cfg.validation || env_on("VMAF_VULKAN_VALIDATION");
     if (int err = s->create_instance(validation, cfg.validation)) return err;
     if (int err = s->pick_device(cfg)) return err;
     if (int err = s->create_device()) return err;
@@ -514,15 +509,14 @@ int State::create_device()
     // and waits on a device that has one family).
     uint32_t n_queues = 1;
     {
-        const char *env = std::getenv("VMAF_VULKAN_TRANSFER_QUEUE");
         uint32_t n = 0;
         ifn_.GetPhysicalDeviceQueueFamilyProperties(physical_, &n, nullptr);
         std::vector<VkQueueFamilyProperties> q(n);
         ifn_.GetPhysicalDeviceQueueFamilyProperties(physical_, &n, q.data());
-        if (env && !std::strcmp(env, "compute")) {
+        if (env_is("VMAF_VULKAN_TRANSFER_QUEUE", "compute")) {
             lane_ = Lane::Compute;
             xfer_family_ = queue_family_;
-        } else if (!(env && !std::strcmp(env, "0")) && pick_transfer_family(q, &xfer_family_)) {
+        } else if (!env_off("VMAF_VULKAN_TRANSFER_QUEUE") && pick_transfer_family(q, &xfer_family_)) {
             lane_ = Lane::Transfer;
             qi[1] = qi[0];
             qi[1].queueFamilyIndex = xfer_family_;
@@ -603,7 +597,7 @@ int State::finish(unsigned frames_in_flight)
             pick_queue_family(ifn_, physical_, &ours) && !(q[ours].queueFlags & VK_QUEUE_GRAPHICS_BIT))
             log(VMAF_LOG_LEVEL_INFO, "Vulkan: the caller's queue family %u also does graphics; the device's "
                                      "compute-only family %u may run the kernels faster\n", queue_family_, ours);
-        if (const char *t = std::getenv("VMAF_VULKAN_TIMESTAMPS"); t && !std::strcmp(t, "0")) timestamp_bits_ = 0;
+        if (env_off("VMAF_VULKAN_TIMESTAMPS")) timestamp_bits_ = 0;
     }
     fn_.vkGetDeviceQueue(device_, queue_family_, queue_index_, &queue_);
     if (lane_ == Lane::Transfer) fn_.vkGetDeviceQueue(device_, xfer_family_, 0, &xfer_queue_);

@@ -18,6 +18,7 @@
 #include "vulkan/host_import.h"
 #include "vulkan/import.h"
 #include "vulkan/pipeline.h"
+#include "util/env.h"
 
 namespace vmaf::vk {
 
@@ -105,7 +106,7 @@ void Engine::layout_planes(const FrameFormat &fmt)
             r.h = p ? (fmt.h + ss_y) >> ss_y : fmt.h;
             r.stride = uint32_t(align_up(VkDeviceSize(r.w) * frame_.bytes_per_sample, kRowAlign));
             r.offset = at;
-            at = align_up(at + VkDeviceSize(r.stride) * r.h, kPlaneAlign);
+            at = align_up(at + VkDeviceSize(r.stride) * r.h, kBindAlign);
         }
     }
     frame_.planes_size = at;
@@ -236,8 +237,7 @@ void Engine::accept_carries()
         offered |= offer > 0;
     }
     if (!offered) return;
-    const char *env = std::getenv("VMAF_VULKAN_CARRY");
-    const bool off = env && !std::strcmp(env, "0");
+    const bool off = env_off("VMAF_VULKAN_CARRY");
     const bool take = carrying < plain && !off;
     log(VMAF_LOG_LEVEL_DEBUG, "Vulkan engine: %s the offered carries (%u stages per frame, %u with them)%s\n",
         take ? "taking" : "not taking", plain, carrying, off ? ": VMAF_VULKAN_CARRY=0" : "");
@@ -302,7 +302,7 @@ int Engine::init_unpack()
             const PlaneRegion &r = frame_.ref[p];
             raw_region_[k][p].offset = at;
             raw_region_[k][p].stride = uint32_t(align_up(VkDeviceSize(r.w) * 2 * frame_.bytes_per_sample, kRowAlign));
-            at = align_up(at + VkDeviceSize(raw_region_[k][p].stride) * r.h, kPlaneAlign);
+            at = align_up(at + VkDeviceSize(raw_region_[k][p].stride) * r.h, kBindAlign);
         }
     }
     if (int err = st_.allocator().create_buffer(at, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,

@@ -9,6 +9,7 @@
 #include "picture/picture.h"
 #include "util/log.h"
 #include "vulkan/context.h"
+#include "util/env.h"
 
 namespace vmaf::vk {
 
@@ -118,7 +119,7 @@ int HostImports::Core::import(const HostStorage &s, Entry *e)
 
 std::unique_ptr<HostImports> HostImports::create(State &st, std::string *why)
 {
-    if (const char *env = std::getenv("VMAF_VULKAN_HOST_IMPORT"); env && !std::strcmp(env, "0")) {
+    if (env_off("VMAF_VULKAN_HOST_IMPORT")) {
         *why = "VMAF_VULKAN_HOST_IMPORT=0";
         return nullptr;
     }

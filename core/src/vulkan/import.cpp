@@ -12,6 +12,7 @@
 #include "picture/picture.h"
 #include "util/log.h"
 #include "vulkan/context.h"
+#include "util/env.h"
 
 namespace vmaf::vk {
 
@@ -119,8 +120,7 @@ VkImageLayout read_layout(VkImageLayout l, bool sampled)
 
 bool sampled_import_allowed()
 {
-    const char *env = std::getenv("VMAF_VULKAN_SAMPLED_IMPORT");
-    return !(env && !std::strcmp(env, "0"));
+    return !env_off("VMAF_VULKAN_SAMPLED_IMPORT");
 }
 
 // Whether the kernels can read the images of `img` through views of their
