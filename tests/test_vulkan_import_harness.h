@@ -385,8 +385,8 @@ private:
         features_.require();
         {
             vmaf::vk::FeatureChain have;
-        reinterpret_cast<PFN_vkGetPhysicalDeviceFeatures2>(vkGetInstanceProcAddr(instance_, "vkGetPhysicalDeviceFeatures2"))(physical_, &have.core);
-        features_.want_optional(have);
+            reinterpret_cast<PFN_vkGetPhysicalDeviceFeatures2>(vkGetInstanceProcAddr(instance_, "vkGetPhysicalDeviceFeatures2"))(physical_, &have.core);
+            features_.want_optional(have);
         }
         const float priority = 1.0f;
         VkDeviceQueueCreateInfo qi = vk::make<VkDeviceQueueCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
