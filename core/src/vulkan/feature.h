@@ -116,14 +116,16 @@ class State;
 // Where one picture plane lives in FrameBuffers::planes. Samples are the
 // picture's own: uint8 for 8-bit input, uint16 (little-endian) above.
 struct PlaneRegion {
-    VkDeviceSize offset = 0;  // bytes from the buffer start; a multiple of kPlaneAlign
+    VkDeviceSize offset = 0;  // bytes from the buffer start; a multiple of kBindAlign
     uint32_t stride = 0;      // bytes from row to row; a multiple of kRowAlign
     uint32_t w = 0, h = 0;    // samples
 };
 
-// Plane offsets suit any minStorageBufferOffsetAlignment (so a plane can be bound
-// on its own), and rows hold whole 16-byte vectors (uvec4 loads).
-inline constexpr VkDeviceSize kPlaneAlign = 256;
+// A buffer region that a dispatch binds on its own (a picture plane, a
+// feature's scratch region) starts at a multiple of this: the largest
+// minStorageBufferOffsetAlignment Vulkan allows. Rows of the planes hold whole
+// 16-byte vectors (uvec4 loads).
+inline constexpr VkDeviceSize kBindAlign = 256;
 inline constexpr uint32_t kRowAlign = 64;
 
 struct FrameBuffers {

@@ -97,7 +97,7 @@ public:
         if (settings_.force_zero) return 0;
         const PlaneRegion &luma = fb.ref[0];
         if (luma.w != fmt_.w || luma.h != fmt_.h) return -EINVAL;
-        slot_bytes_ = align_up(VkDeviceSize(luma.stride) * luma.h, kPlaneAlign);
+        slot_bytes_ = align_up(VkDeviceSize(luma.stride) * luma.h, kBindAlign);
         depth_ = settings_.lag() + 1;
         if (slot_bytes_ * depth_ > st_->limits().maxStorageBufferRange) return -ENOTSUP;
         if (int err = st_->allocator().create_buffer(slot_bytes_ * depth_, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,

@@ -60,12 +60,10 @@ constexpr uint32_t kHostGroups = 16;
 enum Input : uint32_t { kScratch = 0, kRaw8 = 1, kRaw16 = 2 };
 
 // Each dispatch binds only its regions of the scratch and sums buffers
-// (ssim_common.glsl), which start at multiples of 256 bytes (the largest
-// minStorageBufferOffsetAlignment Vulkan allows). The first 256 bytes of
-// each are bound where a kernel does not use the binding.
-constexpr uint32_t kRegionAlign = 256;  // bytes
-constexpr uint32_t kScratchAlign = kRegionAlign / sizeof(float);
-constexpr uint32_t kPartialsAlign = kRegionAlign / sizeof(double);
+// (ssim_common.glsl), which start at multiples of kBindAlign bytes. The first
+// kBindAlign bytes of each are bound where a kernel does not use the binding.
+constexpr uint32_t kScratchAlign = kBindAlign / sizeof(float);
+constexpr uint32_t kPartialsAlign = kBindAlign / sizeof(double);
 constexpr unsigned kMaxSets = 8;  // descriptor sets per pipeline (one per dispatch that uses it)
 
 // A region of a buffer, in its elements (count 0: the unused region).
@@ -214,10 +212,10 @@ protected:
     }
 
     // A region of `buffer` in elements of `size` bytes; the unused region is
-    // the buffer's first kRegionAlign bytes.
+    // the buffer's first kBindAlign bytes.
     static BufferRange range_of(const Buffer &buffer, Region r, VkDeviceSize size)
     {
-        return r.count ? BufferRange{buffer.get(), r.first * size, r.count * size} : BufferRange{buffer.get(), 0, kRegionAlign};
+        return r.count ? BufferRange{buffer.get(), r.first * size, r.count * size} : BufferRange{buffer.get(), 0, kBindAlign};
     }
 
     // A terms job's workgroup sums (reduced jobs only).

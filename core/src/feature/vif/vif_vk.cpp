@@ -85,9 +85,6 @@ constexpr const char *kLimitOption = "vif_enhn_gain_limit";
 
 // The scales a frame carries into the next one (ADR 0050): its last two.
 constexpr unsigned kCarried = 2;
-// Scratch planes start at multiples of 256 bytes (the largest
-// minStorageBufferOffsetAlignment Vulkan allows), so each can be bound alone.
-constexpr VkDeviceSize kPlaneAlign = 256;
 
 class VifVk final : public Feature {
 public:
@@ -124,7 +121,7 @@ public:
                 h /= 2;
                 pair_at_[s] = at;
                 pair_bytes_[s] = VkDeviceSize(2) * w * h * sizeof(uint16_t);
-                at = align_up(at + pair_bytes_[s], kPlaneAlign);
+                at = align_up(at + pair_bytes_[s], kBindAlign);
                 j.push.in_stride = w;
                 j.push.in_ref = 0;
                 j.push.in_dist = w * h;
