@@ -71,9 +71,6 @@ constexpr uint32_t kRowsPerGroup = 32;  // adm_rows.comp's band rows per workgro
 constexpr unsigned kCarried = 2;
 constexpr int kFirstCarried = kScales - 2;
 constexpr int kLast = kScales - 1;  // its partials go to the results
-// Scratch regions start at multiples of 256 bytes (the largest
-// minStorageBufferOffsetAlignment Vulkan allows), so each can be bound alone.
-constexpr VkDeviceSize kRegionAlign = 256;
 // Scales before kFirstCarried keep their partials in two copies.
 constexpr int kCopies = 2;
 
@@ -125,6 +122,11 @@ void gain_constants(double limit, std::array<uint32_t, kSpecCount> &spec)
     spec[kGainExp] = uint32_t(e - 53);
 }
 
+// A byte range of a scratch buffer.
+struct Region {
+    VkDeviceSize at = 0, bytes = 0;
+};
+
 class AdmVk final : public Feature {
 public:
     explicit AdmVk(const FeatureOptions &o) : settings_(Settings::from(o)) {}
@@ -153,7 +155,7 @@ public:
         for (int s = 0; s < kScales; s++) {
             if (int err = make_pipeline(st, s)) return err;
             ScaleJob &j = jobs_[s];
-            j.groups_x = (uint32_t(w_[s + 1]) + kTileW - 1) / kTileW;
+            j.groups_x = tiles_of(s);
             j.groups_y = (uint32_t(h_[s + 1]) + kTileH[s] - 1) / kTileH[s];
             if (j.groups_x > st.limits().maxComputeWorkGroupCount[0] ||
                 j.groups_y > st.limits().maxComputeWorkGroupCount[1])
@@ -186,7 +188,7 @@ public:
         p0.in_dis = uint32_t(fb.dist[0].offset / bytes);
         p0.in_stride = fb.ref[0].stride / bytes;
         for (int s = 0; s < kScales; s++) {
-            const Region &in = bands_at_[std::max(s - 1, 0)], &out = bands_at_[std::min(s, kScales - 2)];
+            const Region &in = bound_from(s), &out = bands_at_[std::min(s, kScales - 2)];
             for (int c = 0; c < copies(s); c++) {
                 const BufferRange partials = s == kLast
                                                  ? BufferRange{fb.results, 0, fb.results_size}
@@ -312,13 +314,13 @@ private:
             bands_at_[s].at = at;
             edge_at_[s] = align_up(2 * n * bytes, 4);
             bands_at_[s].bytes = edge_at_[s] + (s > 0 ? 4 * sizeof(int32_t) : 0);
-            at = align_up(at + bands_at_[s].bytes, kRegionAlign);
+            at = align_up(at + bands_at_[s].bytes, kBindAlign);
         }
         bands_bytes_ = at;
         for (int s = 0; s < kScales; s++) {
             // Offsets from the start of the bound region, in the elements
             // they index (16 bits in and out of scale 0, 32 after).
-            const VkDeviceSize base = bands_at_[std::max(s - 1, 0)].at;
+            const VkDeviceSize base = bound_from(s).at;
             if (s > 0) {
                 const VkDeviceSize n = VkDeviceSize(w_[s]) * VkDeviceSize(h_[s]);
                 jobs_[s].push.in_ref = 0;
@@ -339,11 +341,10 @@ private:
         uint32_t groups = 0;
         const std::pair<int, int> order[] = {{0, 0}, {1, 0}, {2, 0}, {0, 1}, {1, 1}};
         for (const auto &[s, c] : order) {
-            const uint32_t tiles = (uint32_t(w_[s + 1]) + kTileW - 1) / kTileW;
-            const uint32_t rows = scored(s) ? uint32_t(shifts_[s].score.height()) : 0;
+            const uint32_t tiles = tiles_of(s), rows = rows_of(s);
             const VkDeviceSize bytes = std::max<VkDeviceSize>(VkDeviceSize(kQuantities) * rows * tiles, 1) * 8;
             parts_at_[s][c] = {part_at, bytes};
-            part_at = align_up(part_at + bytes, kRegionAlign);
+            part_at = align_up(part_at + bytes, kBindAlign);
         }
         for (int c = 0; c < kCopies; c++) {
             const Region &first = c == 0 ? parts_at_[0][0] : parts_at_[2][0], &last = c == 0 ? parts_at_[2][0] : parts_at_[1][1];
@@ -351,8 +352,7 @@ private:
         }
         partials_bytes_ = part_at;
         for (int s = 0; s < kScales; s++) {
-            const uint32_t tiles = (uint32_t(w_[s + 1]) + kTileW - 1) / kTileW;
-            const uint32_t rows = scored(s) ? uint32_t(shifts_[s].score.height()) : 0;
+            const uint32_t tiles = tiles_of(s), rows = rows_of(s);
             jobs_[s].push.part_base = 0;
             if (s == kLast) {
                 last_ = {rows, tiles, uint32_t(shifts_[s].den_row), uint32_t(shifts_[s].num_row)};
@@ -372,6 +372,12 @@ private:
     }
 
     static int copies(int s) { return s < kFirstCarried ? kCopies : 1; }
+    // The bands region scale s binds starts at its input's (scale 0's input
+    // is the planes: at its own output).
+    const Region &bound_from(int s) const { return bands_at_[std::max(s - 1, 0)]; }
+    // Scale s's partials: tiles per band row, and its scored band rows.
+    uint32_t tiles_of(int s) const { return (uint32_t(w_[s + 1]) + kTileW - 1) / kTileW; }
+    uint32_t rows_of(int s) const { return scored(s) ? uint32_t(shifts_[s].score.height()) : 0; }
 
     int make_pipeline(State &st, int s)
     {
@@ -392,7 +398,7 @@ private:
         // its input's region, where scale s - 1 left its slot.
         const int32_t stale = edge_reads_on(s) && s >= 2 ? int32_t(edge_at_[s - 1] / 4 + 2 * (w_[s - 1] % 2)) : -1;
         v[kStale] = uint32_t(stale);
-        const VkDeviceSize base = bands_at_[std::max(s - 1, 0)].at;
+        const VkDeviceSize base = bound_from(s).at;
         const int32_t edge_out = s >= 1 && s + 1 < kScales && edge_reads_on(s + 1)
                                      ? int32_t((bands_at_[s].at + edge_at_[s] - base) / 4)
                                      : -1;
@@ -433,9 +439,6 @@ private:
     std::array<ScaleJob, kScales> jobs_{};
     RowsPush rows_push_{};
     // Byte regions of the scratch buffers (layout_scratch()).
-    struct Region {
-        VkDeviceSize at = 0, bytes = 0;
-    };
     Region bands_at_[kScales - 1];              // the low-low bands of scales 0..2, and their edge slot
     VkDeviceSize edge_at_[kScales - 1] = {};    // the edge slot, from its region's start
     Region parts_at_[kScales - 1][kCopies];     // partials of scales 0..2, per copy
