@@ -103,6 +103,7 @@
 
 #include <cerrno>
 #include <cstddef>
+#include <cstring>
 #include <memory>
 #include <span>
 
@@ -126,6 +127,16 @@ struct PlaneRegion {
 // minStorageBufferOffsetAlignment Vulkan allows. Rows of the planes hold whole
 // 16-byte vectors (uvec4 loads).
 inline constexpr VkDeviceSize kBindAlign = 256;
+
+// The i-th value of type T in a feature's results (which need not be aligned
+// for T).
+template <typename T>
+T result_at(std::span<const std::byte> results, size_t i)
+{
+    T v;
+    std::memcpy(&v, results.data() + i * sizeof(T), sizeof(T));
+    return v;
+}
 inline constexpr uint32_t kRowAlign = 64;
 
 struct FrameBuffers {

@@ -17,7 +17,6 @@
 // at flush: both backends print the same numbers by the same code.
 #include <algorithm>
 #include <cerrno>
-#include <cstring>
 
 #include "feature/motion/motion_score.h"
 #include "feature/motion/motion_tables.h"
@@ -149,11 +148,7 @@ public:
         double score = 0.0;
         if (settings_.compares(index)) {
             uint64_t sad = 0;
-            for (uint32_t y = 0; y < fmt_.h; y++) {
-                uint32_t row;
-                std::memcpy(&row, results.data() + size_t(y) * sizeof(row), sizeof(row));
-                sad += row;
-            }
+            for (uint32_t y = 0; y < fmt_.h; y++) sad += result_at<uint32_t>(results, y);
             score = motion::frame_score(sad, fmt_.w, fmt_.h, settings_);
         }
         return motion::write_frame(score, settings_, index, sink);

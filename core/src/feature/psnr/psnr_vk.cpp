@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
-#include <cstring>
 
 #include "feature/psnr/psnr_tables.h"
 #include "picture/picture.h"
@@ -97,11 +96,7 @@ public:
     {
         for (unsigned p = 0; p < planes_; p++) {
             uint64_t sse = 0;
-            for (uint32_t g = 0; g < jobs_[p].groups; g++) {
-                uint64_t partial;
-                std::memcpy(&partial, results.data() + (jobs_[p].first + g) * sizeof(uint64_t), sizeof(partial));
-                sse += partial;
-            }
+            for (uint32_t g = 0; g < jobs_[p].groups; g++) sse += result_at<uint64_t>(results, jobs_[p].first + g);
             const uint64_t n = uint64_t(jobs_[p].push.width) * jobs_[p].push.height;
             if (int err = sink.append(psnr::kNames[p], index, psnr::from_sse(sse, n, peak_, cap_[p]))) return err;
             if (mse_)

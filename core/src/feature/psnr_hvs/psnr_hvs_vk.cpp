@@ -24,7 +24,6 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
-#include <cstring>
 
 #include "feature/psnr_hvs/psnr_hvs_tables.h"
 #include "picture/picture.h"
@@ -218,8 +217,8 @@ public:
     {
         double score[3];
         for (unsigned p = 0; p < 3; p++) {
-            float sum = 0.0f;  // a plane without blocks: its sum stays 0, as the CPU's
-            if (blocks_in_[p]) std::memcpy(&sum, results.data() + p * sizeof(float), sizeof(sum));
+            // A plane without blocks: its sum stays 0, as the CPU's.
+            const float sum = blocks_in_[p] ? result_at<float>(results, p) : 0.0f;
             const int count = int(blocks_in_[p]) * psnr_hvs::kBlock * psnr_hvs::kBlock;
             score[p] = psnr_hvs::plane_score(sum, count, bpc_);
             if (int err = sink.append(psnr_hvs::kNames[p], index, psnr_hvs::to_db(score[p]))) return err;

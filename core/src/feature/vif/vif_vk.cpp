@@ -26,7 +26,6 @@
 #include <array>
 #include <cerrno>
 #include <cmath>
-#include <cstring>
 #include <vector>
 
 #include "feature/vif/vif_kernel.h"
@@ -253,11 +252,8 @@ private:
             if (s == 0 && settings_[0].skip_scale0) continue;  // alike in every variant
             const ScaleJob &j = jobs_[s];
             const size_t n = size_t(j.groups_x) * j.groups_y * stride;
-            parts_.resize(n);
-            std::memcpy(parts_.data(), results.data() + size_t(j.first_part) * sizeof(uint32_t),
-                        n * sizeof(uint32_t));
             for (size_t i = 0; i < n; i += stride)
-                for (uint32_t k = 0; k < stride; k++) sum[k] += parts_[i + k];
+                for (uint32_t k = 0; k < stride; k++) sum[k] += result_at<uint32_t>(results, j.first_part + i + k);
         }
         summed_.data = results.data();
         summed_.index = index;
@@ -281,7 +277,6 @@ private:
     std::array<std::unique_ptr<ComputePipeline>, vif::kScales> pipelines_;
     std::array<VkDescriptorSet, vif::kScales> sets_{};
     Buffer scales_, log2_;
-    std::vector<uint32_t> parts_;
     // The frame add_groups() added last (its results and index).
     struct {
         const std::byte *data = nullptr;
