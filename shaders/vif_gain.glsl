@@ -224,10 +224,12 @@ VifGainBaseF64 vif_gain_base_f64(uint s2, uint s12, VifDouble d)
     return VifGainBaseF64(g, sv_sq + uint(kVifSigmaNsq));
 }
 
-// vif_numer2() in doubles: trunc(gc·gc·σ1²) + numer1, gc = min(g, limit).
-uint64_t vif_numer2_f64(double g, double limit, uint s1, uint numer1)
+// vif_capped() in doubles: min(g, limit).
+double vif_capped_f64(double g, double limit) { return min(g, limit); }
+
+// vif_numer2() in doubles: trunc(gc·gc·σ1²) + numer1.
+uint64_t vif_numer2_f64(double gc, uint s1, uint numer1)
 {
-    const double gc = min(g, limit);
     precise double gg = gc * gc;
     precise double t = gg * double(s1);
     return uint64_t(int64_t(t)) + uint64_t(numer1);

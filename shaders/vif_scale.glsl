@@ -218,6 +218,26 @@ VifDouble gain_divisor(uint s1)
     return VifDouble((uint64_t(s1) << (52 - b)) + uint64_t(kVifGainEpsUlps[b - kVifGainEpsFirstBit]), b - 52);
 }
 
+// The gain step's values: integers throughout (VifDouble), or doubles after
+// the division (VIF_GAIN_FP64); vif_gain.glsl.
+#ifdef VIF_GAIN_FP64
+#define Gain double
+#define GainBase VifGainBaseF64
+#define gain_of vif_to_double
+#define gain_base vif_gain_base_f64
+#define capped vif_capped_f64
+#define numer2 vif_numer2_f64
+bool same_gain(double a, double b) { return a == b; }
+#else
+#define Gain VifDouble
+#define GainBase VifGainBase
+#define gain_of(v) (v)
+#define gain_base vif_gain_base
+#define capped vif_capped
+#define numer2 vif_numer2
+bool same_gain(VifDouble a, VifDouble b) { return a.m == b.m && a.e == b.e; }
+#endif
+
 // The horizontal pass reads kNV vectors of a vertical-sum row: the windows of
 // a thread's four adjacent pixels.
 const int kNV = (2 * kHA + kPixelsPerThread) / 4;
@@ -346,54 +366,30 @@ void main()
     barrier();
 
     const uint queued = queue_len;
-    VifDouble limit[kVifMaxLimits];
+    Gain limit[kVifMaxLimits];
     uint num_log[kVifMaxLimits];
     [[unroll]] for (int k = 0; k < int(kVifMaxLimits); k++) {
-        limit[k] = VifDouble((uint64_t(p.limit_hi[k]) << 32) | uint64_t(p.limit_lo[k]), p.limit_exp[k]);
+        limit[k] = gain_of(VifDouble((uint64_t(p.limit_hi[k]) << 32) | uint64_t(p.limit_lo[k]), p.limit_exp[k]));
         num_log[k] = 0u;
     }
-#ifdef VIF_GAIN_FP64
-    double limit_d[kVifMaxLimits];
-    [[unroll]] for (int k = 0; k < int(kVifMaxLimits); k++)
-        limit_d[k] = uint(k) < kLimits ? vif_to_double(limit[k]) : 0.0;
-#endif
     for (uint i = tid; i < queued; i += uint(kThreads)) {
         const uvec4 e = vsum[i];
-#ifdef VIF_GAIN_FP64
-        const VifGainBaseF64 b = vif_gain_base_f64(e.y, e.z, gain_divisor(e.x));
+        const GainBase b = gain_base(e.y, e.z, gain_divisor(e.x));
         const uint log_numer1 = log2_q11(uint64_t(b.numer1));
-        double gc = min(b.g, limit_d[0]);
-        uint term = log2_q11(vif_numer2_f64(b.g, limit_d[0], e.x, b.numer1)) - log_numer1;
+        Gain gc = capped(b.g, limit[0]);
+        uint term = log2_q11(numer2(gc, e.x, b.numer1)) - log_numer1;
         num_log[0] += term;
         [[unroll]] for (int k = 1; k < int(kVifMaxLimits); k++) {
             if (uint(k) >= kLimits) break;
             // The same capped gain (neither limit caps it, or equal limits),
             // the same term.
-            const double ck = min(b.g, limit_d[k]);
-            if (ck != gc) {
+            const Gain ck = capped(b.g, limit[k]);
+            if (!same_gain(ck, gc)) {
                 gc = ck;
-                term = log2_q11(vif_numer2_f64(b.g, limit_d[k], e.x, b.numer1)) - log_numer1;
+                term = log2_q11(numer2(gc, e.x, b.numer1)) - log_numer1;
             }
             num_log[k] += term;
         }
-#else
-        const VifGainBase b = vif_gain_base(e.y, e.z, gain_divisor(e.x));
-        const uint log_numer1 = log2_q11(uint64_t(b.numer1));
-        VifDouble gc = vif_capped(b.g, limit[0]);
-        uint term = log2_q11(vif_numer2(gc, e.x, b.numer1)) - log_numer1;
-        num_log[0] += term;
-        [[unroll]] for (int k = 1; k < int(kVifMaxLimits); k++) {
-            if (uint(k) >= kLimits) break;
-            // The same capped gain (neither limit caps it, or equal limits),
-            // the same term.
-            const VifDouble ck = vif_capped(b.g, limit[k]);
-            if (ck.m != gc.m || ck.e != gc.e) {
-                gc = ck;
-                term = log2_q11(vif_numer2(gc, e.x, b.numer1)) - log_numer1;
-            }
-            num_log[k] += term;
-        }
-#endif
     }
 
     // Per pixel each term is below 2^17, and a tile has at most 1024 pixels:

@@ -184,8 +184,8 @@ TEST_CASE("vif's integer gain step equals the CPU's doubles", "[vif][vulkan][gai
                                                            split(limit));
         // The double variant: the integer division, then the kernel's double steps.
         const glsl_gain::VifGainBaseF64 b = glsl_gain::vif_gain_base_f64(uint32_t(s2), uint32_t(s12), divisor(s1));
-        const uint64_t numer2_f64 = glsl_gain::vif_numer2_f64(b.g, glsl_gain::vif_to_double(split(limit)),
-                                                              uint32_t(s1), b.numer1);
+        const double capped_f64 = glsl_gain::vif_capped_f64(b.g, glsl_gain::vif_to_double(split(limit)));
+        const uint64_t numer2_f64 = glsl_gain::vif_numer2_f64(capped_f64, uint32_t(s1), b.numer1);
         if (got.numer1 != want.numer1 || int64_t(got.numer2) != want.numer2 || b.numer1 != want.numer1 ||
             int64_t(numer2_f64) != want.numer2) {
             if (mismatches++ < 10)
