@@ -349,6 +349,34 @@ TEST_CASE("cambi on the GPU refuses samples above the bit depth, as the CPU does
     check_clean(*st);
 }
 
+TEST_CASE("cambi on the GPU fails the frame with the bad sample, not its neighbours in flight", "[cambi][vulkan]")
+{
+    // The error words alternate by frame, and each frame's last pass zeroes
+    // the next one's (cambi_sum.comp): the frames before the bad one score as
+    // the CPU's, the bad one fails, whatever was in flight beside it.
+    auto st = validated_state();
+    std::vector<VmafPicture> ref, dist;
+    banded(VMAF_PIX_FMT_YUV420P, 10, 240, 216, 6, 9, &ref, &dist);
+    const unsigned bad = 3;
+    reinterpret_cast<uint16_t *>(static_cast<uint8_t *>(dist[bad].data[0]) + size_t(100) * dist[bad].stride[0])[50] = 1024;
+    const auto opts = options_for(kCambiExtractor, {});
+    const std::vector<VmafPicture> ref_ok(ref.begin(), ref.begin() + bad), dist_ok(dist.begin(), dist.begin() + bad);
+    const MapSink cpu = run_cpu(ref_ok, dist_ok, opts);
+    std::unique_ptr<vk::Engine> engine;
+    REQUIRE(vk::Engine::create(st.get(), format_of(ref[0]), {{&kCambiExtractor, opts}}, &engine) == 0);
+    MapSink gpu;
+    int err = 0;
+    for (unsigned i = 0; i < ref.size() && !err; i++) err = engine->submit(ref[i], dist[i], i, gpu);
+    if (!err) err = engine->flush(gpu);
+    CHECK(err == -EINVAL);
+    REQUIRE(gpu.scores.count(kScore));
+    CHECK(gpu.scores.at(kScore).size() == bad);
+    CHECK(max_diff(gpu, cpu) == 0.0);
+    unref_all(ref);
+    unref_all(dist);
+    check_clean(*st);
+}
+
 TEST_CASE("cambi on the GPU declines heatmaps and tiny pictures", "[cambi][vulkan]")
 {
     auto st = validated_state();
