@@ -127,6 +127,7 @@ struct PlaneRegion {
 // minStorageBufferOffsetAlignment Vulkan allows. Rows of the planes hold whole
 // 16-byte vectors (uvec4 loads).
 inline constexpr VkDeviceSize kBindAlign = 256;
+inline constexpr uint32_t kRowAlign = 64;
 
 // The i-th value of type T in a feature's results (which need not be aligned
 // for T).
@@ -137,7 +138,6 @@ T result_at(std::span<const std::byte> results, size_t i)
     std::memcpy(&v, results.data() + i * sizeof(T), sizeof(T));
     return v;
 }
-inline constexpr uint32_t kRowAlign = 64;
 
 struct FrameBuffers {
     // Device-local. Both pictures of the frame being recorded: ref[] then dist[].
