@@ -131,7 +131,7 @@ int FrameRing::poll(unsigned slot, bool *done)
 {
     uint64_t now = 0;
     if (int err = check_result(st_.fn().vkGetSemaphoreCounterValue(st_.device(), timeline_, &now),
-                        "vkGetSemaphoreCounterValue"))
+                               "vkGetSemaphoreCounterValue"))
         return err;
     *done = now >= slots_[slot].value;
     return 0;

@@ -8,9 +8,9 @@
 #include <cstring>
 
 #include "picture/picture.h"
+#include "util/env.h"
 #include "util/log.h"
 #include "vulkan/memory.h"
-#include "util/env.h"
 
 namespace vmaf::vk {
 

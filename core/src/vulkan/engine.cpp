@@ -10,6 +10,7 @@
 #include "context/context.h"
 #include "picture/picture.h"
 #include "util/align.h"
+#include "util/env.h"
 #include "util/log.h"
 #include "spirv.h"
 #include "vulkan/command.h"
@@ -18,7 +19,6 @@
 #include "vulkan/host_import.h"
 #include "vulkan/import.h"
 #include "vulkan/pipeline.h"
-#include "util/env.h"
 
 namespace vmaf::vk {
 
@@ -199,9 +199,7 @@ int Engine::init(const FrameFormat &fmt, const FeatureList &list)
         return err;
     // The features write their results straight into host memory: a frame's
     // are a few hundred KiB at most, and a copy from device memory at the end
-    // of every frame cost the GPU a pause of its own (ADR 0051). Staging is
-    // made by the first host picture to use a slot (submit()): device
-    // pictures and imports never need it.
+    // of every frame cost the GPU a pause of its own (ADR 0051).
     if (int err = a.create_buffer(slot_results_size_ * n, kStorage, MemoryUse::Readback, &results_)) return err;
     slots_.resize(n);
     frame_.planes = planes_.get();

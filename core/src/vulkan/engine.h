@@ -3,8 +3,8 @@
 // Per frame, one command buffer brings both pictures into the device planes
 // (FrameBuffers::planes) and records every feature's kernels, which write their
 // results into the slot's region of a buffer in host memory; one submission
-// signals the ring's timeline
-// semaphore. How the pictures get into the planes depends on where they are:
+// signals the ring's timeline semaphore. How the pictures get into the planes
+// depends on where they are:
 //   - host pictures: read by the GPU where they are when their storage can be
 //     imported (host_import.h: the library's own allocations, on a device with
 //     VK_EXT_external_memory_host), referenced until their frame is done; else
@@ -160,7 +160,10 @@ private:
         std::vector<std::byte> held, merged;
     };
     struct Slot {
-        Buffer staging;   // both pictures, laid out like FrameBuffers::planes (host pictures only)
+        // Both pictures, laid out like FrameBuffers::planes: made by the first
+        // host picture to use the slot (submit()); device pictures and imports
+        // never need it.
+        Buffer staging;
         Buffer host_planes;  // both pictures back in host memory (enable_host_frames)
         Buffer landing;   // both pictures as the transfer lane brings them (device memory)
         // What the frame in this slot reads until it is done.

@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "picture/picture.h"
+#include "util/env.h"
 #include "util/log.h"
 #include "vulkan/context.h"
-#include "util/env.h"
 
 namespace vmaf::vk {
 

@@ -10,9 +10,9 @@
 #include <utility>
 
 #include "picture/picture.h"
+#include "util/env.h"
 #include "util/log.h"
 #include "vulkan/context.h"
-#include "util/env.h"
 
 namespace vmaf::vk {
 
