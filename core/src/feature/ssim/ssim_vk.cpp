@@ -215,11 +215,15 @@ protected:
     // the buffer's first kBindAlign bytes.
     static BufferRange range_of(const Buffer &buffer, Region r, VkDeviceSize size)
     {
-        return r.count ? BufferRange{buffer.get(), r.first * size, r.count * size} : BufferRange{buffer.get(), 0, kBindAlign};
+        if (!r.count) return BufferRange{buffer.get(), 0, kBindAlign};
+        return BufferRange{buffer.get(), r.first * size, r.count * size};
     }
 
     // A terms job's workgroup sums (reduced jobs only).
-    static Region sums_of(const TermsJob &j) { return j.reduced ? Region{j.partials, j.groups() * kTermsPerGroup} : Region{}; }
+    static Region sums_of(const TermsJob &j)
+    {
+        return j.reduced ? Region{j.partials, j.groups() * kTermsPerGroup} : Region{};
+    }
 
     // Place `j` in the results (from *result_at) and, when it has more than
     // kHostGroups workgroups and `may_reduce`, in the partials buffer.
