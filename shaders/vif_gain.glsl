@@ -193,12 +193,13 @@ VifGain vif_gain(uint s1, uint s2, uint s12, VifDouble d, VifDouble limit)
     return VifGain(b.numer1, vif_numer2(vif_capped(b.g, limit), s1, b.numer1));
 }
 
-// The same steps after the division in double precision, for devices with
-// 64-bit floats: Vulkan's double addition, subtraction and multiplication are
-// correctly rounded, its conversions to integers truncate, and min() returns an
-// operand, so each step below is the CPU's operation on the CPU's operands
-// (`precise`: no fused multiply-add). The division, whose rounding Vulkan leaves
-// open, stays vif_div(). A kernel defines VIF_GAIN_FP64 to compile these.
+// The same steps in double precision, for devices with 64-bit floats: Vulkan's
+// double addition, subtraction and multiplication are correctly rounded, its
+// conversions to integers truncate, and min() returns an operand, so each step
+// below is the CPU's operation on the CPU's operands (`precise`: no fused
+// multiply-add). The division, whose rounding Vulkan leaves open, is the
+// device's, then checked against the exact remainder (vif_div_checked()). A
+// kernel defines VIF_GAIN_FP64 to compile these.
 #ifdef VIF_GAIN_FP64
 // m·2^e as a double: a positive normal, so the bits are the exponent and m's
 // lower 52.
@@ -206,6 +207,50 @@ double vif_to_double(VifDouble v)
 {
     return uint64BitsToDouble((uint64_t(v.e + 52 + 1023) << 52) | (v.m & ((1ul << 52) - 1ul)));
 }
+
+// n / d rounded to nearest even, from q0, a positive normal double within an
+// ulp of it (the device's division); n < 2^31 as in vif_div(). With
+// q0 = Q·2^e, the exact quotient is (Q + R/d.m)·2^e for the integer remainder
+// R = n·2^-(e + d.e) - Q·d.m, so Q is the rounded quotient when |2R| < d.m (or
+// equals it, Q even), else Q ± 1 is, when it passes the same test. At
+// Q = 2^52 the doubles below are twice as dense: Q is nearest for R down to
+// -d.m/4 (a tie goes to Q, the even one). Anything else takes vif_div(): a
+// division further off, a step out of Q's binade, or a quotient rounding to the
+// binade below.
+double vif_div_checked(uint n, VifDouble d, double q0)
+{
+    const uint64_t kMant = (1ul << 52) - 1ul;
+    const uint64_t bits = doubleBitsToUint64(q0);
+    uint64_t q = (bits & kMant) | (1ul << 52);
+    const int k = 1075 - int(bits >> 52) - d.e;  // -(e + d.e)
+    if (k > 0 && k < 128) {
+        const uint64_t wide = uint64_t(n);
+        const VifU128 num = k >= 64 ? VifU128(wide << (k - 64), 0ul) : VifU128(wide >> (64 - k), wide << k);
+        const VifU128 qd = vif_mul(q, d.m);
+        const uint64_t lo = num.lo - qd.lo;
+        const uint64_t hi = num.hi - qd.hi - (num.lo < qd.lo ? 1ul : 0ul);
+        // R within ±2^62: hi is the sign extension of lo.
+        if ((hi == 0ul && lo < (1ul << 62)) || (hi == ~0ul && lo > ~0ul - (1ul << 62))) {
+            const int64_t dm = int64_t(d.m);
+            int64_t r2 = 2l * int64_t(lo);
+            const bool odd = (q & 1ul) != 0ul;
+            if (r2 > dm || (r2 == dm && odd)) {
+                q += 1ul;
+                r2 -= 2l * dm;
+            } else if (r2 < -dm || (r2 == -dm && odd)) {
+                q -= 1ul;
+                r2 += 2l * dm;
+            }
+            const bool nearest = (r2 < dm && r2 > -dm) || ((r2 == dm || r2 == -dm) && (q & 1ul) == 0ul);
+            const bool binade = (q >> 52) == 1ul && (q != (1ul << 52) || r2 >= 0l || 2l * r2 >= -dm);
+            if (nearest && binade) return uint64BitsToDouble((bits & ~kMant) | (q & kMant));
+        }
+    }
+    return vif_to_double(vif_div(n, d));
+}
+
+// n / d rounded to nearest even: the device's division, checked.
+double vif_div_f64(uint n, VifDouble d) { return vif_div_checked(n, d, double(n) / vif_to_double(d)); }
 
 struct VifGainBaseF64 {
     double g;
@@ -217,7 +262,7 @@ struct VifGainBaseF64 {
 // where positive (it is below 2^31).
 VifGainBaseF64 vif_gain_base_f64(uint s2, uint s12, VifDouble d)
 {
-    const double g = vif_to_double(vif_div(s12, d));
+    const double g = vif_div_f64(s12, d);
     precise double p = g * double(s12);
     precise double sv = double(s2) - p;
     const uint sv_sq = sv > 0.0 ? uint(int(sv)) : 0u;

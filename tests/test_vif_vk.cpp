@@ -39,6 +39,7 @@ namespace glsl_gain {
 using uint = uint32_t;
 inline int findMSB(uint v) { return v ? 31 - __builtin_clz(v) : -1; }
 inline double uint64BitsToDouble(uint64_t b) { return std::bit_cast<double>(b); }
+inline uint64_t doubleBitsToUint64(double d) { return std::bit_cast<uint64_t>(d); }
 inline double min(double a, double b) { return b < a ? b : a; }
 constexpr int kVifSigmaNsq = vmaf::vif::kSigmaNsq;
 #define VIF_GAIN_FP64
@@ -147,6 +148,45 @@ TEST_CASE("vif's gain divisor in integers is the double s1 + eps", "[vif][vulkan
             CHECK(d.m >> 52 == 1);
         }
     }
+}
+
+TEST_CASE("vif's checked division is the CPU's quotient from a device's up to two ulps off", "[vif][vulkan][gain]")
+{
+    // The host's division is correctly rounded: it is the expectation, and,
+    // moved by up to two ulps either way, the device's division to check.
+    std::mt19937_64 rng(7);
+    auto bits = [&](int n) { return uint32_t(rng() >> (64 - n)); };
+    long checked = 0, mismatches = 0;
+    auto check = [&](uint32_t n, int32_t s1) {
+        const double want = double(n) / (double(s1) + vif::kGainEps);
+        double lo = want, hi = want;
+        for (int ulps = 0; ulps <= 2; ulps++) {
+            for (double q0 : {lo, hi}) {
+                checked++;
+                const double got = glsl_gain::vif_div_checked(n, divisor(s1), q0);
+                if (got != want && mismatches++ < 10)
+                    UNSCOPED_INFO("n " << n << " s1 " << s1 << " from " << q0 << ": " << got << " want " << want);
+            }
+            lo = std::nextafter(lo, 0.0);
+            hi = std::nextafter(hi, 1e300);
+        }
+    };
+    for (int i = 0; i < 1'000'000; i++) {
+        const int32_t s1 = std::max(int32_t(bits(1 + int(rng() % 31))), vif::kSigmaNsq);
+        check(std::max(bits(1 + int(rng() % 31)), 1u), s1);
+        // Quotients next to a power of two, where the doubles below are denser:
+        // n = s1·2^j, then a step or two off.
+        const int j = int(rng() % 8);
+        const int64_t n = (int64_t(s1) << j) + int64_t(rng() % 5) - 2;
+        if (n > 0 && n < 2147483648) check(uint32_t(n), s1);
+    }
+    // Exact powers of two as the device's answer, next to quotients just
+    // below them.
+    for (int32_t s1 : {vif::kSigmaNsq, vif::kSigmaNsq + 1, 1000003, 1 << 20, 2147483647})
+        for (int j = 0; j < 4; j++)
+            if ((int64_t(s1) << j) < 2147483648) check(uint32_t(int64_t(s1) << j), s1);
+    std::printf("vif checked division: %ld quotients, %ld mismatches\n", checked, mismatches);
+    CHECK(mismatches == 0);
 }
 
 TEST_CASE("vif's integer gain step equals the CPU's doubles", "[vif][vulkan][gain]")
