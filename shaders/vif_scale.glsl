@@ -19,7 +19,9 @@
 //      scale's 16-bit samples;
 //   4. pixels that need the gain (most of them, in textured areas) go to a
 //      queue in shared memory, which all threads then drain together, so the
-//      long integer arithmetic of vif_gain.glsl runs without divergence;
+//      long integer arithmetic of vif_gain.glsl runs without divergence; at
+//      scale 0 with the double gain step, each thread computes its own pixels'
+//      gain instead (kGainQueue);
 //   5. the workgroup's integer sums go to its slot of the partials buffer; the
 //      host adds the slots (vif_vk.cpp) and finishes with the CPU's code.
 //
@@ -238,6 +240,39 @@ bool same_gain(double a, double b) { return a == b; }
 bool same_gain(VifDouble a, VifDouble b) { return a.m == b.m && a.e == b.e; }
 #endif
 
+// One pixel's gain step (s1 >= σn², s2 > 0, s12 > 0): its log2(numer2) -
+// log2(numer1) for each limit, added to num_log.
+void gain_terms(uint s1, uint s2, uint s12, Gain limit[kVifMaxLimits], inout uint num_log[kVifMaxLimits])
+{
+    const GainBase b = gain_base(s2, s12, gain_divisor(s1));
+    const uint log_numer1 = log2_q11(uint64_t(b.numer1));
+    Gain gc = capped(b.g, limit[0]);
+    uint term = log2_q11(numer2(gc, s1, b.numer1)) - log_numer1;
+    num_log[0] += term;
+    [[unroll]] for (int k = 1; k < int(kVifMaxLimits); k++) {
+        if (uint(k) >= kLimits) break;
+        // The same capped gain (neither limit caps it, or equal limits),
+        // the same term.
+        const Gain ck = capped(b.g, limit[k]);
+        if (!same_gain(ck, gc)) {
+            gc = ck;
+            term = log2_q11(numer2(gc, s1, b.numer1)) - log_numer1;
+        }
+        num_log[k] += term;
+    }
+}
+
+// Whether pixels that need the gain go through the queue (step 4). With the
+// double gain step, scale 0, where most of a frame's pixels are and most of
+// them need the gain, does better computing it where the pixel is: the queue's
+// atomics, stores and barriers cost more there than the divergence it saves
+// (docs/performance.md). The integer step, several times longer, keeps it.
+#ifdef VIF_GAIN_FP64
+const bool kGainQueue = VIF_SCALE > 0;
+#else
+const bool kGainQueue = true;
+#endif
+
 // The horizontal pass reads kNV vectors of a vertical-sum row: the windows of
 // a thread's four adjacent pixels.
 const int kNV = (2 * kHA + kPixelsPerThread) / 4;
@@ -340,9 +375,14 @@ void main()
             }
         }
     }
-    barrier();  // vsum is the gain queue from here on
+    if (kGainQueue) barrier();  // vsum is the gain queue from here on
 
     uint den_lin = 0u, lin_lo = 0u, lin_hi = 0u, den_log = 0u;
+    uint num_log[kVifMaxLimits];
+    [[unroll]] for (int k = 0; k < int(kVifMaxLimits); k++) num_log[k] = 0u;
+    Gain limit[kVifMaxLimits];
+    [[unroll]] for (int k = 0; k < int(kVifMaxLimits); k++)
+        limit[k] = gain_of(VifDouble((uint64_t(p.limit_hi[k]) << 32) | uint64_t(p.limit_lo[k]), p.limit_exp[k]));
     if (stats) {
         [[unroll]] for (int o = 0; o < kPixelsPerThread; o++) {
             const uint x = uint(at.x + x0 + o), y = uint(at.y + row);
@@ -358,38 +398,21 @@ void main()
             }
             den_log += log2_q11(uint64_t(uint(s1) + uint(kVifSigmaNsq))) - uint(kVifLog2SigmaNsq);
             if (s12 > 0 && s2 > 0) {
-                const uint slot = atomicAdd(queue_len, 1u);
-                vsum[slot] = uvec4(uint(s1), uint(s2), uint(s12), 0u);
+                if (!kGainQueue) {
+                    gain_terms(uint(s1), uint(s2), uint(s12), limit, num_log);
+                } else {
+                    const uint slot = atomicAdd(queue_len, 1u);
+                    vsum[slot] = uvec4(uint(s1), uint(s2), uint(s12), 0u);
+                }
             }
         }
     }
-    barrier();
+    if (kGainQueue) barrier();
 
-    const uint queued = queue_len;
-    Gain limit[kVifMaxLimits];
-    uint num_log[kVifMaxLimits];
-    [[unroll]] for (int k = 0; k < int(kVifMaxLimits); k++) {
-        limit[k] = gain_of(VifDouble((uint64_t(p.limit_hi[k]) << 32) | uint64_t(p.limit_lo[k]), p.limit_exp[k]));
-        num_log[k] = 0u;
-    }
+    const uint queued = kGainQueue ? queue_len : 0u;
     for (uint i = tid; i < queued; i += uint(kThreads)) {
         const uvec4 e = vsum[i];
-        const GainBase b = gain_base(e.y, e.z, gain_divisor(e.x));
-        const uint log_numer1 = log2_q11(uint64_t(b.numer1));
-        Gain gc = capped(b.g, limit[0]);
-        uint term = log2_q11(numer2(gc, e.x, b.numer1)) - log_numer1;
-        num_log[0] += term;
-        [[unroll]] for (int k = 1; k < int(kVifMaxLimits); k++) {
-            if (uint(k) >= kLimits) break;
-            // The same capped gain (neither limit caps it, or equal limits),
-            // the same term.
-            const Gain ck = capped(b.g, limit[k]);
-            if (!same_gain(ck, gc)) {
-                gc = ck;
-                term = log2_q11(numer2(gc, e.x, b.numer1)) - log_numer1;
-            }
-            num_log[k] += term;
-        }
+        gain_terms(e.x, e.y, e.z, limit, num_log);
     }
 
     // Per pixel each term is below 2^17, and a tile has at most 1024 pixels:
