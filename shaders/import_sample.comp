@@ -7,8 +7,10 @@
 // error at 16 bits. Then the same component pick and right shift as
 // import_unpack.comp, so the features see exactly the samples a copy gives.
 //
-// One invocation writes one 32-bit word of a destination row: four 8-bit or two
-// 16-bit samples; samples past the row's width are written as zero.
+// One invocation writes one 32-bit word of two destination rows: four 8-bit or
+// two 16-bit samples of each; samples past the row's width are written as zero.
+// It reads them with gathers, each of which brings the 2x2 texels around a
+// corner (the footprint of linear filtering, whatever the sampler's filter).
 
 layout(local_size_x = 64, local_size_y = 4) in;
 
@@ -26,22 +28,34 @@ layout(push_constant) uniform Params {
     uint shift;       // right shift of each code
 } p;
 
+uint code_of(float v) { return uint(v * float(p.max_code) + 0.5) >> p.shift; }
+
 void main()
 {
     const uint wx = gl_GlobalInvocationID.x;
-    const uint y = gl_GlobalInvocationID.y;
+    const uint y = 2u * gl_GlobalInvocationID.y;
     const uint per_word = 4u / p.bytes;
     if (y >= p.height || wx * per_word >= p.width) return;
 
-    const float scale = float(p.max_code);
-    uint out_word = 0u;
-    for (uint k = 0u; k < per_word; k++) {
+    const vec2 size = vec2(textureSize(plane, 0));
+    uint row0 = 0u, row1 = 0u;
+    for (uint k = 0u; k < per_word; k += 2u) {
         const uint x = wx * per_word + k;
         if (x >= p.width) break;
-        const vec4 t = texelFetch(plane, ivec2(x, y), 0);
-        const float v = p.component == 0u ? t.r : t.g;
-        const uint code = uint(v * scale + 0.5);
-        out_word |= (code >> p.shift) << (8u * p.bytes * k);
+        // The corner between texels (x, y) and (x + 1, y + 1), half a texel from
+        // any other: the gather's footprint is exactly those four, clamped at
+        // the image's edge (such samples are past the row and not written).
+        const vec2 at = vec2(float(x + 1u), float(y + 1u)) / size;
+        // Components: x (x, y + 1), y (x + 1, y + 1), z (x + 1, y), w (x, y).
+        const vec4 t = p.component == 0u ? textureGather(plane, at, 0) : textureGather(plane, at, 1);
+        const uint lo = 8u * p.bytes * k, hi = lo + 8u * p.bytes;
+        row0 |= code_of(t.w) << lo;
+        row1 |= code_of(t.x) << lo;
+        if (x + 1u < p.width) {
+            row0 |= code_of(t.z) << hi;
+            row1 |= code_of(t.y) << hi;
+        }
     }
-    planes.words[p.dst_word + y * p.dst_stride + wx] = out_word;
+    planes.words[p.dst_word + y * p.dst_stride + wx] = row0;
+    if (y + 1u < p.height) planes.words[p.dst_word + (y + 1u) * p.dst_stride + wx] = row1;
 }

@@ -702,7 +702,7 @@ void Engine::record_sampled(VkCommandBuffer cmd, unsigned slot, unsigned k, cons
                                   max_code, src.bytes, pic.shift};
         const uint32_t per_word = 4 / src.bytes;
         const uint32_t words = (r.w + per_word - 1) / per_word;
-        sample_->dispatch(cmd, set, push, (words + 63) / 64, (r.h + 3) / 4);
+        sample_->dispatch(cmd, set, push, (words + 63) / 64, (r.h + 7) / 8);  // two rows per invocation
     }
 }
 
