@@ -2,9 +2,9 @@
 // PSNR: the exact sum of squared differences of one plane of two pictures.
 //
 // Each workgroup covers a band of `rows_per_group` rows and writes one 64-bit
-// partial sum; the host adds the partials of a plane (there are few: a band holds
-// tens of thousands of samples). Integer arithmetic only, so the result is the
-// CPU's to the last bit.
+// partial sum; the host adds the partials of a plane (a few hundred at most: a
+// band holds thousands of samples). Integer arithmetic only, so the result is
+// the CPU's to the last bit.
 //
 // Samples are read as whole 32-bit words (four 8-bit or two 16-bit samples, in
 // memory order); samples past the row's width in its last word are padding and
@@ -37,6 +37,14 @@ shared uint64_t lane_sum[gl_WorkGroupSize.x];
 // squared still fits 32 bits; two of them may not, hence the 64-bit sum.
 uint64_t word_sse(uint a, uint b, uint n)
 {
+    if (kBytesPerSample == 1) {  // four squares of at most 255^2 fit 32 bits
+        uint s = 0;
+        for (uint k = 0; k < n; k++) {
+            const int e = int((a >> (8 * k)) & 0xffu) - int((b >> (8 * k)) & 0xffu);
+            s += uint(e * e);
+        }
+        return uint64_t(s);
+    }
     uint64_t s = 0;
     for (uint k = 0; k < n; k++) {
         const int ea = int((a >> (k * kSampleBits)) & kSampleMask);
@@ -56,12 +64,13 @@ void main()
     const uint last_samples = p.width - (row_words - 1) * kSamplesPerWord;
 
     uint64_t acc = 0;
-    for (uint i = lane; i < rows * row_words; i += gl_WorkGroupSize.x) {
-        const uint r = i / row_words;
-        const uint c = i - r * row_words;
-        const uint at = (row0 + r) * p.stride_words + c;
-        const uint n = c == row_words - 1 ? last_samples : kSamplesPerWord;
-        acc += word_sse(planes.words[p.ref_word + at], planes.words[p.dist_word + at], n);
+    for (uint r = 0; r < rows; r++) {
+        const uint at0 = (row0 + r) * p.stride_words;
+        for (uint c = lane; c < row_words; c += gl_WorkGroupSize.x) {
+            const uint at = at0 + c;
+            const uint n = c == row_words - 1 ? last_samples : kSamplesPerWord;
+            acc += word_sse(planes.words[p.ref_word + at], planes.words[p.dist_word + at], n);
+        }
     }
 
     lane_sum[lane] = acc;
