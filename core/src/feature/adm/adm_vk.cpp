@@ -30,8 +30,6 @@
 #include <array>
 #include <cerrno>
 #include <cmath>
-#include <cstring>
-#include <vector>
 
 #include "feature/adm/adm_csf.h"
 #include "feature/adm/adm_kernels.h"
@@ -246,18 +244,16 @@ public:
 
     int collect(std::span<const std::byte> results, unsigned index, ScoreSink &sink) override
     {
-        groups_.resize(size_t(rows_groups_) + last_words_);
-        std::memcpy(groups_.data(), results.data(), groups_.size() * sizeof(uint64_t));
         ScaleScore score[kScales];
         for (int s = 0; s < kScales; s++) {
             // Modulo 2^64 like the CPU's own sums, so any order gives them.
             uint64_t q[kQuantities] = {};
             if (s == kLast)
-                last_rows(groups_.data() + rows_groups_, q);
+                last_rows(results, q);
             else
                 for (uint32_t k = 0; k < kQuantities; k++)
                     for (uint32_t c = 0; c < rows_push_.chunks[s]; c++)
-                        q[k] += groups_[rows_push_.first_group[s] + k * rows_push_.chunks[s] + c];
+                        q[k] += result_at<uint64_t>(results, rows_push_.first_group[s] + k * rows_push_.chunks[s] + c);
             ScaleSums sums;
             for (int o = 0; o < kOrientations; o++) {
                 sums.den[o] = q[o];
@@ -274,17 +270,17 @@ private:
 
     // Scale 3's per-quantity sums from its partials, as adm_rows.comp makes
     // those of the other scales: each band row completed from its tiles,
-    // rounded and shifted, then added.
-    void last_rows(const uint64_t *parts, uint64_t q[kQuantities]) const
+    // rounded and shifted, then added. They follow adm_rows.comp's results.
+    void last_rows(std::span<const std::byte> results, uint64_t q[kQuantities]) const
     {
         for (uint32_t k = 0; k < kQuantities; k++) {
             const bool energy = k < 3;
             const uint32_t shift = energy ? last_.den_shift : last_.num_shift;
             const uint64_t round = shift == 0 ? 0 : uint64_t(1) << (shift - 1);
             for (uint32_t row = 0; row < last_.rows; row++) {
-                const uint64_t *tile = parts + (size_t(k) * last_.rows + row) * last_.tiles;
+                const size_t tile = rows_groups_ + (size_t(k) * last_.rows + row) * last_.tiles;
                 uint64_t sum = 0;
-                for (uint32_t t = 0; t < last_.tiles; t++) sum += tile[t];
+                for (uint32_t t = 0; t < last_.tiles; t++) sum += result_at<uint64_t>(results, tile + t);
                 q[k] += energy ? (sum + round) >> shift : uint64_t((int64_t(sum) + int64_t(round)) >> shift);
             }
         }
@@ -453,7 +449,6 @@ private:
     int copy_ = 0;          // of scales 0 and 1's partials, the last frame's own stages wrote
     int carried_copy_ = 0;  // the one the carried row sums read
     uint32_t rows_groups_ = 0;  // adm_rows.comp's workgroups, one result each
-    std::vector<uint64_t> groups_;
     std::array<std::unique_ptr<ComputePipeline>, kScales> pipelines_;
     VkDescriptorSet sets_[kScales][kCopies] = {};
     std::unique_ptr<ComputePipeline> rows_;
