@@ -33,26 +33,21 @@ layout(push_constant) uniform Params {
 
 shared uint64_t lane_sum[gl_WorkGroupSize.x];
 
-// Squared differences of the first `n` samples of two words. A 16-bit difference
-// squared still fits 32 bits; two of them may not, hence the 64-bit sum.
+// Squared differences of the first `n` samples of two words. One square fits 32
+// bits at any depth and four 8-bit ones together do too, so 8-bit words are
+// summed in 32 bits; two 16-bit squares may not fit, so deeper ones in 64.
 uint64_t word_sse(uint a, uint b, uint n)
 {
-    if (kBytesPerSample == 1) {  // four squares of at most 255^2 fit 32 bits
-        uint s = 0;
-        for (uint k = 0; k < n; k++) {
-            const int e = int((a >> (8 * k)) & 0xffu) - int((b >> (8 * k)) & 0xffu);
-            s += uint(e * e);
-        }
-        return uint64_t(s);
-    }
-    uint64_t s = 0;
+    uint64_t wide = 0;
+    uint narrow = 0;
     for (uint k = 0; k < n; k++) {
         const int ea = int((a >> (k * kSampleBits)) & kSampleMask);
         const int eb = int((b >> (k * kSampleBits)) & kSampleMask);
         const uint e = uint(abs(ea - eb));
-        s += uint64_t(e * e);
+        if (kBytesPerSample == 1) narrow += e * e;
+        else wide += uint64_t(e * e);
     }
-    return s;
+    return wide + uint64_t(narrow);
 }
 
 void main()

@@ -298,7 +298,7 @@ void main()
     const uint tid = gl_LocalInvocationID.x;
     const ivec2 at = ivec2(gl_WorkGroupID.xy) * ivec2(kTW, kTH);
     if (tid < kGroupParts) wg_sums[tid] = 0u;
-    if (tid == 0u) queue_len = 0u;
+    if (kGainQueue && tid == 0u) queue_len = 0u;
     load_tile(at - ivec2(kHA, kH), tid);
     barrier();
 

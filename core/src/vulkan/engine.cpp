@@ -702,8 +702,8 @@ void Engine::record_sampled(VkCommandBuffer cmd, unsigned slot, unsigned k, cons
                                   max_code, src.bytes, pic.shift};
         const uint32_t per_word = 4 / src.bytes;
         const uint32_t words = (r.w + per_word - 1) / per_word;
-        // Workgroups of 64 x 4 invocations, each four words of two rows.
-        static_assert(kBindAlign % 16 == 0 && kRowAlign % 16 == 0, "import_sample.comp writes 16-byte blocks");
+        // Workgroups of 64 x 4 invocations, each four words of two rows
+        // (16-byte blocks: kBindAlign, kRowAlign).
         sample_->dispatch(cmd, set, push, (words + 255) / 256, (r.h + 7) / 8);
     }
 }

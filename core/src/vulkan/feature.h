@@ -128,6 +128,7 @@ struct PlaneRegion {
 // 16-byte vectors (uvec4 loads).
 inline constexpr VkDeviceSize kBindAlign = 256;
 inline constexpr uint32_t kRowAlign = 64;
+static_assert(kBindAlign % 16 == 0 && kRowAlign % 16 == 0, "import_sample.comp writes 16-byte blocks");
 
 // The i-th value of type T in a feature's results (which need not be aligned
 // for T).
