@@ -10,7 +10,8 @@
 //   1. load the input samples under the tile's bands and a margin: the band
 //      tile plus one sample all round (the 3x3 masking window) needs input rows
 //      and columns 2 (i - 1) - 1 .. 2 (i + kTH) + 2, mirrored at the picture
-//      edges exactly as the CPU mirrors them;
+//      edges exactly as the CPU mirrors them (8-bit tiles away from the edges
+//      read whole words);
 //   2. vertical wavelet pass: low and high pass of every loaded column at every
 //      band row of the tile and its margin (margin rows outside the band are
 //      the mirrored band rows, so everything below simply reads them);
@@ -117,6 +118,7 @@ shared uint smem[kSmemWords];
 
 layout(std430, set = 0, binding = 0) readonly buffer Planes8 { uint8_t v[]; } planes8;
 layout(std430, set = 0, binding = 0) readonly buffer Planes16 { uint16_t v[]; } planes16;
+layout(std430, set = 0, binding = 0) readonly buffer Planes32 { uint v[]; } planes32;
 // The low-low bands between scales (16 bits after scale 0, 32 after) and the
 // edge slots: the region of the input's bands through this scale's own
 // (adm_vk.cpp), offsets counted from its start.
@@ -213,6 +215,35 @@ void load_tile(int y0, int x0, uint tid)
 #endif
     }
 }
+
+// The same for 8-bit input at scale 0 where the tile needs no mirror: whole
+// words of both pictures (planes and rows start on words). x0 is even, so
+// cbase = 2 x0 - 3 is one past a multiple of 4: the words start a column early.
+#ifdef ADM_NARROW
+const int kLoadWords = (1 + kInCols + 3) / 4;
+
+bool words_inside(int y0, int x0)
+{
+    const int rbase = 2 * y0 - 3, first = 2 * x0 - 4;
+    return kSampleBytes == 1u && rbase >= 0 && rbase + kInRows <= kInH && first >= 0 &&
+           first + 4 * kLoadWords <= kInW;
+}
+
+void load_tile_words(int y0, int x0, uint tid)
+{
+    const int rbase = 2 * y0 - 3, first = 2 * x0 - 4;
+    for (int e = int(tid); e < kInRows * kLoadWords; e += kThreads) {
+        const int r = e / kLoadWords, word = e - r * kLoadWords;
+        const uint at = (uint(rbase + r) * p.in_stride + uint(first)) / 4u + uint(word);
+        const uint a = planes32.v[p.in_ref / 4u + at], b = planes32.v[p.in_dis / 4u + at];
+        [[unroll]] for (int k = 0; k < 4; k++) {
+            const int c = 4 * word + k - 1;
+            if (c >= 0 && c < kInCols)
+                smem[kIn + r * kInCols + c] = bitfieldExtract(a, 8 * k, 8) | (bitfieldExtract(b, 8 * k, 8) << 16);
+        }
+    }
+}
+#endif
 
 // The vertical pass of the tile: every loaded column at every band row.
 void vertical_pass(int y0, int x0, uint tid)
@@ -503,7 +534,12 @@ void main()
 {
     const uint tid = gl_LocalInvocationID.x;
     const int x0 = int(gl_WorkGroupID.x) * kTW, y0 = int(gl_WorkGroupID.y) * kTH;
+#ifdef ADM_NARROW
+    if (words_inside(y0, x0)) load_tile_words(y0, x0, tid);
+    else load_tile(y0, x0, tid);
+#else
     load_tile(y0, x0, tid);
+#endif
     barrier();
     vertical_pass(y0, x0, tid);
     barrier();

@@ -14,8 +14,9 @@
 //      mirrored at the picture's edges as the CPU mirrors them (the mirror of a
 //      row and of a column are independent, so the vertical pass of a mirrored
 //      column is the CPU's vertical pass at that column), into shared memory;
+//      8-bit tiles away from the edges read whole words of both pictures;
 //   2. the vertical pass of the tile's rows at every loaded column, rounded and
-//      shifted, into shared memory;
+//      shifted, into shared memory, four rows per thread;
 //   3. the horizontal pass, rounded, of four adjacent outputs per thread, and
 //      their absolute values into the tile row's sum.
 // Row sums are 32-bit and wrap, as libvmaf's do; addition modulo 2^32 does not
@@ -39,6 +40,7 @@ const int kTW = int(kMotionTileW), kTH = int(kMotionTileH);
 const int kThreads = 256;
 const int kPerThread = kTW * kTH / kThreads;  // adjacent outputs of one row
 const int kCols = kTW + 2 * kRadius, kRows = kTH + 2 * kRadius;
+const int kRowsPerItem = 4;  // vertical pass: output rows per thread and column
 
 layout(local_size_x = kThreads) in;
 
@@ -50,6 +52,7 @@ layout(std430, set = 0, binding = 0) readonly buffer Planes32 { uint v[]; } plan
 layout(std430, set = 0, binding = 1) readonly buffer History8 { uint8_t v[]; } history8;
 layout(std430, set = 0, binding = 1) readonly buffer History16 { uint16_t v[]; } history16;
 layout(std430, set = 0, binding = 1) writeonly buffer History32 { uint v[]; } history32;
+layout(std430, set = 0, binding = 1) readonly buffer HistoryWords { uint v[]; } history_words;
 // Each tile row's sum: [row][tile column].
 layout(std430, set = 0, binding = 2) writeonly buffer Tiles { uint sums[]; } tiles;
 
@@ -86,6 +89,32 @@ int difference(uint at)
     return int(history16.v[prev_at]) - int(planes16.v[cur_at]);
 }
 
+// The difference under the tile, from whole words: the tile's columns and its
+// margin rounded out to words, which must lie inside the picture (no mirror).
+const int kWordMargin = (kRadius + 3) / 4 * 4;
+const int kLoadWords = (kTW + 2 * kWordMargin) / 4;
+
+bool words_inside(ivec2 at, int w, int h)
+{
+    return kSampleBytes == 1 && at.x >= kWordMargin && at.x + kTW + kWordMargin <= w && at.y >= kRadius &&
+           at.y + kTH + kRadius <= h;
+}
+
+void load_words(ivec2 at, uint tid)
+{
+    const uint first = uint(at.x - kWordMargin) / 4u;
+    for (int i = int(tid); i < kRows * kLoadWords; i += kThreads) {
+        const int r = i / kLoadWords, word = i - r * kLoadWords;
+        const uint at_word = uint(at.y - kRadius + r) * p.stride + first + uint(word);
+        const uint a = history_words.v[p.prev + at_word], b = planes32.v[p.cur + at_word];
+        [[unroll]] for (int k = 0; k < 4; k++) {
+            const int c = 4 * word + k - (kWordMargin - kRadius);
+            if (c >= 0 && c < kCols)
+                diff[r * kCols + c] = int((a >> (8 * k)) & 0xffu) - int((b >> (8 * k)) & 0xffu);
+        }
+    }
+}
+
 // The tile's rows of the current luma into the history, word by word; the last
 // tile of a row takes the row's padding too.
 void keep_tile(ivec2 at, uint tid)
@@ -107,27 +136,37 @@ void main()
     const int w = int(p.width), h = int(p.height);
     if (p.compare != 0u) {
         if (tid < uint(kTH)) row_sum[tid] = 0u;
-        for (int i = int(tid); i < kRows * kCols; i += kThreads) {
-            const int r = i / kCols, c = i - r * kCols;
-            const uint y = uint(mirror(at.y - kRadius + r, h)), x = uint(mirror(at.x - kRadius + c, w));
-            diff[i] = difference(y * p.stride * kSamplesPerWord + x);
+        if (words_inside(at, w, h)) {
+            load_words(at, tid);
+        } else {
+            for (int i = int(tid); i < kRows * kCols; i += kThreads) {
+                const int r = i / kCols, c = i - r * kCols;
+                const uint y = uint(mirror(at.y - kRadius + r, h)), x = uint(mirror(at.x - kRadius + c, w));
+                diff[i] = difference(y * p.stride * kSamplesPerWord + x);
+            }
         }
         barrier();
 
         // A product of a tap and a difference fits 32 bits at any depth; their
-        // sum does up to 12 bits (kWideSum beyond).
-        for (int i = int(tid); i < kTH * kCols; i += kThreads) {
-            const int r = i / kCols, c = i - r * kCols;
-            if (kWideSum) {
-                int64_t acc = 0;
-                [[unroll]] for (int k = 0; k < kMotionFilterWidth; k++)
-                    acc += int64_t(kMotionFilter[k] * diff[(r + k) * kCols + c]);
-                vertical[i] = int((acc + (int64_t(1) << (kVerticalShift - 1))) >> kVerticalShift);
-            } else {
-                int acc = 0;
-                [[unroll]] for (int k = 0; k < kMotionFilterWidth; k++)
-                    acc += kMotionFilter[k] * diff[(r + k) * kCols + c];
-                vertical[i] = (acc + (1 << (kVerticalShift - 1))) >> kVerticalShift;
+        // sum does up to 12 bits (kWideSum beyond). Each thread takes four rows
+        // of a column, so that each difference it reads serves several outputs.
+        for (int i = int(tid); i < kTH / kRowsPerItem * kCols; i += kThreads) {
+            const int chunk = i / kCols, c = i - chunk * kCols, r0 = chunk * kRowsPerItem;
+            int d[kRowsPerItem + kMotionFilterWidth - 1];
+            [[unroll]] for (int j = 0; j < kRowsPerItem + kMotionFilterWidth - 1; j++) d[j] = diff[(r0 + j) * kCols + c];
+            [[unroll]] for (int o = 0; o < kRowsPerItem; o++) {
+                int v;
+                if (kWideSum) {
+                    int64_t acc = 0;
+                    [[unroll]] for (int k = 0; k < kMotionFilterWidth; k++)
+                        acc += int64_t(kMotionFilter[k] * d[o + k]);
+                    v = int((acc + (int64_t(1) << (kVerticalShift - 1))) >> kVerticalShift);
+                } else {
+                    int acc = 0;
+                    [[unroll]] for (int k = 0; k < kMotionFilterWidth; k++) acc += kMotionFilter[k] * d[o + k];
+                    v = (acc + (1 << (kVerticalShift - 1))) >> kVerticalShift;
+                }
+                vertical[(r0 + o) * kCols + c] = v;
             }
         }
         barrier();

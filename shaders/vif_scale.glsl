@@ -7,7 +7,8 @@
 // threads at scales 0 and 1, 32x8 with 64 threads at 2 and 3: vif_kernel.h):
 //
 //   1. load the tile and its mirrored halo, reference and distorted packed in
-//      one 32-bit word per sample (both are at most 16 bits);
+//      one 32-bit word per sample (both are at most 16 bits); 8-bit tiles away
+//      from the picture's edges are read in whole words;
 //   2. vertical window sums, four rows per thread so each loaded sample serves
 //      four outputs: the means and the three second moments, shifted as the CPU
 //      does, into shared memory; meanwhile, when there is a next scale, the
@@ -75,6 +76,7 @@ const int kThreadsPerRow = kTW / kPixelsPerThread;
 
 layout(std430, set = 0, binding = 0) readonly buffer Planes8 { uint8_t v[]; } planes8;
 layout(std430, set = 0, binding = 0) readonly buffer Planes16 { uint16_t v[]; } planes16;
+layout(std430, set = 0, binding = 0) readonly buffer Planes32 { uint v[]; } planes32;
 // Scales 1-3, reference and distorted, 16-bit samples.
 layout(std430, set = 0, binding = 1) buffer Scales { uint16_t v[]; } scales;
 layout(std430, set = 0, binding = 2) readonly buffer Log2 { uint16_t v[]; } log2_table;
@@ -128,6 +130,27 @@ void load_tile(ivec2 origin, uint tid)
         const int r = e / kTileCols, c = e - r * kTileCols;
         const uint at = uint(mirror(origin.y + r, h)) * p.in_stride + uint(mirror(origin.x + c, w));
         tile[e] = input_sample(p.in_ref + at) | (input_sample(p.in_dist + at) << 16);
+    }
+}
+
+// The same for a tile of 8-bit samples whose halo needs no mirror: whole words
+// of both pictures (planes and rows start on words, and kHA is a multiple of 4,
+// so the tile's columns start on one), four samples each.
+bool words_inside(ivec2 origin)
+{
+    return VIF_SCALE == 0 && kSampleBytes == 1u && origin.x >= 0 && origin.y >= 0 &&
+           origin.x + kTileCols <= int(p.width) && origin.y + kTileRows <= int(p.height);
+}
+
+void load_tile_words(ivec2 origin, uint tid)
+{
+    const int kWords = kTileCols / 4;
+    for (int e = int(tid); e < kTileRows * kWords; e += kThreads) {
+        const int r = e / kWords, word = e - r * kWords;
+        const uint at = (uint(origin.y + r) * p.in_stride + uint(origin.x)) / 4u + uint(word);
+        const uint a = planes32.v[p.in_ref / 4u + at], b = planes32.v[p.in_dist / 4u + at];
+        [[unroll]] for (int k = 0; k < 4; k++)
+            tile[r * kTileCols + 4 * word + k] = bitfieldExtract(a, 8 * k, 8) | (bitfieldExtract(b, 8 * k, 8) << 16);
     }
 }
 
@@ -299,7 +322,8 @@ void main()
     const ivec2 at = ivec2(gl_WorkGroupID.xy) * ivec2(kTW, kTH);
     if (tid < kGroupParts) wg_sums[tid] = 0u;
     if (kGainQueue && tid == 0u) queue_len = 0u;
-    load_tile(at - ivec2(kHA, kH), tid);
+    if (words_inside(at - ivec2(kHA, kH))) load_tile_words(at - ivec2(kHA, kH), tid);
+    else load_tile(at - ivec2(kHA, kH), tid);
     barrier();
 
     const bool stats = p.stats != 0u;

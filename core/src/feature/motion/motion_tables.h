@@ -41,9 +41,10 @@ inline double blend(double score, double factor, double offset)
 }
 
 // The Vulkan kernel's tile of outputs (shaders/motion_sad.comp, 256 threads of
-// four adjacent outputs each).
+// four adjacent outputs each; its vertical pass takes four rows per thread).
 namespace gpu {
 inline constexpr uint32_t kTileW = 64, kTileH = 16;
+static_assert(kTileW * kTileH == 256 * 4 && kTileH % 4 == 0 && kTileW % 4 == 0);
 }
 
 }  // namespace vmaf::motion
