@@ -10,8 +10,8 @@
 //   1. load the input samples under the tile's bands and a margin: the band
 //      tile plus one sample all round (the 3x3 masking window) needs input rows
 //      and columns 2 (i - 1) - 1 .. 2 (i + kTH) + 2, mirrored at the picture
-//      edges exactly as the CPU mirrors them (8-bit tiles away from the edges
-//      read whole words);
+//      edges exactly as the CPU mirrors them (8- and 16-bit tiles away from
+//      the edges read whole words);
 //   2. vertical wavelet pass: low and high pass of every loaded column at every
 //      band row of the tile and its margin (margin rows outside the band are
 //      the mirrored band rows, so everything below simply reads them);
@@ -216,34 +216,49 @@ void load_tile(int y0, int x0, uint tid)
     }
 }
 
-// The same for 8-bit input at scale 0 where the tile needs no mirror: whole
-// words of both pictures (planes and rows start on words). x0 is even, so
-// cbase = 2 x0 - 3 is one past a multiple of 4: the words start a column early.
-#ifdef ADM_NARROW
-const int kLoadWords = (1 + kInCols + 3) / 4;
+// The same for 8- and 16-bit samples where the tile needs no mirror: whole
+// words of both pictures, where the planes and rows start on words. x0 is a
+// multiple of kTW, so the words start at column 2 x0 - 4, one before cbase.
+const int kWordSamples = 4 / int(kSampleBytes);
+const int kWordBits = 32 / kWordSamples;
+const int kLoadWords = (1 + kInCols + kWordSamples - 1) / kWordSamples;
 
 bool words_inside(int y0, int x0)
 {
     const int rbase = 2 * y0 - 3, first = 2 * x0 - 4;
-    return kSampleBytes == 1u && rbase >= 0 && rbase + kInRows <= kInH && first >= 0 &&
-           first + 4 * kLoadWords <= kInW;
+    return kSampleBytes < 4u && (p.in_ref | p.in_dis | p.in_stride) % uint(kWordSamples) == 0u && rbase >= 0 &&
+           rbase + kInRows <= kInH && first >= 0 && first + kWordSamples * kLoadWords <= kInW;
+}
+
+uint input_word(uint at)
+{
+#ifdef ADM_NARROW
+    return planes32.v[at];
+#else
+    return uint(bands32.v[at]);
+#endif
 }
 
 void load_tile_words(int y0, int x0, uint tid)
 {
     const int rbase = 2 * y0 - 3, first = 2 * x0 - 4;
+    const uint n = uint(kWordSamples);
     for (int e = int(tid); e < kInRows * kLoadWords; e += kThreads) {
         const int r = e / kLoadWords, word = e - r * kLoadWords;
-        const uint at = (uint(rbase + r) * p.in_stride + uint(first)) / 4u + uint(word);
-        const uint a = planes32.v[p.in_ref / 4u + at], b = planes32.v[p.in_dis / 4u + at];
-        [[unroll]] for (int k = 0; k < 4; k++) {
-            const int c = 4 * word + k - 1;
-            if (c >= 0 && c < kInCols)
-                smem[kIn + r * kInCols + c] = bitfieldExtract(a, 8 * k, 8) | (bitfieldExtract(b, 8 * k, 8) << 16);
+        const uint at = (uint(rbase + r) * p.in_stride + uint(first)) / n + uint(word);
+        const uint a = input_word(p.in_ref / n + at), b = input_word(p.in_dis / n + at);
+        [[unroll]] for (int k = 0; k < kWordSamples; k++) {
+            const int c = kWordSamples * word + k - 1, bit = kWordBits * k;
+            if (c < 0 || c >= kInCols) continue;
+#ifdef ADM_NARROW
+            smem[kIn + r * kInCols + c] = bitfieldExtract(a, bit, kWordBits) | (bitfieldExtract(b, bit, kWordBits) << 16);
+#else
+            smem[kIn + r * kInCols + c] = uint(bitfieldExtract(int(a), bit, kWordBits));
+            smem[kIn + kInRows * kInCols + r * kInCols + c] = uint(bitfieldExtract(int(b), bit, kWordBits));
+#endif
         }
     }
 }
-#endif
 
 // The vertical pass of the tile: every loaded column at every band row.
 void vertical_pass(int y0, int x0, uint tid)
@@ -534,12 +549,8 @@ void main()
 {
     const uint tid = gl_LocalInvocationID.x;
     const int x0 = int(gl_WorkGroupID.x) * kTW, y0 = int(gl_WorkGroupID.y) * kTH;
-#ifdef ADM_NARROW
     if (words_inside(y0, x0)) load_tile_words(y0, x0, tid);
     else load_tile(y0, x0, tid);
-#else
-    load_tile(y0, x0, tid);
-#endif
     barrier();
     vertical_pass(y0, x0, tid);
     barrier();

@@ -7,8 +7,8 @@
 // threads at scales 0 and 1, 32x8 with 64 threads at 2 and 3: vif_kernel.h):
 //
 //   1. load the tile and its mirrored halo, reference and distorted packed in
-//      one 32-bit word per sample (both are at most 16 bits); 8-bit tiles away
-//      from the picture's edges are read in whole words;
+//      one 32-bit word per sample (both are at most 16 bits); tiles away from
+//      the picture's edges are read in whole words;
 //   2. vertical window sums, four rows per thread so each loaded sample serves
 //      four outputs: the means and the three second moments, shifted as the CPU
 //      does, into shared memory; meanwhile, when there is a next scale, the
@@ -79,6 +79,7 @@ layout(std430, set = 0, binding = 0) readonly buffer Planes16 { uint16_t v[]; } 
 layout(std430, set = 0, binding = 0) readonly buffer Planes32 { uint v[]; } planes32;
 // Scales 1-3, reference and distorted, 16-bit samples.
 layout(std430, set = 0, binding = 1) buffer Scales { uint16_t v[]; } scales;
+layout(std430, set = 0, binding = 1) readonly buffer ScaleWords { uint v[]; } scale_words;
 layout(std430, set = 0, binding = 2) readonly buffer Log2 { uint16_t v[]; } log2_table;
 layout(std430, set = 0, binding = 3) writeonly buffer Partials { uint v[]; } partials;
 
@@ -133,24 +134,32 @@ void load_tile(ivec2 origin, uint tid)
     }
 }
 
-// The same for a tile of 8-bit samples whose halo needs no mirror: whole words
-// of both pictures (planes and rows start on words, and kHA is a multiple of 4,
-// so the tile's columns start on one), four samples each.
+// The same for a tile whose halo needs no mirror: whole words of both
+// pictures, four 8-bit or two 16-bit samples each, where the planes and rows
+// start on words (kHA is a multiple of 4, so the tile's columns then do too).
+const uint kWordSamples = VIF_SCALE == 0 ? 4u / kSampleBytes : 2u;
+const uint kWordBits = 32u / kWordSamples;
+
 bool words_inside(ivec2 origin)
 {
-    return VIF_SCALE == 0 && kSampleBytes == 1u && origin.x >= 0 && origin.y >= 0 &&
+    return (p.in_ref | p.in_dist | p.in_stride) % kWordSamples == 0u && origin.x >= 0 && origin.y >= 0 &&
            origin.x + kTileCols <= int(p.width) && origin.y + kTileRows <= int(p.height);
 }
 
+uint input_word(uint at) { return VIF_SCALE == 0 ? planes32.v[at] : scale_words.v[at]; }
+
 void load_tile_words(ivec2 origin, uint tid)
 {
-    const int kWords = kTileCols / 4;
+    const int kWords = kTileCols / int(kWordSamples);
     for (int e = int(tid); e < kTileRows * kWords; e += kThreads) {
         const int r = e / kWords, word = e - r * kWords;
-        const uint at = (uint(origin.y + r) * p.in_stride + uint(origin.x)) / 4u + uint(word);
-        const uint a = planes32.v[p.in_ref / 4u + at], b = planes32.v[p.in_dist / 4u + at];
-        [[unroll]] for (int k = 0; k < 4; k++)
-            tile[r * kTileCols + 4 * word + k] = bitfieldExtract(a, 8 * k, 8) | (bitfieldExtract(b, 8 * k, 8) << 16);
+        const uint at = (uint(origin.y + r) * p.in_stride + uint(origin.x)) / kWordSamples + uint(word);
+        const uint a = input_word(p.in_ref / kWordSamples + at), b = input_word(p.in_dist / kWordSamples + at);
+        [[unroll]] for (int k = 0; k < int(kWordSamples); k++) {
+            const int bit = int(kWordBits) * k;
+            tile[r * kTileCols + int(kWordSamples) * word + k] =
+                bitfieldExtract(a, bit, int(kWordBits)) | (bitfieldExtract(b, bit, int(kWordBits)) << 16);
+        }
     }
 }
 
