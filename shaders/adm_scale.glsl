@@ -251,7 +251,8 @@ void load_tile_words(int y0, int x0, uint tid)
             const int c = kWordSamples * word + k - 1, bit = kWordBits * k;
             if (c < 0 || c >= kInCols) continue;
 #ifdef ADM_NARROW
-            smem[kIn + r * kInCols + c] = bitfieldExtract(a, bit, kWordBits) | (bitfieldExtract(b, bit, kWordBits) << 16);
+            smem[kIn + r * kInCols + c] =
+                bitfieldExtract(a, bit, kWordBits) | (bitfieldExtract(b, bit, kWordBits) << 16);
 #else
             smem[kIn + r * kInCols + c] = uint(bitfieldExtract(int(a), bit, kWordBits));
             smem[kIn + kInRows * kInCols + r * kInCols + c] = uint(bitfieldExtract(int(b), bit, kWordBits));

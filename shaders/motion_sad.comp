@@ -153,7 +153,8 @@ void main()
         for (int i = int(tid); i < kTH / kRowsPerItem * kCols; i += kThreads) {
             const int chunk = i / kCols, c = i - chunk * kCols, r0 = chunk * kRowsPerItem;
             int d[kRowsPerItem + kMotionFilterWidth - 1];
-            [[unroll]] for (int j = 0; j < kRowsPerItem + kMotionFilterWidth - 1; j++) d[j] = diff[(r0 + j) * kCols + c];
+            [[unroll]] for (int j = 0; j < kRowsPerItem + kMotionFilterWidth - 1; j++)
+                d[j] = diff[(r0 + j) * kCols + c];
             [[unroll]] for (int o = 0; o < kRowsPerItem; o++) {
                 int v;
                 if (kWideSum) {

@@ -331,8 +331,9 @@ void main()
     const ivec2 at = ivec2(gl_WorkGroupID.xy) * ivec2(kTW, kTH);
     if (tid < kGroupParts) wg_sums[tid] = 0u;
     if (kGainQueue && tid == 0u) queue_len = 0u;
-    if (words_inside(at - ivec2(kHA, kH))) load_tile_words(at - ivec2(kHA, kH), tid);
-    else load_tile(at - ivec2(kHA, kH), tid);
+    const ivec2 origin = at - ivec2(kHA, kH);  // the tile's first sample, halo included
+    if (words_inside(origin)) load_tile_words(origin, tid);
+    else load_tile(origin, tid);
     barrier();
 
     const bool stats = p.stats != 0u;
