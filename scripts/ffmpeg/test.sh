@@ -76,6 +76,17 @@ for f in libvmaf libvmaf_vulkan; do
   grep -qw "$f" <<<"$filters" || die "$ffmpeg was built without the $f filter (see the build's messages above)"
 done
 
+# Patch 0005: an input with -hwaccel vulkan decodes on one thread unless -threads
+# is given (ADR 0055). The decoder's set-up logs it at -v verbose, before the
+# hwaccel is tried, so a device without video decoding shows it too.
+one_thread() {  # extra input options -> 0 when the one-thread default was taken
+  "$ffmpeg" -hide_banner -nostdin -v verbose -init_hw_device "vulkan=vk:$device" "$@" \
+    -hwaccel vulkan -hwaccel_output_format vulkan -i "$data/coffee_320x240_crf28_dis.y4m" \
+    -frames:v 1 -f null - 2>&1 | grep -q "Decoding with the Vulkan hwaccel on one thread"
+}
+one_thread || die "-hwaccel vulkan did not default to one decoding thread (patch 0005)"
+! one_thread -threads 2 || die "-threads 2 before a -hwaccel vulkan input was overridden (patch 0005)"
+
 out=$(mktemp -d "${TMPDIR:-/tmp}/ffmpeg-test.XXXXXX")
 # Logs and JSON are removed after a pass and kept after a failure (or always,
 # with KEEP_OUTPUT=1).
