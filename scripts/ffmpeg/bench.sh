@@ -22,7 +22,7 @@
 # THREADS (cpu run, default nproc), MODES (default "decode vulkan cpu"), RUNS (each
 # mode's best of RUNS, default 1), OUT (keep logs and JSON there), VULKAN_DEVICE
 # (FFmpeg's device, default 0), FILTER_OPTS (more libvmaf_vulkan options, e.g.
-# copy_queue=0), DEC_THREADS (each decoder's -threads, default 1: FFmpeg 8.1's
+# frames_in_flight=3), DEC_THREADS (each decoder's -threads, default 1: FFmpeg 8.1's
 # frame-threaded Vulkan decoding of H.264 stops at the next IDR frame while a
 # filter holds decoded frames, see docs/ffmpeg.md; 0 is FFmpeg's default).
 set -euo pipefail
