@@ -22,9 +22,9 @@
 # THREADS (cpu run, default nproc), MODES (default "decode vulkan cpu"), RUNS (each
 # mode's best of RUNS, default 1), OUT (keep logs and JSON there), VULKAN_DEVICE
 # (FFmpeg's device, default 0), FILTER_OPTS (more libvmaf_vulkan options, e.g.
-# frames_in_flight=3), DEC_THREADS (each decoder's -threads, default 1: FFmpeg 8.1's
-# frame-threaded Vulkan decoding of H.264 stops at the next IDR frame while a
-# filter holds decoded frames, see docs/ffmpeg.md; 0 is FFmpeg's default).
+# frames_in_flight=3), DEC_THREADS (each decoder's -threads; default: FFmpeg's own,
+# frame threads. Give 1 for an FFmpeg without the series' patch 0005, whose
+# frame-threaded Vulkan decoding of H.264 can hang at an IDR frame: docs/ffmpeg.md).
 set -euo pipefail
 [ $# -ge 3 ] || { echo "usage: $0 FFMPEG DIST.mkv REF.mkv [LOOPS]" >&2; exit 2; }
 ffmpeg=$1 dist=$2 ref=$3 loops=${4:-0}
@@ -35,7 +35,7 @@ device=${VULKAN_DEVICE:-0}
 for f in "$ffmpeg" "$dist" "$ref"; do [ -e "$f" ] || { echo "bench: no $f" >&2; exit 2; }; done
 if [ -n "${OUT:-}" ]; then out=$OUT; mkdir -p "$out"; else out=$(mktemp -d); trap 'rm -rf "$out"' EXIT; fi
 
-hw=(-threads "${DEC_THREADS:-1}" -hwaccel vulkan -hwaccel_device vk -hwaccel_output_format vulkan -stream_loop "$loops")
+hw=(${DEC_THREADS:+-threads "$DEC_THREADS"} -hwaccel vulkan -hwaccel_device vk -hwaccel_output_format vulkan -stream_loop "$loops")
 inputs=(-init_hw_device "vulkan=vk:$device" "${hw[@]}" -i "$dist" "${hw[@]}" -i "$ref")
 one=(-init_hw_device "vulkan=vk:$device" "${hw[@]}" -i "$dist")
 

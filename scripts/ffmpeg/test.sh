@@ -76,22 +76,6 @@ for f in libvmaf libvmaf_vulkan; do
   grep -qw "$f" <<<"$filters" || die "$ffmpeg was built without the $f filter (see the build's messages above)"
 done
 
-# Patch 0005: an input with -hwaccel vulkan decodes on one thread unless -threads
-# is given (ADR 0055). The decoder's set-up logs it at -v verbose, before the
-# hwaccel is tried, so a device without video decoding shows it too.
-# Each run must succeed, so that the message's absence means the default was
-# not taken, not that ffmpeg failed.
-decode_one() {  # extra input options -> ffmpeg's verbose log of decoding one frame
-  "$ffmpeg" -hide_banner -nostdin -v verbose -init_hw_device "vulkan=vk:$device" "$@" \
-    -hwaccel vulkan -hwaccel_output_format vulkan -i "$data/coffee_320x240_crf28_dis.y4m" \
-    -frames:v 1 -f null - 2>&1
-}
-one_thread_msg="Decoding with the Vulkan hwaccel on one thread"
-log=$(decode_one) || die "ffmpeg -hwaccel vulkan failed: $(tail -n 3 <<<"$log")"
-grep -q "$one_thread_msg" <<<"$log" || die "-hwaccel vulkan did not default to one decoding thread (patch 0005)"
-log=$(decode_one -threads 2) || die "ffmpeg -threads 2 -hwaccel vulkan failed: $(tail -n 3 <<<"$log")"
-! grep -q "$one_thread_msg" <<<"$log" || die "-threads 2 before a -hwaccel vulkan input was overridden (patch 0005)"
-
 out=$(mktemp -d "${TMPDIR:-/tmp}/ffmpeg-test.XXXXXX")
 # Logs and JSON are removed after a pass and kept after a failure (or always,
 # with KEEP_OUTPUT=1).
