@@ -109,8 +109,8 @@ for c in "${codecs[@]}"; do
   run "$c-vulkan-t1" -threads 1 "${hw[@]}" -- "$(vmaf "$c-vulkan-t1")" && compared+=("threads1=$out/$c-vulkan-t1.json")
   "$ffmpeg" -hide_banner -nostdin -v verbose -init_hw_device "vulkan=vk:$device" "${hw[@]}" -i "$dis" \
     -frames:v 1 -f null - >"$out/$c-queue.log" 2>&1 || true
-  grep -q "Decoding on queue" "$out/$c-queue.log" ||
-    { say "FAIL $c: the decoder did not say which queue it decodes on (is patch 0005 in $ffmpeg?)"; failed=1; }
+  grep -q "Decoding in submission order" "$out/$c-queue.log" ||
+    { say "FAIL $c: the decoder did not say it orders its submissions (is patch 0005 in $ffmpeg?)"; failed=1; }
   [ ${#compared[@]} -gt 0 ] &&
     "$python" scripts/ffmpeg/compare.py --label "$c, keyframe every 40" --golden "$out/$c-cpu.json" \
       --tolerance 0 "${compared[@]}" || failed=1
