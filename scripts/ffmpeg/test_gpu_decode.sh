@@ -106,7 +106,7 @@ for c in "${codecs[@]}"; do
     run "$c-vulkan-$i" "${hw[@]}" -- "$(vmaf "$c-vulkan-$i")" && compared+=("vulkan-$i=$out/$c-vulkan-$i.json")
     run "$c-pair-$i" "${hw[@]}" -- "$pair" || true
   done
-  run "$c-vulkan-t1" -threads 1 "${hw[@]}" -- "$(vmaf "$c-vulkan-t1")" && compared+=("threads1=$out/$c-vulkan-t1.json")
+  run "$c-vulkan-t1" "${hw[@]}" -threads 1 -- "$(vmaf "$c-vulkan-t1")" && compared+=("threads1=$out/$c-vulkan-t1.json")
   "$ffmpeg" -hide_banner -nostdin -v verbose -init_hw_device "vulkan=vk:$device" "${hw[@]}" -i "$dis" \
     -frames:v 1 -f null - >"$out/$c-queue.log" 2>&1 || true
   grep -q "Decoding in submission order" "$out/$c-queue.log" ||
