@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -16,6 +17,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "env.h"
 #include "golden.h"
@@ -201,14 +204,35 @@ VmafModel *load_path(const std::string &path, uint64_t flags = 0, const char *na
 
 TEST_CASE("every model in the model directory loads by path and by version", "[model]")
 {
+    // The directory's own files and those of its folders (upstream keeps the v1
+    // family in vmaf_v1.0.16/): each is found by its version name alone.
     std::vector<fs::path> files;
-    for (const auto &e : fs::directory_iterator(models_dir()))
+    for (const auto &e : fs::directory_iterator(models_dir())) {
         if (e.path().extension() == ".json") files.push_back(e.path());
+        if (!e.is_directory()) continue;
+        for (const auto &f : fs::directory_iterator(e.path()))
+            if (f.path().extension() == ".json") files.push_back(f.path());
+    }
     std::sort(files.begin(), files.end());
     REQUIRE(files.size() >= 5);
+    unsigned v1 = 0;
     for (const auto &p : files) {
         const std::string version = p.stem().string();
         INFO(version);
+        // The expectation from the file itself: its feature list and whether it
+        // enables its score transform.
+        nlohmann::json doc;
+        std::ifstream(p) >> doc;
+        const nlohmann::json &dict = doc.contains("model_dict") ? doc["model_dict"] : doc["0"]["model_dict"];
+        const size_t n_features = dict["feature_names"].size();
+        const bool transform = dict.contains("score_transform") && dict["score_transform"].value("enabled", false);
+        if (version.rfind("vmaf_v1.", 0) == 0) {
+            v1++;
+            CHECK(n_features == 4);  // cambi, speed_chroma_uv, integer adm3, integer motion3
+            CHECK(transform);
+        } else {
+            CHECK(n_features == 6);
+        }
         VmafModelConfig cfg{nullptr, VMAF_MODEL_FLAGS_DEFAULT};
         Handles by_path, by_version;
         StderrCapture quiet;  // the first attempt on a collection says so at info level only
@@ -226,12 +250,14 @@ TEST_CASE("every model in the model directory loads by path and by version", "[m
         CHECK(quiet.text().find("ERROR") == std::string::npos);
         const vmaf::Model &m = by_path.model->impl;
         CHECK(m.name() == "vmaf");
-        CHECK(m.features().size() == 6);
-        // libvmaf 3.x defaults: clip on, transform off.
+        CHECK(m.features().size() == n_features);
+        // libvmaf 3.x defaults: clip on, transform only where the file enables it.
         CHECK(m.clip_enabled());
-        CHECK_FALSE(m.transform_enabled());
+        CHECK(m.transform_enabled() == transform);
         CHECK(by_version.model->impl.features().size() == m.features().size());
     }
+    // The model directory of the tests has upstream's layout, v1 family included.
+    CHECK(v1 == 4);
 }
 
 TEST_CASE("feature output names follow libvmaf", "[model]")
@@ -279,11 +305,11 @@ TEST_CASE("vmaf_model_load finds versions through VMAF_MODEL_DIR", "[model]")
         REQUIRE(vmaf_model_load(&h.model, &cfg, "renamed_model") == 0);
         CHECK(h.model->impl.features().size() == 6);
 
-        // A version that is not there: -ENOENT, and the message names the
-        // directory and where it came from.
+        // A version that is not there: -EINVAL (as libvmaf), and the message
+        // names the directory and where it came from.
         VmafModel *m = reinterpret_cast<VmafModel *>(&cfg);  // must be reset to NULL
         StderrCapture cap;
-        CHECK(vmaf_model_load(&m, &cfg, "vmaf_v0.6.1") == -ENOENT);
+        CHECK(vmaf_model_load(&m, &cfg, "vmaf_v0.6.1") == -EINVAL);
         const std::string msg = cap.text();
         CHECK(m == nullptr);
         CHECK(msg.find(dir.path()) != std::string::npos);
@@ -292,7 +318,7 @@ TEST_CASE("vmaf_model_load finds versions through VMAF_MODEL_DIR", "[model]")
 
         VmafModelCollection *c = nullptr;
         StderrCapture cap2;
-        CHECK(vmaf_model_collection_load(&m, &c, &cfg, "vmaf_b_v0.6.3") == -ENOENT);
+        CHECK(vmaf_model_collection_load(&m, &c, &cfg, "vmaf_b_v0.6.3") == -EINVAL);
         CHECK(cap2.text().find("VMAF_MODEL_DIR") != std::string::npos);
         CHECK(m == nullptr);
         CHECK(c == nullptr);
@@ -308,6 +334,65 @@ TEST_CASE("vmaf_model_load finds versions through VMAF_MODEL_DIR", "[model]")
     CHECK(vmaf_model_load(&m, &cfg, "../models/vmaf_v0.6.1") == -EINVAL);
     CHECK(vmaf_model_load(&m, &cfg, "") == -EINVAL);
     CHECK(m == nullptr);
+}
+
+TEST_CASE("versions in a folder of the model directory: the v1 family by name", "[model]")
+{
+    // The real model directory: vmaf_v1.0.16_* are in its folder vmaf_v1.0.16/.
+    for (const char *v : {"vmaf_v1.0.16_3d0h", "vmaf_v1.0.16_5d0h", "vmaf_v1.0.16_3d0h_2160",
+                          "vmaf_v1.0.16_1d5h_2160"}) {
+        INFO(v);
+        std::string path, err;
+        REQUIRE(vmaf::model_version_path(v, &path, &err) == 0);
+        CHECK(path == models_dir() + "/vmaf_v1.0.16/" + v + ".json");
+        VmafModelConfig cfg{nullptr, 0};
+        Handles h;
+        REQUIRE(vmaf_model_load(&h.model, &cfg, v) == 0);
+        const auto &f = h.model->impl.features();
+        REQUIRE(f.size() == 4);
+        CHECK(f[0].provided == "Cambi_feature_cambi_score");
+        CHECK(f[1].provided == "Speed_chroma_feature_speed_chroma_uv_score");
+        CHECK(f[2].provided == "VMAF_integer_feature_adm3_score");
+        CHECK(f[3].provided == "VMAF_integer_feature_motion3_score");
+    }
+
+    TempDir dir;
+    std::ifstream in(model_file("vmaf_v0.6.1"), std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    fs::create_directory(fs::path(dir.path()) / "family_a");
+    fs::create_directory(fs::path(dir.path()) / "family_b");
+    dir.write("family_a/only_here.json", text.str());
+    dir.write("family_a/twice.json", text.str());
+    dir.write("family_b/twice.json", text.str());
+    dir.write("family_b/top.json", "not a model");
+    dir.write("top.json", text.str());
+    fs::create_directories(fs::path(dir.path()) / "family_a" / "deeper");
+    dir.write("family_a/deeper/too_deep.json", text.str());
+    EnvOverride env("VMAF_MODEL_DIR", dir.path().c_str());
+    VmafModelConfig cfg{nullptr, 0};
+    {
+        Handles h;
+        REQUIRE(vmaf_model_load(&h.model, &cfg, "only_here") == 0);
+        CHECK(h.model->impl.features().size() == 6);
+    }
+    {
+        // The directory's own file comes first.
+        Handles h;
+        REQUIRE(vmaf_model_load(&h.model, &cfg, "top") == 0);
+    }
+    // In two folders: refused, naming both; one level down only.
+    VmafModel *m = nullptr;
+    StderrCapture cap;
+    CHECK(vmaf_model_load(&m, &cfg, "twice") == -EINVAL);
+    CHECK(vmaf_model_load(&m, &cfg, "too_deep") == -EINVAL);
+    CHECK(vmaf_model_load(&m, &cfg, "family_a") == -EINVAL);
+    CHECK(m == nullptr);
+    const std::string msg = cap.text();
+    CHECK(msg.find("ambiguous") != std::string::npos);
+    CHECK(msg.find("family_a/twice.json") != std::string::npos);
+    CHECK(msg.find("family_b/twice.json") != std::string::npos);
+    CHECK(msg.find("no model 'too_deep'") != std::string::npos);
 }
 
 // ---- golden parity ----------------------------------------------------------
@@ -743,10 +828,18 @@ TEST_CASE("missing files and NULL arguments", "[model]")
     VmafModelConfig cfg{nullptr, 0};
     VmafModel *m = nullptr;
     VmafModelCollection *c = nullptr;
+    {
+        // libvmaf returns -EINVAL whenever the file cannot be opened; the message says why.
+        StderrCapture files;
+        CHECK(vmaf_model_load_from_path(&m, &cfg, "/nonexistent/dir/model.json") == -EINVAL);
+        CHECK(vmaf_model_collection_load_from_path(&m, &c, &cfg, "/nonexistent/dir/model.json") == -EINVAL);
+        CHECK(vmaf_model_load_from_path(&m, &cfg, fs::temp_directory_path().c_str()) == -EINVAL);
+        const std::string said = files.text();
+        CHECK(said.find("/nonexistent/dir/model.json") != std::string::npos);
+        CHECK(said.find(std::strerror(ENOENT)) != std::string::npos);
+        CHECK(said.find("is a directory") != std::string::npos);
+    }
     StderrCapture cap;
-    CHECK(vmaf_model_load_from_path(&m, &cfg, "/nonexistent/dir/model.json") == -ENOENT);
-    CHECK(vmaf_model_collection_load_from_path(&m, &c, &cfg, "/nonexistent/dir/model.json") == -ENOENT);
-    CHECK(vmaf_model_load_from_path(&m, &cfg, fs::temp_directory_path().c_str()) == -EISDIR);
 
     const std::string path = model_file("vmaf_v0.6.1");
     CHECK(vmaf_model_load(nullptr, &cfg, "vmaf_v0.6.1") == -EINVAL);
@@ -777,7 +870,6 @@ TEST_CASE("missing files and NULL arguments", "[model]")
     vmaf_model_destroy(nullptr);
     vmaf_model_collection_destroy(nullptr);
     const std::string msg = cap.text();
-    CHECK(msg.find("/nonexistent/dir/model.json") != std::string::npos);
     CHECK(msg.find("is NULL") != std::string::npos);
 
     // Prediction: a missing feature is reported, not invented.

@@ -170,8 +170,9 @@ int load_model(const ModelSpec &spec, LoadedModel *out)
     if (err) {
         out->model = nullptr;
         out->collection = nullptr;
+        // The library said why (a missing file and bad content are both -EINVAL, as in libvmaf).
         error("could not load model %s: %s", spec.label().c_str(),
-              err == -ENOENT ? "no such model" : std::strerror(-err));
+              err == -EINVAL ? "no such model, or not a valid model file" : std::strerror(-err));
         return kExitSetup;
     }
     for (const ModelSpec::Overload &ov : spec.overloads) {

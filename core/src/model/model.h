@@ -145,8 +145,8 @@ private:
 // the directory configured at build time.
 std::string model_directory();
 
-// Load a model file (libvmaf JSON). Errors: -ENOENT (and others from opening),
-// -EINVAL for anything wrong with the content; *err says what. *other_kind is
+// Load a model file (libvmaf JSON). Errors: -EINVAL when it cannot be read
+// (as libvmaf) or for anything wrong with the content; *err says what. *other_kind is
 // set when the file holds a collection where a model was asked for, or the
 // reverse (callers that try one kind, then the other, report that quietly).
 int load_model_file(const std::string &path, const ModelConfig &cfg, Model *out, std::string *err,
@@ -154,8 +154,11 @@ int load_model_file(const std::string &path, const ModelConfig &cfg, Model *out,
 int load_collection_file(const std::string &path, const ModelConfig &cfg, Model *main,
                          ModelCollection *out, std::string *err, bool *other_kind = nullptr);
 
-// The file of a model version in model_directory(): "<dir>/<version>.json".
-// -EINVAL for names that are not plain file names, -ENOENT when it is missing.
+// The file of a model version in model_directory(): "<dir>/<version>.json", or
+// "<dir>/<folder>/<version>.json" when exactly one folder of <dir> has it
+// (upstream's layout of model families). -EINVAL for names that are not plain
+// file names, for a version in no folder or in several, as libvmaf returns
+// for a version it does not know.
 int model_version_path(std::string_view version, std::string *path, std::string *err);
 
 // Option values as libvmaf stores them: numbers go through float and "%g"

@@ -1,10 +1,12 @@
 // Finding and reading model files.
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -20,25 +22,27 @@ namespace {
 
 constexpr const char *kModelDirEnv = "VMAF_MODEL_DIR";
 
+// Every way of failing to read the file is -EINVAL, as in libvmaf (which
+// returns that whenever fopen fails); the message says why.
 int read_text(const std::string &path, std::string *text, std::string *err)
 {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) {
         if (err) *err = "model file '" + path + "' is a directory";
-        return -EISDIR;
+        return -EINVAL;
     }
     errno = 0;
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         const int e = errno ? errno : EIO;
         if (err) *err = "cannot open model file '" + path + "': " + std::strerror(e);
-        return -e;
+        return -EINVAL;
     }
     std::ostringstream s;
     s << in.rdbuf();
     if (in.bad()) {
         if (err) *err = "cannot read model file '" + path + "'";
-        return -EIO;
+        return -EINVAL;
     }
     *text = std::move(s).str();
     return 0;
@@ -55,6 +59,13 @@ int read_json(const std::string &path, nlohmann::json *doc, std::string *err)
         return -EINVAL;
     }
     return 0;
+}
+
+bool readable_file(const std::string &path)
+{
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) return false;
+    return std::ifstream(path).good();
 }
 
 void prefix(std::string *err, const std::string &path)
@@ -80,17 +91,43 @@ int model_version_path(std::string_view version, std::string *path, std::string 
     const char *env = std::getenv(kModelDirEnv);
     const bool from_env = env && *env;
     const std::string dir = model_directory();
-    *path = dir + "/" + v + ".json";
-    std::ifstream probe(*path);
-    if (!probe) {
-        if (err)
-            *err = "no model '" + v + "': " + *path + " does not exist or cannot be read (model directory " + dir +
-                   (from_env ? std::string(", from $") + kModelDirEnv
-                             : std::string(", set at build time; set $") + kModelDirEnv + " to use another") +
-                   ")";
-        return -ENOENT;
+    const std::string file = v + ".json";
+    *path = dir + "/" + file;
+    if (readable_file(*path)) return 0;
+
+    // Upstream's layout keeps a family of models in a folder of its own
+    // (vmaf_v1.0.16/vmaf_v1.0.16_3d0h.json): look one level down.
+    std::vector<std::string> found;
+    std::error_code ec;
+    for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        std::error_code ec2;
+        if (!it->is_directory(ec2)) continue;
+        const std::string candidate = (it->path() / file).string();
+        if (readable_file(candidate)) found.push_back(candidate);
     }
-    return 0;
+    std::sort(found.begin(), found.end());
+    if (found.size() == 1) {
+        *path = found[0];
+        return 0;
+    }
+    const std::string where =
+        " (model directory " + dir +
+        (from_env ? std::string(", from $") + kModelDirEnv
+                  : std::string(", set at build time; set $") + kModelDirEnv + " to use another") +
+        ")";
+    if (found.size() > 1) {
+        if (err) {
+            *err = "model '" + v + "' is ambiguous: ";
+            for (size_t i = 0; i < found.size(); i++) *err += (i ? " and " : "") + found[i];
+            *err += " both exist" + where;
+        }
+        return -EINVAL;
+    }
+    // libvmaf returns -EINVAL for a version it does not know.
+    if (err)
+        *err = "no model '" + v + "': neither " + *path + " nor " + file + " in a folder of " + dir +
+               " exists or can be read" + where;
+    return -EINVAL;
 }
 
 int load_model_file(const std::string &path, const ModelConfig &cfg, Model *out, std::string *err,
