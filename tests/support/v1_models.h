@@ -83,11 +83,13 @@ struct V1Run {
 };
 
 // Scores `pair` with `version` (features from the pictures, model by name). With
-// `setup`, the context is given to it first (to import a Vulkan state). When
+// `setup`, the context is given to it first (to import a Vulkan state), and to
+// `inspect` once the frames are scored. When
 // `golden` exists, every per-frame value libvmaf printed and the pooled model
 // score (min, max, mean, harmonic mean) are compared with it, each CHECKed equal.
 inline V1Run run_v1(const std::string &pair, const V1Model &model,
-                    const std::function<void(VmafContext *)> &setup = {})
+                    const std::function<void(VmafContext *)> &setup = {},
+                    const std::function<void(VmafContext *)> &inspect = {})
 {
     V1Run r;
     auto ref = load_y4m(data_dir() + "/" + pair + "_ref.y4m");
@@ -117,6 +119,7 @@ inline V1Run run_v1(const std::string &pair, const V1Model &model,
         r.log = cap.text();
     }
     r.gpu_engine = vmaf->ctx.vulkan_engine() != nullptr;
+    if (inspect) inspect(vmaf);
 
     if (!r.err && have_golden) {
         const Expected exp = load_expected(golden);

@@ -1,0 +1,79 @@
+// The VMAF v1 models by name through the C API with the Vulkan backend: the
+// features with GPU twins (cambi, integer adm3, integer motion3) run on the
+// device, the others (speed_chroma) on the CPU in the same context, and every per-frame
+// output and the pooled VMAF equal Netflix libvmaf's to the bit on every
+// golden pair it scores; where libvmaf fails, the same clean error as on the
+// CPU. The validation layer reports nothing.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "golden.h"
+#include "v1_models.h"
+#include "vulkan.h"
+
+using namespace vmaf;
+using namespace vmaf::test;
+
+TEST_CASE("the v1 models on the Vulkan backend equal libvmaf to the bit", "[v1][vulkan][golden]")
+{
+    auto st = validated_state();
+    unsigned runs = 0, values = 0;
+    for (const auto &pair : golden_pairs()) {
+        for (const V1Model &model : kV1Models) {
+            if (!std::filesystem::exists(data_dir() + "/" + pair + model.golden)) continue;
+            INFO(pair << " " << model.version);
+            std::vector<std::string> on_gpu;
+            const V1Run r = run_v1(
+                pair, model, [&](VmafContext *v) { REQUIRE(context_import_vulkan_state(v, st.get()) == 0); },
+                [&](VmafContext *v) {
+                    if (v->ctx.vulkan_engine())
+                        for (const char *n : v->ctx.vulkan_engine()->feature_names()) on_gpu.push_back(n);
+                });
+            INFO(r.log);
+            REQUIRE(r.err == 0);
+            CHECK(r.gpu_engine);
+            CHECK(r.outputs == 15);
+            CHECK(r.max_diff == 0.0);
+            // cambi, adm and motion on the device (SpEED wherever it has a twin).
+            std::string joined;
+            for (const auto &n : on_gpu) joined += n + " ";
+            INFO("on the GPU: " << joined);
+            CHECK(joined.find("cambi") != std::string::npos);
+            CHECK(joined.find("adm") != std::string::npos);
+            CHECK(joined.find("motion") != std::string::npos);
+            std::printf("%-28s %-24s GPU [%s] %u values, max |diff| %g\n", pair.c_str(), model.version,
+                        joined.c_str(), r.values, r.max_diff);
+            runs++;
+            values += r.values;
+        }
+    }
+    if (!golden_subset()) CHECK(runs == 18);
+    CHECK(runs > 0);
+    std::printf("v1 models on the Vulkan backend: %u runs, %u values, all equal to libvmaf's\n", runs, values);
+    check_clean(*st);
+}
+
+TEST_CASE("the v1 models on the Vulkan backend: SpEED's size error where libvmaf fails", "[v1][vulkan]")
+{
+    auto st = validated_state();
+    unsigned failed = 0;
+    for (const auto &pair : golden_pairs()) {
+        for (const V1Model &model : kV1Models) {
+            if (std::filesystem::exists(data_dir() + "/" + pair + model.golden)) continue;
+            INFO(pair << " " << model.version);
+            const V1Run r = run_v1(pair, model,
+                                   [&](VmafContext *v) { REQUIRE(context_import_vulkan_state(v, st.get()) == 0); });
+            INFO(r.log);
+            CHECK(r.err == -EINVAL);
+            CHECK(r.log.find("speed_chroma") != std::string::npos);
+            CHECK(r.log.find("at least 80x80") != std::string::npos);
+            failed++;
+        }
+    }
+    if (!golden_subset()) CHECK(failed == 22);
+    check_clean(*st);
+}
