@@ -8,7 +8,8 @@
 #
 # Models come from ../shared/models (relative to the repository root) when present,
 # otherwise from Netflix's vmaf repository on GitHub (folder model/, at the commit the
-# test data were made with; VMAF_MODELS_REF selects another). Files already in DEST
+# test data were made with; VMAF_MODELS_REF selects another). The layout is upstream's:
+# most models at the top, the v1 family in its folder vmaf_v1.0.16/. Files already in DEST
 # are kept, so running it again does nothing. The models are not part of this
 # repository: the default download directory ignores itself in git.
 set -euo pipefail
@@ -28,6 +29,11 @@ models=(
   vmaf_float_v0.6.1neg.json
   vmaf_float_4k_v0.6.1.json
   vmaf_float_b_v0.6.3.json
+  # VMAF v1 (2026), in upstream's folder; vmaf_model_load finds them by name there.
+  vmaf_v1.0.16/vmaf_v1.0.16_3d0h.json
+  vmaf_v1.0.16/vmaf_v1.0.16_5d0h.json
+  vmaf_v1.0.16/vmaf_v1.0.16_3d0h_2160.json
+  vmaf_v1.0.16/vmaf_v1.0.16_1d5h_2160.json
 )
 
 say() { echo "get-models: $*" >&2; }
@@ -60,6 +66,7 @@ fi
 
 kept=0 copied=0 downloaded=0
 for m in "${models[@]}"; do
+  mkdir -p "$(dirname "$dest/$m")"
   if [ -s "$dest/$m" ]; then
     kept=$((kept + 1))
   elif [ -s "$shared/$m" ]; then
