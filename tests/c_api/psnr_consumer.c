@@ -1,12 +1,26 @@
 /* A plain C consumer of the installed library: it includes only the installed
  * headers, is built with `pkg-config --cflags --libs libvmaf`, and checks a
- * closed-form PSNR through the libvmaf 3.x API. */
+ * closed-form PSNR through the libvmaf 3.x API. It also checks the version macros
+ * and one function of libvmaf_vulkan.h (the VA-API import, whose object needs
+ * libva in a static link). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <libvmaf/libvmaf.h>
+#include <libvmaf/libvmaf_vulkan.h>
+#include <libvmaf/version.h>
+
+/* libvmaf's integer version macros, usable by the preprocessor; run.sh passes
+ * the version pkg-config reports, and the two must agree. */
+#if !defined(VMAF_API_VERSION_MAJOR) || !defined(VMAF_API_VERSION_MINOR) || !defined(VMAF_API_VERSION_PATCH)
+#error "libvmaf/version.h lacks VMAF_API_VERSION_MAJOR/_MINOR/_PATCH"
+#endif
+#if VMAF_API_VERSION_MAJOR != EXPECT_MAJOR || VMAF_API_VERSION_MINOR != EXPECT_MINOR || \
+    VMAF_API_VERSION_PATCH != EXPECT_PATCH
+#error "libvmaf/version.h and pkg-config disagree on the version"
+#endif
 
 static int fill(VmafPicture *p, unsigned v)
 {
@@ -17,6 +31,17 @@ static int fill(VmafPicture *p, unsigned v)
 
 int main(void)
 {
+    /* vmaf_version() starts with the same MAJOR.MINOR.PATCH. */
+    char want[32];
+    snprintf(want, sizeof(want), "%d.%d.%d", VMAF_API_VERSION_MAJOR, VMAF_API_VERSION_MINOR,
+             VMAF_API_VERSION_PATCH);
+    if (strncmp(vmaf_version(), want, strlen(want))) {
+        fprintf(stderr, "vmaf_version() %s, headers %s\n", vmaf_version(), want);
+        return 11;
+    }
+    /* The VA-API import (it brings libva into a static link) refuses a NULL context. */
+    if (vmaf_vulkan_import_va_surface(NULL, VMAF_VULKAN_IMPORT_REFERENCE, NULL, 0, 0) != -EINVAL) return 12;
+
     VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_ERROR, .n_threads = 2 };
     VmafContext *vmaf = NULL;
     if (vmaf_init(&vmaf, cfg)) return 1;
