@@ -86,14 +86,14 @@ TEST_CASE("mismatched pictures are refused with -EINVAL", "[api]")
     vmaf_picture_unref(&y);
 }
 
-TEST_CASE("flush ends the stream; scores of missing frames are -ENOENT", "[api]")
+TEST_CASE("flush ends the stream; scores of missing frames are -EINVAL (as libvmaf)", "[api]")
 {
     Ctx c(2);
     REQUIRE(vmaf_use_feature(c.v, "psnr", nullptr) == 0);
     REQUIRE(vmaf_read_pictures(c.v, nullptr, nullptr, 0) == 0);  // zero frames
     double s;
-    CHECK(vmaf_feature_score_at_index(c.v, "psnr_y", &s, 0) == -ENOENT);
-    CHECK(vmaf_feature_score_pooled(c.v, "psnr_y", VMAF_POOL_METHOD_MEAN, &s, 0, 0) == -ENOENT);
+    CHECK(vmaf_feature_score_at_index(c.v, "psnr_y", &s, 0) == -EINVAL);
+    CHECK(vmaf_feature_score_pooled(c.v, "psnr_y", VMAF_POOL_METHOD_MEAN, &s, 0, 0) == -EINVAL);
     CHECK(vmaf_feature_score_pooled(c.v, "psnr_y", VMAF_POOL_METHOD_UNKNOWN, &s, 0, 0) == -EINVAL);
     CHECK(vmaf_feature_score_pooled(c.v, "psnr_y", VMAF_POOL_METHOD_MEAN, &s, 2, 1) == -EINVAL);
     VmafPicture a = pic(16, 16), b = pic(16, 16);
@@ -108,7 +108,7 @@ TEST_CASE("imported scores pool like computed ones", "[api]")
     Ctx c;
     const double v[] = {1.0, 3.0, 0.5};
     for (unsigned i = 0; i < 3; i++) REQUIRE(vmaf_import_feature_score(c.v, "custom", v[i], i) == 0);
-    CHECK(vmaf_import_feature_score(c.v, "custom", 9.0, 1) == -EEXIST);
+    CHECK(vmaf_import_feature_score(c.v, "custom", 9.0, 1) == -EINVAL);  // written once only, as libvmaf
     double s;
     REQUIRE(vmaf_feature_score_pooled(c.v, "custom", VMAF_POOL_METHOD_MEAN, &s, 0, 2) == 0);
     CHECK(s == Approx(1.5));
@@ -170,4 +170,148 @@ TEST_CASE("an exhausted pool: the timed fetch returns instead of blocking", "[ap
     vmaf_picture_unref(&p[1]);
     vmaf_picture_unref(&p[2]);
     CHECK(vmaf_fetch_preallocated_picture_timeout(nullptr, &p[0], 0) == -EINVAL);
+}
+
+// libvmaf's return codes (its libvmaf.c, model.c, read_json_model.c, picture.c,
+// picture_pool.c, dict.c, feature_collector.c and predict.c at the API level this
+// library matches), function by function, where a caller can see them without
+// crashing libvmaf. docs/api.md lists where this library deliberately differs.
+TEST_CASE("error returns equal libvmaf's", "[api][codes]")
+{
+    VmafConfiguration cfg{};
+    cfg.log_level = VMAF_LOG_LEVEL_NONE;
+    double s = 0;
+
+    // vmaf_init, vmaf_close
+    CHECK(vmaf_init(nullptr, cfg) == -EINVAL);
+    CHECK(vmaf_close(nullptr) == -EINVAL);
+
+    Ctx c;
+    // vmaf_use_feature: no context, no name, an unknown name.
+    CHECK(vmaf_use_feature(nullptr, "psnr", nullptr) == -EINVAL);
+    CHECK(vmaf_use_feature(c.v, nullptr, nullptr) == -EINVAL);
+    CHECK(vmaf_use_feature(c.v, "no_such_feature", nullptr) == -EINVAL);
+
+    // vmaf_import_feature_score: no context or name; a score written twice.
+    CHECK(vmaf_import_feature_score(nullptr, "x", 1.0, 0) == -EINVAL);
+    CHECK(vmaf_import_feature_score(c.v, nullptr, 1.0, 0) == -EINVAL);
+    REQUIRE(vmaf_import_feature_score(c.v, "x", 1.0, 0) == 0);
+    CHECK(vmaf_import_feature_score(c.v, "x", 2.0, 0) == -EINVAL);
+
+    // vmaf_feature_score_at_index: missing arguments, an unknown feature, a
+    // missing index: all -EINVAL (libvmaf's feature collector).
+    CHECK(vmaf_feature_score_at_index(nullptr, "x", &s, 0) == -EINVAL);
+    CHECK(vmaf_feature_score_at_index(c.v, nullptr, &s, 0) == -EINVAL);
+    CHECK(vmaf_feature_score_at_index(c.v, "x", nullptr, 0) == -EINVAL);
+    CHECK(vmaf_feature_score_at_index(c.v, "y", &s, 0) == -EINVAL);
+    CHECK(vmaf_feature_score_at_index(c.v, "x", &s, 1) == -EINVAL);
+    CHECK(vmaf_feature_score_at_index(c.v, "x", &s, 1000000) == -EINVAL);
+    REQUIRE(vmaf_feature_score_at_index(c.v, "x", &s, 0) == 0);
+    CHECK(s == 1.0);
+
+    // vmaf_feature_score_pooled: arguments, range, method, missing scores.
+    CHECK(vmaf_feature_score_pooled(nullptr, "x", VMAF_POOL_METHOD_MEAN, &s, 0, 0) == -EINVAL);
+    CHECK(vmaf_feature_score_pooled(c.v, nullptr, VMAF_POOL_METHOD_MEAN, &s, 0, 0) == -EINVAL);
+    CHECK(vmaf_feature_score_pooled(c.v, "x", VMAF_POOL_METHOD_MEAN, &s, 1, 0) == -EINVAL);
+    CHECK(vmaf_feature_score_pooled(c.v, "x", VMAF_POOL_METHOD_UNKNOWN, &s, 0, 0) == -EINVAL);
+    CHECK(vmaf_feature_score_pooled(c.v, "x", VMAF_POOL_METHOD_NB, &s, 0, 0) == -EINVAL);
+    CHECK(vmaf_feature_score_pooled(c.v, "x", VMAF_POOL_METHOD_MEAN, &s, 0, 1) == -EINVAL);
+    CHECK(vmaf_feature_score_pooled(c.v, "y", VMAF_POOL_METHOD_MEAN, &s, 0, 0) == -EINVAL);
+
+    // Models: by version (unknown: -EINVAL, libvmaf's "no such built-in model"),
+    // by path (a file that cannot be opened: -EINVAL, as fopen failing there).
+    VmafModelConfig mcfg{};
+    VmafModel *m = nullptr;
+    VmafModelCollection *mc = nullptr;
+    CHECK(vmaf_model_load(&m, &mcfg, "no_such_model_v9") == -EINVAL);
+    CHECK(vmaf_model_collection_load(&m, &mc, &mcfg, "no_such_model_v9") == -EINVAL);
+    CHECK(vmaf_model_load_from_path(&m, &mcfg, "/nonexistent/model.json") == -EINVAL);
+    CHECK(vmaf_model_collection_load_from_path(&m, &mc, &mcfg, "/nonexistent/model.json") == -EINVAL);
+    CHECK(m == nullptr);
+    CHECK(mc == nullptr);
+    REQUIRE(vmaf_model_load(&m, &mcfg, "vmaf_v0.6.1") == 0);
+    VmafFeatureDictionary *d = nullptr;
+    REQUIRE(vmaf_feature_dictionary_set(&d, "vif_enhn_gain_limit", "1") == 0);
+    CHECK(vmaf_model_feature_overload(nullptr, "vif", d) == -EINVAL);
+    CHECK(vmaf_model_feature_overload(m, nullptr, d) == -EINVAL);
+    CHECK(vmaf_model_feature_overload(m, "vif", nullptr) == -EINVAL);
+    CHECK(vmaf_model_collection_feature_overload(m, nullptr, "vif", d) == -EINVAL);
+    CHECK(vmaf_model_feature_overload(m, "vif", d) == 0);  // consumes d
+
+    // Scores of a model: arguments, range, method; no features: -EINVAL (predict.c).
+    CHECK(vmaf_use_features_from_model(nullptr, m) == -EINVAL);
+    CHECK(vmaf_use_features_from_model(c.v, nullptr) == -EINVAL);
+    CHECK(vmaf_use_features_from_model_collection(nullptr, mc) == -EINVAL);
+    CHECK(vmaf_use_features_from_model_collection(c.v, nullptr) == -EINVAL);
+    CHECK(vmaf_score_at_index(nullptr, m, &s, 0) == -EINVAL);
+    CHECK(vmaf_score_at_index(c.v, nullptr, &s, 0) == -EINVAL);
+    CHECK(vmaf_score_at_index(c.v, m, nullptr, 0) == -EINVAL);
+    CHECK(vmaf_score_at_index(c.v, m, &s, 0) == -EINVAL);
+    CHECK(vmaf_score_pooled(c.v, m, VMAF_POOL_METHOD_MEAN, &s, 0, 0) == -EINVAL);
+    CHECK(vmaf_score_pooled(nullptr, m, VMAF_POOL_METHOD_MEAN, &s, 0, 0) == -EINVAL);
+    CHECK(vmaf_score_pooled(c.v, nullptr, VMAF_POOL_METHOD_MEAN, &s, 0, 0) == -EINVAL);
+    CHECK(vmaf_score_pooled(c.v, m, VMAF_POOL_METHOD_MEAN, nullptr, 0, 0) == -EINVAL);
+    CHECK(vmaf_score_pooled(c.v, m, VMAF_POOL_METHOD_MEAN, &s, 1, 0) == -EINVAL);
+    CHECK(vmaf_score_pooled(c.v, m, VMAF_POOL_METHOD_UNKNOWN, &s, 0, 0) == -EINVAL);
+    VmafModelCollectionScore cs{};
+    CHECK(vmaf_score_at_index_model_collection(nullptr, mc, &cs, 0) == -EINVAL);
+    CHECK(vmaf_score_at_index_model_collection(c.v, nullptr, &cs, 0) == -EINVAL);
+    CHECK(vmaf_score_pooled_model_collection(nullptr, mc, VMAF_POOL_METHOD_MEAN, &cs, 0, 0) == -EINVAL);
+    CHECK(vmaf_score_pooled_model_collection(c.v, nullptr, VMAF_POOL_METHOD_MEAN, &cs, 0, 0) == -EINVAL);
+    vmaf_model_destroy(m);
+
+    // Pictures: vmaf_picture_alloc's and vmaf_picture_unref's checks.
+    VmafPicture p{};
+    CHECK(vmaf_picture_alloc(nullptr, VMAF_PIX_FMT_YUV420P, 8, 16, 16) == -EINVAL);
+    CHECK(vmaf_picture_alloc(&p, VMAF_PIX_FMT_UNKNOWN, 8, 16, 16) == -EINVAL);
+    CHECK(vmaf_picture_alloc(&p, VMAF_PIX_FMT_YUV420P, 7, 16, 16) == -EINVAL);
+    CHECK(vmaf_picture_alloc(&p, VMAF_PIX_FMT_YUV420P, 17, 16, 16) == -EINVAL);
+    CHECK(vmaf_picture_unref(nullptr) == -EINVAL);
+    VmafPicture empty{};
+    CHECK(vmaf_picture_unref(&empty) == -EINVAL);  // no reference
+    REQUIRE(vmaf_picture_alloc(&p, VMAF_PIX_FMT_YUV420P, 8, 16, 16) == 0);
+    CHECK(vmaf_picture_unref(&p) == 0);
+    CHECK(vmaf_picture_unref(&p) == -EINVAL);  // cleared by the first
+
+    // Feature dictionaries: NULL arguments; an empty key is stored, as in libvmaf.
+    d = nullptr;
+    CHECK(vmaf_feature_dictionary_set(nullptr, "a", "1") == -EINVAL);
+    CHECK(vmaf_feature_dictionary_set(&d, nullptr, "1") == -EINVAL);
+    CHECK(vmaf_feature_dictionary_set(&d, "a", nullptr) == -EINVAL);
+    CHECK(vmaf_feature_dictionary_set(&d, "", "1") == 0);
+    CHECK(vmaf_feature_dictionary_free(&d) == 0);
+    CHECK(d == nullptr);
+    CHECK(vmaf_feature_dictionary_free(&d) == 0);  // already empty
+    CHECK(vmaf_feature_dictionary_free(nullptr) == -EINVAL);
+
+    // Preallocated pictures: no context, no picture, no pool; a pool of none or
+    // of empty pictures.
+    VmafPictureConfiguration pc{};
+    pc.pic_params = {16, 16, 8, VMAF_PIX_FMT_YUV420P};
+    pc.pic_cnt = 0;
+    CHECK(vmaf_preallocate_pictures(nullptr, pc) == -EINVAL);
+    CHECK(vmaf_preallocate_pictures(c.v, pc) == -EINVAL);
+    pc.pic_cnt = 2;
+    pc.pic_params.w = 0;
+    CHECK(vmaf_preallocate_pictures(c.v, pc) == -EINVAL);
+    CHECK(vmaf_fetch_preallocated_picture(nullptr, &p) == -EINVAL);
+    CHECK(vmaf_fetch_preallocated_picture(c.v, nullptr) == -EINVAL);
+    CHECK(vmaf_fetch_preallocated_picture(c.v, &p) == -EINVAL);
+
+    // vmaf_read_pictures: no context, one picture of two, nothing to extract
+    // with, after the flush and a second flush.
+    VmafPicture a = pic(16, 16), b = pic(16, 16);
+    CHECK(vmaf_read_pictures(nullptr, &a, &b, 0) == -EINVAL);
+    CHECK(vmaf_read_pictures(c.v, &a, nullptr, 0) == -EINVAL);
+    CHECK(vmaf_read_pictures(c.v, nullptr, &b, 0) == -EINVAL);
+    REQUIRE(vmaf_read_pictures(c.v, nullptr, nullptr, 0) == 0);
+    CHECK(vmaf_read_pictures(c.v, &a, &b, 0) == -EINVAL);
+    CHECK(vmaf_read_pictures(c.v, nullptr, nullptr, 0) == -EINVAL);
+    vmaf_picture_unref(&a);
+    vmaf_picture_unref(&b);
+
+    // vmaf_write_output: a file that cannot be opened, an unknown format.
+    CHECK(vmaf_write_output(c.v, "/nonexistent-dir/out.json", VMAF_OUTPUT_FORMAT_JSON) == -EINVAL);
+    CHECK(vmaf_write_output(c.v, "/nonexistent-dir/out.json", VMAF_OUTPUT_FORMAT_NONE) == -EINVAL);
+    CHECK(vmaf_version() != nullptr);
 }

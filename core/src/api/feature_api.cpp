@@ -8,7 +8,8 @@
 VMAF_EXPORT int vmaf_feature_dictionary_set(VmafFeatureDictionary **dict, const char *key,
                                             const char *val)
 {
-    if (!dict || !key || !val || !*key) return -EINVAL;
+    // An empty key is stored, as libvmaf does (an extractor then refuses it).
+    if (!dict || !key || !val) return -EINVAL;
     if (!*dict) {
         *dict = new (std::nothrow) VmafFeatureDictionary;
         if (!*dict) return -ENOMEM;

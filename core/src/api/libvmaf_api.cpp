@@ -82,7 +82,16 @@ VMAF_EXPORT int vmaf_import_feature_score(VmafContext *vmaf, const char *feature
                                           double value, unsigned index)
 {
     if (!vmaf || !feature_name) return -EINVAL;
-    return guarded([&] { return vmaf->ctx.collector().set(feature_name, index, value); });
+    return guarded([&] {
+        const int err = vmaf->ctx.collector().set(feature_name, index, value);
+        if (err == -EEXIST) {
+            // libvmaf's code for a score written twice.
+            vmaf::log(VMAF_LOG_LEVEL_WARNING, "feature \"%s\" already has a score at index %u\n", feature_name,
+                      index);
+            return -EINVAL;
+        }
+        return err;
+    });
 }
 
 VMAF_EXPORT int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist,
@@ -96,7 +105,9 @@ VMAF_EXPORT int vmaf_feature_score_at_index(VmafContext *vmaf, const char *featu
                                             double *score, unsigned index)
 {
     if (!vmaf || !feature_name || !score) return -EINVAL;
-    return vmaf->ctx.collector().get(feature_name, index, score);
+    // No such feature or no score at that index: -EINVAL, as libvmaf.
+    const int err = vmaf->ctx.collector().get(feature_name, index, score);
+    return err == -ENOENT ? -EINVAL : err;
 }
 
 VMAF_EXPORT int vmaf_feature_score_pooled(VmafContext *vmaf, const char *feature_name,
@@ -110,7 +121,7 @@ VMAF_EXPORT int vmaf_feature_score_pooled(VmafContext *vmaf, const char *feature
         for (unsigned i = index_low; i <= index_high; i++) {
             if (vmaf->ctx.is_subsampled_out(i)) continue;
             double s;
-            if (int err = vmaf->ctx.collector().get(feature_name, i, &s)) return err;
+            if (int err = vmaf->ctx.collector().get(feature_name, i, &s)) return err == -ENOENT ? -EINVAL : err;
             scores.push_back(s);
         }
         return vmaf::pool(std::span<const double>(scores), pool_method, score);

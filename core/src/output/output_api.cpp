@@ -42,7 +42,7 @@ VMAF_EXPORT int vmaf_write_output(VmafContext *vmaf, const char *output_path,
     if (!f) {
         const int err = errno;
         vmaf::log(VMAF_LOG_LEVEL_ERROR, "could not open %s: %s\n", output_path, std::strerror(err));
-        return err ? -err : -EINVAL;
+        return -EINVAL;  // libvmaf's code whenever the file cannot be opened
     }
     int ret;
     try {
