@@ -46,5 +46,5 @@ __all__ = [
 
 
 def library_version() -> str:
-    """libvmaf's version string ("3.0.0-vk0.1.0")."""
+    """libvmaf's version string ("3.2.0-vk0.1.0")."""
     return load_library().version()
