@@ -169,6 +169,10 @@ def too_small_for_speed(cli):
     expect_error(r, 4, "speed_chroma", "176x144", "88x72", "80x80")
     r = cli.run(*cli.pair(SMALL), "-n", "--feature", "speed_temporal")
     check(r.rc == 0, "speed_temporal runs on 176x144", r)
+    # The v1 phone model prescales the chroma planes by 0.6: 160x120 become 96x72
+    # (libvmaf crashes there too).
+    r = cli.run(*cli.pair(OTHER_SIZE), "-m", "version=vmaf_v1.0.16_5d0h")
+    expect_error(r, 4, "speed_chroma", "160x120", "96x72 after speed_prescale 0.6", "80x80")
 
 
 def bad_option_values(cli):

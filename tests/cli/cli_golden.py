@@ -2,7 +2,7 @@
 
 For each pair and each libvmaf command line a golden output exists for (the
 default features and models, the float family and other features, SpEED, the
---aom_ctc v7.0 and --nflx_ctc v1.0 presets), runs the same command line here
+--aom_ctc v7.0 and --nflx_ctc v1.0 presets, the VMAF v1 models), runs the same command line here
 and compares every per-frame score libvmaf printed (each must be present in
 ours), every pooled value of every score and every aggregate metric, within
 1e-4. Prints the largest difference of each name.
@@ -50,6 +50,11 @@ MODELS = [
     ("libvmaf.speed.json", ["--feature", "speed_chroma", "--feature", "speed_temporal"]),
     ("libvmaf.aom_ctc_v7.0.json", ["--aom_ctc", "v7.0"]),
     ("libvmaf.nflx_ctc_v1.0.json", ["--nflx_ctc", "v1.0"]),
+    # VMAF v1, by name here (libvmaf ran them by path); absent where libvmaf fails.
+    ("libvmaf.v1_3d0h.json", ["-m", "version=vmaf_v1.0.16_3d0h"]),
+    ("libvmaf.v1_5d0h.json", ["-m", "version=vmaf_v1.0.16_5d0h"]),
+    ("libvmaf.v1_3d0h_2160.json", ["-m", "version=vmaf_v1.0.16_3d0h_2160"]),
+    ("libvmaf.v1_1d5h_2160.json", ["-m", "version=vmaf_v1.0.16_1d5h_2160"]),
 ]
 
 
