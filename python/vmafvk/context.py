@@ -218,6 +218,14 @@ class Context:
 
     def _attach_vulkan(self, backend: str, device) -> None:
         from . import vulkan
+        if isinstance(device, vulkan.VulkanDevice):
+            # A device the caller keeps: imported, not owned (close() leaves it).
+            if device._lib is not self._lib:
+                raise ValueError("the VulkanDevice belongs to another library")
+            device._import_into(self._handle)
+            self.backend = "vulkan"
+            self.device_name = device.device_name
+            return
         try:
             self._vulkan = vulkan.attach(self._lib, self._handle, device)
         except VmafError as e:
