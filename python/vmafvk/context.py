@@ -170,8 +170,8 @@ class Context:
     was chosen. threads: frame threads (0 runs on the caller's thread).
     subsample: score every n-th frame. device: Vulkan device index, a
     case-insensitive device name substring, or None for the library's choice
-    ($VMAF_VULKAN_DEVICE, else the best usable device); see
-    vmafvk.list_vulkan_devices(). log_level: "none", "error", "warning", "info",
+    ($VMAF_VULKAN_DEVICE, else the best usable device), see
+    vmafvk.list_vulkan_devices(); or a vmafvk.VulkanDevice to share (not owned). log_level: "none", "error", "warning", "info",
     "debug". library: path of libvmaf.so (overrides $VMAFVK_LIBRARY).
     """
 
