@@ -856,6 +856,8 @@ def _account(stats: dict, r: dict) -> None:
         st["via"][r["via"]] = st["via"].get(r["via"], 0) + 1
     st["n"] += 1
     st["seconds"] += r.get("seconds", 0.0)
+    if r.get("phases"):
+        st["in_process"] = st.get("in_process", 0) + 1
     for k, v in (r.get("phases") or {}).items():
         st["phases"][k] = st["phases"].get(k, 0.0) + v
 
@@ -869,7 +871,7 @@ def _stats_lines(stats: dict) -> list:
         via = ", ".join(f"{n} {'in process' if k == 'bindings' else 'by the tool'}"
                         for k, n in sorted(st["via"].items()))
         devices = sum(st["pids"].values())
-        phases = ", ".join(f"{k} {1000 * v / st['n']:.1f}" for k, v in st["phases"].items())
+        phases = ", ".join(f"{k} {1000 * v / st['in_process']:.1f}" for k, v in st["phases"].items())
         lines.append(f"{label}: {st['n']} pairs ({via}) in {len(st['pids'])} process(es), "
                      f"{devices} Vulkan device(s) created; {1000 * st['seconds'] / st['n']:.1f} ms "
                      f"a pair" + (f" (ms: {phases})" if phases else ""))
