@@ -534,6 +534,9 @@ class Worker:
                 if self.proc is not None:
                     self.kill()
                 self._start(deadline)
+            # The log holds what the worker says about this pair only (shared offset).
+            self._log.seek(0)
+            self._log.truncate()
             req = json.dumps({"id": self._next, "name": name, "args": pair_args, "out": out})
             try:
                 self.proc.stdin.write((req + "\n").encode())

@@ -151,14 +151,22 @@ def _bpc_of(planes, bpc, what: str) -> int:
     raise ValueError(f"{what}: dtype {dtype} is not supported (uint8, or uint16 with bpc=)")
 
 
+class _PlaneView:
+    """A writable numpy view of a plane of library memory (without making a
+    ctypes array type per plane, which costs more than copying a small plane)."""
+
+    __slots__ = ("__array_interface__",)
+
+    def __init__(self, address: int, shape, strides, typestr: str):
+        self.__array_interface__ = {"data": (address, False), "shape": shape,
+                                    "strides": strides, "typestr": typestr, "version": 3}
+
+
 def _copy_into(pic: _lib.VmafPicture, planes) -> None:
     for i, src in enumerate(planes):
-        h, w = src.shape
-        stride = pic.stride[i]
         itemsize = src.dtype.itemsize
-        buf = (ctypes.c_char * (stride * (h - 1) + w * itemsize)).from_address(pic.data[i])
-        dst = np.ndarray((h, w), dtype=src.dtype.newbyteorder("="), buffer=buf,
-                         strides=(stride, itemsize))
+        dst = np.asarray(_PlaneView(pic.data[i], src.shape, (pic.stride[i], itemsize),
+                                    src.dtype.newbyteorder("=").str))
         dst[...] = src
 
 
