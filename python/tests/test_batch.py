@@ -358,6 +358,23 @@ def test_a_pair_that_kills_or_hangs_its_worker_costs_that_pair(lib, direct, tmp_
     assert not [p for p in os.listdir(out) if p.endswith(".tmp")]
 
 
+def test_a_pair_that_fails_in_process_goes_to_the_tool(lib, direct, tmp_path):
+    index = lavapipe_index()
+    if index is None:
+        pytest.skip("no lavapipe (CPU Vulkan) device")
+    rows = golden_rows(PAIRS[:3])
+    pairs = write_csv(tmp_path / "pairs.csv", rows)
+    out = tmp_path / "results"
+    victim = rows[0][2]
+    r = run_batch(pairs, "-o", out, "--gpus", str(index), "--cpu-workers", "0",
+                  env=tool_env(VMAFVK_BATCH_FAULT=f"{victim}=raise"))
+    assert r.returncode == 0, r.stderr
+    assert f"gpu0: {victim} went to the vmaf tool: failed in process: RuntimeError" in r.stderr
+    # One process; the failure cost its device, so the next pairs had a second one.
+    assert worker_lines(r.stderr) == {"gpu0": (3, 2, 1, 1, 2)}, r.stderr
+    check_results(str(out), rows, direct)
+
+
 def test_gpu_worker_crash_then_resume(lib, direct, tmp_path):
     index = lavapipe_index()
     if index is None:

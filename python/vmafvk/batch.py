@@ -622,6 +622,11 @@ def run_local(todo: list, slots: list, cli: str, timeout, on_result, tool_only: 
             if w.notice and not told and notice is not None:
                 notice(f"{slot.label}: pairs go to the vmaf tool, one process each: {w.notice}")
                 told = True
+            elif (r.get("via") == "tool" and r.get("why", "").startswith("failed in process")
+                  and not told and notice is not None):
+                # A pair the worker should have scored: say so once per worker.
+                notice(f"{slot.label}: {p.name} went to the vmaf tool: {r['why']}")
+                told = True
             done.put((p, r))
 
     threads = [threading.Thread(target=run, args=(s,), daemon=True, name=f"vmafvk-{s.label}")

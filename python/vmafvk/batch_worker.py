@@ -4,8 +4,8 @@ It scores pair after pair through the bindings in its own process, keeping
 one Vulkan device (a VmafVulkanState) for all of them when it is a GPU
 worker, so a pair costs neither a process start nor a device creation. A pair
 it cannot score exactly as the `vmaf` tool would (an input that is not .y4m,
-an option it does not know) is handed to the tool, and so is a pair whose
-set-up fails in process, so that its error is the tool's own message. The
+an option it does not know) is handed to the tool, and so is a pair that
+fails in process, so that its error is the tool's own message. The
 result is the tool's JSON document either way: the same library writes it
 with vmaf_write_output.
 
@@ -22,8 +22,9 @@ its device before it. It exits at the end of its input. The parent enforces
 timeouts and restarts a worker that dies, so that a pair which crashes or
 hangs the process costs only that pair.
 
-VMAFVK_BATCH_FAULT (tests only): "NAME=crash,NAME2=hang,NAME3=exit" makes the
-worker abort, hang or exit when it is given pair NAME.
+VMAFVK_BATCH_FAULT (tests only): "NAME=crash,NAME2=hang,NAME3=exit,NAME4=raise"
+makes the worker abort, hang or exit when it is given pair NAME, or fail in
+process after its first frame.
 """
 
 from __future__ import annotations
@@ -189,6 +190,7 @@ class Scorer:
         self.device = None
         self.why_tool = ""
         self.faults = {}
+        self.fault = None
         for item in filter(None, os.environ.get("VMAFVK_BATCH_FAULT", "").split(",")):
             name, _, what = item.partition("=")
             self.faults[name] = what
@@ -257,12 +259,15 @@ class Scorer:
         t = time.monotonic()
         ref, dist, n = self._open_inputs(job)
         lib = self._lib
-        if self.kind == "gpu":
-            ctx = self.Context("vulkan", threads=self.threads or 0, subsample=job.subsample,
-                               device=self.device, log_level="warning")
-        else:
-            ctx = self.Context("cpu", threads=self.threads or 0, subsample=job.subsample,
-                               log_level="warning")
+        try:
+            if self.kind == "gpu":
+                ctx = self.Context("vulkan", threads=self.threads or 0, subsample=job.subsample,
+                                   device=self.device, log_level="warning")
+            else:
+                ctx = self.Context("cpu", threads=self.threads or 0, subsample=job.subsample,
+                                   log_level="warning")
+        except (lib.VmafError, ValueError) as e:
+            raise _Fallback(str(e)) from None
         with ctx:
             # Set-up in the tool's order: models, then features.
             models = []
@@ -283,6 +288,8 @@ class Scorer:
             bpc = ref.bpc if ref.bpc > 8 else None
             for i in range(n):
                 ctx.feed(ref[job.skip_ref + i], dist[job.skip_dist + i], bpc=bpc)
+                if self.fault == "raise":
+                    raise RuntimeError("VMAFVK_BATCH_FAULT: an error after the first frame")
             lib_ = ctx._lib
             lib_.call("vmaf_read_pictures", ctx._handle, None, None, 0)
             ctx._flushed = True
@@ -305,7 +312,7 @@ class Scorer:
     def handle(self, req: dict) -> dict:
         t0 = time.monotonic()
         name, args, out = req.get("name", ""), req["args"], req["out"]
-        fault = self.faults.get(name)
+        fault = self.fault = self.faults.get(name)
         if fault == "crash":
             os.abort()
         elif fault == "exit":
@@ -328,8 +335,8 @@ class Scorer:
                 reply["ok"] = True
             except _Fallback as e:
                 job, why = None, f"set-up failed in process: {e}"
-            except Exception as e:  # noqa: BLE001 -- the pair's failure, after scoring began
-                reply.update(ok=False, error=f"{type(e).__name__}: {e}")
+            except Exception as e:  # noqa: BLE001 -- the tool scores it, or says why not
+                job, why = None, f"failed in process: {type(e).__name__}: {e}"
                 # The device may be what failed: the next pair gets a new one.
                 self.drop_device()
         if job is None:
