@@ -34,6 +34,9 @@ python=${PYTHON:-/usr/bin/python3}
 [ -x "$python" ] || python=python3
 
 [ -x "$cli" ] || { echo "bench_batch: no $cli (build first, or set BUILD_DIR)" >&2; exit 1; }
+# Without numpy the workers would hand every pair to the tool: not what is measured.
+"$python" -c 'import numpy' 2> /dev/null ||
+  { echo "bench_batch: $python has no numpy (python3-numpy): the batch would not score in process" >&2; exit 1; }
 export VMAFVK_LIBRARY=$lib VMAFVK_CLI=$cli PYTHONPATH=$root/python${PYTHONPATH:+:$PYTHONPATH}
 if [ -n "${OUT:-}" ]; then
   out=$OUT

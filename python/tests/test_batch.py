@@ -699,4 +699,7 @@ def test_dask_cluster_survives_a_killed_worker(lib, direct, tmp_path, processes)
     assert f"{len(rows)} scored, 0 failed, 0 already scored" in line
     survivor_address = next(a for a in pids if a != victim)
     assert f"{survivor_address} cpu0 " in line, line
+    # The survivor's slot scored every pair of its share in process, in one worker process.
+    assert re.search(rf"batch: {re.escape(survivor_address)} cpu0: \d+ pairs \(\d+ in process\) "
+                     r"in 1 process\(es\), 0 Vulkan", batch_log), batch_log
     assert time.monotonic() - t0 < 120

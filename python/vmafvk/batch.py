@@ -471,8 +471,9 @@ class Worker:
             wait = None if deadline is None else deadline - time.monotonic()
             if wait is not None and wait <= 0:
                 raise _Timeout()
-            r, _, _ = select.select([fd], [], [], wait)
-            if not r:
+            poller = select.poll()  # not select(): descriptors may pass FD_SETSIZE
+            poller.register(fd, select.POLLIN | select.POLLHUP | select.POLLERR)
+            if not poller.poll(None if wait is None else max(1, int(wait * 1000 + 0.999))):
                 raise _Timeout()
             chunk = os.read(fd, 1 << 16)
             if not chunk:
