@@ -5,11 +5,15 @@
     python -m vmafvk.batch PAIRS.csv -o results/ --scheduler tcp://HOST:8786   # a Dask cluster
 
 PAIRS.csv has a header and the columns `reference` and `distorted`, and
-optionally `name`, `model`, `features` and `args` (see docs/batch.md). Each pair
-is scored by the project's `vmaf` tool in a process of its own; its JSON output
-(libvmaf's layout) is written to results/NAME.json, and results/summary.csv gets
-one line per pair (status, pooled means). Pairs whose JSON is already there are
-skipped, so an interrupted run resumes where it stopped.
+optionally `name`, `model`, `features` and `args` (see docs/batch.md). Each
+worker (one per GPU, and the CPU workers) is a long-lived process
+(vmafvk.batch_worker) that scores pair after pair through the bindings, a GPU
+worker on the one Vulkan device it keeps; pairs it does not read itself go to the
+project's `vmaf` tool. The JSON the `vmaf` tool would write (libvmaf's layout) is
+written to results/NAME.json, and results/summary.csv gets one line per pair
+(status, pooled means). A pair that crashes or hangs its worker fails alone (the
+worker is replaced). Pairs whose JSON is already there are skipped, so an
+interrupted run resumes where it stopped.
 
 Exit status: 0 when every pair is scored, 1 when some failed, 2 for a bad
 command line or CSV, 3 when scoring cannot start (no `vmaf` tool, a --gpus
@@ -38,7 +42,7 @@ import time
 import uuid as _uuid
 from dataclasses import dataclass, field
 
-__all__ = ["Pair", "Slot", "find_cli", "list_devices", "main", "read_pairs", "select_gpus"]
+__all__ = ["Pair", "Slot", "Worker", "find_cli", "list_devices", "main", "read_pairs", "select_gpus"]
 
 COLUMNS = ("reference", "distorted", "name", "model", "features", "args")
 # Options the batch sets itself; a row's `args` may not give them.
