@@ -904,12 +904,12 @@ def build_parser() -> argparse.ArgumentParser:
                         "such as lavapipe), all, none, or a comma list of indices / UUID prefixes "
                         "(a device named twice gets two workers)")
     p.add_argument("--cpu-workers", default="auto", metavar="N|auto",
-                   help="CPU workers (vmaf --backend cpu); auto: one per core beside the GPU "
+                   help="CPU workers (the CPU backend); auto: one per core beside the GPU "
                         "workers, at least one when there is no GPU")
     p.add_argument("--cpu-threads", type=int, default=None, metavar="N",
-                   help="--threads of each CPU worker's vmaf (default: the tool's default)")
+                   help="frame threads of each CPU worker (the tool's --threads; default: its default)")
     p.add_argument("--gpu-threads", type=int, default=None, metavar="N",
-                   help="--threads of each GPU worker's vmaf (default: the tool's default)")
+                   help="frame threads of each GPU worker (the tool's --threads; default: its default)")
     p.add_argument("-m", "--model", action="append", default=[], metavar="PARAMS",
                    help="model for rows without a model cell (repeatable; default: the tool's, "
                         "vmaf_v0.6.1)")
