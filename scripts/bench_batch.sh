@@ -2,19 +2,23 @@
 # Pairs per second of `python -m vmafvk.batch` on a catalog made of the golden pairs
 # (tests/data) replicated to about 200 pairs (vmaf_v0.6.1, 10 frames each, 176x144
 # to 322x186), beside the vmaf tool run one pair at a time in a shell loop:
-#   cli-gpu-loop   vmaf --backend vulkan --vulkan_device N, one pair after the other
-#   cli-cpu-loop   vmaf --backend cpu, one pair after the other
-#   batch-1gpu     batch, one GPU worker, no CPU worker
-#   batch-1gpu+cpu batch, one GPU worker and CPU_WORKERS CPU workers (default nproc - 1)
-#   batch-cpu      batch, no GPU worker, nproc CPU workers
-# Every batch result is checked against the shell loop's JSON for the same pair
-# (same scores, "fps" aside). Prints a markdown table.
+#   cli-gpu-loop     vmaf --backend vulkan --vulkan_device N, one pair after the other
+#   cli-cpu-loop     vmaf --backend cpu, one pair after the other
+#   batch-1gpu       batch, one GPU worker (one process, one Vulkan device), no CPU worker
+#   batch-1gpu+cpu   batch, one GPU worker and CPU_WORKERS CPU workers (default nproc - 1)
+#   batch-cpu        batch, no GPU worker, nproc CPU workers
+#   batch-1gpu-tool  batch-1gpu with --scorer tool (a vmaf process and device per pair)
+#   batch-cpu-tool   batch-cpu with --scorer tool (a vmaf process per pair)
+# Every mode's results are checked against the first mode's JSON for the same pair
+# (same scores, "fps" aside). Prints a markdown table, then each batch's per-worker
+# line (pairs in process, processes, Vulkan devices created, ms a pair by phase).
 #   scripts/bench_batch.sh
 # Env: BUILD_DIR (default build), REPLICAS (copies of each golden pair, default 20),
 #      GPUS (the --gpus of the GPU modes: default auto, i.e. the first GPU that is not
 #      a CPU implementation; a lavapipe machine needs GPUS=0), CPU_WORKERS,
-#      MODES (default all five above), OUT (keep the catalog and results there),
-#      VMAF_MODEL_DIR (models, if the build's model_dir is not where they are).
+#      MODES (default: cli-cpu-loop batch-1gpu batch-1gpu+cpu batch-cpu batch-cpu-tool),
+#      OUT (keep the catalog and results there), VMAF_MODEL_DIR (models, if the
+#      build's model_dir is not where they are), PYTHON (default /usr/bin/python3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -25,11 +29,14 @@ replicas=${REPLICAS:-20}
 gpus=${GPUS:-auto}
 cores=$(nproc)
 cpu_workers=${CPU_WORKERS:-$((cores > 1 ? cores - 1 : 1))}
-modes=${MODES:-cli-gpu-loop cli-cpu-loop batch-1gpu batch-1gpu+cpu batch-cpu}
+modes=${MODES:-cli-cpu-loop batch-1gpu batch-1gpu+cpu batch-cpu batch-cpu-tool}
 python=${PYTHON:-/usr/bin/python3}
 [ -x "$python" ] || python=python3
 
 [ -x "$cli" ] || { echo "bench_batch: no $cli (build first, or set BUILD_DIR)" >&2; exit 1; }
+# Without numpy the workers would hand every pair to the tool: not what is measured.
+"$python" -c 'import numpy' 2> /dev/null ||
+  { echo "bench_batch: $python has no numpy (python3-numpy): the batch would not score in process" >&2; exit 1; }
 export VMAFVK_LIBRARY=$lib VMAFVK_CLI=$cli PYTHONPATH=$root/python${PYTHONPATH:+:$PYTHONPATH}
 if [ -n "${OUT:-}" ]; then
   out=$OUT
@@ -70,6 +77,7 @@ echo "bench_batch: $n pairs, $cores cores, $cpu_workers CPU workers beside the G
 
 now() { date +%s.%N; }
 rows=()
+workers=()
 add_row() { rows+=("| $1 | $2 | $3 | $(awk -v n="$2" -v s="$3" 'BEGIN { printf "%.2f", n / s }') |"); }
 
 loop() {  # the vmaf tool on each pair in turn, into $out/$1/NAME.json
@@ -88,15 +96,22 @@ for mode in $modes; do
     batch-1gpu) args=(--gpus "$gpus" --cpu-workers 0) ;;
     batch-1gpu+cpu) args=(--gpus "$gpus" --cpu-workers "$cpu_workers") ;;
     batch-cpu) args=(--gpus none --cpu-workers "$cores") ;;
+    batch-1gpu-tool) args=(--gpus "$gpus" --cpu-workers 0 --scorer tool) ;;
+    batch-cpu-tool) args=(--gpus none --cpu-workers "$cores" --scorer tool) ;;
     *) echo "bench_batch: unknown mode $mode" >&2; exit 1 ;;
   esac
   t0=$(now)
   case $mode in
     cli-*) loop "$mode" "${args[@]}" ;;
-    *) "$python" -m vmafvk.batch "$csv" -o "$out/$mode" -q "${args[@]}" ;;
+    *) "$python" -m vmafvk.batch "$csv" -o "$out/$mode" "${args[@]}" 2> "$out/$mode.log" ||
+         { cat "$out/$mode.log" >&2; exit 1; } ;;
   esac
   t1=$(now)
   add_row "$mode" "$n" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')"
+  case $mode in
+    batch-*) workers+=("$mode: $(grep -E '^batch: gpu0:' "$out/$mode.log" || true)")
+             workers+=("$mode: $(grep -E '^batch: cpu0:' "$out/$mode.log" || true)") ;;
+  esac
   if [ -z "$reference" ]; then
     reference=$out/$mode
   else
@@ -116,4 +131,6 @@ done
 echo "| mode | pairs | seconds | pairs/s |"
 echo "|---|---|---|---|"
 printf '%s\n' "${rows[@]}"
+echo
+printf '%s\n' "${workers[@]}" | grep -v ': $' || true
 echo "bench_batch: every mode's scores are identical to $(basename "$reference")'s" >&2

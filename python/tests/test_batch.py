@@ -6,6 +6,7 @@ import csv
 import glob
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -275,6 +276,195 @@ def test_csv_columns_model_features_args(lib, cli, tmp_path):
     assert float(summary["feat"]["float_ssim"]) == load(str(out), "feat")["pooled_metrics"]["float_ssim"]["mean"]
 
 
+# ----------------------------------------------------------------- long-lived workers
+
+def worker_lines(stderr):
+    """{slot: (pairs, in process, by the tool, processes, Vulkan devices created)} from the
+    per-worker lines the batch prints at the end."""
+    out = {}
+    for m in re.finditer(r"batch: (\w+): (\d+) pairs \(([^)]*)\) in (\d+) process\(es\), "
+                         r"(\d+) Vulkan device\(s\) created", stderr):
+        via = dict((k, int(n)) for n, k in re.findall(r"(\d+) (in process|by the tool)", m.group(3)))
+        out[m.group(1)] = (int(m.group(2)), via.get("in process", 0), via.get("by the tool", 0),
+                           int(m.group(4)), int(m.group(5)))
+    return out
+
+
+def check_golden(out, rows):
+    """Every per-frame score the batch wrote is Netflix libvmaf's (golden JSON, which has
+    more digits than the 6 decimals the tool prints: they differ by the rounding only)."""
+    from conftest import golden_path
+    for row in rows:
+        name = next(n for n in PAIRS if row[2] == n or row[2].startswith(n + "_"))
+        with open(golden_path(name)) as f:
+            want = json.load(f)["frames"]
+        got = load(out, row[2])["frames"]
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            shared = set(g["metrics"]) & set(w["metrics"])
+            assert "vmaf" in shared and "integer_adm2" in shared and "integer_vif_scale0" in shared
+            for k in shared:
+                assert abs(g["metrics"][k] - w["metrics"][k]) <= 5e-7 + 1e-12, (row[2], k)
+
+
+def test_gpu_worker_keeps_one_device(lib, direct, tmp_path):
+    index = lavapipe_index()
+    if index is None:
+        pytest.skip("no lavapipe (CPU Vulkan) device")
+    rows = golden_rows()
+    pairs = write_csv(tmp_path / "pairs.csv", rows)
+    out = tmp_path / "results"
+    r = run_batch(pairs, "-o", out, "--gpus", str(index), "--cpu-workers", "0")
+    assert r.returncode == 0, r.stderr
+    # One process scored every pair in process, on the one device it created.
+    assert worker_lines(r.stderr) == {"gpu0": (len(rows), len(rows), 0, 1, 1)}, r.stderr
+    check_results(str(out), rows, direct)  # the CPU tool's own documents
+    check_golden(str(out), rows)
+
+
+def test_cpu_workers_in_process_and_by_the_tool(lib, direct, tmp_path):
+    rows = golden_rows()
+    pairs = write_csv(tmp_path / "pairs.csv", rows)
+    for scorer, via in (("bindings", (len(rows), 0)), ("tool", (0, len(rows)))):
+        out = tmp_path / scorer
+        r = run_batch(pairs, "-o", out, "--gpus", "none", "--cpu-workers", "1", "--scorer", scorer)
+        assert r.returncode == 0, r.stderr
+        assert worker_lines(r.stderr) == {"cpu0": (len(rows), *via, 1, 0)}, r.stderr
+        check_results(str(out), rows, direct)
+
+
+def test_a_pair_that_kills_or_hangs_its_worker_costs_that_pair(lib, direct, tmp_path):
+    rows = golden_rows()
+    pairs = write_csv(tmp_path / "pairs.csv", rows)
+    out = tmp_path / "results"
+    crash, leave, hang = PAIRS[1], PAIRS[4], PAIRS[7]
+    env = tool_env(VMAFVK_BATCH_FAULT=f"{crash}=crash,{leave}=exit,{hang}=hang")
+    # One worker: every later pair proves that it was started again.
+    r = run_batch(pairs, "-o", out, "--gpus", "none", "--cpu-workers", "1", "--timeout", "15", env=env)
+    assert r.returncode == 1, r.stderr
+    assert f"{len(rows) - 3} scored, 3 failed" in final_line(r.stderr)
+    summary = {s["name"]: s for s in read_summary(str(out))}
+    assert summary[crash]["status"] == "failed"
+    assert summary[crash]["error"].startswith("the worker process died (killed by SIGABRT)")
+    assert summary[leave]["error"].startswith("the worker process died (exit status 3)")
+    assert summary[hang]["error"] == "timed out after 15 s"
+    assert worker_lines(r.stderr)["cpu0"][3] == 4  # the first process and three new ones
+    ok = [row for row in rows if row[2] not in (crash, leave, hang)]
+    for row in ok:
+        assert summary[row[2]]["status"] == "ok"
+        assert_same_scores(load(str(out), row[2]), direct[row[2]], row[2])
+    for name in (crash, leave, hang):
+        assert not (out / f"{name}.json").exists()
+    assert not [p for p in os.listdir(out) if p.endswith(".tmp")]
+
+
+def test_a_pair_that_fails_in_process_goes_to_the_tool(lib, direct, tmp_path):
+    index = lavapipe_index()
+    if index is None:
+        pytest.skip("no lavapipe (CPU Vulkan) device")
+    rows = golden_rows(PAIRS[:3])
+    pairs = write_csv(tmp_path / "pairs.csv", rows)
+    out = tmp_path / "results"
+    victim = rows[0][2]
+    r = run_batch(pairs, "-o", out, "--gpus", str(index), "--cpu-workers", "0",
+                  env=tool_env(VMAFVK_BATCH_FAULT=f"{victim}=raise"))
+    assert r.returncode == 0, r.stderr
+    assert f"gpu0: {victim} went to the vmaf tool: failed in process: RuntimeError" in r.stderr
+    # One process; the failure cost its device, so the next pairs had a second one.
+    assert worker_lines(r.stderr) == {"gpu0": (3, 2, 1, 1, 2)}, r.stderr
+    check_results(str(out), rows, direct)
+
+
+def test_gpu_worker_crash_then_resume(lib, direct, tmp_path):
+    index = lavapipe_index()
+    if index is None:
+        pytest.skip("no lavapipe (CPU Vulkan) device")
+    rows = golden_rows(PAIRS[:4])
+    pairs = write_csv(tmp_path / "pairs.csv", rows)
+    out = tmp_path / "results"
+    victim = rows[1][2]
+    r = run_batch(pairs, "-o", out, "--gpus", str(index), "--cpu-workers", "0",
+                  env=tool_env(VMAFVK_BATCH_FAULT=f"{victim}=crash"))
+    assert r.returncode == 1, r.stderr
+    assert "3 scored, 1 failed" in final_line(r.stderr)
+    # The crash cost a process and its device: two of each for four pairs.
+    assert worker_lines(r.stderr) == {"gpu0": (4, 3, 0, 2, 2)}, r.stderr
+    assert not (out / f"{victim}.json").exists()
+    before = {p: (os.stat(p).st_ino, os.stat(p).st_mtime_ns, open(p).read())
+              for p in glob.glob(str(out / "*.json"))}
+    assert len(before) == 3
+
+    # The same command without the fault scores only the failed pair.
+    r = run_batch(pairs, "-o", out, "--gpus", str(index), "--cpu-workers", "0")
+    assert r.returncode == 0, r.stderr
+    assert "1 scored, 0 failed, 3 already scored" in final_line(r.stderr)
+    assert worker_lines(r.stderr) == {"gpu0": (1, 1, 0, 1, 1)}, r.stderr
+    after = {p: (os.stat(p).st_ino, os.stat(p).st_mtime_ns, open(p).read())
+             for p in glob.glob(str(out / "*.json")) if p in before}
+    assert after == before  # not rewritten
+    check_results(str(out), rows, direct)
+
+
+def test_pairs_the_bindings_do_not_read_go_to_the_tool(lib, cli, tmp_path):
+    ref, dis = pair_paths("coffee_320x240_crf28")
+    # Raw .yuv input (not read in process) and a preset (not reproduced in process).
+    yuv = {}
+    for side, path in (("ref", ref), ("dis", dis)):
+        from vmafvk import Y4MReader
+        r = Y4MReader(path)
+        with open(tmp_path / f"{side}.yuv", "wb") as f:
+            for frame in r:
+                for plane in frame:
+                    f.write(plane.tobytes())
+        yuv[side] = str(tmp_path / f"{side}.yuv")
+    rows = [(yuv["ref"], yuv["dis"], "raw", "", "-w 320 -h 240 -p 420 -b 8"),
+            (ref, dis, "ctc", "", "--aom_ctc v1.0"),
+            (ref, dis, "plain", "psnr", "")]
+    pairs = write_csv(tmp_path / "pairs.csv", rows,
+                      header=("reference", "distorted", "name", "features", "args"))
+    out = tmp_path / "out"
+    r = run_batch(pairs, "-o", out, "--gpus", "none", "--cpu-workers", "1")
+    assert r.returncode == 0, r.stderr
+    assert worker_lines(r.stderr)["cpu0"][:3] == (3, 1, 2), r.stderr
+    plain = cli_doc(cli, ref, dis, str(tmp_path), "--feature", "psnr")
+    assert_same_scores(load(str(out), "plain"), plain, "plain")
+    assert_same_scores(load(str(out), "raw"), cli_doc(cli, ref, dis, str(tmp_path)), "raw")
+    want = cli_doc(cli, ref, dis, str(tmp_path), "--aom_ctc", "v1.0")
+    assert_same_scores(load(str(out), "ctc"), want, "ctc")
+
+
+def test_pair_arguments_read_in_process():
+    from vmafvk.batch_worker import parse_pair_args
+    job, why = parse_pair_args(["-r", "a.y4m", "-d", "b.y4m", "-m", "version=vmaf_v0.6.1neg:name=neg:disable_clip",
+                                "--feature=psnr=enable_chroma=false:min_sse=0.5", "--subsample", "0x2",
+                                "--frame_cnt=5", "--frame_skip_dist", "1",
+                                "-m", "path=m.json:adm.adm_enhn_gain_limit=1.0"])
+    assert why == ""
+    assert (job.ref, job.dist, job.subsample, job.frame_cnt, job.skip_ref, job.skip_dist) == \
+        ("a.y4m", "b.y4m", 2, 5, 0, 1)
+    assert job.models[0] == {"version": "vmaf_v0.6.1neg", "name": "neg", "disable_clip": True,
+                             "enable_transform": False, "overloads": {}}
+    assert job.models[1]["path"] == "m.json" and job.models[1]["name"] == "vmaf"
+    assert job.models[1]["overloads"] == {"adm": {"adm_enhn_gain_limit": "1.0"}}
+    assert job.features == [("psnr", {"enable_chroma": "false", "min_sse": "0.5"})]
+    job, _ = parse_pair_args(["-r", "a.y4m", "-d", "b.y4m"])
+    assert [m["version"] for m in job.models] == ["vmaf_v0.6.1"]  # the tool's default
+    job, _ = parse_pair_args(["-r", "a.y4m", "-d", "b.y4m", "-n", "--feature", "psnr"])
+    assert job.models == [] and job.features == [("psnr", {})]
+    for args, why in ((["-r", "a.yuv", "-d", "b.yuv", "-w", "8"], "option -w"),
+                      (["-r", "a.mp4", "-d", "b.y4m"], "a.mp4 is not .y4m"),
+                      (["-r", "a.y4m", "-d", "b.y4m", "--aom_ctc", "v7.0"], "option --aom_ctc"),
+                      (["-r", "a.y4m", "-d", "b.y4m", "--ref", "x"], "option --ref"),  # getopt prefix
+                      (["-r", "a.y4m", "-d", "b.y4m", "-m", "version=x:name=a", "-m", "version=y:name=a"],
+                       "two models of one name"),
+                      (["-r", "a.y4m", "-d", "b.y4m", "-m", "name=a"], "model name=a"),
+                      (["-r", "a.y4m", "-d", "b.y4m", "-m", "version=x:adm.a=1:adm.b=2"], "model"),
+                      (["-r", "a.y4m", "-d", "b.y4m", "--subsample", "-1"], "--subsample -1"),
+                      (["-r", "a.y4m", "-d", "b.y4m", "-n"], "-n without a feature")):
+        job, got = parse_pair_args(args)
+        assert job is None and got.startswith(why), (args, got)
+
+
 # ----------------------------------------------------------------- pure parts
 
 DEVICES = [
@@ -509,4 +699,7 @@ def test_dask_cluster_survives_a_killed_worker(lib, direct, tmp_path, processes)
     assert f"{len(rows)} scored, 0 failed, 0 already scored" in line
     survivor_address = next(a for a in pids if a != victim)
     assert f"{survivor_address} cpu0 " in line, line
+    # The survivor's slot scored every pair of its share in process, in one worker process.
+    assert re.search(rf"batch: {re.escape(survivor_address)} cpu0: \d+ pairs \(\d+ in process\) "
+                     r"in 1 process\(es\), 0 Vulkan", batch_log), batch_log
     assert time.monotonic() - t0 < 120

@@ -101,3 +101,35 @@ def test_parity_tool_with_vulkan():
     assert "vulkan: libvmaf" in r.stdout
     line = next(l for l in r.stdout.splitlines() if l.startswith("psnr_y "))
     assert line.split()[1] != "-"  # a CPU-vs-Vulkan difference was measured
+
+
+def test_one_device_for_several_contexts():
+    usable_devices()
+    cpu = {n: scores(n, "cpu", model="vmaf_v0.6.1")["vmaf"] for n in PAIRS[:2]}
+    with vmafvk.VulkanDevice() as dev:
+        assert dev.device_name and not dev.closed
+        for n in PAIRS[:2] + PAIRS[:1]:  # one after the other, a pair again
+            ref, dist = pair_paths(n)
+            with vmafvk.Context(backend="vulkan", device=dev) as ctx:
+                assert ctx.backend == "vulkan" and ctx.device_name == dev.device_name
+                ctx.use_model(version="vmaf_v0.6.1")
+                ctx.feed_y4m(ref, dist)
+                np.testing.assert_array_equal(ctx.feature("vmaf"), cpu[n])
+                want, _ = golden(n)
+                assert np.abs(ctx.feature("vmaf") - want["vmaf"]).max() <= TOL
+        # Two at once; the device outlives both, and cannot be freed under them.
+        ref, dist = pair_paths(PAIRS[0])
+        a = vmafvk.Context(backend="vulkan", device=dev)
+        b = vmafvk.Context(backend="vulkan", device=dev)
+        for ctx in (a, b):
+            ctx.use_model(version="vmaf_v0.6.1")
+            ctx.feed_y4m(ref, dist)
+        a.close()
+        with pytest.raises(vmafvk.VmafError) as e:
+            dev.close()
+        assert e.value.errno_name == "EBUSY"
+        np.testing.assert_array_equal(b.feature("vmaf"), cpu[PAIRS[0]])
+        b.close()
+    assert dev.closed
+    with pytest.raises(ValueError, match="closed"):
+        vmafvk.Context(backend="vulkan", device=dev)

@@ -12,7 +12,7 @@ system's library search (ctypes.util.find_library("vmaf")).
 """
 
 from ._lib import VmafError, load_library
-from .vulkan import list_vulkan_devices, vulkan_support
+from .vulkan import VulkanDevice, list_vulkan_devices, vulkan_support
 
 # The numpy-based parts load on first use, so that the tools that need no numpy
 # (vmafvk.batch, device listing) run without it.
@@ -34,6 +34,7 @@ __all__ = [
     "Context",
     "Model",
     "VmafError",
+    "VulkanDevice",
     "Y4MError",
     "Y4MReader",
     "library_version",

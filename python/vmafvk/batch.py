@@ -5,11 +5,15 @@
     python -m vmafvk.batch PAIRS.csv -o results/ --scheduler tcp://HOST:8786   # a Dask cluster
 
 PAIRS.csv has a header and the columns `reference` and `distorted`, and
-optionally `name`, `model`, `features` and `args` (see docs/batch.md). Each pair
-is scored by the project's `vmaf` tool in a process of its own; its JSON output
-(libvmaf's layout) is written to results/NAME.json, and results/summary.csv gets
-one line per pair (status, pooled means). Pairs whose JSON is already there are
-skipped, so an interrupted run resumes where it stopped.
+optionally `name`, `model`, `features` and `args` (see docs/batch.md). Each
+worker (one per GPU, and the CPU workers) is a long-lived process
+(vmafvk.batch_worker) that scores pair after pair through the bindings, a GPU
+worker on the one Vulkan device it keeps; pairs it does not read itself go to the
+project's `vmaf` tool. The JSON the `vmaf` tool would write (libvmaf's layout) is
+written to results/NAME.json, and results/summary.csv gets one line per pair
+(status, pooled means). A pair that crashes or hangs its worker fails alone (the
+worker is replaced). Pairs whose JSON is already there are skipped, so an
+interrupted run resumes where it stopped.
 
 Exit status: 0 when every pair is scored, 1 when some failed, 2 for a bad
 command line or CSV, 3 when scoring cannot start (no `vmaf` tool, a --gpus
@@ -26,8 +30,10 @@ import json
 import os
 import queue
 import re
+import select
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -36,7 +42,7 @@ import time
 import uuid as _uuid
 from dataclasses import dataclass, field
 
-__all__ = ["Pair", "Slot", "find_cli", "list_devices", "main", "read_pairs", "select_gpus"]
+__all__ = ["Pair", "Slot", "Worker", "find_cli", "list_devices", "main", "read_pairs", "select_gpus"]
 
 COLUMNS = ("reference", "distorted", "name", "model", "features", "args")
 # Options the batch sets itself; a row's `args` may not give them.
@@ -396,67 +402,261 @@ def default_cpu_workers(gpu_workers: int, cpu_count: int) -> int:
 
 
 def _error_of(stderr: str, rc: int) -> str:
-    lines = [l.strip() for l in stderr.splitlines() if l.strip()]
-    tool = [l for l in lines if l.startswith("vmaf:")]
-    msg = (tool or lines or [""])[-1]
-    return f"exit status {rc}: {msg}" if msg else f"exit status {rc}"
+    from .batch_worker import tool_error
+    return tool_error(stderr, rc)
 
 
-def score(cli: str, pair_args: list, slot: Slot, timeout: float | None = None) -> dict:
-    """Run the tool on one pair: {"ok": True, "json": text} or {"ok": False, "error": why}."""
-    t0 = time.monotonic()
-    with tempfile.TemporaryDirectory(prefix="vmafvk-batch-") as tmp:
-        out = os.path.join(tmp, "scores.json")
-        cmd = [cli, *pair_args, *slot.cli_args(), "-q", "--json", "-o", out]
-        result = {"ok": False, "slot": slot.label, "seconds": 0.0}
+_PKG_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_WORKER_SCRIPT = ("import sys; sys.path.insert(0, sys.argv[1]); del sys.argv[1]; "
+                  "from vmafvk.batch_worker import main; sys.exit(main(sys.argv[1:]))")
+
+
+def _worker_env(cli: str) -> dict:
+    env = dict(os.environ)
+    if not env.get("VMAFVK_LIBRARY"):
+        near = _library_near(cli)
+        if near:
+            env["VMAFVK_LIBRARY"] = near
+    return env
+
+
+def _describe_exit(rc: int) -> str:
+    if rc is None:
+        return "it stopped answering"
+    if rc < 0:
         try:
-            r = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE, text=True, errors="replace", timeout=timeout)
-        except subprocess.TimeoutExpired:
+            return f"killed by {signal.Signals(-rc).name}"
+        except ValueError:
+            return f"killed by signal {-rc}"
+    return f"exit status {rc}"
+
+
+class Worker:
+    """A slot's long-lived scoring process (vmafvk.batch_worker): it scores one
+    pair at a time, a GPU worker on the one Vulkan device it keeps. A pair that
+    kills it or runs past the timeout fails alone: the process is killed (with
+    any tool process it started) and the next pair starts a new one."""
+
+    def __init__(self, slot: Slot, cli: str, tool_only: bool = False):
+        self.slot, self.cli, self.tool_only = slot, cli, tool_only
+        self.proc = None
+        self.starts = 0
+        self.notice = ""            # why this worker hands pairs to the tool, if it does
+        self._buf = b""
+        self._log = None
+        self._tmp = tempfile.mkdtemp(prefix=f"vmafvk-batch-{slot.label}-")
+        self._next = 0
+
+    def _start(self, deadline) -> None:
+        cmd = [sys.executable, "-c", _WORKER_SCRIPT, _PKG_PARENT, "--kind", self.slot.kind,
+               "--cli", self.cli]
+        if self.slot.kind == "gpu":
+            cmd += ["--device", str(self.slot.device)]
+        if self.slot.threads is not None:
+            cmd += ["--threads", str(self.slot.threads)]
+        if self.tool_only:
+            cmd.append("--tool-only")
+        self._log = tempfile.TemporaryFile()
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=self._log, env=_worker_env(self.cli),
+                                     start_new_session=True, close_fds=True)
+        self._buf = b""
+        self.starts += 1
+        ready = self._reply(deadline)
+        if ready is None or not ready.get("ready"):
+            raise _WorkerLost(ready)
+        if ready.get("via") == "tool" and ready.get("why") and not self.tool_only and not self.notice:
+            self.notice = ready["why"]
+
+    def _reply(self, deadline):
+        """The next line of the worker as a dict; None at its end; _Timeout."""
+        fd = self.proc.stdout.fileno()
+        while b"\n" not in self._buf:
+            wait = None if deadline is None else deadline - time.monotonic()
+            if wait is not None and wait <= 0:
+                raise _Timeout()
+            poller = select.poll()  # not select(): descriptors may pass FD_SETSIZE
+            poller.register(fd, select.POLLIN | select.POLLHUP | select.POLLERR)
+            if not poller.poll(None if wait is None else max(1, int(wait * 1000 + 0.999))):
+                raise _Timeout()
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                return None
+            self._buf += chunk
+        line, self._buf = self._buf.split(b"\n", 1)
+        try:
+            return json.loads(line)
+        except ValueError:
+            return {"ok": False, "error": f"the worker answered {line[:200]!r}"}
+
+    def _stderr_tail(self) -> str:
+        if self._log is None:
+            return ""
+        try:
+            self._log.seek(0)
+            lines = [x.strip() for x in self._log.read().decode("utf-8", "replace").splitlines()
+                     if x.strip()]
+        except OSError:
+            return ""
+        return lines[-1] if lines else ""
+
+    def kill(self) -> None:
+        if self.proc is None:
+            return
+        proc, self.proc = self.proc, None
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)  # its tool process too
+        except (ProcessLookupError, PermissionError):
+            pass
+        proc.wait()
+        for f in (proc.stdin, proc.stdout):
+            try:
+                f.close()
+            except OSError:
+                pass
+
+    def _lost(self, what: str) -> str:
+        rc = None
+        if self.proc is not None:
+            try:
+                rc = self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                pass
+        tail = self._stderr_tail()
+        self.kill()
+        return f"the worker process died ({_describe_exit(rc)}){what}" + (f": {tail}" if tail else "")
+
+    def score(self, pair_args: list, name: str, timeout) -> dict:
+        """{"ok": True, "json": text} or {"ok": False, "error": why}, with "slot",
+        "seconds" and the worker's counters."""
+        t0 = time.monotonic()
+        deadline = None if timeout is None else t0 + timeout
+        result = {"ok": False, "slot": self.slot.label}
+        self._next += 1
+        out = os.path.join(self._tmp, f"pair{self._next}.json")
+        try:
+            if self.proc is None or self.proc.poll() is not None:
+                if self.proc is not None:
+                    self.kill()
+                self._start(deadline)
+            # The log holds what the worker says about this pair only (shared offset).
+            self._log.seek(0)
+            self._log.truncate()
+            req = json.dumps({"id": self._next, "name": name, "args": pair_args, "out": out})
+            try:
+                self.proc.stdin.write((req + "\n").encode())
+                self.proc.stdin.flush()
+            except (BrokenPipeError, OSError):
+                raise _WorkerLost(None) from None
+            reply = self._reply(deadline)
+            if reply is None:
+                raise _WorkerLost(None)
+        except _Timeout:
+            self.kill()
             result["error"] = f"timed out after {timeout:g} s"
+        except _WorkerLost:
+            result["error"] = self._lost(" while scoring this pair")
         except OSError as e:
-            result["error"] = f"cannot run {cli}: {e.strerror}"
+            self.kill()
+            result["error"] = f"cannot run the worker: {e}"
         else:
-            if r.returncode != 0:
-                result["error"] = _error_of(r.stderr, r.returncode)
-            else:
+            result.update({k: reply[k] for k in ("via", "why", "pid", "devices", "pairs", "phases")
+                           if k in reply})
+            if reply.get("ok"):
                 try:
                     with open(out, encoding="utf-8") as f:
                         text = f.read()
                     json.loads(text)
                     result.update(ok=True, json=text)
                 except (OSError, ValueError) as e:
-                    result["error"] = f"the tool exited 0 but its JSON is unreadable: {e}"
+                    result["error"] = f"the worker scored the pair but its JSON is unreadable: {e}"
+            else:
+                result["error"] = reply.get("error", "failed")
+        finally:
+            try:
+                os.unlink(out)
+            except OSError:
+                pass
         result["seconds"] = time.monotonic() - t0
         return result
 
+    def close(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            try:
+                self.proc.stdin.close()
+                self.proc.wait(timeout=30)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+        self.kill()
+        if self._log is not None:
+            self._log.close()
+        shutil.rmtree(self._tmp, ignore_errors=True)
 
-def run_local(todo: list, slots: list, cli: str, timeout, on_result) -> None:
-    """Score `todo` with one thread per slot, each running one tool process at a
-    time; on_result(pair, result) is called on this thread, in completion order."""
+
+class _Timeout(Exception):
+    pass
+
+
+class _WorkerLost(Exception):
+    pass
+
+
+def run_local(todo: list, slots: list, cli: str, timeout, on_result, tool_only: bool = False,
+              notice=None) -> dict:
+    """Score `todo` with one long-lived worker process per slot, each scoring one
+    pair at a time from a shared queue; on_result(pair, result) is called on
+    this thread, in completion order. Returns {slot label: Worker}, closed."""
     work = queue.Queue()
     for p in todo:
         work.put(p)
     done = queue.Queue()
+    workers = {s.label: Worker(s, cli, tool_only) for s in slots}
 
-    def worker(slot):
+    def run(slot):
+        w = workers[slot.label]
+        told = False
         while True:
             try:
                 p = work.get_nowait()
             except queue.Empty:
                 return
             try:
-                r = score(cli, p.cli_args(), slot, timeout)
+                r = w.score(p.cli_args(), p.name, timeout)
             except Exception as e:  # noqa: BLE001 -- reported as the pair's failure
                 r = {"ok": False, "slot": slot.label, "error": f"{type(e).__name__}: {e}"}
+            if w.notice and not told and notice is not None:
+                notice(f"{slot.label}: pairs go to the vmaf tool, one process each: {w.notice}")
+                told = True
+            elif (r.get("via") == "tool" and r.get("why", "").startswith("failed in process")
+                  and not told and notice is not None):
+                # A pair the worker should have scored: say so once per worker.
+                notice(f"{slot.label}: {p.name} went to the vmaf tool: {r['why']}")
+                told = True
             done.put((p, r))
 
-    threads = [threading.Thread(target=worker, args=(s,), daemon=True, name=f"vmafvk-{s.label}")
+    threads = [threading.Thread(target=run, args=(s,), daemon=True, name=f"vmafvk-{s.label}")
                for s in slots]
     for t in threads:
         t.start()
-    for _ in range(len(todo)):
-        on_result(*done.get())
+    finished = False
+    try:
+        for _ in range(len(todo)):
+            on_result(*done.get())
+        finished = True
+    finally:
+        while True:  # what is left is not taken any more
+            try:
+                work.get_nowait()
+            except queue.Empty:
+                break
+        if not finished:  # interrupted: the pairs being scored are abandoned
+            for w in workers.values():
+                w.kill()
+        for t in threads:
+            t.join()
+        for w in workers.values():
+            w.close()
+    return workers
 
 
 # --------------------------------------------------------------------------- Dask
@@ -468,6 +668,22 @@ class _SlotPool:
         self.slots, self.cli, self.why, self.notices = slots, cli, why, notices
         self._free = list(slots)
         self._cond = threading.Condition()
+        self._workers = {}
+
+    def worker(self, slot: Slot, tool_only: bool) -> "Worker":
+        """The slot's long-lived scoring process, kept for the Dask worker's life."""
+        with self._cond:
+            w = self._workers.get(slot.label)
+            if w is None:
+                w = self._workers[slot.label] = Worker(slot, self.cli, tool_only)
+                if len(self._workers) == 1:
+                    import atexit
+                    atexit.register(self.close)
+            return w
+
+    def close(self) -> None:
+        for w in list(self._workers.values()):
+            w.close()
 
     def acquire(self) -> Slot:
         with self._cond:
@@ -516,7 +732,7 @@ def _pool_for_worker(options: dict) -> _SlotPool:
         return _worker_pool
 
 
-def score_on_worker(pair_args: list, options: dict) -> dict:
+def score_on_worker(pair_args: list, options: dict, name: str = "") -> dict:
     """A Dask task: score one pair on a free slot of this worker. Failures of
     the pair are returned (not raised), so that Dask does not retry them."""
     pool = _pool_for_worker(options)
@@ -530,7 +746,8 @@ def score_on_worker(pair_args: list, options: dict) -> dict:
         return {"ok": False, "slot": host, "error": f"worker {host}: {pool.why}"}
     slot = pool.acquire()
     try:
-        r = score(pool.cli, pair_args, slot, options.get("timeout"))
+        r = pool.worker(slot, options.get("scorer") == "tool").score(pair_args, name,
+                                                                     options.get("timeout"))
     finally:
         pool.release(slot)
     r["slot"] = f"{host} {slot.label}".strip()
@@ -552,7 +769,7 @@ def run_dask(address: str, todo: list, options: dict, on_result) -> None:
         run = _uuid.uuid4().hex[:8]
         futures = {}
         for p in todo:
-            f = client.submit(task, p.cli_args(), options, key=f"vmafvk-{run}-{p.name}",
+            f = client.submit(task, p.cli_args(), options, p.name, key=f"vmafvk-{run}-{p.name}",
                               pure=False)
             futures[f] = p
         for f in as_completed(futures):
@@ -641,6 +858,39 @@ def write_summary(out_dir: str, pairs: list, failures: dict) -> str:
 
 # --------------------------------------------------------------------------- command line
 
+def _account(stats: dict, r: dict) -> None:
+    """Per worker: its processes, Vulkan devices created, pairs in process or by
+    the tool, and where the time went."""
+    st = stats.setdefault(r.get("slot", ""), {"pids": {}, "via": {}, "n": 0, "seconds": 0.0,
+                                              "phases": {}})
+    if "pid" in r:
+        st["pids"][r["pid"]] = max(st["pids"].get(r["pid"], 0), r.get("devices", 0))
+    if "via" in r:
+        st["via"][r["via"]] = st["via"].get(r["via"], 0) + 1
+    st["n"] += 1
+    st["seconds"] += r.get("seconds", 0.0)
+    if r.get("phases"):
+        st["in_process"] = st.get("in_process", 0) + 1
+    for k, v in (r.get("phases") or {}).items():
+        st["phases"][k] = st["phases"].get(k, 0.0) + v
+
+
+def _stats_lines(stats: dict) -> list:
+    lines = []
+    for label in sorted(stats):
+        st = stats[label]
+        if not st["pids"]:
+            continue
+        via = ", ".join(f"{n} {'in process' if k == 'bindings' else 'by the tool'}"
+                        for k, n in sorted(st["via"].items()))
+        devices = sum(st["pids"].values())
+        phases = ", ".join(f"{k} {1000 * v / st['in_process']:.1f}" for k, v in st["phases"].items())
+        lines.append(f"{label}: {st['n']} pairs ({via}) in {len(st['pids'])} process(es), "
+                     f"{devices} Vulkan device(s) created; {1000 * st['seconds'] / st['n']:.1f} ms "
+                     f"a pair" + (f" (ms: {phases})" if phases else ""))
+    return lines
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m vmafvk.batch",
@@ -654,12 +904,12 @@ def build_parser() -> argparse.ArgumentParser:
                         "such as lavapipe), all, none, or a comma list of indices / UUID prefixes "
                         "(a device named twice gets two workers)")
     p.add_argument("--cpu-workers", default="auto", metavar="N|auto",
-                   help="CPU workers (vmaf --backend cpu); auto: one per core beside the GPU "
+                   help="CPU workers (the CPU backend); auto: one per core beside the GPU "
                         "workers, at least one when there is no GPU")
     p.add_argument("--cpu-threads", type=int, default=None, metavar="N",
-                   help="--threads of each CPU worker's vmaf (default: the tool's default)")
+                   help="frame threads of each CPU worker (the tool's --threads; default: its default)")
     p.add_argument("--gpu-threads", type=int, default=None, metavar="N",
-                   help="--threads of each GPU worker's vmaf (default: the tool's default)")
+                   help="frame threads of each GPU worker (the tool's --threads; default: its default)")
     p.add_argument("-m", "--model", action="append", default=[], metavar="PARAMS",
                    help="model for rows without a model cell (repeatable; default: the tool's, "
                         "vmaf_v0.6.1)")
@@ -668,6 +918,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--args", dest="extra_args", default="", metavar="'OPTIONS'",
                    help="further vmaf options for every pair, before the row's args "
                         "(e.g. '--subsample 2')")
+    p.add_argument("--scorer", choices=("bindings", "tool"), default="bindings",
+                   help="bindings (default): each worker is one long-lived process scoring pair "
+                        "after pair in process (a GPU worker on one Vulkan device), handing the "
+                        "pairs it cannot score exactly as the tool to the vmaf tool; tool: one vmaf "
+                        "process per pair")
     p.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
                    help="a pair taking longer fails (its vmaf process is killed)")
     p.add_argument("--vmaf", metavar="PATH",
@@ -787,9 +1042,11 @@ def _main(args) -> int:
     failures = {}
     counts = {"ok": 0, "failed": 0}
     by_slot = {}
+    stats = {}
     bar = _progress(len(todo), args.quiet) if todo else None
 
     def on_result(p: Pair, r: dict) -> None:
+        _account(stats, r)
         if r.get("ok"):
             write_atomic(result_path(out_dir, p), r["json"])
             counts["ok"] += 1
@@ -808,16 +1065,20 @@ def _main(args) -> int:
             if args.scheduler:
                 options = {"gpus": args.gpus, "cpu_workers": cpu_workers, "cpu_threads": args.cpu_threads,
                            "gpu_threads": args.gpu_threads, "timeout": args.timeout,
-                           "vmaf": os.path.abspath(args.vmaf) if args.vmaf else None}
+                           "vmaf": os.path.abspath(args.vmaf) if args.vmaf else None,
+                           "scorer": args.scorer}
                 run_dask(args.scheduler, todo, options, on_result)
             else:
-                run_local(todo, slots, cli, args.timeout, on_result)
+                run_local(todo, slots, cli, args.timeout, on_result, args.scorer == "tool",
+                          None if args.quiet else (lambda m: _say(m, bar)))
     finally:
         if bar is not None:
             bar.close()
         seconds = time.monotonic() - t0
         summary = write_summary(out_dir, pairs, failures)
     if not args.quiet:
+        for line in _stats_lines(stats):
+            _say(line)
         rate = counts["ok"] / seconds if seconds > 0 and counts["ok"] else 0.0
         per = ", ".join(f"{k} {v}" for k, v in sorted(by_slot.items()))
         _say(f"{counts['ok']} scored, {counts['failed']} failed, {skipped} already scored; "

@@ -151,14 +151,22 @@ def _bpc_of(planes, bpc, what: str) -> int:
     raise ValueError(f"{what}: dtype {dtype} is not supported (uint8, or uint16 with bpc=)")
 
 
+class _PlaneView:
+    """A writable numpy view of a plane of library memory (without making a
+    ctypes array type per plane, which costs more than copying a small plane)."""
+
+    __slots__ = ("__array_interface__",)
+
+    def __init__(self, address: int, shape, strides, typestr: str):
+        self.__array_interface__ = {"data": (address, False), "shape": shape,
+                                    "strides": strides, "typestr": typestr, "version": 3}
+
+
 def _copy_into(pic: _lib.VmafPicture, planes) -> None:
     for i, src in enumerate(planes):
-        h, w = src.shape
-        stride = pic.stride[i]
         itemsize = src.dtype.itemsize
-        buf = (ctypes.c_char * (stride * (h - 1) + w * itemsize)).from_address(pic.data[i])
-        dst = np.ndarray((h, w), dtype=src.dtype.newbyteorder("="), buffer=buf,
-                         strides=(stride, itemsize))
+        dst = np.asarray(_PlaneView(pic.data[i], src.shape, (pic.stride[i], itemsize),
+                                    src.dtype.newbyteorder("=").str))
         dst[...] = src
 
 
@@ -170,8 +178,8 @@ class Context:
     was chosen. threads: frame threads (0 runs on the caller's thread).
     subsample: score every n-th frame. device: Vulkan device index, a
     case-insensitive device name substring, or None for the library's choice
-    ($VMAF_VULKAN_DEVICE, else the best usable device); see
-    vmafvk.list_vulkan_devices(). log_level: "none", "error", "warning", "info",
+    ($VMAF_VULKAN_DEVICE, else the best usable device), see
+    vmafvk.list_vulkan_devices(); or a vmafvk.VulkanDevice to share (not owned). log_level: "none", "error", "warning", "info",
     "debug". library: path of libvmaf.so (overrides $VMAFVK_LIBRARY).
     """
 
@@ -218,6 +226,14 @@ class Context:
 
     def _attach_vulkan(self, backend: str, device) -> None:
         from . import vulkan
+        if isinstance(device, vulkan.VulkanDevice):
+            # A device the caller keeps: imported, not owned (close() leaves it).
+            if device._lib is not self._lib:
+                raise ValueError("the VulkanDevice belongs to another library")
+            device._import_into(self._handle)
+            self.backend = "vulkan"
+            self.device_name = device.device_name
+            return
         try:
             self._vulkan = vulkan.attach(self._lib, self._handle, device)
         except VmafError as e:

@@ -15,7 +15,7 @@ import sys
 from . import _lib
 from ._lib import VmafError
 
-__all__ = ["VulkanUnavailable", "list_vulkan_devices", "vulkan_support", "attach"]
+__all__ = ["VulkanDevice", "VulkanUnavailable", "list_vulkan_devices", "vulkan_support", "attach"]
 
 DEVICE_AUTO = -1
 _DEVICE_TYPES = {0: "other", 1: "integrated_gpu", 2: "discrete_gpu", 3: "virtual_gpu", 4: "cpu"}
@@ -157,9 +157,9 @@ class VulkanState:
             self._handle = None
 
 
-def attach(lib, ctx_handle, device=None, validation: bool = False) -> VulkanState:
-    """Create a device state (device: None for the library's choice, an index,
-    or a name substring) and import it into the context."""
+def _create_state(lib, device=None, validation: bool = False) -> VulkanState:
+    """A new VmafVulkanState (an instance and a device) for `device`: None for
+    the library's choice, an index, or a name substring."""
     ok, why = vulkan_support(lib)
     if not ok:
         raise VulkanUnavailable(why)
@@ -179,9 +179,75 @@ def attach(lib, ctx_handle, device=None, validation: bool = False) -> VulkanStat
     lib.call("vmaf_vulkan_state_init", ctypes.byref(handle), cfg)
     state = VulkanState(lib, handle, None)
     try:
-        lib.call("vmaf_vulkan_import_state", ctx_handle, handle)
         state.device_name = _expected_device(list_vulkan_devices(lib), device)
     except BaseException:
         state.release()
         raise
     return state
+
+
+def attach(lib, ctx_handle, device=None, validation: bool = False) -> VulkanState:
+    """Create a device state (device: None for the library's choice, an index,
+    or a name substring) and import it into the context; the caller frees it
+    after the context."""
+    state = _create_state(lib, device, validation)
+    try:
+        lib.call("vmaf_vulkan_import_state", ctx_handle, state._handle)
+    except BaseException:
+        state.release()
+        raise
+    return state
+
+
+class VulkanDevice:
+    """A Vulkan device (a VmafVulkanState: instance, device, queues) that
+    several contexts use, one after the other or at once:
+
+        with vmafvk.VulkanDevice(0) as dev:
+            for ref, dis in pairs:
+                with vmafvk.Context(backend="vulkan", device=dev) as ctx: ...
+
+    Creating a device costs far more than a context (tenths of a second);
+    a program scoring many short pairs keeps one. `device`: None for the
+    library's choice ($VMAF_VULKAN_DEVICE, else the best usable device), an
+    index in list_vulkan_devices() order, or a name substring. Close it after
+    every context that uses it (closing earlier raises VmafError EBUSY).
+    VulkanUnavailable (a VmafError) when the library has no Vulkan; VmafError
+    when the device cannot be created."""
+
+    def __init__(self, device=None, library: str | None = None, validation: bool = False):
+        self._lib = _lib.load_library(library)
+        self._state = _create_state(self._lib, device, validation)
+        self.device = device
+        self.device_name = self._state.device_name
+
+    @property
+    def closed(self) -> bool:
+        return self._state is None or not self._state._handle
+
+    def _import_into(self, ctx_handle) -> None:
+        if self.closed:
+            raise ValueError("the Vulkan device is closed")
+        self._lib.call("vmaf_vulkan_import_state", ctx_handle, self._state._handle)
+
+    def close(self) -> None:
+        """Free the device. Idempotent."""
+        if self._state is not None:
+            self._state.release()
+            self._state = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def __repr__(self) -> str:
+        return f"<vmafvk.VulkanDevice {self.device_name!r}{' closed' if self.closed else ''}>"

@@ -69,7 +69,8 @@ class Y4MReader:
         self._map = None
         size = os.path.getsize(self.path)
         if size > self._data_start:
-            self._map = np.memmap(self.path, dtype=np.uint8, mode="r")
+            # Slices of a plain array view: a memmap's slices are memmaps, slower to make.
+            self._map = np.asarray(np.memmap(self.path, dtype=np.uint8, mode="r"))
         self._offsets = self._index(size)
 
     def _parse_header(self, line: str) -> None:
