@@ -260,6 +260,34 @@ TEST_CASE("the PSNR SSE kernel on closed forms", "[vulkan][psnr]")
 }
 
 // Run by the build with VK_ICD_FILENAMES/VK_DRIVER_FILES pointing nowhere.
+TEST_CASE("contexts on one device share its pipelines: the second builds none and scores the same", "[vulkan]")
+{
+    auto st = validated_state();
+    const std::string pair = "coffee_320x240_crf28";
+    const uint64_t built0 = st->pipelines().built();
+    const auto first = vmaf::test::score_model_through_api(pair, "vmaf_v0.6.1", st.get(), {"vif", "adm", "motion"});
+    const uint64_t built1 = st->pipelines().built(), reused1 = st->pipelines().reused();
+    CHECK(first.gpu_engine);
+    CHECK(built1 > built0);  // VIF's, ADM's and motion's kernels, built once
+    const auto second = vmaf::test::score_model_through_api(pair, "vmaf_v0.6.1", st.get(), {"vif", "adm", "motion"});
+    CHECK(second.gpu_engine);
+    CHECK(st->pipelines().built() == built1);
+    CHECK(st->pipelines().reused() - reused1 == built1 - built0);
+    REQUIRE(first.values.size() == second.values.size());
+    REQUIRE_FALSE(first.values.empty());
+    for (const auto &[name, values] : first.values) {
+        INFO(name);
+        CHECK(second.values.at(name) == values);  // and both equal libvmaf's (the vif, adm and motion tests)
+    }
+    // A device of its own builds them anew: the shelf is per device.
+    auto other = validated_state();
+    const auto third = vmaf::test::score_model_through_api(pair, "vmaf_v0.6.1", other.get(), {"vif", "adm", "motion"});
+    CHECK(other->pipelines().built() == built1 - built0);
+    CHECK(third.values == first.values);
+    check_clean(*st);
+    check_clean(*other);
+}
+
 TEST_CASE("without a driver every entry point fails cleanly", "[nodriver]")
 {
     VmafVulkanConfiguration cfg{};

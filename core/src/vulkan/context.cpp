@@ -11,6 +11,7 @@
 #include "util/env.h"
 #include "util/log.h"
 #include "vulkan/memory.h"
+#include "vulkan/pipeline.h"
 
 namespace vmaf::vk {
 
@@ -617,6 +618,7 @@ int State::finish(unsigned frames_in_flight)
     }
     frames_in_flight_ = frames_in_flight;
     allocator_ = std::make_unique<Allocator>(*this);
+    pipelines_ = std::make_unique<PipelineShelf>(*this);
     char lane[64] = "";
     if (lane_ == Lane::Transfer) std::snprintf(lane, sizeof(lane), ", host uploads on family %u", xfer_family_);
     if (lane_ == Lane::Compute) std::snprintf(lane, sizeof(lane), ", host uploads in a submission of their own");
@@ -629,6 +631,7 @@ int State::finish(unsigned frames_in_flight)
 
 State::~State()
 {
+    pipelines_.reset();  // no context is left to use them
     allocator_.reset();  // every buffer is gone by now; this frees the blocks
     if (owned_) {
         if (device_) {

@@ -22,6 +22,7 @@
 namespace vmaf::vk {
 
 class Allocator;
+class PipelineShelf;
 
 inline constexpr unsigned kDefaultFramesInFlight = 3;
 inline constexpr unsigned kMaxFramesInFlight = 16;
@@ -187,6 +188,8 @@ public:
     double timestamp_period_ns() const { return double(props_.limits.timestampPeriod); }
     unsigned frames_in_flight() const { return frames_in_flight_; }
     Allocator &allocator() { return *allocator_; }
+    // The pipelines built on this device, shared by its contexts.
+    PipelineShelf &pipelines() { return *pipelines_; }
     // Profile mode (off by default): engines started from now on time every
     // feature's work separately (Engine::profile()), running the features of a
     // stage one after another instead of side by side.
@@ -271,6 +274,7 @@ private:
     bool profiling_ = false;
     unsigned frames_in_flight_ = kDefaultFramesInFlight;
     std::unique_ptr<Allocator> allocator_;
+    std::unique_ptr<PipelineShelf> pipelines_;
     QueueLock queue_lock_;
     std::mutex queue_mutex_;
     Lane lane_ = Lane::None;

@@ -8,24 +8,15 @@
 
 namespace vmaf::vk {
 
-int ComputePipeline::create(State &st, const PipelineDesc &d, std::unique_ptr<ComputePipeline> *out)
+int PipelineShelf::build(const PipelineDesc &d, PipelineObjects *o) const
 {
-    std::unique_ptr<ComputePipeline> p(new ComputePipeline(st));
-    const auto &fn = st.fn();
-    const VkDevice dev = st.device();
-    p->name_ = d.shader->name;
-    p->buffers_ = d.buffers;
-    p->max_sets_ = d.max_sets;
-    p->push_size_ = d.push_constant_size;
-    if (d.push_constant_size % 4 || d.push_constant_size > st.limits().maxPushConstantsSize) {
-        log(VMAF_LOG_LEVEL_ERROR, "Vulkan: %s: %u bytes of push constants\n", p->name_, d.push_constant_size);
-        return -EINVAL;
-    }
-
+    const auto &fn = st_.fn();
+    const VkDevice dev = st_.device();
+    const char *name = d.shader->name;
     VkShaderModuleCreateInfo mi = make<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
     mi.codeSize = d.shader->words * sizeof(uint32_t);
     mi.pCode = d.shader->code;
-    if (int err = check_result(fn.vkCreateShaderModule(dev, &mi, nullptr, &p->module_), "vkCreateShaderModule", p->name_))
+    if (int err = check_result(fn.vkCreateShaderModule(dev, &mi, nullptr, &o->module), "vkCreateShaderModule", name))
         return err;
 
     if (d.images) {
@@ -35,7 +26,7 @@ int ComputePipeline::create(State &st, const PipelineDesc &d, std::unique_ptr<Co
         si.magFilter = si.minFilter = VK_FILTER_NEAREST;
         si.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
         si.addressModeU = si.addressModeV = si.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-        if (int err = check_result(fn.vkCreateSampler(dev, &si, nullptr, &p->sampler_), "vkCreateSampler", p->name_))
+        if (int err = check_result(fn.vkCreateSampler(dev, &si, nullptr, &o->sampler), "vkCreateSampler", name))
             return err;
     }
     std::vector<VkDescriptorSetLayoutBinding> bindings(d.buffers + d.images);
@@ -45,23 +36,23 @@ int ComputePipeline::create(State &st, const PipelineDesc &d, std::unique_ptr<Co
         bindings[i].descriptorType = image ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
         bindings[i].descriptorCount = 1;
         bindings[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
-        bindings[i].pImmutableSamplers = image ? &p->sampler_ : nullptr;
+        bindings[i].pImmutableSamplers = image ? &o->sampler : nullptr;
     }
     VkDescriptorSetLayoutCreateInfo li = make<VkDescriptorSetLayoutCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
     li.bindingCount = uint32_t(bindings.size());
     li.pBindings = bindings.data();
-    if (int err = check_result(fn.vkCreateDescriptorSetLayout(dev, &li, nullptr, &p->set_layout_),
-                        "vkCreateDescriptorSetLayout", p->name_))
+    if (int err = check_result(fn.vkCreateDescriptorSetLayout(dev, &li, nullptr, &o->set_layout),
+                               "vkCreateDescriptorSetLayout", name))
         return err;
 
     VkPushConstantRange pr{VK_SHADER_STAGE_COMPUTE_BIT, 0, d.push_constant_size};
     VkPipelineLayoutCreateInfo pli = make<VkPipelineLayoutCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO);
     pli.setLayoutCount = 1;
-    pli.pSetLayouts = &p->set_layout_;
+    pli.pSetLayouts = &o->set_layout;
     pli.pushConstantRangeCount = d.push_constant_size ? 1 : 0;
     pli.pPushConstantRanges = &pr;
-    if (int err = check_result(fn.vkCreatePipelineLayout(dev, &pli, nullptr, &p->layout_), "vkCreatePipelineLayout",
-                        p->name_))
+    if (int err = check_result(fn.vkCreatePipelineLayout(dev, &pli, nullptr, &o->layout), "vkCreatePipelineLayout",
+                               name))
         return err;
 
     std::vector<VkSpecializationMapEntry> entries;
@@ -75,13 +66,92 @@ int ComputePipeline::create(State &st, const PipelineDesc &d, std::unique_ptr<Co
     VkComputePipelineCreateInfo ci = make<VkComputePipelineCreateInfo>(VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
     ci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
     ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    ci.stage.module = p->module_;
+    ci.stage.module = o->module;
     ci.stage.pName = "main";
     ci.stage.pSpecializationInfo = entries.empty() ? nullptr : &spec;
-    ci.layout = p->layout_;
-    if (int err = check_result(fn.vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &ci, nullptr, &p->pipeline_),
-                        "vkCreateComputePipelines", p->name_))
+    ci.layout = o->layout;
+    return check_result(fn.vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &ci, nullptr, &o->pipeline),
+                        "vkCreateComputePipelines", name);
+}
+
+void PipelineShelf::destroy(const PipelineObjects &o) const
+{
+    const auto &fn = st_.fn();
+    const VkDevice dev = st_.device();
+    if (o.pipeline) fn.vkDestroyPipeline(dev, o.pipeline, nullptr);
+    if (o.layout) fn.vkDestroyPipelineLayout(dev, o.layout, nullptr);
+    if (o.set_layout) fn.vkDestroyDescriptorSetLayout(dev, o.set_layout, nullptr);
+    if (o.module) fn.vkDestroyShaderModule(dev, o.module, nullptr);
+    if (o.sampler) fn.vkDestroySampler(dev, o.sampler, nullptr);
+}
+
+int PipelineShelf::get(const PipelineDesc &d, std::shared_ptr<const PipelineObjects> *out)
+{
+    std::vector<uint64_t> spec;
+    for (const SpecConstant &c : d.spec) spec.push_back(uint64_t(c.id) << 32 | c.value);
+    Key key{d.shader, d.buffers, d.images, d.push_constant_size, std::move(spec)};
+    // Built under the lock: two contexts asking for the same kernel at once
+    // build it once.
+    std::lock_guard lock(mutex_);
+    if (auto it = entries_.find(key); it != entries_.end()) {
+        reused_++;
+        *out = it->second;
+        return 0;
+    }
+    if (entries_.size() >= kMaxEntries) {
+        for (auto it = entries_.begin(); it != entries_.end();) {
+            if (it->second.use_count() == 1) {
+                destroy(*it->second);
+                it = entries_.erase(it);
+            } else {
+                ++it;
+            }
+        }
+    }
+    auto o = std::make_shared<PipelineObjects>();
+    if (int err = build(d, o.get())) {
+        destroy(*o);
         return err;
+    }
+    built_++;
+    entries_.emplace(std::move(key), o);
+    *out = std::move(o);
+    return 0;
+}
+
+uint64_t PipelineShelf::built() const
+{
+    std::lock_guard lock(mutex_);
+    return built_;
+}
+
+uint64_t PipelineShelf::reused() const
+{
+    std::lock_guard lock(mutex_);
+    return reused_;
+}
+
+PipelineShelf::~PipelineShelf()
+{
+    if (st_.hung()) return;  // the GPU may still run them (State::mark_hung)
+    for (const auto &[key, o] : entries_) destroy(*o);
+}
+
+int ComputePipeline::create(State &st, const PipelineDesc &d, std::unique_ptr<ComputePipeline> *out)
+{
+    std::unique_ptr<ComputePipeline> p(new ComputePipeline(st));
+    p->name_ = d.shader->name;
+    p->buffers_ = d.buffers;
+    p->max_sets_ = d.max_sets;
+    p->push_size_ = d.push_constant_size;
+    if (d.push_constant_size % 4 || d.push_constant_size > st.limits().maxPushConstantsSize) {
+        log(VMAF_LOG_LEVEL_ERROR, "Vulkan: %s: %u bytes of push constants\n", p->name_, d.push_constant_size);
+        return -EINVAL;
+    }
+    if (int err = st.pipelines().get(d, &p->objects_)) return err;
+    p->set_layout_ = p->objects_->set_layout;
+    p->layout_ = p->objects_->layout;
+    p->pipeline_ = p->objects_->pipeline;
 
     if ((d.buffers || d.images) && d.max_sets) {
         std::vector<VkDescriptorPoolSize> ps;
@@ -91,8 +161,8 @@ int ComputePipeline::create(State &st, const PipelineDesc &d, std::unique_ptr<Co
         dpi.maxSets = d.max_sets;
         dpi.poolSizeCount = uint32_t(ps.size());
         dpi.pPoolSizes = ps.data();
-        if (int err = check_result(fn.vkCreateDescriptorPool(dev, &dpi, nullptr, &p->pool_), "vkCreateDescriptorPool",
-                            p->name_))
+        if (int err = check_result(st.fn().vkCreateDescriptorPool(st.device(), &dpi, nullptr, &p->pool_),
+                                   "vkCreateDescriptorPool", p->name_))
             return err;
     }
     *out = std::move(p);
@@ -101,14 +171,7 @@ int ComputePipeline::create(State &st, const PipelineDesc &d, std::unique_ptr<Co
 
 ComputePipeline::~ComputePipeline()
 {
-    const auto &fn = st_.fn();
-    const VkDevice dev = st_.device();
-    if (pool_) fn.vkDestroyDescriptorPool(dev, pool_, nullptr);
-    if (pipeline_) fn.vkDestroyPipeline(dev, pipeline_, nullptr);
-    if (layout_) fn.vkDestroyPipelineLayout(dev, layout_, nullptr);
-    if (set_layout_) fn.vkDestroyDescriptorSetLayout(dev, set_layout_, nullptr);
-    if (module_) fn.vkDestroyShaderModule(dev, module_, nullptr);
-    if (sampler_) fn.vkDestroySampler(dev, sampler_, nullptr);
+    if (pool_) st_.fn().vkDestroyDescriptorPool(st_.device(), pool_, nullptr);
 }
 
 int ComputePipeline::make_set(std::span<const BufferRange> buffers, VkDescriptorSet *out)

@@ -8,8 +8,12 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <span>
+#include <tuple>
+#include <vector>
 
 #include "spirv.h"
 #include "vulkan/vk.h"
@@ -39,6 +43,46 @@ struct BufferRange {
     VkDeviceSize size = VK_WHOLE_SIZE;
 };
 
+// The immutable device objects of one PipelineDesc.
+struct PipelineObjects {
+    VkShaderModule module = VK_NULL_HANDLE;
+    VkSampler sampler = VK_NULL_HANDLE;
+    VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
+    VkPipelineLayout layout = VK_NULL_HANDLE;
+    VkPipeline pipeline = VK_NULL_HANDLE;
+};
+
+// The pipelines built on one device, by description (shader, bindings, push
+// constant size, specialization constants). Pipelines are never externally
+// synchronized in Vulkan, so contexts on several threads may record with the
+// same ones. Entries stay until the State goes; past kMaxEntries, those no
+// ComputePipeline holds any more are dropped.
+class PipelineShelf {
+public:
+    explicit PipelineShelf(State &st) : st_(st) {}
+    ~PipelineShelf();
+    PipelineShelf(const PipelineShelf &) = delete;
+    PipelineShelf &operator=(const PipelineShelf &) = delete;
+
+    int get(const PipelineDesc &desc, std::shared_ptr<const PipelineObjects> *out);
+
+    // Descriptions built, and served from the shelf, so far (diagnostics, tests).
+    uint64_t built() const;
+    uint64_t reused() const;
+
+    static constexpr size_t kMaxEntries = 512;
+
+private:
+    using Key = std::tuple<const spirv::Shader *, unsigned, unsigned, uint32_t, std::vector<uint64_t>>;
+    int build(const PipelineDesc &desc, PipelineObjects *o) const;
+    void destroy(const PipelineObjects &o) const;
+
+    State &st_;
+    mutable std::mutex mutex_;
+    std::map<Key, std::shared_ptr<PipelineObjects>> entries_;
+    uint64_t built_ = 0, reused_ = 0;
+};
+
 class ComputePipeline {
 public:
     static int create(State &st, const PipelineDesc &desc, std::unique_ptr<ComputePipeline> *out);
@@ -65,9 +109,8 @@ private:
     const char *name_ = "";
     unsigned buffers_ = 0;
     unsigned max_sets_ = 0, sets_ = 0;  // descriptor sets the pool holds, and handed out
-    VkSampler sampler_ = VK_NULL_HANDLE;
     uint32_t push_size_ = 0;
-    VkShaderModule module_ = VK_NULL_HANDLE;
+    std::shared_ptr<const PipelineObjects> objects_;  // shared with the device's other users
     VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
     VkPipelineLayout layout_ = VK_NULL_HANDLE;
     VkPipeline pipeline_ = VK_NULL_HANDLE;
