@@ -10,6 +10,7 @@
 #   bash scripts/fuzz.sh 60                  # every target for 60 s, one at a time
 #   FUZZ_TARGETS="model api" bash scripts/fuzz.sh 300
 #   FUZZ_JOBS=2 bash scripts/fuzz.sh 60      # two targets at a time
+#   FUZZ_BUILD_ONLY=1 bash scripts/fuzz.sh 1 # build the targets, run nothing
 # A finding leaves its input in build-fuzz/artifacts/; replay it with
 #   build-fuzz/tests/fuzz/fuzz_<target> build-fuzz/artifacts/<file>
 # New corpus units stay in the scratch directory (printed); they are not
@@ -50,6 +51,7 @@ if [ ! -d "$build_dir" ]; then
 fi
 # Only the fuzz targets and what they link.
 ninja -C "$build_dir" "${targets[@]/#/tests/fuzz/fuzz_}"
+[ "${FUZZ_BUILD_ONLY:-0}" = 0 ] || exit 0
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/vmaf-fuzz.XXXXXX")
 artifacts=$build_dir/artifacts

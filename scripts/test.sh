@@ -1,17 +1,69 @@
 #!/usr/bin/env bash
 # Builds (via setup.sh) and runs the whole test suite: unit and golden-parity
 # tests on the CPU and, through lavapipe with the Khronos validation layer, on
-# Vulkan; CLI tests; Python package tests; the libFuzzer targets (scripts/fuzz.sh:
-# clang, 60 s each, two at a time); then the FFmpeg integration
-# (scripts/ffmpeg/test.sh: FFmpeg 8.1.2 with ffmpeg-patches/, built once into a
-# cache, needs network the first time) and the vmaf tool's --hwdec vulkan built
-# against it (scripts/ffmpeg/test_hwdec.sh). VMAF_TEST_FFMPEG=0 skips the FFmpeg part,
+# Vulkan; CLI tests; Python package tests; the same again under AddressSanitizer
+# and UndefinedBehaviorSanitizer; the threading tests under ThreadSanitizer; the
+# libFuzzer targets (scripts/fuzz.sh: clang, VMAF_TEST_FUZZ_SECONDS (20) each, two
+# at a time; longer runs: scripts/fuzz.sh 600); then the FFmpeg integration
+# (scripts/ffmpeg/test.sh: FFmpeg with ffmpeg-patches/, built once into a cache,
+# needs network the first time) and the vmaf tool's --hwdec vulkan built against
+# it (scripts/ffmpeg/test_hwdec.sh). VMAF_TEST_FFMPEG=0 skips the FFmpeg part,
 # VMAF_TEST_ASAN=0 the sanitizer pass, VMAF_TEST_TSAN=0 the ThreadSanitizer one,
 # VMAF_TEST_FUZZ=0 the fuzzing.
+#
+# On 2 cores most of the time goes to compiling four builds (release, ASan, TSan,
+# fuzzing) and to the Vulkan tests, whose driver (lavapipe) and validation layer
+# keep about one core busy. So the sanitizer and fuzzing builds start at once, at
+# the lowest priority, beside the first pass's tests, and take the time those
+# leave idle; each stage still waits for its own build (adr/0059).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+t0=$SECONDS
+stages=()
+stage_done() { stages+=("$(printf '%-28s %5d s' "$1" $((SECONDS - $2)))"); }
+report_stages() {
+  echo "test: time per stage"
+  printf '  %s\n' "${stages[@]}"
+  printf '  %-28s %5d s\n' total $((SECONDS - t0))
+}
+trap report_stages EXIT
+
+s=$SECONDS
 bash scripts/setup.sh
+stage_done "release build" "$s"
+
+asan_args="-Db_sanitize=address,undefined -Doptimization=1 -Ddebug=false -Dc_args=-g1 -Dcpp_args=-g1"
+logs=$(mktemp -d "${TMPDIR:-/tmp}/vmaf-test-builds.XXXXXX")
+declare -A builds=()
+background_build() {  # NAME COMMAND...: run a build at the lowest priority, log in $logs/NAME
+  local name=$1
+  shift
+  nice -n 19 "$@" > "$logs/$name.log" 2>&1 &
+  builds[$name]=$!
+}
+wait_build() {  # NAME: wait for its build; on failure print its log and stop
+  local name=$1 s=$SECONDS
+  if ! wait "${builds[$name]}"; then
+    echo "test: the $name build failed:" >&2
+    tail -50 "$logs/$name.log" >&2
+    exit 1
+  fi
+  stage_done "waiting for the $name build" "$s"
+}
+if [ "${VMAF_TEST_ASAN:-1}" != 0 ]; then
+  background_build asan env BUILD_DIR=build-asan MESON_ARGS="$asan_args" bash scripts/setup.sh
+fi
+if [ "${VMAF_TEST_TSAN:-1}" != 0 ]; then
+  background_build tsan env TSAN_BUILD_ONLY=1 bash scripts/tsan.sh
+fi
+if [ "${VMAF_TEST_FUZZ:-1}" != 0 ]; then
+  background_build fuzz env FUZZ_BUILD_ONLY=1 bash scripts/fuzz.sh 1
+fi
+
+s=$SECONDS
 meson test -C "${BUILD_DIR:-build}" --print-errorlogs --num-processes 2
+stage_done "tests" "$s"
 
 # The same tests once more under AddressSanitizer and UndefinedBehaviorSanitizer
 # (build-asan/), where any report fails the test. VMAF_TEST_ASAN=0 skips them.
@@ -23,27 +75,37 @@ meson test -C "${BUILD_DIR:-build}" --print-errorlogs --num-processes 2
 # (-g1), which keeps reports' file:line and builds in under half the time of
 # -O2 -g (adr/0043).
 if [ "${VMAF_TEST_ASAN:-1}" != 0 ]; then
-  BUILD_DIR=build-asan MESON_ARGS="-Db_sanitize=address,undefined -Doptimization=1 -Ddebug=false -Dc_args=-g1 -Dcpp_args=-g1" \
-    bash scripts/setup.sh
+  wait_build asan
+  s=$SECONDS
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   VMAF_TEST_VULKAN_NO_VALIDATION=${VMAF_TEST_VULKAN_NO_VALIDATION:-1} \
     meson test -C build-asan --print-errorlogs --num-processes 2 --timeout-multiplier 2
+  stage_done "tests under ASan/UBSan" "$s"
 fi
 # The threading tests under ThreadSanitizer (clang, build-tsan/). VMAF_TEST_TSAN=0
 # skips them.
 if [ "${VMAF_TEST_TSAN:-1}" != 0 ]; then
+  wait_build tsan
+  s=$SECONDS
   bash scripts/tsan.sh
+  stage_done "tests under TSan" "$s"
 fi
-# Each fuzz target for 60 s on its seed corpus; any finding fails.
-# VMAF_TEST_FUZZ=0 skips them.
+# Each fuzz target on its seed corpus; any finding fails. VMAF_TEST_FUZZ=0 skips them.
 if [ "${VMAF_TEST_FUZZ:-1}" != 0 ]; then
-  FUZZ_JOBS=2 bash scripts/fuzz.sh 60
+  wait_build fuzz
+  s=$SECONDS
+  FUZZ_JOBS=2 bash scripts/fuzz.sh "${VMAF_TEST_FUZZ_SECONDS:-20}"
+  stage_done "fuzzing" "$s"
 fi
 if [ "${VMAF_TEST_FFMPEG:-1}" != 0 ]; then
+  s=$SECONDS
   bash scripts/ffmpeg/test.sh
+  stage_done "FFmpeg filters" "$s"
   # The vmaf tool built against that FFmpeg's libraries, for --hwdec vulkan
   # (scripts/ffmpeg/test_hwdec.sh). VMAF_TEST_HWDEC=0 skips it.
   if [ "${VMAF_TEST_HWDEC:-1}" != 0 ]; then
+    s=$SECONDS
     bash scripts/ffmpeg/test_hwdec.sh
+    stage_done "vmaf tool on FFmpeg (--hwdec)" "$s"
   fi
 fi

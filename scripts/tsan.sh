@@ -7,6 +7,7 @@
 # frames read on several threads (the readers, and the vmaf tool's read-ahead on
 # good and truncated files). Any report fails the run.
 #   scripts/tsan.sh            # BUILD_DIR=build-tsan
+#   TSAN_BUILD_ONLY=1 scripts/tsan.sh   # build, run nothing
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build-tsan}
@@ -21,6 +22,7 @@ if grep -q "vulkan_concurrency" "$build/meson-info/intro-tests.json" 2>/dev/null
   tests+=(vulkan_concurrency vulkan_faults vulkan_host_import)
 fi
 ninja -C "$build" $(printf 'tests/test_%s ' "${tests[@]}") core/tools/vmaf
+[ "${TSAN_BUILD_ONLY:-0}" = 0 ] || exit 0
 tests+=(cli_errors)
 # The Vulkan driver (lavapipe) and loader are not instrumented: their own
 # threads are not ours to judge (tests/tsan.supp). halt_on_error: any report fails.
