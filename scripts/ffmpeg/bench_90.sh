@@ -12,9 +12,9 @@
 #
 # CARRY holds series/ffmpeg and without-0004-0005/ffmpeg, lib/ (libvmaf.so.3),
 # models/ and clips/ (test_gpu_decode.sh's k40 clips; bench_1920x1080 and
-# bench_3840x2160 dis/ref pairs, x264 CRF 30 against QP 10, 96 and 24 frames,
-# make_bench_clip.sh's picture). Clips missing from CARRY are made on the spot
-# when that machine's ffmpeg has libx264 and libx265.
+# bench_3840x2160 dis/ref pairs, x264 CRF 30 against CRF 14, 96 and 24 frames,
+# make_bench_clip.sh's picture): about 31 MiB. Clips missing from CARRY are made
+# on the spot when that machine's ffmpeg has libx264 and libx265.
 #
 # The run, each step's ffmpeg killed after a time limit (a hang is a result):
 #   hang   test_gpu_decode.sh on both builds: frame-threaded Vulkan decoding of
@@ -23,15 +23,17 @@
 #          streams decoded to null, then into libvmaf_vulkan (LOOPS, 20, more
 #          replays); fps, means and mean ratio
 #   pair   both builds, 1080p and 2160p, PAIR_REPS (3) repetitions of: decode to
-#          null, into streamselect (pairing alone), into libvmaf_vulkan
+#          null, into streamselect (pairing alone), into libvmaf_vulkan; after a
+#          hang, that build's later runs of that mode and size are skipped
 #   scores the whole series: libvmaf_vulkan on Vulkan-decoded frames against the
 #          stock libvmaf filter on the same files decoded on the CPU, per frame,
 #          difference 0
-# OUT gets summary.md (what to read) and the logs. Env: PARTS (default "hang
-# speed pair scores"), REPS, PAIR_REPS, LOOPS, TIMEOUT (seconds per decoding
-# run, default 120), VULKAN_DEVICE (default 0), THREADS (libvmaf's CPU threads,
-# default nproc). The GPU machine needs a Vulkan loader: source one first
-# (e.g. . .device/vk-env.sh).
+# OUT gets summary.md (what to read, written as the run goes) and logs.tar.xz
+# (every log and JSON). Env: PARTS (default "hang speed pair scores"), REPS,
+# PAIR_REPS, LOOPS, TIMEOUT (seconds per decoding run, default 45; the longest
+# normal run is about 10 s), VULKAN_DEVICE (default 0), THREADS (libvmaf's CPU
+# threads, default nproc). The GPU machine needs a Vulkan loader: source one
+# first (e.g. . .device/vk-env.sh).
 set -euo pipefail
 export ffmpeg_script_name=bench-90
 here=$(cd "$(dirname "$0")" && pwd)
@@ -43,20 +45,22 @@ die() { say "error: $*"; exit 1; }
 builds=(series without-0004-0005)
 sizes=(1920x1080 3840x2160)
 
-# make_bench_clip.sh's recipe (a zoom over a photograph), but with 96 frames at
-# 1080p and 24 at 2160p and a QP 10 reference, as docs/performance.md's earlier
-# figures used.
+# make_bench_clip.sh's recipe (a zoom over a photograph) with 96 frames at 1080p
+# and 24 at 2160p, as docs/performance.md's earlier figures used, but a CRF 14
+# reference instead of their QP 10 one (a twelfth of the size, so that the clips
+# travel with the builds).
 make_bench_clips() {
   local dir=$1 img=$2 s h n
   for s in "${sizes[@]}"; do
     h=${s#*x}
     [ "$h" = 1080 ] && n=96 || n=24
     [ -f "$dir/bench_${s}_dis.mkv" ] && [ -f "$dir/bench_${s}_ref.mkv" ] && continue
+    [ -f "$img" ] || die "the bench clips need make_bench_clip.sh's picture, $img (python3-skimage; or set BENCH_PICTURE)"
     ffmpeg -hide_banner -v error -y -loop 1 -i "$img" \
       -vf "scale=-2:$((h * 2)),zoompan=z='1.1+0.004*on':x='iw/2-(iw/zoom/2)+on*4':y='ih/2-(ih/zoom/2)+on*2':d=1:s=${s}:fps=25,format=yuv420p" \
       -frames:v "$n" -f yuv4mpegpipe "$dir/src.y4m" || die "could not make the $s source"
     ffmpeg -hide_banner -v error -y -i "$dir/src.y4m" -c:v libx264 -preset veryfast -crf 30 "$dir/bench_${s}_dis.mkv" &&
-      ffmpeg -hide_banner -v error -y -i "$dir/src.y4m" -c:v libx264 -preset ultrafast -qp 10 "$dir/bench_${s}_ref.mkv" ||
+      ffmpeg -hide_banner -v error -y -i "$dir/src.y4m" -c:v libx264 -preset veryfast -crf 14 "$dir/bench_${s}_ref.mkv" ||
       die "could not encode the $s clips (does this ffmpeg have libx264?)"
     rm -f "$dir/src.y4m"
   done
@@ -68,7 +72,6 @@ make_clips() {
   command -v ffmpeg >/dev/null || die "no clips in $dir and no ffmpeg program to make them with"
   [ -f "$dir/k40_h264_dis.mkv" ] || bash "$here/test_gpu_decode.sh" --clips "$dir"
   img=${BENCH_PICTURE:-/usr/lib/python3/dist-packages/skimage/data/hubble_deep_field.jpg}
-  [ -f "$img" ] || die "the bench clips need make_bench_clip.sh's picture, $img (python3-skimage; or set BENCH_PICTURE)"
   make_bench_clips "$dir" "$img"
 }
 
@@ -76,7 +79,7 @@ make_clips() {
 # BUILD_DIR (installed as scripts/ffmpeg/test.sh installs it), and copies what
 # the GPU machine needs into CARRY: the programs stripped, libvmaf, the models.
 prepare() {
-  local carry=$1 root prefix pc ff b skip
+  local carry=$1 root prefix pc ff b skip model_dir
   root=$(cd "$here/../.." && pwd)
   # shellcheck source=scripts/ffmpeg/lib.sh
   . "$here/lib.sh"
@@ -96,9 +99,14 @@ prepare() {
   done
   cp -L "$(dirname "$(dirname "$pc")")/libvmaf.so.3" "$carry/lib/"
   strip "$carry/lib/libvmaf.so.3"
+  # libvmaf's own needs that a bare GPU machine may lack (libva: VA-API import).
+  local dep
+  for dep in $(ldd "$carry/lib/libvmaf.so.3" | awk '/libva/ { print $3 }'); do
+    cp -L "$dep" "$carry/lib/"
+  done
   model_dir=$(meson introspect "$root/${BUILD_DIR:-build}" --buildoptions |
     python3 -c 'import json, sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "model_dir"))')
-  cp "$model_dir"/vmaf_v0.6.1.json "$carry/models/"
+  install -m 644 "$model_dir"/vmaf_v0.6.1.json "$carry/models/"
   make_clips "$carry/clips"
   du -sh "$carry" >&2
 }
@@ -108,14 +116,17 @@ if [ "$1" = --prepare ]; then
   prepare "$2"
   exit 0
 fi
-carry=$(cd "$1" && pwd) out=$2
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
+carry=$(cd "$1" && pwd) dest=$2
+mkdir -p "$dest"
+dest=$(cd "$dest" && pwd)
+# Logs gather in a work folder; OUT gets the summary and one archive of them.
+out=$(mktemp -d "${TMPDIR:-/tmp}/bench-90.XXXXXX")
+trap 'tar -C "$out" -cJf "$dest/logs.tar.xz" . 2>/dev/null; rm -rf "$out"' EXIT
 parts=${PARTS:-hang speed pair scores}
 reps=${REPS:-5}
 pair_reps=${PAIR_REPS:-3}
 loops=${LOOPS:-20}
-limit=${TIMEOUT:-120}
+limit=${TIMEOUT:-45}
 device=${VULKAN_DEVICE:-0}
 threads=${THREADS:-$(nproc)}
 export LD_LIBRARY_PATH=$carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
@@ -123,8 +134,8 @@ export VMAF_MODEL_DIR=$carry/models
 export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/tmp}
 clips=$carry/clips
 [ -f "$clips/k40_h264_dis.mkv" ] && [ -f "$clips/bench_3840x2160_ref.mkv" ] || make_clips "$clips"
-summary=$out/summary.md
-exec 3>"$summary"
+# The summary is written as the run goes, so a run cut short still tells what it saw.
+exec 3>"$dest/summary.md"
 note() { echo "$*" >&3; echo "$*"; }
 
 for b in "${builds[@]}"; do
@@ -152,7 +163,7 @@ timed() {
   case $mode in
     decode) args+=(-map 0:v -map 1:v) ;;
     pair) args+=(-lavfi "[0:v][1:v]streamselect=inputs=2:map=0") ;;
-    vulkan) args+=(-lavfi "[0:v][1:v]libvmaf_vulkan=feature=name=psnr:log_fmt=json:log_path=$out/runs/$b.$s.vulkan.$r.json") ;;
+    vulkan) args+=(-lavfi "[0:v][1:v]libvmaf_vulkan=feature=name=psnr") ;;
   esac
   t0=$(date +%s.%N)
   timeout -s KILL "$limit" "$carry/$b/ffmpeg" "${args[@]}" -f null - >"$log" 2>&1 || rc=$?
@@ -162,6 +173,14 @@ timed() {
   if [ "$rc" -ne 0 ]; then echo "failed($rc)"; return; fi
   if grep -q "Failed setup for format vulkan" "$log"; then echo "cpu-fallback"; return; fi
   awk -v n="$n" -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", n / (b - a) }'
+}
+
+# EARLIER... -- ARGS: timed ARGS, or "skipped" when one of the earlier results hung.
+once() {
+  local hung=0
+  while [ "$1" != -- ]; do case $1 in hung*) hung=1 ;; esac; shift; done
+  shift
+  if [ "$hung" = 1 ]; then echo skipped; else timed "$@"; fi
 }
 
 # mean of the numbers among the arguments ("-" when none)
@@ -210,9 +229,9 @@ for part in $parts; do
       for b in "${builds[@]}"; do
         dec=() pr=() vk=()
         for ((r = 1; r <= pair_reps; r++)); do
-          dec+=("$(timed "$b" "$s" decode "p$r")")
-          pr+=("$(timed "$b" "$s" pair "p$r")")
-          vk+=("$(timed "$b" "$s" vulkan "p$r")")
+          dec+=("$(once "${dec[@]}" -- "$b" "$s" decode "p$r")")
+          pr+=("$(once "${pr[@]}" -- "$b" "$s" pair "p$r")")
+          vk+=("$(once "${vk[@]}" -- "$b" "$s" vulkan "p$r")")
         done
         md=$(mean "${dec[@]}") mp=$(mean "${pr[@]}") mv=$(mean "${vk[@]}")
         note "| $b | $s | ${dec[*]} | ${pr[*]} | ${vk[*]} | $(ratio "$mp" "$md"), $(ratio "$mv" "$md") |"
@@ -246,4 +265,4 @@ for part in $parts; do
   *) die "unknown part $part (PARTS: hang speed pair scores)" ;;
   esac
 done
-say "summary: $summary"
+say "summary: $dest/summary.md, logs: $dest/logs.tar.xz"

@@ -21,7 +21,7 @@
 shopt -s inherit_errexit
 
 ffmpeg_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-ffmpeg_cache=${LIBVMAF_VK_FFMPEG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/libvmaf-vk/ffmpeg}
+ffmpeg_cache=${LIBVMAF_VK_FFMPEG_CACHE:-${XDG_CACHE_HOME:-${HOME:?set HOME or LIBVMAF_VK_FFMPEG_CACHE}/.cache}/libvmaf-vk/ffmpeg}
 
 say() { echo "${ffmpeg_script_name:-ffmpeg}: $*" >&2; }
 die() { say "error: $*"; exit 1; }
