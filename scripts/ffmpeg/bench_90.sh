@@ -132,6 +132,8 @@ threads=${THREADS:-$(nproc)}
 export LD_LIBRARY_PATH=$carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export VMAF_MODEL_DIR=$carry/models
 export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/tmp}
+# test_gpu_decode.sh sources lib.sh, whose cache path needs a HOME.
+export HOME=${HOME:-/tmp}
 clips=$carry/clips
 [ -f "$clips/k40_h264_dis.mkv" ] && [ -f "$clips/bench_3840x2160_ref.mkv" ] || make_clips "$clips"
 # The summary is written as the run goes, so a run cut short still tells what it saw.
