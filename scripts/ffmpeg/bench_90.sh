@@ -3,34 +3,37 @@
 # filter waits on) and 0005 (a Vulkan video session's decodes in submission
 # order) still do on an FFmpeg base, and whether libvmaf_vulkan keeps pace with
 # Vulkan decoding there, in one run on a GPU machine with Vulkan video decode.
-# Two builds of the same base are compared: the whole series, and the series
-# without 0004 and 0005.
+# Three builds of the same base are compared: the whole series, the series
+# without 0004 (what the scheduler patch still does), and the series without
+# 0004 and 0005 (does frame-threaded decoding still hang?).
 #
-#   scripts/ffmpeg/bench_90.sh --prepare CARRY   # here: both builds, libvmaf,
+#   scripts/ffmpeg/bench_90.sh --prepare CARRY   # here: the builds, libvmaf,
 #                                                # the models and the clips into CARRY
 #   scripts/ffmpeg/bench_90.sh CARRY OUT         # on the GPU machine
 #
-# CARRY holds series/ffmpeg and without-0004-0005/ffmpeg, lib/ (libvmaf.so.3),
-# models/ and clips/ (test_gpu_decode.sh's k40 clips; bench_1920x1080 and
-# bench_3840x2160 dis/ref pairs, x264 CRF 30 against CRF 14, 96 and 24 frames,
-# make_bench_clip.sh's picture): about 31 MiB. Clips missing from CARRY are made
+# CARRY holds series/, without-0004/ and without-0004-0005/ (each an ffmpeg),
+# lib/ (libvmaf.so.3 and libva), models/ and clips/ (test_gpu_decode.sh's k40
+# clips; bench_1920x1080 and bench_3840x2160 dis/ref pairs, x264 CRF 30 against
+# CRF 14, 96 and 24 frames, make_bench_clip.sh's picture): about 34 MiB. Clips missing from CARRY are made
 # on the spot when that machine's ffmpeg has libx264 and libx265.
 #
 # The run, each step's ffmpeg killed after a time limit (a hang is a result):
-#   hang   test_gpu_decode.sh on both builds: frame-threaded Vulkan decoding of
-#          the keyframe-every-40 clips into libvmaf_vulkan and streamselect
+#   hang   test_gpu_decode.sh on the whole series and without 0004 and 0005:
+#          frame-threaded Vulkan decoding of the keyframe-every-40 clips into
+#          libvmaf_vulkan and streamselect
 #   speed  the whole series, 1080p and 2160p, REPS (5) repetitions of: both
 #          streams decoded to null, then into libvmaf_vulkan (LOOPS, 20, more
 #          replays); fps, means and mean ratio
-#   pair   both builds, 1080p and 2160p, PAIR_REPS (3) repetitions of: decode to
-#          null, into streamselect (pairing alone), into libvmaf_vulkan; after a
-#          hang, that build's later runs of that mode and size are skipped
+#   pair   the whole series and without 0004 (PAIR_BUILDS), 1080p and 2160p,
+#          PAIR_REPS (3) repetitions of: decode to null, into streamselect
+#          (pairing alone), into libvmaf_vulkan; after a hang, that build's later
+#          runs of that mode and size are skipped
 #   scores the whole series: libvmaf_vulkan on Vulkan-decoded frames against the
 #          stock libvmaf filter on the same files decoded on the CPU, per frame,
 #          difference 0
 # OUT gets summary.md (what to read, written as the run goes) and logs.tar.xz
 # (every log and JSON). Env: PARTS (default "hang speed pair scores"), REPS,
-# PAIR_REPS, LOOPS, TIMEOUT (seconds per decoding run, default 45; the longest
+# PAIR_REPS, PAIR_BUILDS, LOOPS, TIMEOUT (seconds per decoding run, default 45; the longest
 # normal run is about 10 s), VULKAN_DEVICE (default 0), THREADS (libvmaf's CPU
 # threads, default nproc). The GPU machine needs a Vulkan loader: source one
 # first (e.g. . .device/vk-env.sh).
@@ -42,7 +45,7 @@ usage() { sed -n '9,11p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 say() { echo "bench-90: $*" >&2; }
 die() { say "error: $*"; exit 1; }
 
-builds=(series without-0004-0005)
+builds=(series without-0004 without-0004-0005)
 sizes=(1920x1080 3840x2160)
 
 # make_bench_clip.sh's recipe (a zoom over a photograph) with 96 frames at 1080p
@@ -92,7 +95,7 @@ prepare() {
   mkdir -p "$carry/lib" "$carry/models"
   for b in "${builds[@]}"; do
     skip=
-    [ "$b" = series ] || skip="0004 0005"
+    [ "$b" = series ] || skip=$(echo "${b#without-}" | tr '-' ' ')
     ff=$(LIBVMAF_VK_FFMPEG_SKIP=$skip bash "$here/build.sh" "$prefix")
     mkdir -p "$carry/$b"
     strip -o "$carry/$b/ffmpeg" "$ff"
@@ -146,7 +149,7 @@ done
 ff_series=$carry/series/ffmpeg
 "$ff_series" -hide_banner -v verbose -init_hw_device "vulkan=vk:$device" -f lavfi -i testsrc2=s=64x64:d=0.04 \
   -f null - >"$out/device.log" 2>&1 || die "the Vulkan device does not open (log: $out/device.log)"
-note "# FFmpeg $("$ff_series" -version | head -n 1 | cut -d' ' -f3): whole series against the series without 0004 and 0005"
+note "# FFmpeg $("$ff_series" -version | head -n 1 | cut -d' ' -f3): the whole series against the series without 0004, and without 0004 and 0005"
 note ""
 note "Device: $(grep -m 1 -o 'Device [0-9]* selected: .*' "$out/device.log" || echo '?'); $(date -u +%Y-%m-%dT%H:%MZ)"
 
@@ -195,7 +198,7 @@ for part in $parts; do
     note ""
     note "## Frame-threaded Vulkan decoding of the keyframe-every-40 clips (test_gpu_decode.sh, RUNS=3, TIMEOUT=20)"
     note ""
-    for b in "${builds[@]}"; do
+    for b in series without-0004-0005; do
       rc=0
       OUT=$out/hang-$b RUNS=3 TIMEOUT=20 bash "$here/test_gpu_decode.sh" "$carry/$b/ffmpeg" "$clips" \
         >"$out/hang-$b.log" 2>&1 || rc=$?
@@ -223,12 +226,12 @@ for part in $parts; do
     ;;
   pair)
     note ""
-    note "## Pairing two Vulkan-decoded inputs, with and without 0004 and 0005 ($pair_reps repetitions, frame threads, $loops more loops)"
+    note "## Pairing two Vulkan-decoded inputs, with and without 0004 ($pair_reps repetitions, frame threads, $loops more loops)"
     note ""
     note "| build | size | decode, fps | streamselect, fps | libvmaf_vulkan, fps | means: streamselect, libvmaf_vulkan x decode |"
     note "|---|---|---|---|---|---|"
     for s in "${sizes[@]}"; do
-      for b in "${builds[@]}"; do
+      for b in ${PAIR_BUILDS:-series without-0004}; do
         dec=() pr=() vk=()
         for ((r = 1; r <= pair_reps; r++)); do
           dec+=("$(once "${dec[@]}" -- "$b" "$s" decode "p$r")")
