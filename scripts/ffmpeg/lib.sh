@@ -1,33 +1,53 @@
 # shellcheck shell=bash
-# Shared by scripts/ffmpeg/*.sh (sourced, not run): the pinned FFmpeg source, the
+# Shared by scripts/ffmpeg/*.sh (sourced, not run): the pinned FFmpeg sources, the
 # cache layout, the private apt configuration and the patched source tree.
+#
+# FFMPEG_VERSION picks the base: 9.0.2 (the default) or 8.1.2. Each base has its
+# own series, ffmpeg-patches/<major.minor>/ (series.txt names the patches).
 #
 # The cache lives outside the repository:
 #   ${LIBVMAF_VK_FFMPEG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/libvmaf-vk/ffmpeg}
 #     apt/        private apt state (lists for sid, downloaded archives)
-#     dl/         the orig tarball and the libvulkan-dev package
+#     dl/         the orig tarballs and the libvulkan-dev package
 #     vulkan-headers/<version>/usr   Vulkan headers extracted from that package
-#     base/       the tarball as a git repository (one commit, tagged)
-#     src/        a clone of base/ with the series applied: what is built
-#     build/      out-of-tree build; build/ffmpeg is the program
+#     <ffmpeg version>/
+#       base/     the tarball as a git repository (one commit, tagged)
+#       src/      a clone of base/ with the series applied: what is built
+#       build/    out-of-tree build; build/ffmpeg is the program
+#       install/  libraries and headers (build.sh --libs)
 #     lock        serialises runs that share the cache
 
 # The functions below run in command substitutions: let set -e reach into them.
 shopt -s inherit_errexit
 
 ffmpeg_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-ffmpeg_series_dir=$ffmpeg_root/ffmpeg-patches
-ffmpeg_cache=${LIBVMAF_VK_FFMPEG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/libvmaf-vk/ffmpeg}
+ffmpeg_cache=${LIBVMAF_VK_FFMPEG_CACHE:-${XDG_CACHE_HOME:-${HOME:?set HOME or LIBVMAF_VK_FFMPEG_CACHE}/.cache}/libvmaf-vk/ffmpeg}
 
-# The base: Debian's source package (suite sid) and the upstream tarball it
-# carries. series.txt records the same tarball name and hash; check-series.sh
-# checks that they agree.
-ffmpeg_deb_version=7:8.1.2-2
-ffmpeg_version=8.1.2
+say() { echo "${ffmpeg_script_name:-ffmpeg}: $*" >&2; }
+die() { say "error: $*"; exit 1; }
+
+# The bases: FFmpeg's release tarball as Debian's ffmpeg source package (suite
+# sid) carries it, as its orig tarball. Each series.txt records the same tarball
+# name and hash; series.sh check checks that they agree.
+ffmpeg_version=${FFMPEG_VERSION:-9.0.2}
+case $ffmpeg_version in
+  9.0.2)
+    ffmpeg_deb_version=7:9.0.2-4
+    ffmpeg_orig_sha256=8c3850283eb25fa026482078a04051e0be17347b09ef81a0849bec15a96e002e ;;
+  8.1.2)
+    ffmpeg_deb_version=7:8.1.2-2
+    ffmpeg_orig_sha256=464beb5e7bf0c311e68b45ae2f04e9cc2af88851abb4082231742a74d97b524c ;;
+  *) die "FFMPEG_VERSION=$ffmpeg_version: the series has bases 9.0.2 and 8.1.2" ;;
+esac
 ffmpeg_orig=ffmpeg_${ffmpeg_version}.orig.tar.xz
-ffmpeg_orig_sha256=464beb5e7bf0c311e68b45ae2f04e9cc2af88851abb4082231742a74d97b524c
+ffmpeg_series_dir=$ffmpeg_root/ffmpeg-patches/${ffmpeg_version%.*}
+# A build without some patches (LIBVMAF_VK_FFMPEG_SKIP, below) has trees of its
+# own, so that it leaves the whole series' build alone.
+skip_tag=${LIBVMAF_VK_FFMPEG_SKIP:+-without-$(echo "$LIBVMAF_VK_FFMPEG_SKIP" | tr -s ' ' '-')}
+ffmpeg_vcache=$ffmpeg_cache/$ffmpeg_version${skip_tag}
+unset skip_tag
 
-# FFmpeg 8.1 needs Vulkan headers >= 1.3.277; bookworm has 1.3.239. sid's headers
+# FFmpeg 8.1 and 9.0 need Vulkan headers >= 1.3.277; bookworm has 1.3.239. sid's headers
 # are unpacked into the cache (never installed); the loader stays the system's.
 # When sid no longer has this version, its current one is taken (with a warning).
 vulkan_headers_version=${LIBVMAF_VK_VULKAN_HEADERS_VERSION:-1.4.363.0-1}
@@ -40,9 +60,6 @@ ffmpeg_base_tag=debian-orig-$ffmpeg_version
 # script and hold the cache lock.
 export GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=gc.auto GIT_CONFIG_VALUE_0=0 \
   GIT_CONFIG_KEY_1=maintenance.auto GIT_CONFIG_VALUE_1=false
-
-say() { echo "${ffmpeg_script_name:-ffmpeg}: $*" >&2; }
-die() { say "error: $*"; exit 1; }
 
 # Holds an exclusive lock on the cache for the rest of the calling script.
 ffmpeg_lock_cache() {
@@ -100,7 +117,7 @@ ffmpeg_apt() {
     local uris
     uris=$(ffmpeg_apt_mirrors | tr '\n' ' ')
     [ -n "${uris// /}" ] ||
-      die "no Debian mirror found in the apt sources (/etc/apt/sources.list, /etc/apt/sources.list.d/); add one, or set LIBVMAF_VK_FFMPEG_TARBALL to a local $ffmpeg_orig"
+      die "no Debian mirror found in the apt sources (/etc/apt/sources.list, /etc/apt/sources.list.d/); add one, or set LIBVMAF_VK_FFMPEG_TARBALL to a local $ffmpeg_orig (sha256 $ffmpeg_orig_sha256)"
     mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
     printf 'Types: deb deb-src\nURIs: %s\nSuites: sid\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
       "${uris% }" >"$dir/sid.sources"
@@ -132,19 +149,32 @@ ffmpeg_apt_update_once() {
 
 sha256_of() { sha256sum "$1" | cut -d' ' -f1; }
 
+# What to do when no apt source serves the pinned tarball any more.
+ffmpeg_supply_hint() {
+  echo "Debian's archive no longer serves $ffmpeg_orig (ffmpeg $ffmpeg_deb_version)." \
+    "Supply a copy: LIBVMAF_VK_FFMPEG_TARBALL=/path/to/$ffmpeg_orig (FFmpeg's own ffmpeg-$ffmpeg_version.tar.xz" \
+    "release tarball is the same file), or copy it to $ffmpeg_cache/dl/$ffmpeg_orig; its sha256 must be" \
+    "$ffmpeg_orig_sha256. Or pick the other base with FFMPEG_VERSION."
+}
+
 # Puts the pinned orig tarball in dl/ and checks its hash. LIBVMAF_VK_FFMPEG_TARBALL
-# may name a local copy (for machines without network); it is hash-checked too.
+# may name a local copy (for machines without network, or once the archive has
+# dropped the version); it is hash-checked too.
 ffmpeg_fetch_source() {
   local dl=$ffmpeg_cache/dl tarball=$ffmpeg_cache/dl/$ffmpeg_orig
   mkdir -p "$dl"
   if [ ! -s "$tarball" ] && [ -n "${LIBVMAF_VK_FFMPEG_TARBALL:-}" ]; then
+    [ -f "$LIBVMAF_VK_FFMPEG_TARBALL" ] || die "LIBVMAF_VK_FFMPEG_TARBALL=$LIBVMAF_VK_FFMPEG_TARBALL: no such file"
     cp "$LIBVMAF_VK_FFMPEG_TARBALL" "$tarball.part" && mv "$tarball.part" "$tarball"
   fi
   if [ ! -s "$tarball" ]; then
     ffmpeg_apt_update_once
     say "apt-get source --download-only ffmpeg=$ffmpeg_deb_version"
-    if ! (cd "$dl" && ffmpeg_apt apt-get -qq source --download-only "ffmpeg=$ffmpeg_deb_version" \
-      >"$dl/source.log" 2>&1); then
+    # Only the orig tarball is used: the download counts as done when it has
+    # arrived, even if the package's own files (.dsc, .debian.tar.xz) have not.
+    (cd "$dl" && ffmpeg_apt apt-get -qq source --download-only "ffmpeg=$ffmpeg_deb_version" \
+      >"$dl/source.log" 2>&1) || true
+    if [ ! -s "$tarball" ]; then
       # sid has moved on: the same tarball from the pool of each configured
       # mirror, while any suite there still has it.
       say "sid no longer offers ffmpeg $ffmpeg_deb_version; trying the pool of each apt mirror"
@@ -158,8 +188,8 @@ with urllib.request.urlopen(sys.argv[1], timeout=120) as r, open(sys.argv[2], "w
 PY
         then mv "$tarball.part" "$tarball"; break; fi
       done < <(ffmpeg_apt_mirrors)
-      [ -s "$tarball" ] ||
-        die "no apt source serves Debian's ffmpeg $ffmpeg_deb_version ($ffmpeg_orig; see $dl/source.log); set LIBVMAF_VK_FFMPEG_TARBALL to a local copy (sha256 $ffmpeg_orig_sha256)"
+      rm -f "$tarball.part"
+      [ -s "$tarball" ] || die "$(ffmpeg_supply_hint) (What was tried: $dl/source.log.)"
     fi
   fi
   local got
@@ -206,10 +236,16 @@ ffmpeg_fetch_vulkan_headers() {
 }
 
 # Patch files named by series.txt, in order, as absolute paths.
+# LIBVMAF_VK_FFMPEG_SKIP (numbers, e.g. "0004 0005") leaves patches out, for
+# builds that measure what a patch does; build.sh says so, and the build key
+# (made from these files) differs from the whole series'.
 ffmpeg_series_files() {
-  local f
+  local f n
   [ -f "$ffmpeg_series_dir/series.txt" ] || die "missing $ffmpeg_series_dir/series.txt"
   grep -v -e '^#' -e '^[[:space:]]*$' "$ffmpeg_series_dir/series.txt" | while read -r f; do
+    for n in ${LIBVMAF_VK_FFMPEG_SKIP:-}; do
+      [ "${f%%-*}" != "$n" ] || continue 2
+    done
     echo "$ffmpeg_series_dir/$f"
   done
 }
@@ -240,7 +276,7 @@ ffmpeg_make_base_tree() {
 
 # The pristine tree (base/, the tarball as one tagged commit), made once.
 ffmpeg_base_tree() {
-  local tarball=$1 dir=$ffmpeg_cache/base
+  local tarball=$1 dir=$ffmpeg_vcache/base
   if ! git -C "$dir" rev-parse -q --verify "refs/tags/$ffmpeg_base_tag" >/dev/null 2>&1; then
     say "unpacking $ffmpeg_orig into a git tree"
     ffmpeg_make_base_tree "$tarball" "$dir"
@@ -252,7 +288,7 @@ ffmpeg_base_tree() {
 # base + series (git am), touching only the files that differ, so that an
 # unchanged tree keeps its timestamps and make rebuilds little. Prints its path.
 ffmpeg_prepare_tree() {
-  local tarball=$1 dir=$ffmpeg_cache/src base want have
+  local tarball=$1 dir=$ffmpeg_vcache/src base want have
   base=$(ffmpeg_base_tree "$tarball")
   want=$(ffmpeg_series_hash)
   if ! git -C "$dir" rev-parse -q --verify "refs/tags/$ffmpeg_base_tag" >/dev/null 2>&1; then

@@ -1,21 +1,24 @@
 #!/usr/bin/env bash
-# The FFmpeg patch series in ffmpeg-patches/ (see ffmpeg-patches/README.md).
+# The FFmpeg patch series of one base, ffmpeg-patches/<major.minor>/ (see
+# ffmpeg-patches/README.md); FFMPEG_VERSION picks it: 9.0.2 (default) or 8.1.2.
 #
 #   scripts/ffmpeg/series.sh check        # every patch applies, in order, with
 #                                         # git apply --check on the pinned tree
 #   scripts/ffmpeg/series.sh checkout DIR # DIR: a git clone of the pinned tree with
 #                                         # the series applied as commits, to edit
 #   scripts/ffmpeg/series.sh export DIR   # DIR's commits since the base tag become
-#                                         # ffmpeg-patches/*.patch and series.txt
+#                                         # the base's *.patch and series.txt
 #
-# The pinned tree is Debian's ffmpeg 8.1.2 orig tarball, fetched and hash-checked
-# as scripts/ffmpeg/build.sh does (same cache).
+# The pinned tree is the base's orig tarball from Debian's ffmpeg source package,
+# fetched and hash-checked as scripts/ffmpeg/build.sh does (same cache).
 set -euo pipefail
 export ffmpeg_script_name=ffmpeg-series
+# The series tools always work on the whole series.
+unset LIBVMAF_VK_FFMPEG_SKIP
 # shellcheck source=scripts/ffmpeg/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-usage() { sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 base_tree() {
   local tarball
@@ -30,7 +33,7 @@ check_listing() {
   listed=$(ffmpeg_series_files | xargs -r -n1 basename | sort)
   present=$(cd "$ffmpeg_series_dir" && ls -1 -- *.patch 2>/dev/null | sort || true)
   [ "$listed" = "$present" ] ||
-    die "series.txt and ffmpeg-patches/*.patch disagree: $(diff <(echo "$listed") <(echo "$present") | grep '^[<>]' | tr '\n' ' ')"
+    die "series.txt and ${ffmpeg_series_dir#"$ffmpeg_root"/}/*.patch disagree: $(diff <(echo "$listed") <(echo "$present") | grep '^[<>]' | tr '\n' ' ')"
   sha=$(sed -n 's/^# base-sha256: *//p' "$ffmpeg_series_dir/series.txt")
   [ "$sha" = "$ffmpeg_orig_sha256" ] ||
     die "series.txt says base-sha256 '$sha', scripts/ffmpeg/lib.sh pins $ffmpeg_orig_sha256"
@@ -72,7 +75,7 @@ cmd_checkout() {
   git -C "$dest" config user.email "libvmaf-vk@users.noreply.invalid"
   while read -r p; do
     git -C "$dest" "${ffmpeg_git_ident[@]}" am -q --committer-date-is-author-date "$p" ||
-      die "$(basename "$p") does not apply"
+      die "$(basename "$p") does not apply to FFmpeg $ffmpeg_version"
   done < <(ffmpeg_series_files)
   say "$dest: $(git -C "$dest" rev-list --count "$ffmpeg_base_tag..HEAD") commits on $ffmpeg_base_tag; edit, commit, then: $0 export $dest"
 }
@@ -92,7 +95,7 @@ cmd_export() {
     (cd "$ffmpeg_series_dir" && ls -1 -- *.patch | sort)
   } >"$ffmpeg_series_dir/series.txt"
   n=$(ffmpeg_series_files | wc -l)
-  say "exported $n patches to ffmpeg-patches/"
+  say "exported $n patches to ${ffmpeg_series_dir#"$ffmpeg_root"/}/"
 }
 
 [ $# -ge 1 ] || usage

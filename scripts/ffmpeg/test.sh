@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CI test of the FFmpeg integration: builds FFmpeg 8.1.2 with ffmpeg-patches/
+# CI test of the FFmpeg integration: builds FFmpeg 9.0.2 with ffmpeg-patches/9.0/
 # against the library in BUILD_DIR, then scores every golden pair three ways:
 #   vulkan  the libvmaf_vulkan filter on Vulkan frames (format=...,hwupload)
 #   cpu     FFmpeg's stock libvmaf filter, unchanged, on our library
@@ -8,7 +8,9 @@
 # Each run's per-frame VMAF and features must agree with the others and with
 # Netflix libvmaf's JSON (tests/data/NAME.libvmaf.json) within 1e-4, and the
 # Khronos validation layer (with synchronization validation), on for every
-# Vulkan run, must report nothing.
+# Vulkan run, must report nothing. Then the other base, FFmpeg 8.1.2: its series
+# (ffmpeg-patches/8.1/) must apply and every C file it changes must compile
+# (scripts/ffmpeg/build.sh --objects).
 #
 #   bash scripts/ffmpeg/test.sh            # library built in build/ (scripts/setup.sh)
 #
@@ -17,7 +19,9 @@
 # FFMPEG_VULKAN_DEVICE (FFmpeg's Vulkan device: index or name part, default 0),
 # LIBVMAF_VK_FFMPEG_CACHE (see lib.sh), JOBS, TOLERANCE (default 1e-4),
 # FFMPEG_TEST_TIMEOUT (seconds per run, default 300), KEEP_OUTPUT=1 (keep the
-# logs and JSON after a pass too; a failure always keeps them).
+# logs and JSON after a pass too; a failure always keeps them), FFMPEG_VERSION
+# (the base to test, default 9.0.2), FFMPEG_COMPILE_BASES (the bases only
+# compiled, default 8.1.2; empty: none).
 set -euo pipefail
 export ffmpeg_script_name=ffmpeg-test
 # shellcheck source=scripts/ffmpeg/lib.sh
@@ -248,6 +252,15 @@ limited "$cli" -q -r "$data/${mix_pair}_ref.y4m" -d "$data/${mix_pair}_dis.y4m" 
   failed=$((failed + 1))
 
 t_end=$(date +%s)
-say "build $((t_build - t0)) s, $n pairs $((t_end - t_build)) s"
+say "FFmpeg $ffmpeg_version: build $((t_build - t0)) s, $n pairs $((t_end - t_build)) s"
 [ "$failed" -eq 0 ] || die "$failed of $n pairs differ by more than $tolerance (lines with FAIL above)"
-echo "ffmpeg: $n pairs pass (libvmaf_vulkan, libvmaf filter and vmaf tool agree with libvmaf within $tolerance)"
+echo "ffmpeg $ffmpeg_version: $n pairs pass (libvmaf_vulkan, libvmaf filter and vmaf tool agree with libvmaf within $tolerance)"
+
+# The other bases: the series applies and what it changes compiles.
+for v in ${FFMPEG_COMPILE_BASES-8.1.2}; do
+  [ "$v" != "$ffmpeg_version" ] || continue
+  t=$(date +%s)
+  FFMPEG_VERSION=$v bash scripts/ffmpeg/build.sh --objects "$prefix" >/dev/null ||
+    die "the series for FFmpeg $v does not build (messages above)"
+  echo "ffmpeg $v: the series applies and its C files compile ($(($(date +%s) - t)) s)"
+done

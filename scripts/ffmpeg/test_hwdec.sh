@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # CI test of the vmaf tool's --hwdec vulkan: builds only the tool against the
-# FFmpeg 8.1 libraries of the cache (scripts/ffmpeg/build.sh --libs; after
+# FFmpeg 9.0.2 libraries of the cache (FFMPEG_VERSION picks another base;
+# scripts/ffmpeg/build.sh --libs; after
 # scripts/ffmpeg/test.sh, which built them, this reuses its build) in
 # build-hwdec/, then runs tests/cli/cli_hwdec.py with it: H.264 and HEVC encodes
 # made with the system's ffmpeg score exactly as CPU decoding scores them, and
@@ -40,11 +41,17 @@ model_dir=$(meson introspect "$build_dir" --buildoptions |
 pcdir=$(bash scripts/ffmpeg/build.sh --libs "$prefix")
 export PKG_CONFIG_PATH=$pcdir
 # Only the tool: no tests, no VA-API; ccache makes the library's objects cheap.
-if [ -f "$hw_build/build.ninja" ]; then
+# A build dir made against another FFmpeg (base or cache) starts again: meson
+# keeps the libraries it found.
+if [ -f "$hw_build/build.ninja" ] && [ "$(cat "$hw_build/.libav-pcdir" 2>/dev/null)" != "$pcdir" ]; then
+  say "$hw_build was configured against other FFmpeg libraries; configuring it afresh"
+  meson setup --wipe "$hw_build" -Dlibav=enabled -Dtests=false -Dvaapi=disabled -Dmodel_dir="$model_dir" >/dev/null
+elif [ -f "$hw_build/build.ninja" ]; then
   meson configure "$hw_build" -Dlibav=enabled -Dtests=false -Dvaapi=disabled -Dmodel_dir="$model_dir" >/dev/null
 else
   meson setup "$hw_build" -Dlibav=enabled -Dtests=false -Dvaapi=disabled -Dmodel_dir="$model_dir" >/dev/null
 fi
+echo "$pcdir" >"$hw_build/.libav-pcdir"
 grep -q "VMAF_CLI_HAVE_HWDEC=1" "$hw_build/build.ninja" ||
   die "$hw_build was configured without --hwdec vulkan (meson's check 'FFmpeg 6.1 or later with Vulkan decoding' failed; see $hw_build/meson-logs/meson-log.txt)"
 ninja -C "$hw_build" core/tools/vmaf >"$hw_build/ninja.log" 2>&1 ||
@@ -55,4 +62,4 @@ rc=0
 VMAF_HAVE_LIBAV=1 VMAF_HAVE_HWDEC=1 VMAF_MODEL_DIR=$model_dir PYTHONDONTWRITEBYTECODE=1 \
   "$python" tests/cli/cli_hwdec.py "$hw_build/core/tools/vmaf" tests/data || rc=$?
 [ "$rc" -eq 0 ] || [ "$rc" -eq 77 ] || die "tests/cli/cli_hwdec.py failed"
-say "build $((t_build - t0)) s, test $(($(date +%s) - t_build)) s"
+say "FFmpeg $ffmpeg_version: build $((t_build - t0)) s, test $(($(date +%s) - t_build)) s"
