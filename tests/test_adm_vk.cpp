@@ -29,7 +29,7 @@
 #include "libvmaf/model.h"
 #include "picture/picture.h"
 #include "vulkan.h"
-#include "vulkan/engine.h"
+#include "gpu/engine.h"
 
 // The GLSL integer arithmetic as C++: it is written in the subset both
 // languages share; GLSL's uint and findMSB() are all it needs from here.

@@ -23,7 +23,7 @@
 #include "libvmaf/libvmaf.h"
 #include "picture/picture.h"
 #include "vulkan.h"
-#include "vulkan/engine.h"
+#include "gpu/engine.h"
 
 // The kernels' rounding corrections as C++: ssim_round.glsl is written in the
 // subset both languages share, given GLSL's bit-cast built-ins.

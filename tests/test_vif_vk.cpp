@@ -30,7 +30,7 @@
 #include "libvmaf/model.h"
 #include "picture/picture.h"
 #include "vulkan.h"
-#include "vulkan/engine.h"
+#include "gpu/engine.h"
 
 // The GLSL gain arithmetic as C++: it is written in the subset both languages
 // share; GLSL's uint, findMSB(), min() and the bit cast to double are all it

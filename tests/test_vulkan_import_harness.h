@@ -23,8 +23,8 @@
 #include "libvmaf/libvmaf.h"
 #include "libvmaf/libvmaf_vulkan.h"
 #include "picture/picture.h"
-#include "vulkan/context.h"
-#include "vulkan/feature.h"
+#include "vulkan/state.h"
+#include "gpu/feature.h"
 #include "vulkan/import.h"
 #include "vulkan/vk.h"
 

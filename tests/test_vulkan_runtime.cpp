@@ -13,7 +13,7 @@
 #include "spirv.h"
 #include "vulkan.h"
 #include "vulkan/command.h"
-#include "vulkan/context.h"
+#include "vulkan/state.h"
 #include "vulkan/memory.h"
 #include "vulkan/pipeline.h"
 

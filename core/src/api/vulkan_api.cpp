@@ -1,4 +1,4 @@
-// <libvmaf/libvmaf_vulkan.h>: argument checks, then vulkan/api.h.
+// <libvmaf/libvmaf_vulkan.h>: argument checks, then api/vulkan_device.h.
 #include <cerrno>
 #include <new>
 
@@ -6,7 +6,7 @@
 #include "context/context.h"
 #include "libvmaf/libvmaf_vulkan.h"
 #include "util/log.h"
-#include "vulkan/api.h"
+#include "api/vulkan_device.h"
 
 struct VmafVulkanState {
     vmaf::vk::State *state;

@@ -6,16 +6,11 @@
 #include <memory>
 #include <span>
 
-#include "libvmaf/picture.h"
 #include "feature/options.h"
+#include "libvmaf/picture.h"
+#include "picture/format.h"
 
 namespace vmaf {
-
-struct FrameFormat {
-    VmafPixelFormat pix_fmt;
-    unsigned bpc;
-    unsigned w, h;  // luma size
-};
 
 // Where extractors write scores. Names are libvmaf's provided-feature names
 // ("VMAF_integer_feature_vif_scale0_score", "psnr_y"); the framework maps them to

@@ -39,8 +39,8 @@
 #include "spirv.h"
 #include "util/align.h"
 #include "vulkan/command.h"
-#include "vulkan/context.h"
-#include "vulkan/feature.h"
+#include "vulkan/state.h"
+#include "gpu/feature.h"
 #include "vulkan/memory.h"
 #include "vulkan/pipeline.h"
 

@@ -17,8 +17,8 @@
 #include "picture/picture.h"
 #include "spirv.h"
 #include "vulkan/command.h"
-#include "vulkan/context.h"
-#include "vulkan/feature.h"
+#include "vulkan/state.h"
+#include "gpu/feature.h"
 #include "vulkan/pipeline.h"
 
 namespace vmaf::vk {

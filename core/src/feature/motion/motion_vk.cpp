@@ -23,8 +23,8 @@
 #include "picture/picture.h"
 #include "spirv.h"
 #include "util/align.h"
-#include "vulkan/context.h"
-#include "vulkan/feature.h"
+#include "vulkan/state.h"
+#include "gpu/feature.h"
 #include "vulkan/memory.h"
 #include "vulkan/pipeline.h"
 

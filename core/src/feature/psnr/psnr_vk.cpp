@@ -9,8 +9,8 @@
 #include "feature/psnr/psnr_tables.h"
 #include "picture/picture.h"
 #include "spirv.h"
-#include "vulkan/context.h"
-#include "vulkan/feature.h"
+#include "vulkan/state.h"
+#include "gpu/feature.h"
 #include "vulkan/pipeline.h"
 
 namespace vmaf::vk {

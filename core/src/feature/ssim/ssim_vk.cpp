@@ -34,8 +34,8 @@
 #include "util/align.h"
 #include "util/log.h"
 #include "vulkan/command.h"
-#include "vulkan/context.h"
-#include "vulkan/feature.h"
+#include "vulkan/state.h"
+#include "gpu/feature.h"
 #include "vulkan/memory.h"
 #include "vulkan/pipeline.h"
 

@@ -1,8 +1,8 @@
 // The interface of a GPU feature: the Vulkan twin of one CPU extractor.
 //
 // A GPU feature lives in its feature folder (core/src/feature/<name>/<name>_vk.cpp),
-// defines a `const vk::FeatureInfo` and is listed once in vulkan/features.cpp. The
-// Engine (vulkan/engine.h) owns the device buffers, the per-frame command buffer,
+// defines a `const vk::FeatureInfo` and is listed once in gpu/features.cpp. The
+// Engine (gpu/engine.h) owns the device buffers, the per-frame command buffer,
 // the upload of both pictures and the readback of results; a feature only records
 // its kernels and turns its results into scores.
 //
@@ -95,7 +95,7 @@
 //      vulkan/pipeline.h, scratch buffers via State::allocator()) and
 //      `extern const vk::FeatureInfo k<Name>Feature = {"<name>", supports, create};`
 //      added to the folder's meson.build under `if vulkan_enabled`.
-//   3. One line in vulkan/features.cpp.
+//   3. One line in gpu/features.cpp.
 //   4. tests/test_<name>_vk.cpp: golden pairs through the Engine within the CPU
 //      test's tolerance, and the CPU extractor as oracle on synthetic input, with
 //      the validation layer on (tests/support/vulkan.h).
@@ -235,7 +235,7 @@ struct SharedConfig {
     const FeatureOptions *opts;
 };
 
-// Every GPU feature (vulkan/features.cpp).
+// Every GPU feature (gpu/features.cpp).
 std::span<const FeatureInfo *const> gpu_features();
 const FeatureInfo *find_gpu_feature(const char *name);
 

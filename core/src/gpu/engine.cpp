@@ -1,4 +1,4 @@
-#include "vulkan/engine.h"
+#include "gpu/engine.h"
 
 #include <algorithm>
 #include <array>
@@ -7,14 +7,14 @@
 #include <cstring>
 #include <thread>
 
-#include "context/context.h"
+#include "context/collector.h"  // CallScope: scores listed as the CPU would write them
 #include "picture/picture.h"
 #include "util/align.h"
 #include "util/env.h"
 #include "util/log.h"
 #include "spirv.h"
 #include "vulkan/command.h"
-#include "vulkan/context.h"
+#include "vulkan/state.h"
 #include "vulkan/device_picture.h"
 #include "vulkan/host_import.h"
 #include "vulkan/import.h"
@@ -221,7 +221,7 @@ int Engine::init(const FrameFormat &fmt, const FeatureList &list)
     return 0;
 }
 
-// Carrying on offer (vulkan/feature.h, ADR 0050): taken when the frame then
+// Carrying on offer (gpu/feature.h, ADR 0050): taken when the frame then
 // has fewer stages, unless VMAF_VULKAN_CARRY=0.
 void Engine::accept_carries()
 {
@@ -470,7 +470,7 @@ int Engine::record_and_submit(unsigned slot, unsigned index, const Loader &load,
         }
     }
 
-    // Stage by stage (vulkan/feature.h): one barrier between stages serves every
+    // Stage by stage (gpu/feature.h): one barrier between stages serves every
     // feature, and the features' dispatches of a stage run side by side, after
     // the work carried from the frame before. Without pictures (submit_carry())
     // only that carried work, untimed.

@@ -1,7 +1,7 @@
 // The table of GPU features: one line per feature folder with a <name>_vk.cpp.
 #include <cstring>
 
-#include "vulkan/feature.h"
+#include "gpu/feature.h"
 
 namespace vmaf::vk {
 

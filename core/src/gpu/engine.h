@@ -29,10 +29,11 @@
 #include <utility>
 #include <vector>
 
-#include "context/thread_pool.h"
 #include "feature/extractor.h"
+#include "gpu/engine_ptr.h"
+#include "gpu/feature.h"
+#include "util/thread_pool.h"
 #include "vulkan/command.h"
-#include "vulkan/feature.h"
 #include "vulkan/memory.h"
 
 namespace vmaf::vk {
@@ -41,7 +42,6 @@ class State;
 class ComputePipeline;
 struct ImportedPicture;
 class HostImports;
-struct EngineDeleter;  // context/context.h
 
 // GPU time of the frames collected so far, from timestamps around each frame's
 // command buffer (zero frames where the queue has no timestamps).
@@ -145,7 +145,7 @@ public:
     const GpuProfile &profile() const { return profile_; }
     // The feature instances on the GPU, in recording order (their ExtractorInfo
     // names): one for configurations an instance serves together
-    // (FeatureInfo::shares, vulkan/feature.h).
+    // (FeatureInfo::shares, gpu/feature.h).
     std::vector<const char *> feature_names() const;
 
 private:
