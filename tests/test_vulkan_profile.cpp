@@ -82,7 +82,7 @@ std::vector<Part> expected_parts(vk::State &st, bool host_copy)
     std::vector<std::unique_ptr<vk::Feature>> features;
     unsigned plain = 0, carrying = 0;
     for (const auto &[info, opts, sink] : feature_list()) {
-        const vk::FeatureInfo *fi = vk::find_gpu_feature(info->name);
+        const vk::FeatureInfo *fi = gpu_twin(*info);
         REQUIRE(fi);
         auto f = fi->create(opts);
         size_t bytes = 0;

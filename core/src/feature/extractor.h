@@ -12,6 +12,19 @@
 
 namespace vmaf {
 
+namespace vk {
+struct FeatureInfo;  // a GPU twin (gpu/feature.h)
+}  // namespace vk
+
+// How a feature's header names its GPU twin for the registry
+// (k<Name>Twin = VMAF_GPU_TWIN(k<Name>Feature)): the twin with Vulkan,
+// nullptr in a build without.
+#if VMAF_HAVE_VULKAN
+#define VMAF_GPU_TWIN(twin) (&vk::twin)
+#else
+#define VMAF_GPU_TWIN(twin) nullptr
+#endif
+
 // Where extractors write scores. Names are libvmaf's provided-feature names
 // ("VMAF_integer_feature_vif_scale0_score", "psnr_y"); the framework maps them to
 // output names (alias plus option suffix). Implementations are thread-safe.

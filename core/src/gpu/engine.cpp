@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "context/collector.h"  // CallScope: scores listed as the CPU would write them
+#include "feature/registry.h"
 #include "picture/picture.h"
 #include "util/align.h"
 #include "util/env.h"
@@ -36,7 +37,7 @@ bool valid_format(const FrameFormat &f)
 
 bool Engine::supports(const State &st, const FrameFormat &fmt, const ExtractorInfo &info, const FeatureOptions &opts)
 {
-    const FeatureInfo *f = find_gpu_feature(info.name);
+    const FeatureInfo *f = gpu_twin(info);
     return f && f->supports(st, fmt, opts);
 }
 
@@ -138,7 +139,7 @@ int Engine::init(const FrameFormat &fmt, const FeatureList &list)
     // the options, which C++20 compilers before clang 16 refuse for bindings.
     for (const FeatureConfig &config : list) {
         const ExtractorInfo *info = config.info;
-        const FeatureInfo *fi = find_gpu_feature(info->name);
+        const FeatureInfo *fi = gpu_twin(*info);
         if (!fi || !fi->supports(st_, fmt, config.opts)) {
             log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: feature %s cannot run on the GPU\n", info->name);
             return -ENOTSUP;

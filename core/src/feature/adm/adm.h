@@ -6,6 +6,11 @@
 namespace vmaf {
 
 extern const ExtractorInfo kAdmExtractor;
+// Its GPU twin, as feature/registry.cpp names it beside the extractor.
+namespace vk {
+extern const FeatureInfo kAdmFeature;  // adm_vk.cpp
+}  // namespace vk
+inline constexpr const vk::FeatureInfo *kAdmTwin = VMAF_GPU_TWIN(kAdmFeature);
 
 namespace adm {
 

@@ -8,6 +8,11 @@
 namespace vmaf {
 
 extern const ExtractorInfo kCambiExtractor;
+// Its GPU twin, as feature/registry.cpp names it beside the extractor.
+namespace vk {
+extern const FeatureInfo kCambiFeature;  // cambi_vk.cpp
+}  // namespace vk
+inline constexpr const vk::FeatureInfo *kCambiTwin = VMAF_GPU_TWIN(kCambiFeature);
 
 namespace cambi {
 

@@ -25,6 +25,7 @@
 #include <array>
 #include <cerrno>
 
+#include "feature/psnr_hvs/psnr_hvs.h"
 #include "feature/psnr_hvs/psnr_hvs_tables.h"
 #include "picture/picture.h"
 #include "spirv.h"
@@ -266,7 +267,6 @@ std::unique_ptr<Feature> create(const FeatureOptions &)
 
 }  // namespace
 
-extern const FeatureInfo kPsnrHvsFeature;
 const FeatureInfo kPsnrHvsFeature = {"psnr_hvs", supports, create};
 
 }  // namespace vmaf::vk

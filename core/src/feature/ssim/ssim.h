@@ -11,6 +11,15 @@ namespace vmaf {
 
 extern const ExtractorInfo kFloatSsimExtractor;
 extern const ExtractorInfo kFloatMsSsimExtractor;
+// The GPU twins, as feature/registry.cpp names them beside the extractors.
+namespace vk {
+extern const FeatureInfo kFloatSsimFeature;  // ssim_vk.cpp
+}  // namespace vk
+inline constexpr const vk::FeatureInfo *kFloatSsimTwin = VMAF_GPU_TWIN(kFloatSsimFeature);
+namespace vk {
+extern const FeatureInfo kFloatMsSsimFeature;  // ssim_vk.cpp
+}  // namespace vk
+inline constexpr const vk::FeatureInfo *kFloatMsSsimTwin = VMAF_GPU_TWIN(kFloatMsSsimFeature);
 
 namespace ssim {
 

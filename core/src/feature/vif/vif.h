@@ -6,6 +6,11 @@
 namespace vmaf {
 
 extern const ExtractorInfo kVifExtractor;
+// Its GPU twin, as feature/registry.cpp names it beside the extractor.
+namespace vk {
+extern const FeatureInfo kVifFeature;  // vif_vk.cpp
+}  // namespace vk
+inline constexpr const vk::FeatureInfo *kVifTwin = VMAF_GPU_TWIN(kVifFeature);
 
 namespace vif {
 

@@ -1,6 +1,6 @@
 // Integer VIF on the GPU: the twin of vif_cpu.cpp.
 //
-// One dispatch per scale (shaders/vif_scale0..3.comp, vif_scale.glsl): each
+// One dispatch per scale (feature/vif/vif_scale0..3.comp, vif_scale.glsl): each
 // workgroup filters a tile of its scale (vif_kernel.h), turns every pixel into the
 // CPU's integer terms and writes the tile's integer sums; the same dispatch
 // halves the tile into the next scale's 16-bit planes, which live in a scratch
@@ -28,6 +28,7 @@
 #include <cmath>
 #include <vector>
 
+#include "feature/vif/vif.h"
 #include "feature/vif/vif_kernel.h"
 #include "feature/vif/vif_score.h"
 #include "feature/vif/vif_tables.h"
@@ -311,7 +312,6 @@ std::unique_ptr<Feature> create_shared(std::span<const SharedConfig> configs)
 
 }  // namespace
 
-extern const FeatureInfo kVifFeature;
 const FeatureInfo kVifFeature = {"vif", supports, create, shares, create_shared, vif::gpu::kMaxLimits};
 
 }  // namespace vmaf::vk
