@@ -4,28 +4,33 @@
 
 #include "api/dictionary.h"
 #include "api/export.h"
+#include "api/guarded.h"
 
 VMAF_EXPORT int vmaf_feature_dictionary_set(VmafFeatureDictionary **dict, const char *key,
                                             const char *val)
 {
-    if (!dict || !key || !val || !*key) return -EINVAL;
-    if (!*dict) {
-        *dict = new (std::nothrow) VmafFeatureDictionary;
-        if (!*dict) return -ENOMEM;
-    }
-    for (auto &[k, v] : (*dict)->entries)
-        if (k == key) {
-            v = val;
-            return 0;
+    return vmaf::api::guarded(__func__, [&] {
+        if (!dict || !key || !val || !*key) return -EINVAL;
+        if (!*dict) {
+            *dict = new (std::nothrow) VmafFeatureDictionary;
+            if (!*dict) return -ENOMEM;
         }
-    (*dict)->entries.emplace_back(key, val);
-    return 0;
+        for (auto &[k, v] : (*dict)->entries)
+            if (k == key) {
+                v = val;
+                return 0;
+            }
+        (*dict)->entries.emplace_back(key, val);
+        return 0;
+    });
 }
 
 VMAF_EXPORT int vmaf_feature_dictionary_free(VmafFeatureDictionary **dict)
 {
-    if (!dict) return -EINVAL;
-    delete *dict;
-    *dict = nullptr;
-    return 0;
+    return vmaf::api::guarded(__func__, [&] {
+        if (!dict) return -EINVAL;
+        delete *dict;
+        *dict = nullptr;
+        return 0;
+    });
 }

@@ -50,13 +50,6 @@ struct GpuTiming {
     double total_ms = 0, min_ms = 0, max_ms = 0;
 };
 
-// Where the GPU time of the frames goes, in profile mode (State::set_profiling
-// before the engine starts, and a queue with timestamps). A timestamp follows
-// every part of a frame's command buffer, and each feature's work of a stage
-// runs alone (a barrier before it), so each interval is that part's own time;
-// the intervals tile the frame, from the end of the earlier frames' work to its
-// last command (which is then also what gpu_timing() measures). Without profile
-// mode there are no intervals and nothing of this is recorded.
 // How host pictures reached the GPU so far (Engine::submit): read where they
 // are (imported) or copied by the CPU into staging memory first.
 struct HostUploadStats {
@@ -66,6 +59,13 @@ struct HostUploadStats {
     size_t live_imports = 0;            // of them, still there
 };
 
+// Where the GPU time of the frames goes, in profile mode (State::set_profiling
+// before the engine starts, and a queue with timestamps). A timestamp follows
+// every part of a frame's command buffer, and each feature's work of a stage
+// runs alone (a barrier before it), so each interval is that part's own time;
+// the intervals tile the frame, from the end of the earlier frames' work to its
+// last command (which is then also what gpu_timing() measures). Without profile
+// mode there are no intervals and nothing of this is recorded.
 struct GpuProfile {
     struct Interval {
         // "upload" (the GPU's copies of both pictures into its planes, from
@@ -134,7 +134,6 @@ public:
     int flush(ScoreSink &sink);
 
     const FrameFormat &format() const { return fmt_; }
-    const FrameBuffers &frame_buffers() const { return frame_; }
     unsigned frames_in_flight() const { return unsigned(slots_.size()); }
     size_t pending() const { return pending_.size(); }
     GpuTiming gpu_timing() const { return timing_; }

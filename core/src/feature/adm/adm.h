@@ -2,6 +2,7 @@
 #pragma once
 
 #include "feature/extractor.h"
+#include "util/simd.h"
 
 namespace vmaf {
 
@@ -14,10 +15,7 @@ inline constexpr const vk::FeatureInfo *kAdmTwin = VMAF_GPU_TWIN(kAdmFeature);
 
 namespace adm {
 
-// Which build of the CPU kernels an instance runs: the fastest the processor
-// supports (what kAdmExtractor creates) or the portable one. Both give
-// identical scores; tests compare them and benchmarks time them.
-enum class Kernels { Best, Portable };
+using vmaf::Kernels;  // util/simd.h
 
 std::unique_ptr<Extractor> create_cpu(const FeatureOptions &opts, Kernels which);
 

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "feature/extractor.h"
+#include "util/simd.h"
 
 namespace vmaf {
 
@@ -23,11 +24,7 @@ inline constexpr const vk::FeatureInfo *kFloatMsSsimTwin = VMAF_GPU_TWIN(kFloatM
 
 namespace ssim {
 
-// Which build of the kernels an instance runs: the fastest the processor
-// supports (what the ExtractorInfos create), the portable one, or the AVX2
-// one (the portable one where the processor lacks AVX2). All give identical
-// scores; tests compare them and benchmarks time them.
-enum class Kernels { Best, Portable, Avx2 };
+using vmaf::Kernels;  // util/simd.h
 
 std::unique_ptr<Extractor> create_ssim_cpu(const FeatureOptions &opts, Kernels which);
 std::unique_ptr<Extractor> create_ms_ssim_cpu(const FeatureOptions &opts, Kernels which);
