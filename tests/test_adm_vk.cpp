@@ -4,7 +4,7 @@
 // libvmaf's JSON, and identical on synthetic input of every depth, format,
 // awkward size (the right-edge reads of adm_kernels.h included) and option.
 // The kernel's integer restatement of the decoupling's float and double steps
-// (shaders/adm_exact.glsl) is also compiled here as C++ and checked against the
+// (core/src/feature/adm/adm_exact.glsl) is also compiled here as C++ and checked against the
 // CPU's own code on millions of inputs.
 #include <catch2/catch.hpp>
 
@@ -29,14 +29,14 @@
 #include "libvmaf/model.h"
 #include "picture/picture.h"
 #include "vulkan.h"
-#include "vulkan/engine.h"
+#include "gpu/engine.h"
 
 // The GLSL integer arithmetic as C++: it is written in the subset both
 // languages share; GLSL's uint and findMSB() are all it needs from here.
 namespace glsl_exact {
 using uint = uint32_t;
 inline int findMSB(uint v) { return v ? 31 - __builtin_clz(v) : -1; }
-#include "../shaders/adm_exact.glsl"
+#include "feature/adm/adm_exact.glsl"
 }  // namespace glsl_exact
 
 using namespace vmaf;

@@ -18,11 +18,12 @@
 
 #include "context/context.h"
 #include "feature/cambi/cambi.h"
+#include "feature/registry.h"
 #include "golden.h"
 #include "libvmaf/libvmaf.h"
 #include "picture/picture.h"
 #include "vulkan.h"
-#include "vulkan/engine.h"
+#include "gpu/engine.h"
 
 using namespace vmaf;
 using namespace vmaf::test;
@@ -33,7 +34,7 @@ constexpr const char *kScore = "Cambi_feature_cambi_score";
 
 MapSink run_gpu(vk::State &st, const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dist, const FeatureOptions &opts)
 {
-    REQUIRE(vk::find_gpu_feature("cambi")->supports(st, format_of(ref[0]), opts));
+    REQUIRE(gpu_twin(kCambiExtractor)->supports(st, format_of(ref[0]), opts));
     return run_engine(st, kCambiExtractor, opts, ref, dist);
 }
 
@@ -380,7 +381,7 @@ TEST_CASE("cambi on the GPU fails the frame with the bad sample, not its neighbo
 TEST_CASE("cambi on the GPU declines heatmaps and tiny pictures", "[cambi][vulkan]")
 {
     auto st = validated_state();
-    const vk::FeatureInfo *f = vk::find_gpu_feature("cambi");
+    const vk::FeatureInfo *f = gpu_twin(kCambiExtractor);
     REQUIRE(f);
     const FrameFormat fmt{VMAF_PIX_FMT_YUV420P, 8, 320, 240};
     CHECK(f->supports(*st, fmt, options_for(kCambiExtractor)));

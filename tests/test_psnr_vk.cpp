@@ -15,7 +15,7 @@
 #include "picture/picture.h"
 #include "vulkan.h"
 #include "context/context.h"
-#include "vulkan/engine.h"
+#include "gpu/engine.h"
 
 using namespace vmaf;
 using namespace vmaf::test;

@@ -23,7 +23,7 @@
 #include "libvmaf/libvmaf.h"
 #include "picture/picture.h"
 #include "vulkan.h"
-#include "vulkan/engine.h"
+#include "gpu/engine.h"
 
 // The kernels' rounding corrections as C++: ssim_round.glsl is written in the
 // subset both languages share, given GLSL's bit-cast built-ins.
@@ -36,7 +36,7 @@ inline uint64_t doubleBitsToUint64(double d) { return std::bit_cast<uint64_t>(d)
 inline bool isnan(double x) { return std::isnan(x); }
 inline double abs(double x) { return std::fabs(x); }
 #define precise
-#include "../shaders/ssim_round.glsl"
+#include "feature/ssim/ssim_round.glsl"
 #undef precise
 }  // namespace glsl_round
 

@@ -3,7 +3,7 @@
 // state imported, where VMAF itself is then compared), within 1e-4 of
 // libvmaf's JSON, and identical on synthetic input of every depth, format and
 // awkward size. The kernel's integer restatement of the double-precision gain
-// step (shaders/vif_gain.glsl) is also compiled here as C++ and checked
+// step (core/src/feature/vif/vif_gain.glsl) is also compiled here as C++ and checked
 // against the doubles themselves on millions of inputs.
 #include <catch2/catch.hpp>
 
@@ -30,7 +30,7 @@
 #include "libvmaf/model.h"
 #include "picture/picture.h"
 #include "vulkan.h"
-#include "vulkan/engine.h"
+#include "gpu/engine.h"
 
 // The GLSL gain arithmetic as C++: it is written in the subset both languages
 // share; GLSL's uint, findMSB(), min() and the bit cast to double are all it
@@ -44,7 +44,7 @@ inline double min(double a, double b) { return b < a ? b : a; }
 constexpr int kVifSigmaNsq = vmaf::vif::kSigmaNsq;
 #define VIF_GAIN_FP64
 #define precise
-#include "../shaders/vif_gain.glsl"
+#include "feature/vif/vif_gain.glsl"
 #undef precise
 #undef VIF_GAIN_FP64
 }  // namespace glsl_gain

@@ -22,7 +22,7 @@
 #include "libvmaf/libvmaf_vulkan.h"
 #include "picture/picture.h"
 #include "vulkan.h"
-#include "vulkan/engine.h"
+#include "gpu/engine.h"
 
 using namespace vmaf;
 using namespace vmaf::test;

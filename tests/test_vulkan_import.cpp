@@ -17,7 +17,7 @@
 #include "golden.h"
 #include "test_vulkan_import_harness.h"
 #include "vulkan/device_picture.h"
-#include "vulkan/engine.h"
+#include "gpu/engine.h"
 
 using namespace vmaf;
 using namespace vmaf::test;

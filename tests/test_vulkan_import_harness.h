@@ -23,8 +23,8 @@
 #include "libvmaf/libvmaf.h"
 #include "libvmaf/libvmaf_vulkan.h"
 #include "picture/picture.h"
-#include "vulkan/context.h"
-#include "vulkan/feature.h"
+#include "vulkan/state.h"
+#include "gpu/feature.h"
 #include "vulkan/import.h"
 #include "vulkan/vk.h"
 
@@ -463,9 +463,10 @@ inline void pack_plane(const VmafPicture &pic, unsigned p, bool interleave, unsi
 inline std::vector<std::string> use_gpu_features(VmafContext *ctx)
 {
     std::vector<std::string> names;
-    for (const vk::FeatureInfo *f : vk::gpu_features()) {
-        REQUIRE(vmaf_use_feature(ctx, f->name, nullptr) == 0);
-        names.push_back(f->name);
+    for (const RegistryEntry &f : registry_entries()) {
+        if (!f.gpu) continue;
+        REQUIRE(vmaf_use_feature(ctx, f.cpu->name, nullptr) == 0);
+        names.push_back(f.cpu->name);
     }
     REQUIRE(!names.empty());
     return names;

@@ -16,7 +16,7 @@
 #include "feature/registry.h"
 #include "picture/picture.h"
 #include "vulkan.h"
-#include "vulkan/engine.h"
+#include "gpu/engine.h"
 
 using namespace vmaf;
 using namespace vmaf::test;
@@ -76,13 +76,13 @@ struct Part {
 // counts: stage by stage, the work carried from the frame before first, then
 // the features of each stage, each in the order they were handed in. The
 // carries on offer (VIF's and ADM's) are taken when the frame then has fewer
-// stages (vulkan/feature.h).
+// stages (gpu/feature.h).
 std::vector<Part> expected_parts(vk::State &st, bool host_copy)
 {
     std::vector<std::unique_ptr<vk::Feature>> features;
     unsigned plain = 0, carrying = 0;
     for (const auto &[info, opts, sink] : feature_list()) {
-        const vk::FeatureInfo *fi = vk::find_gpu_feature(info->name);
+        const vk::FeatureInfo *fi = gpu_twin(*info);
         REQUIRE(fi);
         auto f = fi->create(opts);
         size_t bytes = 0;
@@ -218,7 +218,7 @@ TEST_CASE("profile mode: every part of a frame, its own time, tiling the frame",
 TEST_CASE("profile mode: configurations sharing one instance are one part per stage", "[profile]")
 {
     // VIF with gain limits 100 and 1 (vmaf_v0.6.1 and its neg model): one
-    // instance (vulkan/feature.h's variants), so one interval per stage, and
+    // instance (gpu/feature.h's variants), so one interval per stage, and
     // each configuration's scores in its own sink.
     const Frames frames;
     auto st = validated_state();

@@ -13,7 +13,7 @@
 #include "spirv.h"
 #include "vulkan.h"
 #include "vulkan/command.h"
-#include "vulkan/context.h"
+#include "vulkan/state.h"
 #include "vulkan/memory.h"
 #include "vulkan/pipeline.h"
 
@@ -181,7 +181,7 @@ TEST_CASE("frame ring: slots are reused only after their work is done", "[vulkan
 
 namespace {
 
-// Runs shaders/psnr_sse.comp once over a reference and a distorted plane laid out
+// Runs core/src/feature/psnr/psnr_sse.comp once over a reference and a distorted plane laid out
 // `stride` bytes per row, and returns the sum of its partials.
 uint64_t run_sse_kernel(vk::State &st, unsigned bytes_per_sample, uint32_t w, uint32_t h, uint32_t stride,
                         uint32_t rows_per_group, const std::vector<uint8_t> &ref, const std::vector<uint8_t> &dist)

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "libvmaf/libvmaf_vulkan.h"
-#include "vulkan/context.h"
+#include "vulkan/state.h"
 #include "vulkan/vk.h"
 
 namespace vmaf::bench {

@@ -13,8 +13,8 @@
 
 #if VMAF_BENCH_HAVE_VULKAN
 #include "bench_import.h"
-#include "vulkan/context.h"
-#include "vulkan/engine.h"
+#include "vulkan/state.h"
+#include "gpu/engine.h"
 #endif
 
 namespace vmaf::bench {

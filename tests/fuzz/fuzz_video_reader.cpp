@@ -1,4 +1,4 @@
-// The .y4m and raw .yuv readers (core/src/io/video_reader.cpp) on fuzzed files.
+// The .y4m and raw .yuv readers (core/tools/io/video_reader.cpp) on fuzzed files.
 //
 // Input: one control byte, then the file.
 //   control bit 0     0: YUV4MPEG2 (open_y4m), 1: raw planar (open_raw)

@@ -24,8 +24,8 @@
 #include "options.h"
 #include "pictures.h"
 #include "sink.h"
-#include "vulkan/context.h"
-#include "vulkan/engine.h"
+#include "vulkan/state.h"
+#include "gpu/engine.h"
 
 namespace vmaf::test {
 

@@ -9,29 +9,12 @@
 
 #include "api/dictionary.h"
 #include "api/export.h"
+#include "api/guarded.h"
 #include "context/context.h"
 #include "feature/registry.h"
 #include "libvmaf/version.h"
 #include "model/pooling.h"
 #include "util/log.h"
-
-namespace {
-
-// No C++ exception may cross the C ABI.
-template <typename F>
-int guarded(F &&f)
-{
-    try {
-        return f();
-    } catch (const std::bad_alloc &) {
-        return -ENOMEM;
-    } catch (const std::exception &e) {
-        vmaf::log(VMAF_LOG_LEVEL_ERROR, "internal error: %s\n", e.what());
-        return -EINVAL;
-    }
-}
-
-}  // namespace
 
 VMAF_EXPORT const char *vmaf_version(void)
 {
@@ -46,7 +29,7 @@ VMAF_EXPORT int vmaf_init(VmafContext **vmaf, VmafConfiguration cfg)
         vmaf::log(VMAF_LOG_LEVEL_ERROR, "vmaf_init: n_threads %u is out of range\n", cfg.n_threads);
         return -EINVAL;
     }
-    return guarded([&] {
+    return vmaf::api::guarded(__func__, [&] {
         *vmaf = new VmafContext(cfg);
         return 0;
     });
@@ -75,14 +58,14 @@ VMAF_EXPORT int vmaf_use_feature(VmafContext *vmaf, const char *feature_name,
                   known.c_str());
         return -EINVAL;
     }
-    return guarded([&] { return vmaf->ctx.use_feature(info, opts ? opts->entries : vmaf::Dict{}); });
+    return vmaf::api::guarded(__func__, [&] { return vmaf->ctx.use_feature(info, opts ? opts->entries : vmaf::Dict{}); });
 }
 
 VMAF_EXPORT int vmaf_import_feature_score(VmafContext *vmaf, const char *feature_name,
                                           double value, unsigned index)
 {
     if (!vmaf || !feature_name) return -EINVAL;
-    return guarded([&] {
+    return vmaf::api::guarded(__func__, [&] {
         const int err = vmaf->ctx.collector().set(feature_name, index, value);
         if (err == -EEXIST) {
             // libvmaf's code for a score written twice.
@@ -98,7 +81,7 @@ VMAF_EXPORT int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPict
                                    unsigned index)
 {
     if (!vmaf) return -EINVAL;
-    return guarded([&] { return vmaf->ctx.read_pictures(ref, dist, index); });
+    return vmaf::api::guarded(__func__, [&] { return vmaf->ctx.read_pictures(ref, dist, index); });
 }
 
 VMAF_EXPORT int vmaf_feature_score_at_index(VmafContext *vmaf, const char *feature_name,
@@ -116,7 +99,7 @@ VMAF_EXPORT int vmaf_feature_score_pooled(VmafContext *vmaf, const char *feature
 {
     if (!vmaf || !feature_name || !score || index_low > index_high) return -EINVAL;
     if (pool_method <= VMAF_POOL_METHOD_UNKNOWN || pool_method >= VMAF_POOL_METHOD_NB) return -EINVAL;
-    return guarded([&] {
+    return vmaf::api::guarded(__func__, [&] {
         std::vector<double> scores;
         for (unsigned i = index_low; i <= index_high; i++) {
             if (vmaf->ctx.is_subsampled_out(i)) continue;
@@ -131,17 +114,17 @@ VMAF_EXPORT int vmaf_feature_score_pooled(VmafContext *vmaf, const char *feature
 VMAF_EXPORT int vmaf_preallocate_pictures(VmafContext *vmaf, VmafPictureConfiguration cfg)
 {
     if (!vmaf) return -EINVAL;
-    return guarded([&] { return vmaf->ctx.preallocate_pictures(cfg); });
+    return vmaf::api::guarded(__func__, [&] { return vmaf->ctx.preallocate_pictures(cfg); });
 }
 
 VMAF_EXPORT int vmaf_fetch_preallocated_picture(VmafContext *vmaf, VmafPicture *pic)
 {
     if (!vmaf || !pic) return -EINVAL;
-    return guarded([&] { return vmaf->ctx.fetch_preallocated_picture(pic); });
+    return vmaf::api::guarded(__func__, [&] { return vmaf->ctx.fetch_preallocated_picture(pic); });
 }
 
 VMAF_EXPORT int vmaf_fetch_preallocated_picture_timeout(VmafContext *vmaf, VmafPicture *pic, int timeout_ms)
 {
     if (!vmaf || !pic) return -EINVAL;
-    return guarded([&] { return vmaf->ctx.fetch_preallocated_picture(pic, timeout_ms); });
+    return vmaf::api::guarded(__func__, [&] { return vmaf->ctx.fetch_preallocated_picture(pic, timeout_ms); });
 }

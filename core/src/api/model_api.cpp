@@ -9,25 +9,11 @@
 
 #include "api/dictionary.h"
 #include "api/export.h"
+#include "api/guarded.h"
 #include "model/model.h"
 #include "util/log.h"
 
 namespace {
-
-// No C++ exception may cross the C ABI.
-template <typename F>
-int guarded(const char *fn, F &&f)
-{
-    try {
-        return f();
-    } catch (const std::bad_alloc &) {
-        vmaf::log(VMAF_LOG_LEVEL_ERROR, "%s: out of memory\n", fn);
-        return -ENOMEM;
-    } catch (const std::exception &e) {
-        vmaf::log(VMAF_LOG_LEVEL_ERROR, "%s: internal error: %s\n", fn, e.what());
-        return -EINVAL;
-    }
-}
 
 int null_arg(const char *fn, const char *arg)
 {
@@ -49,7 +35,7 @@ int load_model(const char *fn, VmafModel **model, VmafModelConfig *cfg, const ch
     *model = nullptr;
     if (!cfg) return null_arg(fn, "cfg");
     if (!what) return null_arg(fn, by_version ? "version" : "path");
-    return guarded(fn, [&] {
+    return vmaf::api::guarded(fn, [&] {
         std::string err, path = what;
         bool other_kind = false;
         int e = by_version ? vmaf::model_version_path(what, &path, &err) : 0;
@@ -73,7 +59,7 @@ int load_collection(const char *fn, VmafModel **model, VmafModelCollection **col
     *collection = nullptr;
     if (!cfg) return null_arg(fn, "cfg");
     if (!what) return null_arg(fn, by_version ? "version" : "path");
-    return guarded(fn, [&] {
+    return vmaf::api::guarded(fn, [&] {
         std::string err, path = what;
         bool other_kind = false;
         int e = by_version ? vmaf::model_version_path(what, &path, &err) : 0;
@@ -116,7 +102,7 @@ VMAF_EXPORT int vmaf_model_feature_overload(VmafModel *model, const char *featur
     if (!model) return null_arg(fn, "model");
     if (!feature_name) return null_arg(fn, "feature_name");
     if (!opts_dict) return null_arg(fn, "opts_dict");
-    const int e = guarded(fn, [&] {
+    const int e = vmaf::api::guarded(fn, [&] {
         std::string err;
         if (int e = model->impl.overload(feature_name, opts_dict->entries, &err)) {
             vmaf::log(VMAF_LOG_LEVEL_ERROR, "%s(\"%s\"): %s\n", fn, feature_name, err.c_str());
@@ -156,7 +142,7 @@ VMAF_EXPORT int vmaf_model_collection_feature_overload(VmafModel *model,
     if (!model_collection || !*model_collection) return null_arg(fn, "model_collection");
     if (!feature_name) return null_arg(fn, "feature_name");
     if (!opts_dict) return null_arg(fn, "opts_dict");
-    const int e = guarded(fn, [&] {
+    const int e = vmaf::api::guarded(fn, [&] {
         // The main model and every bootstrap model, all or none.
         vmaf::Model main = model->impl;
         std::vector<vmaf::Model> others = (*model_collection)->impl.models();

@@ -14,25 +14,12 @@
 #include <vector>
 
 #include "api/export.h"
+#include "api/guarded.h"
 #include "context/context.h"
 #include "model/model.h"
 #include "util/log.h"
 
 namespace {
-
-template <typename F>
-int guarded(const char *fn, F &&f)
-{
-    try {
-        return f();
-    } catch (const std::bad_alloc &) {
-        vmaf::log(VMAF_LOG_LEVEL_ERROR, "%s: out of memory\n", fn);
-        return -ENOMEM;
-    } catch (const std::exception &e) {
-        vmaf::log(VMAF_LOG_LEVEL_ERROR, "%s: internal error: %s\n", fn, e.what());
-        return -EINVAL;
-    }
-}
 
 int use_model_features(vmaf::Context &ctx, const vmaf::Model &model)
 {
@@ -108,14 +95,14 @@ bool bad_range(VmafPoolingMethod method, unsigned lo, unsigned hi)
 VMAF_EXPORT int vmaf_use_features_from_model(VmafContext *vmaf, VmafModel *model)
 {
     if (!vmaf || !model) return -EINVAL;
-    return guarded(__func__, [&] { return use_model_features(vmaf->ctx, model->impl); });
+    return vmaf::api::guarded(__func__, [&] { return use_model_features(vmaf->ctx, model->impl); });
 }
 
 VMAF_EXPORT int vmaf_use_features_from_model_collection(VmafContext *vmaf,
                                                         VmafModelCollection *model_collection)
 {
     if (!vmaf || !model_collection) return -EINVAL;
-    return guarded(__func__, [&] {
+    return vmaf::api::guarded(__func__, [&] {
         for (const vmaf::Model &m : model_collection->impl.models())
             if (int err = use_model_features(vmaf->ctx, m)) return err;
         return 0;
@@ -126,7 +113,7 @@ VMAF_EXPORT int vmaf_score_at_index(VmafContext *vmaf, VmafModel *model, double 
                                     unsigned index)
 {
     if (!vmaf || !model || !score) return -EINVAL;
-    return guarded(__func__, [&] { return predict_at(vmaf->ctx, model->impl, index, score); });
+    return vmaf::api::guarded(__func__, [&] { return predict_at(vmaf->ctx, model->impl, index, score); });
 }
 
 VMAF_EXPORT int vmaf_score_at_index_model_collection(VmafContext *vmaf,
@@ -135,7 +122,7 @@ VMAF_EXPORT int vmaf_score_at_index_model_collection(VmafContext *vmaf,
                                                      unsigned index)
 {
     if (!vmaf || !model_collection || !score) return -EINVAL;
-    return guarded(__func__, [&] {
+    return vmaf::api::guarded(__func__, [&] {
         return predict_collection_at(vmaf->ctx, model_collection->impl, index, score);
     });
 }
@@ -145,7 +132,7 @@ VMAF_EXPORT int vmaf_score_pooled(VmafContext *vmaf, VmafModel *model,
                                   unsigned index_low, unsigned index_high)
 {
     if (!vmaf || !model || !score || bad_range(pool_method, index_low, index_high)) return -EINVAL;
-    return guarded(__func__, [&] {
+    return vmaf::api::guarded(__func__, [&] {
         for (unsigned i = index_low; i <= index_high; i++) {
             if (vmaf->ctx.is_subsampled_out(i)) continue;
             double s;
@@ -164,7 +151,7 @@ VMAF_EXPORT int vmaf_score_pooled_model_collection(VmafContext *vmaf,
 {
     if (!vmaf || !model_collection || !score || bad_range(pool_method, index_low, index_high))
         return -EINVAL;
-    return guarded(__func__, [&] {
+    return vmaf::api::guarded(__func__, [&] {
         const vmaf::ModelCollection &mc = model_collection->impl;
         for (unsigned i = index_low; i <= index_high; i++) {
             if (vmaf->ctx.is_subsampled_out(i)) continue;

@@ -1,12 +1,13 @@
-// <libvmaf/libvmaf_vulkan.h>: argument checks, then vulkan/api.h.
+// <libvmaf/libvmaf_vulkan.h>: argument checks, then api/vulkan_device.h.
 #include <cerrno>
 #include <new>
 
 #include "api/export.h"
+#include "api/guarded.h"
 #include "context/context.h"
 #include "libvmaf/libvmaf_vulkan.h"
 #include "util/log.h"
-#include "vulkan/api.h"
+#include "api/vulkan_device.h"
 
 struct VmafVulkanState {
     vmaf::vk::State *state;
@@ -14,57 +15,67 @@ struct VmafVulkanState {
 
 VMAF_EXPORT int vmaf_vulkan_state_init(VmafVulkanState **state, VmafVulkanConfiguration cfg)
 {
-    if (!state) return -EINVAL;
-    *state = nullptr;
-    for (uint64_t r : cfg.reserved) {
-        if (r) {
-            vmaf::log(VMAF_LOG_LEVEL_ERROR, "vmaf_vulkan_state_init: reserved fields must be zero\n");
-            return -EINVAL;
+    return vmaf::api::guarded(__func__, [&] {
+        if (!state) return -EINVAL;
+        *state = nullptr;
+        for (uint64_t r : cfg.reserved) {
+            if (r) {
+                vmaf::log(VMAF_LOG_LEVEL_ERROR, "vmaf_vulkan_state_init: reserved fields must be zero\n");
+                return -EINVAL;
+            }
         }
-    }
-    if (cfg.device_index < VMAF_VULKAN_DEVICE_AUTO) return -EINVAL;
-    vmaf::vk::State *s = nullptr;
-    if (int err = vmaf::vk::state_create(cfg, &s)) return err;
-    *state = new (std::nothrow) VmafVulkanState{s};
-    if (!*state) {
-        vmaf::vk::state_destroy(s);
-        return -ENOMEM;
-    }
-    return 0;
+        if (cfg.device_index < VMAF_VULKAN_DEVICE_AUTO) return -EINVAL;
+        vmaf::vk::State *s = nullptr;
+        if (int err = vmaf::vk::state_create(cfg, &s)) return err;
+        *state = new (std::nothrow) VmafVulkanState{s};
+        if (!*state) {
+            vmaf::vk::state_destroy(s);
+            return -ENOMEM;
+        }
+        return 0;
+    });
 }
 
 VMAF_EXPORT int vmaf_vulkan_import_state(VmafContext *vmaf, VmafVulkanState *state)
 {
-    if (!vmaf || !state) return -EINVAL;
-    return vmaf::context_import_vulkan_state(vmaf, state->state);
+    return vmaf::api::guarded(__func__, [&] {
+        if (!vmaf || !state) return -EINVAL;
+        return vmaf::context_import_vulkan_state(vmaf, state->state);
+    });
 }
 
 VMAF_EXPORT int vmaf_vulkan_state_free(VmafVulkanState **state)
 {
-    if (!state) return -EINVAL;
-    if (*state) {
-        if (const unsigned n = vmaf::vk::state_users((*state)->state)) {
-            vmaf::log(VMAF_LOG_LEVEL_ERROR, "vmaf_vulkan_state_free: %u context(s) still use this state; "
-                                            "close them first\n", n);
-            return -EBUSY;
+    return vmaf::api::guarded(__func__, [&] {
+        if (!state) return -EINVAL;
+        if (*state) {
+            if (const unsigned n = vmaf::vk::state_users((*state)->state)) {
+                vmaf::log(VMAF_LOG_LEVEL_ERROR, "vmaf_vulkan_state_free: %u context(s) still use this state; "
+                                                "close them first\n", n);
+                return -EBUSY;
+            }
+            vmaf::vk::state_destroy((*state)->state);
+            delete *state;
+            *state = nullptr;
         }
-        vmaf::vk::state_destroy((*state)->state);
-        delete *state;
-        *state = nullptr;
-    }
-    return 0;
+        return 0;
+    });
 }
 
 VMAF_EXPORT int vmaf_vulkan_list_devices(VmafVulkanDeviceInfo *devices, unsigned capacity, unsigned *count)
 {
-    if (!count || (capacity && !devices)) return -EINVAL;
-    *count = 0;
-    return vmaf::vk::list_devices(devices, capacity, count);
+    return vmaf::api::guarded(__func__, [&] {
+        if (!count || (capacity && !devices)) return -EINVAL;
+        *count = 0;
+        return vmaf::vk::list_devices(devices, capacity, count);
+    });
 }
 
 VMAF_EXPORT int vmaf_vulkan_available(void)
 {
-    return vmaf::vk::available();
+    return vmaf::api::guarded(__func__, [&] {
+        return vmaf::vk::available();
+    });
 }
 
 namespace {
@@ -80,70 +91,86 @@ bool side_ok(VmafVulkanImportSide side)
 
 VMAF_EXPORT int vmaf_vulkan_preallocate_pictures(VmafContext *vmaf, VmafVulkanPictureConfiguration cfg)
 {
-    if (!vmaf) return -EINVAL;
-    return vmaf::vk::context_preallocate(vmaf, cfg);
+    return vmaf::api::guarded(__func__, [&] {
+        if (!vmaf) return -EINVAL;
+        return vmaf::vk::context_preallocate(vmaf, cfg);
+    });
 }
 
 VMAF_EXPORT int vmaf_vulkan_picture_fetch(VmafContext *vmaf, VmafPicture *pic)
 {
-    if (!vmaf || !pic) return -EINVAL;
-    return vmaf::vk::context_fetch(vmaf, pic);
+    return vmaf::api::guarded(__func__, [&] {
+        if (!vmaf || !pic) return -EINVAL;
+        return vmaf::vk::context_fetch(vmaf, pic);
+    });
 }
 
 VMAF_EXPORT int vmaf_vulkan_wait_compute(VmafContext *vmaf)
 {
-    if (!vmaf) return -EINVAL;
-    return vmaf::vk::context_wait_compute(vmaf);
+    return vmaf::api::guarded(__func__, [&] {
+        if (!vmaf) return -EINVAL;
+        return vmaf::vk::context_wait_compute(vmaf);
+    });
 }
 
 VMAF_EXPORT int vmaf_vulkan_read_imported_pictures(VmafContext *vmaf, unsigned index)
 {
-    if (!vmaf) return -EINVAL;
-    return vmaf::vk::context_read_imported(vmaf, index);
+    return vmaf::api::guarded(__func__, [&] {
+        if (!vmaf) return -EINVAL;
+        return vmaf::vk::context_read_imported(vmaf, index);
+    });
 }
 
 VMAF_EXPORT int vmaf_vulkan_import_va_surface(VmafContext *vmaf, VmafVulkanImportSide side, void *va_display,
                                               unsigned va_surface, unsigned index)
 {
-    if (!vmaf || !side_ok(side)) return -EINVAL;
-    return vmaf::vk::context_import_va_surface(vmaf, unsigned(side), va_display, va_surface, index);
+    return vmaf::api::guarded(__func__, [&] {
+        if (!vmaf || !side_ok(side)) return -EINVAL;
+        return vmaf::vk::context_import_va_surface(vmaf, unsigned(side), va_display, va_surface, index);
+    });
 }
 
 #ifdef VK_VERSION_1_0
 
 VMAF_EXPORT int vmaf_vulkan_state_init_external(VmafVulkanState **state, VmafVulkanExternalHandles handles)
 {
-    if (!state) return -EINVAL;
-    *state = nullptr;
-    for (uint64_t r : handles.reserved) {
-        if (r) {
-            vmaf::log(VMAF_LOG_LEVEL_ERROR, "vmaf_vulkan_state_init_external: reserved fields must be zero\n");
-            return -EINVAL;
+    return vmaf::api::guarded(__func__, [&] {
+        if (!state) return -EINVAL;
+        *state = nullptr;
+        for (uint64_t r : handles.reserved) {
+            if (r) {
+                vmaf::log(VMAF_LOG_LEVEL_ERROR, "vmaf_vulkan_state_init_external: reserved fields must be zero\n");
+                return -EINVAL;
+            }
         }
-    }
-    if (handles.n_enabled_extensions && !handles.enabled_extensions) return -EINVAL;
-    vmaf::vk::State *s = nullptr;
-    if (int err = vmaf::vk::state_adopt(handles, &s)) return err;
-    *state = new (std::nothrow) VmafVulkanState{s};
-    if (!*state) {
-        vmaf::vk::state_destroy(s);
-        return -ENOMEM;
-    }
-    return 0;
+        if (handles.n_enabled_extensions && !handles.enabled_extensions) return -EINVAL;
+        vmaf::vk::State *s = nullptr;
+        if (int err = vmaf::vk::state_adopt(handles, &s)) return err;
+        *state = new (std::nothrow) VmafVulkanState{s};
+        if (!*state) {
+            vmaf::vk::state_destroy(s);
+            return -ENOMEM;
+        }
+        return 0;
+    });
 }
 
 VMAF_EXPORT int vmaf_vulkan_import_image(VmafContext *vmaf, VmafVulkanImportSide side, const VmafVulkanImage *image,
                                          unsigned index)
 {
-    if (!vmaf || !image || !side_ok(side)) return -EINVAL;
-    return vmaf::vk::context_import_image(vmaf, unsigned(side), *image, index);
+    return vmaf::api::guarded(__func__, [&] {
+        if (!vmaf || !image || !side_ok(side)) return -EINVAL;
+        return vmaf::vk::context_import_image(vmaf, unsigned(side), *image, index);
+    });
 }
 
 VMAF_EXPORT int vmaf_vulkan_import_external(VmafContext *vmaf, VmafVulkanImportSide side,
                                             const VmafVulkanExternalPicture *picture, unsigned index)
 {
-    if (!vmaf || !picture || !side_ok(side)) return -EINVAL;
-    return vmaf::vk::context_import_external(vmaf, unsigned(side), *picture, index);
+    return vmaf::api::guarded(__func__, [&] {
+        if (!vmaf || !picture || !side_ok(side)) return -EINVAL;
+        return vmaf::vk::context_import_external(vmaf, unsigned(side), *picture, index);
+    });
 }
 
 #endif

@@ -8,10 +8,10 @@
 #include "util/log.h"
 
 #if VMAF_HAVE_VULKAN
-#include "vulkan/context.h"
-#include "vulkan/context_io.h"
+#include "vulkan/state.h"
+#include "context/vulkan_io.h"
 #include "vulkan/device_picture.h"
-#include "vulkan/engine.h"
+#include "gpu/engine.h"
 #endif
 
 namespace vmaf {

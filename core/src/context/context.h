@@ -12,22 +12,18 @@
 #include <vector>
 
 #include "context/collector.h"
-#include "context/thread_pool.h"
 #include "feature/extractor.h"
+#include "gpu/engine_ptr.h"
 #include "libvmaf/libvmaf.h"
 #include "picture/pool.h"
+#include "util/thread_pool.h"
 
 namespace vmaf {
 
 namespace vk {
 class State;
-class Engine;
 struct ImportedPicture;
 struct ContextIo;
-// Defined where the engine is complete (it is absent from builds without Vulkan).
-struct EngineDeleter {
-    void operator()(Engine *e) const;
-};
 struct ContextIoDeleter {
     void operator()(ContextIo *io) const;
 };
@@ -59,7 +55,7 @@ public:
     int fetch_preallocated_picture(VmafPicture *pic, int timeout_ms = -1);
 
     // The Vulkan zero-copy paths (<libvmaf/libvmaf_vulkan.h>), defined in
-    // vulkan/context_io.cpp: picture pools in device memory, imported frames.
+    // context/vulkan_io.cpp: picture pools in device memory, imported frames.
     int vulkan_preallocate_pictures(VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h, unsigned count,
                                     int method);
     int vulkan_fetch_picture(VmafPicture *pic);

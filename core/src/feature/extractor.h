@@ -6,16 +6,24 @@
 #include <memory>
 #include <span>
 
-#include "libvmaf/picture.h"
 #include "feature/options.h"
+#include "libvmaf/picture.h"
+#include "picture/format.h"
 
 namespace vmaf {
 
-struct FrameFormat {
-    VmafPixelFormat pix_fmt;
-    unsigned bpc;
-    unsigned w, h;  // luma size
-};
+namespace vk {
+struct FeatureInfo;  // a GPU twin (gpu/feature.h)
+}  // namespace vk
+
+// How a feature's header names its GPU twin for the registry
+// (k<Name>Twin = VMAF_GPU_TWIN(k<Name>Feature)): the twin with Vulkan,
+// nullptr in a build without.
+#if VMAF_HAVE_VULKAN
+#define VMAF_GPU_TWIN(twin) (&vk::twin)
+#else
+#define VMAF_GPU_TWIN(twin) nullptr
+#endif
 
 // Where extractors write scores. Names are libvmaf's provided-feature names
 // ("VMAF_integer_feature_vif_scale0_score", "psnr_y"); the framework maps them to

@@ -1,6 +1,8 @@
 #include "feature/registry.h"
 
 #include <array>
+#include <cstddef>
+#include <iterator>
 
 #include "feature/adm/adm.h"
 #include "feature/float_motion/float_motion.h"
@@ -22,33 +24,53 @@ namespace vmaf {
 
 namespace {
 
-// Every extractor: one line per feature folder. Each folder declares its own
-// options, provided names and output aliases in its ExtractorInfo.
-constexpr std::array kExtractors = {
-    &kPsnrExtractor,
-    &kMotionExtractor,
-    &kVifExtractor,
-    &kAdmExtractor,
-    &kFloatVifExtractor,
-    &kFloatMotionExtractor,
-    &kFloatAdmExtractor,
-    &kPsnrHvsExtractor,
-    &kCiedeExtractor,
-    &kFloatPsnrExtractor,
-    &kFloatAnsnrExtractor,
-    &kFloatMomentExtractor,
-    &kCambiExtractor,
-    &kFloatSsimExtractor,
-    &kFloatMsSsimExtractor,
-    &kSpeedChromaExtractor,
-    &kSpeedTemporalExtractor,
+// Every feature: one line per extractor, naming its CPU extractor and its GPU
+// twin (nullptr where it has none, or without Vulkan). Each folder declares
+// its options, provided names and output aliases in its ExtractorInfo, and its
+// twin in its header, so adding a twin touches the folder only.
+constexpr RegistryEntry kFeatures[] = {
+    {&kPsnrExtractor, kPsnrTwin},
+    {&kMotionExtractor, kMotionTwin},
+    {&kVifExtractor, kVifTwin},
+    {&kAdmExtractor, kAdmTwin},
+    {&kFloatVifExtractor, kFloatVifTwin},
+    {&kFloatMotionExtractor, kFloatMotionTwin},
+    {&kFloatAdmExtractor, kFloatAdmTwin},
+    {&kPsnrHvsExtractor, kPsnrHvsTwin},
+    {&kCiedeExtractor, kCiedeTwin},
+    {&kFloatPsnrExtractor, kFloatPsnrTwin},
+    {&kFloatAnsnrExtractor, kFloatAnsnrTwin},
+    {&kFloatMomentExtractor, kFloatMomentTwin},
+    {&kCambiExtractor, kCambiTwin},
+    {&kFloatSsimExtractor, kFloatSsimTwin},
+    {&kFloatMsSsimExtractor, kFloatMsSsimTwin},
+    {&kSpeedChromaExtractor, kSpeedChromaTwin},
+    {&kSpeedTemporalExtractor, kSpeedTemporalTwin},
 };
+
+constexpr auto kExtractors = [] {
+    std::array<const ExtractorInfo *, std::size(kFeatures)> a{};
+    for (size_t i = 0; i < a.size(); ++i) a[i] = kFeatures[i].cpu;
+    return a;
+}();
 
 }  // namespace
 
 std::span<const ExtractorInfo *const> cpu_extractors()
 {
     return kExtractors;
+}
+
+std::span<const RegistryEntry> registry_entries()
+{
+    return kFeatures;
+}
+
+const vk::FeatureInfo *gpu_twin(const ExtractorInfo &info)
+{
+    for (const RegistryEntry &f : kFeatures)
+        if (f.cpu == &info) return f.gpu;
+    return nullptr;
 }
 
 const ExtractorInfo *find_extractor(std::string_view name)

@@ -9,8 +9,21 @@
 
 namespace vmaf {
 
+// One feature as registry.cpp lists it: its CPU extractor (the oracle) and its
+// Vulkan twin, where it has one in this build.
+struct RegistryEntry {
+    const ExtractorInfo *cpu;
+    const vk::FeatureInfo *gpu;
+};
+
+// Every feature, in registry order.
+std::span<const RegistryEntry> registry_entries();
+
 // Every CPU extractor the library has.
 std::span<const ExtractorInfo *const> cpu_extractors();
+
+// The GPU twin of a registered extractor (nullptr: none).
+const vk::FeatureInfo *gpu_twin(const ExtractorInfo &info);
 
 // By extractor name ("vif", "adm", "motion", "psnr").
 const ExtractorInfo *find_extractor(std::string_view name);

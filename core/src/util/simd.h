@@ -35,6 +35,14 @@
 
 namespace vmaf {
 
+// Which build of its CPU kernels an extractor instance runs: the fastest the
+// processor supports (what the registry's extractors create), the portable
+// one, or the AVX2 one (the portable one where the processor lacks AVX2), so
+// that tests on an AVX-512 machine also run it. All give identical scores;
+// tests compare them and benchmarks time them. Features with SIMD kernels take
+// it in their create_cpu().
+enum class Kernels { Best, Portable, Avx2 };
+
 #if VMAF_X86
 inline bool cpu_has_avx2() { return __builtin_cpu_supports("avx2"); }
 inline bool cpu_has_avx512()

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "util/log.h"
-#include "vulkan/context.h"
+#include "vulkan/state.h"
 
 namespace vmaf::vk {
 

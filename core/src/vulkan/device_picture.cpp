@@ -7,7 +7,7 @@
 
 #include "picture/picture.h"
 #include "util/log.h"
-#include "vulkan/context.h"
+#include "vulkan/state.h"
 #include "vulkan/memory.h"
 
 namespace vmaf::vk {

@@ -5,15 +5,15 @@
 // comes from (an image plane or rows of a buffer), which component of it (for
 // interleaved chroma) and the shift that brings msb-aligned samples down; plus
 // what the frame's submission must wait for, signal and transition. The Engine
-// records the copies into FrameBuffers::planes (engine.cpp), so every GPU feature
+// records the copies into FrameBuffers::planes (gpu/engine_import.cpp), so every GPU feature
 // reads imported frames exactly as it reads uploaded ones.
 #pragma once
 
 #include <memory>
 #include <vector>
 
-#include "feature/extractor.h"
 #include "libvmaf/libvmaf_vulkan.h"
+#include "picture/format.h"
 #include "vulkan/vk.h"
 
 namespace vmaf::vk {

@@ -5,7 +5,7 @@
 
 #include "util/align.h"
 #include "util/log.h"
-#include "vulkan/context.h"
+#include "vulkan/state.h"
 
 namespace vmaf::vk {
 

@@ -2,17 +2,20 @@
 #pragma once
 
 #include "feature/extractor.h"
+#include "util/simd.h"
 
 namespace vmaf {
 
 extern const ExtractorInfo kAdmExtractor;
+// Its GPU twin, as feature/registry.cpp names it beside the extractor.
+namespace vk {
+extern const FeatureInfo kAdmFeature;  // adm_vk.cpp
+}  // namespace vk
+inline constexpr const vk::FeatureInfo *kAdmTwin = VMAF_GPU_TWIN(kAdmFeature);
 
 namespace adm {
 
-// Which build of the CPU kernels an instance runs: the fastest the processor
-// supports (what kAdmExtractor creates) or the portable one. Both give
-// identical scores; tests compare them and benchmarks time them.
-enum class Kernels { Best, Portable };
+using vmaf::Kernels;  // util/simd.h
 
 std::unique_ptr<Extractor> create_cpu(const FeatureOptions &opts, Kernels which);
 

@@ -369,7 +369,7 @@ private:
         frame8_ = frame8_generic;
         frame16_ = frame16_generic;
 #if VMAF_X86
-        if (which_ == adm::Kernels::Best && cpu_has_avx2()) {
+        if ((which_ == adm::Kernels::Best || which_ == adm::Kernels::Avx2) && cpu_has_avx2()) {
             frame8_ = frame8_avx2;
             frame16_ = frame16_avx2;
         }

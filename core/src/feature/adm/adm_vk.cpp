@@ -1,8 +1,8 @@
 // Integer ADM on the GPU: the twin of adm_cpu.cpp.
 //
-// One dispatch per scale (shaders/adm_scale0.comp for the picture and its
+// One dispatch per scale (feature/adm/adm_scale0.comp for the picture and its
 // 16-bit bands, adm_scale.comp for scales 1..3 and their 32-bit bands; both
-// are shaders/adm_scale.glsl): each workgroup takes a tile of the scale's
+// are feature/adm/adm_scale.glsl): each workgroup takes a tile of the scale's
 // bands and does the whole scale on it in shared memory (wavelet, decoupling,
 // CSF, masking, the cubed sums), writing the tile's low-low band for the next
 // scale into this feature's scratch buffer and, per band row of the tile, its
@@ -31,6 +31,7 @@
 #include <cerrno>
 #include <cmath>
 
+#include "feature/adm/adm.h"
 #include "feature/adm/adm_csf.h"
 #include "feature/adm/adm_kernels.h"
 #include "feature/adm/adm_score.h"
@@ -39,8 +40,8 @@
 #include "spirv.h"
 #include "util/align.h"
 #include "vulkan/command.h"
-#include "vulkan/context.h"
-#include "vulkan/feature.h"
+#include "vulkan/state.h"
+#include "gpu/feature.h"
 #include "vulkan/memory.h"
 #include "vulkan/pipeline.h"
 
@@ -468,7 +469,6 @@ std::unique_ptr<Feature> create(const FeatureOptions &o)
 
 }  // namespace
 
-extern const FeatureInfo kAdmFeature;
 const FeatureInfo kAdmFeature = {"adm", supports, create};
 
 }  // namespace vmaf::vk

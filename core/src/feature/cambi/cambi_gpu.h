@@ -1,5 +1,5 @@
 // The CAMBI Vulkan twin's buffer layout, shared by cambi_vk.cpp and the kernels
-// (exported to GLSL as cambi_tables.glsl by shaders/tables/cambi.cpp).
+// (exported to GLSL as cambi_tables.glsl by feature/cambi/cambi_tables_glsl.cpp).
 #pragma once
 
 #include <cstdint>

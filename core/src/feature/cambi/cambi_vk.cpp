@@ -1,7 +1,7 @@
 // CAMBI on the GPU: the twin of cambi_cpu.cpp, for the distorted picture and,
 // in full-reference mode, the reference (each stage then runs both).
 //
-// Ten stages a frame (shaders/cambi_*.comp, all on one buffer layout):
+// Ten stages a frame (feature/cambi/cambi_*.comp, all on one buffer layout):
 //   0  load: the luma plane at the scored size, 10 bits, anti-dithered below
 //      a 10-bit encode (one thread per sample);
 //   1  mask: the spatial mask from 16x16 tiles of flatness flags;
@@ -21,7 +21,7 @@
 //   9  sum, every scale in one dispatch: the exact sum of the values above
 //      that bin, and the histogram of the lower 16 bits of those in it; the
 //      last workgroup of a scale to finish adds the scale's k largest, in
-//      units of 2^-24 (shaders/cambi_last.glsl).
+//      units of 2^-24 (feature/cambi/cambi_last.glsl).
 // The readback is 16 bytes per scale and picture. collect() finishes each
 // scale's pooled mean and the scores with the CPU's formulas.
 //
@@ -44,6 +44,7 @@
 #include <string>
 #include <vector>
 
+#include "feature/cambi/cambi.h"
 #include "feature/cambi/cambi_gpu.h"
 #include "feature/cambi/cambi_pool.h"
 #include "feature/cambi/cambi_settings.h"
@@ -52,8 +53,8 @@
 #include "spirv.h"
 #include "util/log.h"
 #include "vulkan/command.h"
-#include "vulkan/context.h"
-#include "vulkan/feature.h"
+#include "vulkan/state.h"
+#include "gpu/feature.h"
 #include "vulkan/memory.h"
 #include "vulkan/pipeline.h"
 
@@ -509,7 +510,6 @@ std::unique_ptr<Feature> create(const FeatureOptions &o)
 
 }  // namespace
 
-extern const FeatureInfo kCambiFeature;
 const FeatureInfo kCambiFeature = {"cambi", supports, create};
 
 }  // namespace vmaf::vk

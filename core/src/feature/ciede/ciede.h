@@ -8,6 +8,11 @@
 namespace vmaf {
 
 extern const ExtractorInfo kCiedeExtractor;
+// Its GPU twin, as feature/registry.cpp names it beside the extractor.
+namespace vk {
+extern const FeatureInfo kCiedeFeature;  // ciede_vk.cpp
+}  // namespace vk
+inline constexpr const vk::FeatureInfo *kCiedeTwin = VMAF_GPU_TWIN(kCiedeFeature);
 
 namespace ciede {
 

@@ -108,7 +108,7 @@ inline LibvmafChromaLayout libvmaf_chroma_layout(unsigned ss_x, unsigned ss_y, u
     return {wc, hc, (wc + kLibvmafRowAlign - 1) & ~(kLibvmafRowAlign - 1)};
 }
 
-// The Vulkan kernel's layout (shaders/ciede_de.comp, feature/ciede/ciede_vk.cpp).
+// The Vulkan kernel's layout (feature/ciede/ciede_de.comp, feature/ciede/ciede_vk.cpp).
 namespace gpu {
 // A workgroup of 32 x 8 threads owns a tile of 32 x 32 pixels.
 inline constexpr uint32_t kTileW = 32, kTileH = 32;

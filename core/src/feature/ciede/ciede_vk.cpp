@@ -1,5 +1,5 @@
 // ciede on the GPU: the twin of ciede_cpu.cpp. One kernel
-// (shaders/ciede_de.comp) computes every pixel's CIEDE2000 difference, chroma
+// (feature/ciede/ciede_de.comp) computes every pixel's CIEDE2000 difference, chroma
 // read where libvmaf's upsampling reads it, and writes one double sum per tile
 // of 32 x 32 pixels, with the rare pixels whose difference depends on how the
 // C library's powf rounds C'^7 (ciede_tables.h, gpu::kAmbiguityBits);
@@ -17,8 +17,8 @@
 #include "picture/picture.h"
 #include "spirv.h"
 #include "vulkan/command.h"
-#include "vulkan/context.h"
-#include "vulkan/feature.h"
+#include "vulkan/state.h"
+#include "gpu/feature.h"
 #include "vulkan/pipeline.h"
 
 namespace vmaf::vk {
@@ -29,7 +29,7 @@ using ciede::gpu::kTileH;
 using ciede::gpu::kTileW;
 constexpr uint32_t kMaxGroups = 65535;
 
-// shaders/ciede_de.comp's push constants.
+// feature/ciede/ciede_de.comp's push constants.
 struct Push {
     double luma_black, luma_scale, chroma_zero, chroma_scale;
     uint32_t ref_off[3], dist_off[3];
@@ -166,7 +166,6 @@ std::unique_ptr<Feature> create(const FeatureOptions &)
 
 }  // namespace
 
-extern const FeatureInfo kCiedeFeature;
 const FeatureInfo kCiedeFeature = {"ciede", supports, create};
 
 }  // namespace vmaf::vk

@@ -7,5 +7,7 @@
 namespace vmaf {
 
 extern const ExtractorInfo kFloatAdmExtractor;
+// Its GPU twin, as feature/registry.cpp names it beside the extractor.
+inline constexpr const vk::FeatureInfo *kFloatAdmTwin = nullptr;  // no GPU twin
 
 }  // namespace vmaf

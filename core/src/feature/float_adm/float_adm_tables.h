@@ -1,4 +1,4 @@
-// Float ADM constants shared by the CPU extractor and its later Vulkan twin
+// Float ADM constants of the CPU extractor, which has no Vulkan twin yet
 // (behaviour of libvmaf's float_adm.c, adm.c and adm_tools.c). Plain numbers
 // only, so a shader can receive them as specialization constants.
 //

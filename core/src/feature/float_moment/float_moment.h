@@ -6,5 +6,7 @@
 namespace vmaf {
 
 extern const ExtractorInfo kFloatMomentExtractor;
+// Its GPU twin, as feature/registry.cpp names it beside the extractor.
+inline constexpr const vk::FeatureInfo *kFloatMomentTwin = nullptr;  // no GPU twin
 
 }  // namespace vmaf

@@ -1,4 +1,4 @@
-// float_moment arithmetic shared by the CPU extractor and its later Vulkan twin
+// float_moment arithmetic of the CPU extractor, which has no Vulkan twin
 // (behaviour of libvmaf's float_moment.c and moment.c).
 #pragma once
 

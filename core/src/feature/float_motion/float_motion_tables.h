@@ -1,5 +1,5 @@
 // Constants of float motion (behaviour of libvmaf's float_motion.c, motion.c
-// and motion_tools.h), shared by the CPU extractor and the later Vulkan twin.
+// and motion_tools.h), of the CPU extractor, which has no Vulkan twin.
 #pragma once
 
 namespace vmaf::float_motion {

@@ -1,4 +1,4 @@
-// float_psnr constants shared by the CPU extractor and its later Vulkan twin
+// float_psnr constants of the CPU extractor, which has no Vulkan twin
 // (behaviour of libvmaf's float_psnr.c and psnr.c). float_ansnr's PSNR uses the
 // same peaks and caps.
 #pragma once

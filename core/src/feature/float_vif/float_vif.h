@@ -6,5 +6,7 @@
 namespace vmaf {
 
 extern const ExtractorInfo kFloatVifExtractor;
+// Its GPU twin, as feature/registry.cpp names it beside the extractor.
+inline constexpr const vk::FeatureInfo *kFloatVifTwin = nullptr;  // no GPU twin
 
 }  // namespace vmaf

@@ -1,6 +1,6 @@
 // Constants of the float VIF family (behaviour of libvmaf's float_vif.c,
-// vif.c and vif_tools.c), shared by the CPU extractor, float_motion and the
-// later Vulkan twin.
+// vif.c and vif_tools.c), shared by the CPU extractor and float_motion
+// (neither has a Vulkan twin: the GPU backend runs them on the CPU).
 #pragma once
 
 #include <cstdint>

@@ -40,7 +40,7 @@ inline double blend(double score, double factor, double offset)
     return score * factor + (1.0 - factor) * std::min(offset, score);
 }
 
-// The Vulkan kernel's tile of outputs (shaders/motion_sad.comp, 256 threads of
+// The Vulkan kernel's tile of outputs (feature/motion/motion_sad.comp, 256 threads of
 // four adjacent outputs each; its vertical pass takes four rows per thread).
 namespace gpu {
 inline constexpr uint32_t kTileW = 64, kTileH = 16;

@@ -5,7 +5,7 @@
 // own would round differently) is kept on the device, in this feature's history
 // buffer: a ring of lag + 1 luma planes indexed by the count of frames recorded,
 // two for the usual window and three for the five-frame one. Stage 0
-// (shaders/motion_sad.comp, one workgroup per tile of 64 x 16 outputs) copies
+// (feature/motion/motion_sad.comp, one workgroup per tile of 64 x 16 outputs) copies
 // the reference luma into the ring's plane of this frame and, when the frame
 // compares (index >= lag, not force_zero), blurs its difference with the plane
 // from `lag` frames back and writes each tile row's 32-bit SAD; stage 1
@@ -18,13 +18,14 @@
 #include <algorithm>
 #include <cerrno>
 
+#include "feature/motion/motion.h"
 #include "feature/motion/motion_score.h"
 #include "feature/motion/motion_tables.h"
 #include "picture/picture.h"
 #include "spirv.h"
 #include "util/align.h"
-#include "vulkan/context.h"
-#include "vulkan/feature.h"
+#include "vulkan/state.h"
+#include "gpu/feature.h"
 #include "vulkan/memory.h"
 #include "vulkan/pipeline.h"
 
@@ -36,14 +37,14 @@ using motion::gpu::kTileW;
 using motion::gpu::kTileH;
 constexpr uint32_t kRowsGroup = 64;  // motion_rows.comp's workgroup size (spec constant 0): rows
 
-// shaders/motion_sad.comp's push constants.
+// feature/motion/motion_sad.comp's push constants.
 struct Push {
     uint32_t cur, prev, keep, stride;  // 32-bit words
     uint32_t width, height;            // samples
     uint32_t compare;
 };
 
-// shaders/motion_rows.comp's.
+// feature/motion/motion_rows.comp's.
 struct RowsPush {
     uint32_t height, tiles_per_row, out_index;
 };
@@ -186,7 +187,6 @@ std::unique_ptr<Feature> create(const FeatureOptions &o)
 
 }  // namespace
 
-extern const FeatureInfo kMotionFeature;
 const FeatureInfo kMotionFeature = {"motion", supports, create};
 
 }  // namespace vmaf::vk

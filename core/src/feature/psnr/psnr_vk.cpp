@@ -1,4 +1,4 @@
-// PSNR on the GPU: the twin of psnr_cpu.cpp. The kernel (shaders/psnr_sse.comp)
+// PSNR on the GPU: the twin of psnr_cpu.cpp. The kernel (feature/psnr/psnr_sse.comp)
 // reduces each plane's squared errors exactly into 64-bit partial sums, one per
 // band of rows; collect() adds the partials and scores them with the same
 // psnr_tables.h rules as the CPU, so both print identical numbers.
@@ -6,11 +6,12 @@
 #include <array>
 #include <cerrno>
 
+#include "feature/psnr/psnr.h"
 #include "feature/psnr/psnr_tables.h"
 #include "picture/picture.h"
 #include "spirv.h"
-#include "vulkan/context.h"
-#include "vulkan/feature.h"
+#include "vulkan/state.h"
+#include "gpu/feature.h"
 #include "vulkan/pipeline.h"
 
 namespace vmaf::vk {
@@ -23,7 +24,7 @@ namespace {
 constexpr uint32_t kGroupSize = 256;
 constexpr uint32_t kSamplesPerBand = 4096;
 
-// shaders/psnr_sse.comp's push constants.
+// feature/psnr/psnr_sse.comp's push constants.
 struct Push {
     uint32_t ref_word, dist_word, stride_words, width, height, rows_per_group, out_index;
 };
@@ -154,7 +155,6 @@ std::unique_ptr<Feature> create(const FeatureOptions &o)
 
 }  // namespace
 
-extern const FeatureInfo kPsnrFeature;
 const FeatureInfo kPsnrFeature = {"psnr", supports, create};
 
 }  // namespace vmaf::vk

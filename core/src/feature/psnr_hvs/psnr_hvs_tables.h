@@ -1,5 +1,5 @@
 // psnr_hvs constants and integer transform, shared by the CPU extractor and its
-// Vulkan twin (psnr_hvs_vk.cpp; shaders/tables/psnr_hvs.cpp exports them to GLSL)
+// Vulkan twin (psnr_hvs_vk.cpp; feature/psnr_hvs/psnr_hvs_tables_glsl.cpp exports them to GLSL)
 // (behaviour of libvmaf's third_party/xiph/psnr_hvs.c: the
 // Daala 8-point lifting DCT, the PSNR-HVS-M contrast-sensitivity tables and
 // the masking rule, all in float except the transform).
@@ -68,7 +68,7 @@ inline constexpr float kCsfCr[8][8] = {
     {0.593906509971, 0.802254508198, 0.706020324706, 0.587716619023, 0.478717061273, 0.393021669543, 0.330555063063, 0.285345396658},
 };
 
-// The GPU twin's layout (psnr_hvs_vk.cpp, shaders/psnr_hvs_*.comp): each block's
+// The GPU twin's layout (psnr_hvs_vk.cpp, feature/psnr_hvs/psnr_hvs_*.comp): each block's
 // summary of its 64 weighted errors for the serial float sum holds the binades
 // it is worked out for (kCandidates consecutive ones) and two words per binade.
 namespace gpu {

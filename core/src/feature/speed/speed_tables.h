@@ -1,5 +1,6 @@
 // Constants of SpEED-QA (behaviour of libvmaf's speed.c: speed_chroma and
-// speed_temporal), shared by the CPU extractors and the later Vulkan twin.
+// speed_temporal), of the CPU extractors (no Vulkan twin: the GPU
+// backend runs them on the CPU).
 #pragma once
 
 namespace vmaf::speed {

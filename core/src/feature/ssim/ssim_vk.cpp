@@ -1,7 +1,7 @@
 // float_ssim and float_ms_ssim on the GPU: the twins of float_ssim_cpu.cpp and
 // float_ms_ssim_cpu.cpp.
 //
-// Four kernels (shaders/ssim_*.comp, sharing ssim_common.glsl):
+// Four kernels (feature/ssim/ssim_*.comp, sharing ssim_common.glsl):
 //   ssim_box    float_ssim's box downscaling of both luma planes (scale > 1),
 //   ssim_lpf    MS-SSIM's halving to the next scale (the 9x9 low-pass filter),
 //   ssim_terms  SSIM's window sums, per-pixel terms and the sums of l c s, l, c
@@ -34,15 +34,13 @@
 #include "util/align.h"
 #include "util/log.h"
 #include "vulkan/command.h"
-#include "vulkan/context.h"
-#include "vulkan/feature.h"
+#include "vulkan/state.h"
+#include "gpu/feature.h"
 #include "vulkan/memory.h"
 #include "vulkan/pipeline.h"
 
 namespace vmaf::vk {
 
-extern const FeatureInfo kFloatSsimFeature;
-extern const FeatureInfo kFloatMsSsimFeature;
 
 namespace {
 

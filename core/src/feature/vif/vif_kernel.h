@@ -1,4 +1,4 @@
-// The layout of the Vulkan VIF kernel (shaders/vif_scale.glsl), shared by the
+// The layout of the Vulkan VIF kernel (feature/vif/vif_scale.glsl), shared by the
 // host side (vif_vk.cpp) and, through the generated vif_tables.glsl, the kernel.
 #pragma once
 

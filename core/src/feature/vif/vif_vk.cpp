@@ -1,6 +1,6 @@
 // Integer VIF on the GPU: the twin of vif_cpu.cpp.
 //
-// One dispatch per scale (shaders/vif_scale0..3.comp, vif_scale.glsl): each
+// One dispatch per scale (feature/vif/vif_scale0..3.comp, vif_scale.glsl): each
 // workgroup filters a tile of its scale (vif_kernel.h), turns every pixel into the
 // CPU's integer terms and writes the tile's integer sums; the same dispatch
 // halves the tile into the next scale's 16-bit planes, which live in a scratch
@@ -13,7 +13,7 @@
 // only in vif_enhn_gain_limit (vmaf_v0.6.1 and vmaf_v0.6.1neg together): its
 // dispatches compute every pixel's terms once and one Σ log2(numer2 /
 // numer1) per limit (vif_scale.glsl), and each variant's scores come from the
-// shared sums and its own (vulkan/feature.h's variants).
+// shared sums and its own (gpu/feature.h's variants).
 //
 // Scales 2 and 3 are thin (a few hundred workgroups at 1080p). Where the
 // Engine takes the offer (ADR 0050), they run in the next frame's stages 0
@@ -28,6 +28,7 @@
 #include <cmath>
 #include <vector>
 
+#include "feature/vif/vif.h"
 #include "feature/vif/vif_kernel.h"
 #include "feature/vif/vif_score.h"
 #include "feature/vif/vif_tables.h"
@@ -35,8 +36,8 @@
 #include "spirv.h"
 #include "util/align.h"
 #include "vulkan/command.h"
-#include "vulkan/context.h"
-#include "vulkan/feature.h"
+#include "vulkan/state.h"
+#include "gpu/feature.h"
 #include "vulkan/memory.h"
 #include "vulkan/pipeline.h"
 
@@ -311,7 +312,6 @@ std::unique_ptr<Feature> create_shared(std::span<const SharedConfig> configs)
 
 }  // namespace
 
-extern const FeatureInfo kVifFeature;
 const FeatureInfo kVifFeature = {"vif", supports, create, shares, create_shared, vif::gpu::kMaxLimits};
 
 }  // namespace vmaf::vk

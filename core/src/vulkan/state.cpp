@@ -1,4 +1,4 @@
-#include "vulkan/context.h"
+#include "vulkan/state.h"
 
 #include <algorithm>
 #include <cctype>

@@ -20,7 +20,7 @@
 #ifndef ADM_EXACT_GLSL
 #define ADM_EXACT_GLSL
 
-#include "cxx_constructors.glsl"
+#include "feature/common/cxx_constructors.glsl"
 
 // m·2^e, m ≥ 0.
 struct AdmFloat {

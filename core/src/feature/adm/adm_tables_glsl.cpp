@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "feature/adm/adm_tables.h"
-#include "glsl_writer.h"
+#include "vulkan/glsl_writer.h"
 
 int main()
 {

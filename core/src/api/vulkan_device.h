@@ -1,5 +1,5 @@
 // What the C shims of <libvmaf/libvmaf_vulkan.h> (api/vulkan_api.cpp) call:
-// vulkan/device_api.cpp with Vulkan, vulkan/stubs.cpp without.
+// api/vulkan_device.cpp with Vulkan, api/vulkan_stubs.cpp without.
 #pragma once
 
 #include "libvmaf/libvmaf_vulkan.h"

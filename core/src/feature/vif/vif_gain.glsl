@@ -25,7 +25,7 @@
 #ifndef VIF_GAIN_GLSL
 #define VIF_GAIN_GLSL
 
-#include "cxx_constructors.glsl"
+#include "feature/common/cxx_constructors.glsl"
 
 // m·2^e; m in [2^52, 2^53) (a positive normal double).
 struct VifDouble {

@@ -6,7 +6,7 @@
 
 #include "feature/vif/vif_kernel.h"
 #include "feature/vif/vif_tables.h"
-#include "glsl_writer.h"
+#include "vulkan/glsl_writer.h"
 
 int main()
 {

@@ -1,5 +1,5 @@
 // The Context's Vulkan picture paths: device picture pools and imported frames.
-#include "vulkan/context_io.h"
+#include "context/vulkan_io.h"
 
 #include <cerrno>
 #include <string>
@@ -7,8 +7,8 @@
 #include "context/context.h"
 #include "picture/picture.h"
 #include "util/log.h"
-#include "vulkan/context.h"
-#include "vulkan/engine.h"
+#include "vulkan/state.h"
+#include "gpu/engine.h"
 
 namespace vmaf {
 

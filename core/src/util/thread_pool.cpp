@@ -1,4 +1,4 @@
-#include "context/thread_pool.h"
+#include "util/thread_pool.h"
 
 namespace vmaf {
 

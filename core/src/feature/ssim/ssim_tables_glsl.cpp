@@ -7,7 +7,7 @@
 
 #include "feature/ssim/ssim_kernel.h"
 #include "feature/ssim/ssim_tables.h"
-#include "glsl_writer.h"
+#include "vulkan/glsl_writer.h"
 
 int main()
 {

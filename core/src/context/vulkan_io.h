@@ -1,6 +1,6 @@
 // A context's Vulkan picture paths: its picture pool (host, device or none) and
 // the frame being imported. Owned by the Context (context/context.h); the Context
-// member functions that use it are in vulkan/context_io.cpp.
+// member functions that use it are in context/vulkan_io.cpp.
 #pragma once
 
 #include <memory>

@@ -29,10 +29,11 @@
 #include <utility>
 #include <vector>
 
-#include "context/thread_pool.h"
 #include "feature/extractor.h"
+#include "gpu/engine_ptr.h"
+#include "gpu/feature.h"
+#include "util/thread_pool.h"
 #include "vulkan/command.h"
-#include "vulkan/feature.h"
 #include "vulkan/memory.h"
 
 namespace vmaf::vk {
@@ -41,7 +42,6 @@ class State;
 class ComputePipeline;
 struct ImportedPicture;
 class HostImports;
-struct EngineDeleter;  // context/context.h
 
 // GPU time of the frames collected so far, from timestamps around each frame's
 // command buffer (zero frames where the queue has no timestamps).
@@ -50,13 +50,6 @@ struct GpuTiming {
     double total_ms = 0, min_ms = 0, max_ms = 0;
 };
 
-// Where the GPU time of the frames goes, in profile mode (State::set_profiling
-// before the engine starts, and a queue with timestamps). A timestamp follows
-// every part of a frame's command buffer, and each feature's work of a stage
-// runs alone (a barrier before it), so each interval is that part's own time;
-// the intervals tile the frame, from the end of the earlier frames' work to its
-// last command (which is then also what gpu_timing() measures). Without profile
-// mode there are no intervals and nothing of this is recorded.
 // How host pictures reached the GPU so far (Engine::submit): read where they
 // are (imported) or copied by the CPU into staging memory first.
 struct HostUploadStats {
@@ -66,6 +59,13 @@ struct HostUploadStats {
     size_t live_imports = 0;            // of them, still there
 };
 
+// Where the GPU time of the frames goes, in profile mode (State::set_profiling
+// before the engine starts, and a queue with timestamps). A timestamp follows
+// every part of a frame's command buffer, and each feature's work of a stage
+// runs alone (a barrier before it), so each interval is that part's own time;
+// the intervals tile the frame, from the end of the earlier frames' work to its
+// last command (which is then also what gpu_timing() measures). Without profile
+// mode there are no intervals and nothing of this is recorded.
 struct GpuProfile {
     struct Interval {
         // "upload" (the GPU's copies of both pictures into its planes, from
@@ -134,7 +134,6 @@ public:
     int flush(ScoreSink &sink);
 
     const FrameFormat &format() const { return fmt_; }
-    const FrameBuffers &frame_buffers() const { return frame_; }
     unsigned frames_in_flight() const { return unsigned(slots_.size()); }
     size_t pending() const { return pending_.size(); }
     GpuTiming gpu_timing() const { return timing_; }
@@ -145,7 +144,7 @@ public:
     const GpuProfile &profile() const { return profile_; }
     // The feature instances on the GPU, in recording order (their ExtractorInfo
     // names): one for configurations an instance serves together
-    // (FeatureInfo::shares, vulkan/feature.h).
+    // (FeatureInfo::shares, gpu/feature.h).
     std::vector<const char *> feature_names() const;
 
 private:

@@ -2,7 +2,7 @@
 // (cambi_gpu.h). The tables themselves (reciprocals, TVI limits, weights) are
 // uploaded by the host from cambi_tables.h.
 #include "feature/cambi/cambi_gpu.h"
-#include "glsl_writer.h"
+#include "vulkan/glsl_writer.h"
 
 int main()
 {

@@ -1,7 +1,7 @@
 // ciede_tables.glsl: the ciede constants for the Vulkan twin (doubles with the
 // LF suffix, so they reach the kernel to the last bit), the kernel's layout,
 // and the constants of its double-precision elementary functions
-// (shaders/ciede_math.glsl): splits of ln 2 and pi/2 into a leading part and
+// (feature/ciede/ciede_math.glsl): splits of ln 2 and pi/2 into a leading part and
 // its remainder, series coefficients, exponent excesses, computed here in the
 // host's widest floating type.
 #include <cmath>

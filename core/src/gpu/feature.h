@@ -1,8 +1,9 @@
 // The interface of a GPU feature: the Vulkan twin of one CPU extractor.
 //
 // A GPU feature lives in its feature folder (core/src/feature/<name>/<name>_vk.cpp),
-// defines a `const vk::FeatureInfo` and is listed once in vulkan/features.cpp. The
-// Engine (vulkan/engine.h) owns the device buffers, the per-frame command buffer,
+// defines a `const vk::FeatureInfo`, which its header names as the twin of its
+// extractor (feature/registry.cpp). The
+// Engine (gpu/engine.h) owns the device buffers, the per-frame command buffer,
 // the upload of both pictures and the readback of results; a feature only records
 // its kernels and turns its results into scores.
 //
@@ -84,19 +85,21 @@
 // happens in collect() with the same code the CPU extractor uses (<name>_tables.h),
 // so both backends print the same numbers.
 //
-// Adding a GPU feature (feature/psnr/psnr_vk.cpp is the worked example):
-//   1. shaders/<name>_<kernel>.comp, listed in shaders/meson.build's vk_shader_names;
-//      it is embedded as vk::spirv::<name>_<kernel> (spirv.h). Kernels may use
-//      what State requires of every device: Vulkan 1.2, int64/int16 arithmetic,
-//      8/16-bit storage buffers. Table constants come from <name>_tables.h, as
-//      specialization constants or a generated header (shaders/tables/<name>.cpp
-//      -> <name>_tables.glsl); never retype numbers.
-//   2. core/src/feature/<name>/<name>_vk.cpp: a Feature subclass (pipelines via
-//      vulkan/pipeline.h, scratch buffers via State::allocator()) and
-//      `extern const vk::FeatureInfo k<Name>Feature = {"<name>", supports, create};`
-//      added to the folder's meson.build under `if vulkan_enabled`.
-//   3. One line in vulkan/features.cpp.
-//   4. tests/test_<name>_vk.cpp: golden pairs through the Engine within the CPU
+// Adding a GPU feature touches its folder only (feature/psnr/ is the worked
+// example; docs/architecture.md lists the steps):
+//   1. <name>_<kernel>.comp beside <name>_vk.cpp, named in the folder's
+//      meson.build `vk_kernels` entry; it is embedded as vk::spirv::<name>_<kernel>
+//      (spirv.h). Kernels may use what State requires of every device: Vulkan
+//      1.2, int64/int16 arithmetic, 8/16-bit storage buffers. Table constants
+//      come from <name>_tables.h, as specialization constants or a generated
+//      header (<name>_tables_glsl.cpp -> <name>_tables.glsl); never retype numbers.
+//   2. <name>_vk.cpp: a Feature subclass (pipelines via vulkan/pipeline.h,
+//      scratch buffers via State::allocator()) and
+//      `const vk::FeatureInfo k<Name>Feature = {"<name>", supports, create};`,
+//      declared in <name>.h as the twin (k<Name>Twin) that feature/registry.cpp
+//      names beside the extractor; added to the folder's meson.build under
+//      `if vulkan_enabled`.
+//   3. tests/test_<name>_vk.cpp: golden pairs through the Engine within the CPU
 //      test's tolerance, and the CPU extractor as oracle on synthetic input, with
 //      the validation layer on (tests/support/vulkan.h).
 #pragma once
@@ -234,9 +237,5 @@ struct SharedConfig {
     const FeatureInfo *info;
     const FeatureOptions *opts;
 };
-
-// Every GPU feature (vulkan/features.cpp).
-std::span<const FeatureInfo *const> gpu_features();
-const FeatureInfo *find_gpu_feature(const char *name);
 
 }  // namespace vmaf::vk

@@ -2,7 +2,7 @@
 #include <cerrno>
 
 #include "util/log.h"
-#include "vulkan/api.h"
+#include "api/vulkan_device.h"
 
 namespace vmaf::vk {
 

@@ -5,8 +5,8 @@
 
 #include "context/context.h"
 #include "util/log.h"
-#include "vulkan/api.h"
-#include "vulkan/context.h"
+#include "api/vulkan_device.h"
+#include "vulkan/state.h"
 #include "vulkan/import.h"
 #include "vulkan/vaapi.h"
 

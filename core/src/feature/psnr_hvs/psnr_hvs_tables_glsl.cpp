@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "feature/psnr_hvs/psnr_hvs_tables.h"
-#include "glsl_writer.h"
+#include "vulkan/glsl_writer.h"
 
 namespace {
 

@@ -1,7 +1,7 @@
 // motion_tables.glsl: the integer motion blur for the Vulkan twin. The per-depth
 // vertical shift (motion::vertical_shift) reaches kernels as a specialization constant.
 #include "feature/motion/motion_tables.h"
-#include "glsl_writer.h"
+#include "vulkan/glsl_writer.h"
 
 int main()
 {
