@@ -11,6 +11,7 @@
 #include "util/env.h"
 #include "util/log.h"
 #include "vulkan/memory.h"
+#include "vulkan/pipeline_cache.h"
 
 namespace vmaf::vk {
 
@@ -617,6 +618,7 @@ int State::finish(unsigned frames_in_flight)
     }
     frames_in_flight_ = frames_in_flight;
     allocator_ = std::make_unique<Allocator>(*this);
+    pipeline_cache_ = PipelineCache::open(*this);
     char lane[64] = "";
     if (lane_ == Lane::Transfer) std::snprintf(lane, sizeof(lane), ", host uploads on family %u", xfer_family_);
     if (lane_ == Lane::Compute) std::snprintf(lane, sizeof(lane), ", host uploads in a submission of their own");
@@ -629,6 +631,7 @@ int State::finish(unsigned frames_in_flight)
 
 State::~State()
 {
+    pipeline_cache_.reset();  // written to its file first, when it grew
     allocator_.reset();  // every buffer is gone by now; this frees the blocks
     if (owned_) {
         if (device_) {
@@ -638,6 +641,11 @@ State::~State()
         if (messenger_) ifn_.DestroyDebugUtilsMessengerEXT(instance_, messenger_, nullptr);
         if (instance_) ifn_.DestroyInstance(instance_, nullptr);
     }
+}
+
+VkPipelineCache State::pipeline_cache() const
+{
+    return pipeline_cache_ ? pipeline_cache_->handle() : VK_NULL_HANDLE;
 }
 
 bool State::has_extension(std::string_view name) const

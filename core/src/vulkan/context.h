@@ -22,6 +22,7 @@
 namespace vmaf::vk {
 
 class Allocator;
+class PipelineCache;
 
 inline constexpr unsigned kDefaultFramesInFlight = 3;
 inline constexpr unsigned kMaxFramesInFlight = 16;
@@ -187,6 +188,9 @@ public:
     double timestamp_period_ns() const { return double(props_.limits.timestampPeriod); }
     unsigned frames_in_flight() const { return frames_in_flight_; }
     Allocator &allocator() { return *allocator_; }
+    // Every pipeline of this device is made through it (vulkan/pipeline_cache.h).
+    VkPipelineCache pipeline_cache() const;
+    PipelineCache *pipeline_cache_file() const { return pipeline_cache_.get(); }
     // Profile mode (off by default): engines started from now on time every
     // feature's work separately (Engine::profile()), running the features of a
     // stage one after another instead of side by side.
@@ -271,6 +275,7 @@ private:
     bool profiling_ = false;
     unsigned frames_in_flight_ = kDefaultFramesInFlight;
     std::unique_ptr<Allocator> allocator_;
+    std::unique_ptr<PipelineCache> pipeline_cache_;
     QueueLock queue_lock_;
     std::mutex queue_mutex_;
     Lane lane_ = Lane::None;

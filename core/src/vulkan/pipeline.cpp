@@ -79,7 +79,7 @@ int ComputePipeline::create(State &st, const PipelineDesc &d, std::unique_ptr<Co
     ci.stage.pName = "main";
     ci.stage.pSpecializationInfo = entries.empty() ? nullptr : &spec;
     ci.layout = p->layout_;
-    if (int err = check_result(fn.vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &ci, nullptr, &p->pipeline_),
+    if (int err = check_result(fn.vkCreateComputePipelines(dev, st.pipeline_cache(), 1, &ci, nullptr, &p->pipeline_),
                         "vkCreateComputePipelines", p->name_))
         return err;
 
