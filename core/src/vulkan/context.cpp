@@ -421,6 +421,7 @@ int State::create_instance(bool validation, bool validation_required)
     }
     ifn_.load(instance_);
     if (validation) {
+        mi.pNext = nullptr;  // the validation features belong to instance creation only
         const VkResult m = ifn_.CreateDebugUtilsMessengerEXT(instance_, &mi, nullptr, &messenger_);
         if (m != VK_SUCCESS) {
             log(VMAF_LOG_LEVEL_ERROR, "Vulkan: vkCreateDebugUtilsMessengerEXT: %s\n", result_name(m));
@@ -444,7 +445,8 @@ int State::pick_device(const Config &cfg)
     std::string name = cfg.device_name;
     int index = cfg.device_index;
     const char *env = std::getenv("VMAF_VULKAN_DEVICE");
-    if (name.empty() && index < 0 && env && *env) {
+    const bool from_env = name.empty() && index < 0 && env && *env;
+    if (from_env) {
         char *end;
         const long v = std::strtol(env, &end, 10);
         if (*end == '\0' && v >= 0) index = int(v);
@@ -459,14 +461,16 @@ int State::pick_device(const Config &cfg)
             if (chosen < 0 || (!infos[size_t(chosen)].usable() && infos[i].usable())) chosen = int(i);
         }
         if (chosen < 0) {
-            log(VMAF_LOG_LEVEL_ERROR, "Vulkan: no device name contains \"%s\"\n", name.c_str());
+            log(VMAF_LOG_LEVEL_ERROR, "Vulkan: no device name contains \"%s\"%s\n", name.c_str(),
+                from_env ? " (VMAF_VULKAN_DEVICE)" : "");
             for (size_t i = 0; i < infos.size(); i++)
                 log(VMAF_LOG_LEVEL_ERROR, "Vulkan:   device %zu: %s\n", i, infos[i].name.c_str());
             return -ENODEV;
         }
     } else if (index >= 0) {
         if (size_t(index) >= infos.size()) {
-            log(VMAF_LOG_LEVEL_ERROR, "Vulkan: device %d asked for; there are %zu\n", index, infos.size());
+            log(VMAF_LOG_LEVEL_ERROR, "Vulkan: device %d asked for%s; there are %zu\n", index,
+                from_env ? " (VMAF_VULKAN_DEVICE)" : "", infos.size());
             return -ENODEV;
         }
         chosen = index;
