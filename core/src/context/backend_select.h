@@ -1,6 +1,6 @@
 // The backend of a context whose caller does not choose one: VMAF_BACKEND
 // (cpu, vulkan or auto; unset: cpu) and VMAF_VULKAN_DEVICE, read by vmaf_init
-// when the configuration's gpumask is 0 (docs/environment.md, ADR 0057).
+// when the configuration's gpumask is 0 (docs/environment.md, ADR 0059).
 #pragma once
 
 namespace vmaf {

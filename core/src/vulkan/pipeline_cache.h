@@ -1,5 +1,5 @@
 // The on-disk VkPipelineCache: compute pipelines compiled by an earlier process
-// are loaded instead of compiled again (ADR 0057).
+// are loaded instead of compiled again (ADR 0059).
 //
 // One file per device and driver, in $XDG_CACHE_HOME/libvmaf-vk/ (else
 // ~/.cache/libvmaf-vk/), named by vendor and device id, driver version and

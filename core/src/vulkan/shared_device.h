@@ -1,6 +1,6 @@
 // The process's own device: one State per device choice (VMAF_VULKAN_DEVICE),
 // made on first use and shared by every context that VMAF_BACKEND puts on the
-// GPU, freed when the last of them closes (ADR 0057).
+// GPU, freed when the last of them closes (ADR 0059).
 #pragma once
 
 #include <cstdint>
