@@ -129,7 +129,9 @@ TEST_CASE("VMAF_BACKEND=vulkan: contexts share one device, freed with the last",
     CHECK(now.references == 2);
     CHECK(st->attached() == 2);
 
-    // Both score on it; pictures from vmaf_picture_alloc are read where they are.
+    // Both score on it; pictures from vmaf_picture_alloc are read where they are;
+    // the second context's pipelines are the first's.
+    const uint64_t hits = st->pipeline_cache_file()->shared_hits();
     for (VmafContext *c : {a, b}) {
         REQUIRE(vmaf_use_feature(c, "psnr", nullptr) == 0);
         score_flat_frames(c, 3);
@@ -142,6 +144,7 @@ TEST_CASE("VMAF_BACKEND=vulkan: contexts share one device, freed with the last",
             CHECK(up.copied == 6);
         }
     }
+    CHECK(st->pipeline_cache_file()->shared_hits() == hits + 1);  // psnr's one kernel
     test::check_clean(*st);
 
     REQUIRE(vmaf_close(a) == 0);

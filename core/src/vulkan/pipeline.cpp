@@ -1,12 +1,129 @@
 #include "vulkan/pipeline.h"
 
 #include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <string>
 #include <vector>
 
 #include "util/log.h"
 #include "vulkan/context.h"
+#include "vulkan/pipeline_cache.h"
 
 namespace vmaf::vk {
+
+namespace {
+
+// What the contexts of one device share for one kernel configuration: the
+// module, the layouts, the sampler and the pipeline (PipelineCache::shared).
+// Each ComputePipeline keeps its own descriptor pool.
+struct SharedObjects {
+    const VolkDeviceTable *fn = nullptr;
+    VkDevice dev = VK_NULL_HANDLE;
+    VkShaderModule module = VK_NULL_HANDLE;
+    VkSampler sampler = VK_NULL_HANDLE;
+    VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
+    VkPipelineLayout layout = VK_NULL_HANDLE;
+    VkPipeline pipeline = VK_NULL_HANDLE;
+
+    ~SharedObjects()
+    {
+        if (pipeline) fn->vkDestroyPipeline(dev, pipeline, nullptr);
+        if (layout) fn->vkDestroyPipelineLayout(dev, layout, nullptr);
+        if (set_layout) fn->vkDestroyDescriptorSetLayout(dev, set_layout, nullptr);
+        if (module) fn->vkDestroyShaderModule(dev, module, nullptr);
+        if (sampler) fn->vkDestroySampler(dev, sampler, nullptr);
+    }
+};
+
+// Everything that makes two descriptions' shared objects the same.
+std::string share_key(const PipelineDesc &d)
+{
+    char buf[96];
+    std::snprintf(buf, sizeof(buf), "%p:%u:%u:%u", static_cast<const void *>(d.shader), d.buffers, d.images,
+                  d.push_constant_size);
+    std::string k = buf;
+    for (const SpecConstant &c : d.spec) {
+        std::snprintf(buf, sizeof(buf), ":%u=%u", c.id, c.value);
+        k += buf;
+    }
+    return k;
+}
+
+int make_shared_objects(State &st, const PipelineDesc &d, std::shared_ptr<SharedObjects> *out)
+{
+    auto p = std::make_shared<SharedObjects>();
+    const auto &fn = st.fn();
+    const VkDevice dev = st.device();
+    const char *name = d.shader->name;
+    p->fn = &st.fn();
+    p->dev = dev;
+
+    VkShaderModuleCreateInfo mi = make<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
+    mi.codeSize = d.shader->words * sizeof(uint32_t);
+    mi.pCode = d.shader->code;
+    if (int err = check_result(fn.vkCreateShaderModule(dev, &mi, nullptr, &p->module), "vkCreateShaderModule", name))
+        return err;
+
+    if (d.images) {
+        // texelFetch ignores filtering and addressing; nearest, clamped, unnormalized
+        // coordinates off keeps every view format and fetch legal.
+        VkSamplerCreateInfo si = make<VkSamplerCreateInfo>(VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO);
+        si.magFilter = si.minFilter = VK_FILTER_NEAREST;
+        si.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
+        si.addressModeU = si.addressModeV = si.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+        if (int err = check_result(fn.vkCreateSampler(dev, &si, nullptr, &p->sampler), "vkCreateSampler", name))
+            return err;
+    }
+    std::vector<VkDescriptorSetLayoutBinding> bindings(d.buffers + d.images);
+    for (unsigned i = 0; i < d.buffers + d.images; i++) {
+        const bool image = i >= d.buffers;
+        bindings[i].binding = i;
+        bindings[i].descriptorType = image ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        bindings[i].descriptorCount = 1;
+        bindings[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+        bindings[i].pImmutableSamplers = image ? &p->sampler : nullptr;
+    }
+    VkDescriptorSetLayoutCreateInfo li = make<VkDescriptorSetLayoutCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
+    li.bindingCount = uint32_t(bindings.size());
+    li.pBindings = bindings.data();
+    if (int err = check_result(fn.vkCreateDescriptorSetLayout(dev, &li, nullptr, &p->set_layout),
+                        "vkCreateDescriptorSetLayout", name))
+        return err;
+
+    VkPushConstantRange pr{VK_SHADER_STAGE_COMPUTE_BIT, 0, d.push_constant_size};
+    VkPipelineLayoutCreateInfo pli = make<VkPipelineLayoutCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO);
+    pli.setLayoutCount = 1;
+    pli.pSetLayouts = &p->set_layout;
+    pli.pushConstantRangeCount = d.push_constant_size ? 1 : 0;
+    pli.pPushConstantRanges = &pr;
+    if (int err = check_result(fn.vkCreatePipelineLayout(dev, &pli, nullptr, &p->layout), "vkCreatePipelineLayout",
+                        name))
+        return err;
+
+    std::vector<VkSpecializationMapEntry> entries;
+    std::vector<uint32_t> values;
+    for (const SpecConstant &c : d.spec) {
+        entries.push_back({c.id, uint32_t(values.size() * sizeof(uint32_t)), sizeof(uint32_t)});
+        values.push_back(c.value);
+    }
+    VkSpecializationInfo spec{uint32_t(entries.size()), entries.data(), values.size() * sizeof(uint32_t),
+                              values.data()};
+    VkComputePipelineCreateInfo ci = make<VkComputePipelineCreateInfo>(VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
+    ci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+    ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    ci.stage.module = p->module;
+    ci.stage.pName = "main";
+    ci.stage.pSpecializationInfo = entries.empty() ? nullptr : &spec;
+    ci.layout = p->layout;
+    if (int err = check_result(fn.vkCreateComputePipelines(dev, st.pipeline_cache(), 1, &ci, nullptr, &p->pipeline),
+                        "vkCreateComputePipelines", name))
+        return err;
+    *out = std::move(p);
+    return 0;
+}
+
+}  // namespace
 
 int ComputePipeline::create(State &st, const PipelineDesc &d, std::unique_ptr<ComputePipeline> *out)
 {
@@ -22,66 +139,22 @@ int ComputePipeline::create(State &st, const PipelineDesc &d, std::unique_ptr<Co
         return -EINVAL;
     }
 
-    VkShaderModuleCreateInfo mi = make<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
-    mi.codeSize = d.shader->words * sizeof(uint32_t);
-    mi.pCode = d.shader->code;
-    if (int err = check_result(fn.vkCreateShaderModule(dev, &mi, nullptr, &p->module_), "vkCreateShaderModule", p->name_))
-        return err;
-
-    if (d.images) {
-        // texelFetch ignores filtering and addressing; nearest, clamped, unnormalized
-        // coordinates off keeps every view format and fetch legal.
-        VkSamplerCreateInfo si = make<VkSamplerCreateInfo>(VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO);
-        si.magFilter = si.minFilter = VK_FILTER_NEAREST;
-        si.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
-        si.addressModeU = si.addressModeV = si.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-        if (int err = check_result(fn.vkCreateSampler(dev, &si, nullptr, &p->sampler_), "vkCreateSampler", p->name_))
-            return err;
-    }
-    std::vector<VkDescriptorSetLayoutBinding> bindings(d.buffers + d.images);
-    for (unsigned i = 0; i < d.buffers + d.images; i++) {
-        const bool image = i >= d.buffers;
-        bindings[i].binding = i;
-        bindings[i].descriptorType = image ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-        bindings[i].descriptorCount = 1;
-        bindings[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
-        bindings[i].pImmutableSamplers = image ? &p->sampler_ : nullptr;
-    }
-    VkDescriptorSetLayoutCreateInfo li = make<VkDescriptorSetLayoutCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
-    li.bindingCount = uint32_t(bindings.size());
-    li.pBindings = bindings.data();
-    if (int err = check_result(fn.vkCreateDescriptorSetLayout(dev, &li, nullptr, &p->set_layout_),
-                        "vkCreateDescriptorSetLayout", p->name_))
-        return err;
-
-    VkPushConstantRange pr{VK_SHADER_STAGE_COMPUTE_BIT, 0, d.push_constant_size};
-    VkPipelineLayoutCreateInfo pli = make<VkPipelineLayoutCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO);
-    pli.setLayoutCount = 1;
-    pli.pSetLayouts = &p->set_layout_;
-    pli.pushConstantRangeCount = d.push_constant_size ? 1 : 0;
-    pli.pPushConstantRanges = &pr;
-    if (int err = check_result(fn.vkCreatePipelineLayout(dev, &pli, nullptr, &p->layout_), "vkCreatePipelineLayout",
-                        p->name_))
-        return err;
-
-    std::vector<VkSpecializationMapEntry> entries;
-    std::vector<uint32_t> values;
-    for (const SpecConstant &c : d.spec) {
-        entries.push_back({c.id, uint32_t(values.size() * sizeof(uint32_t)), sizeof(uint32_t)});
-        values.push_back(c.value);
-    }
-    VkSpecializationInfo spec{uint32_t(entries.size()), entries.data(), values.size() * sizeof(uint32_t),
-                              values.data()};
-    VkComputePipelineCreateInfo ci = make<VkComputePipelineCreateInfo>(VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
-    ci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-    ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    ci.stage.module = p->module_;
-    ci.stage.pName = "main";
-    ci.stage.pSpecializationInfo = entries.empty() ? nullptr : &spec;
-    ci.layout = p->layout_;
-    if (int err = check_result(fn.vkCreateComputePipelines(dev, st.pipeline_cache(), 1, &ci, nullptr, &p->pipeline_),
-                        "vkCreateComputePipelines", p->name_))
-        return err;
+    // Made once per device while any context holds them (ADR 0059).
+    int err = 0;
+    auto make_objects = [&]() -> std::shared_ptr<void> {
+        std::shared_ptr<SharedObjects> o;
+        err = make_shared_objects(st, d, &o);
+        return o;
+    };
+    std::shared_ptr<void> any = st.pipeline_cache_file() ? st.pipeline_cache_file()->shared(share_key(d), make_objects)
+                                                         : make_objects();
+    if (!any) return err ? err : -ENOMEM;
+    const auto *o = static_cast<const SharedObjects *>(any.get());
+    p->objects_ = std::move(any);
+    p->sampler_ = o->sampler;
+    p->set_layout_ = o->set_layout;
+    p->layout_ = o->layout;
+    p->pipeline_ = o->pipeline;
 
     if ((d.buffers || d.images) && d.max_sets) {
         std::vector<VkDescriptorPoolSize> ps;
@@ -101,14 +174,8 @@ int ComputePipeline::create(State &st, const PipelineDesc &d, std::unique_ptr<Co
 
 ComputePipeline::~ComputePipeline()
 {
-    const auto &fn = st_.fn();
-    const VkDevice dev = st_.device();
-    if (pool_) fn.vkDestroyDescriptorPool(dev, pool_, nullptr);
-    if (pipeline_) fn.vkDestroyPipeline(dev, pipeline_, nullptr);
-    if (layout_) fn.vkDestroyPipelineLayout(dev, layout_, nullptr);
-    if (set_layout_) fn.vkDestroyDescriptorSetLayout(dev, set_layout_, nullptr);
-    if (module_) fn.vkDestroyShaderModule(dev, module_, nullptr);
-    if (sampler_) fn.vkDestroySampler(dev, sampler_, nullptr);
+    if (pool_) st_.fn().vkDestroyDescriptorPool(st_.device(), pool_, nullptr);
+    // The shared objects go with the last pipeline holding them.
 }
 
 int ComputePipeline::make_set(std::span<const BufferRange> buffers, VkDescriptorSet *out)

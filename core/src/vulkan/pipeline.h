@@ -3,8 +3,9 @@
 // Every kernel of the library has the same simple interface: storage buffers at
 // bindings 0..n-1 of set 0, then optional sampled images (read with texelFetch;
 // the pipeline holds their nearest-filter sampler), optional push constants,
-// optional specialization constants (32-bit). A ComputePipeline owns its shader module, layouts, the
-// pipeline and a small descriptor pool for the sets its feature needs.
+// optional specialization constants (32-bit). A ComputePipeline owns a small descriptor pool for the
+// sets its feature needs; its shader module, layouts and pipeline are shared with every other
+// ComputePipeline of the same description on the device.
 #pragma once
 
 #include <cstdint>
@@ -67,7 +68,9 @@ private:
     unsigned max_sets_ = 0, sets_ = 0;  // descriptor sets the pool holds, and handed out
     VkSampler sampler_ = VK_NULL_HANDLE;
     uint32_t push_size_ = 0;
-    VkShaderModule module_ = VK_NULL_HANDLE;
+    // The module, layouts, sampler and pipeline, shared by the contexts of the
+    // device (PipelineCache::shared); the handles below are theirs.
+    std::shared_ptr<void> objects_;
     VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
     VkPipelineLayout layout_ = VK_NULL_HANDLE;
     VkPipeline pipeline_ = VK_NULL_HANDLE;

@@ -289,6 +289,22 @@ size_t PipelineCache::save()
     return out.size();
 }
 
+std::shared_ptr<void> PipelineCache::shared(const std::string &key,
+                                            const std::function<std::shared_ptr<void>()> &make)
+{
+    std::lock_guard lock(shared_mutex_);
+    if (std::shared_ptr<void> p = shared_[key].lock()) {
+        shared_hits_++;
+        return p;
+    }
+    std::shared_ptr<void> p = make();
+    if (p) shared_[key] = p;
+    else shared_.erase(key);
+    // Forget what no context holds any more.
+    std::erase_if(shared_, [](const auto &e) { return e.second.expired(); });
+    return p;
+}
+
 PipelineCache::~PipelineCache()
 {
     if (!cache_) return;

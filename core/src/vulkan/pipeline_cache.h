@@ -16,7 +16,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "vulkan/vk.h"
@@ -48,6 +51,12 @@ public:
     // The file name for a device (tests and tools); "" when no cache directory.
     static std::string file_for(const State &st);
 
+    // Objects the contexts of this device share while any of them holds them
+    // (compute pipelines with their layouts: vulkan/pipeline.cpp): the living
+    // one made under `key`, else a new one from make() (null: not kept).
+    std::shared_ptr<void> shared(const std::string &key, const std::function<std::shared_ptr<void>()> &make);
+    uint64_t shared_hits() const { return shared_hits_; }  // objects handed out again (tests)
+
 private:
     explicit PipelineCache(State &st) : st_(st) {}
     void load();
@@ -57,6 +66,9 @@ private:
     std::string path_;
     size_t loaded_ = 0;
     size_t saved_size_ = 0;  // the data size the file holds now (loaded or written)
+    std::mutex shared_mutex_;
+    std::map<std::string, std::weak_ptr<void>> shared_;
+    uint64_t shared_hits_ = 0;
 };
 
 }  // namespace vmaf::vk
