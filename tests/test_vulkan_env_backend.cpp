@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "env.h"
@@ -288,4 +289,50 @@ TEST_CASE("the pipeline cache file: written by the first device, loaded by the n
         CHECK(cache->handle() != VK_NULL_HANDLE);  // in memory still
         vmaf_close(ctx);
     }
+}
+
+TEST_CASE("VMAF_BACKEND=vulkan: contexts made and closed on several threads at once", "[vulkan][env]")
+{
+    // GStreamer makes a context per stream, each on its own streaming thread.
+    VulkanEnv env;
+    const uint64_t created = vk::shared_state_stats().created;
+    constexpr unsigned kThreads = 4;
+    std::vector<std::thread> threads;
+    std::vector<int> rc(kThreads, -1);
+    std::vector<double> score(kThreads, 0);
+    for (unsigned t = 0; t < kThreads; t++) {
+        threads.emplace_back([&, t] {
+            VmafContext *ctx = nullptr;
+            if ((rc[t] = vmaf_init(&ctx, quiet_config()))) return;
+            if ((rc[t] = vmaf_use_feature(ctx, "psnr", nullptr)) || !ctx->ctx.vulkan_state()) {
+                rc[t] = rc[t] ? rc[t] : -100;
+                vmaf_close(ctx);
+                return;
+            }
+            for (unsigned i = 0; i < 2 && !rc[t]; i++) {
+                VmafPicture r, d;
+                if ((rc[t] = vmaf_picture_alloc(&r, VMAF_PIX_FMT_YUV420P, 8, 64, 48))) break;
+                if ((rc[t] = vmaf_picture_alloc(&d, VMAF_PIX_FMT_YUV420P, 8, 64, 48))) break;
+                for (unsigned p = 0; p < 3; p++) {
+                    std::memset(r.data[p], 50, size_t(r.stride[p]) * r.h[p]);
+                    std::memset(d.data[p], 50 + int(t) + 1, size_t(d.stride[p]) * d.h[p]);
+                }
+                rc[t] = vmaf_read_pictures(ctx, &r, &d, i);
+            }
+            if (!rc[t]) rc[t] = vmaf_read_pictures(ctx, nullptr, nullptr, 0);
+            if (!rc[t]) rc[t] = vmaf_feature_score_at_index(ctx, "psnr_y", &score[t], 1);
+            vmaf_close(ctx);
+        });
+    }
+    for (auto &th : threads) th.join();
+    for (unsigned t = 0; t < kThreads; t++) {
+        INFO("thread " << t);
+        CHECK(rc[t] == 0);
+        const double e = t + 1.0;
+        CHECK(score[t] == Approx(10.0 * std::log10(255.0 * 255.0 / (e * e))).epsilon(1e-12));
+    }
+    const vk::SharedStateStats s = vk::shared_state_stats();
+    CHECK(s.live == 0);
+    CHECK(s.references == 0);
+    CHECK(s.created >= created + 1);  // one, or more where one was freed before the next came
 }

@@ -635,7 +635,7 @@ int State::finish(unsigned frames_in_flight)
 
 State::~State()
 {
-    pipeline_cache_.reset();  // written to its file first, when it grew
+    pipeline_cache_.reset();  // written to its file first, when it changed
     allocator_.reset();  // every buffer is gone by now; this frees the blocks
     if (owned_) {
         if (device_) {

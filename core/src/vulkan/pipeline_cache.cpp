@@ -229,6 +229,7 @@ void PipelineCache::load()
     }
     loaded_ = initial_size;
     saved_size_ = initial_size;
+    saved_checksum_ = initial ? fnv1a64(initial, initial_size) : 0;
     if (initial_size)
         log(VMAF_LOG_LEVEL_DEBUG, "Vulkan: pipeline cache: loaded %zu bytes from %s\n", initial_size,
             path_.c_str());
@@ -240,7 +241,6 @@ size_t PipelineCache::save()
     const auto &fn = st_.fn();
     size_t size = 0;
     if (fn.vkGetPipelineCacheData(st_.device(), cache_, &size, nullptr) != VK_SUCCESS || !size) return 0;
-    if (size == saved_size_) return 0;  // nothing new (the data only grows)
     std::vector<uint8_t> out(sizeof(FileHeader) + size);
     if (fn.vkGetPipelineCacheData(st_.device(), cache_, &size, out.data() + sizeof(FileHeader)) != VK_SUCCESS)
         return 0;
@@ -248,6 +248,7 @@ size_t PipelineCache::save()
     FileHeader h = key_of(st_);
     h.data_size = size;
     h.data_checksum = fnv1a64(out.data() + sizeof(FileHeader), size);
+    if (size == saved_size_ && h.data_checksum == saved_checksum_) return 0;  // what the file holds
     std::memcpy(out.data(), &h, sizeof(h));
 
     const std::string dir = path_.substr(0, path_.rfind('/'));
@@ -285,6 +286,7 @@ size_t PipelineCache::save()
         return 0;
     }
     saved_size_ = size;
+    saved_checksum_ = h.data_checksum;
     log(VMAF_LOG_LEVEL_DEBUG, "Vulkan: pipeline cache: saved %zu bytes to %s\n", size, path_.c_str());
     return out.size();
 }

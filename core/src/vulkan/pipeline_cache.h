@@ -33,7 +33,7 @@ public:
     // Never fails: without a usable file the cache starts empty (or, when
     // vkCreatePipelineCache itself fails, handle() is VK_NULL_HANDLE).
     static std::unique_ptr<PipelineCache> open(State &st);
-    // Writes the file when the cache holds more than was loaded.
+    // Writes the file when the cache's data differs from what the file holds.
     ~PipelineCache();
     PipelineCache(const PipelineCache &) = delete;
     PipelineCache &operator=(const PipelineCache &) = delete;
@@ -44,7 +44,7 @@ public:
     // Bytes of pipeline cache data loaded from the file (0: none, or ignored).
     size_t loaded_bytes() const { return loaded_; }
 
-    // Write the file now if the cache grew since it was loaded or last saved.
+    // Write the file now if the cache's data changed since it was loaded or saved.
     // Returns the bytes written (0: nothing to write, off, or it failed).
     size_t save();
 
@@ -65,7 +65,8 @@ private:
     VkPipelineCache cache_ = VK_NULL_HANDLE;
     std::string path_;
     size_t loaded_ = 0;
-    size_t saved_size_ = 0;  // the data size the file holds now (loaded or written)
+    size_t saved_size_ = 0;  // the data the file holds now (loaded or written): size and checksum
+    uint64_t saved_checksum_ = 0;
     std::mutex shared_mutex_;
     std::map<std::string, std::weak_ptr<void>> shared_;
     uint64_t shared_hits_ = 0;
