@@ -19,7 +19,7 @@ if [ ! -d "$build" ]; then
 fi
 tests=(concurrency api psnr motion vif adm video_reader)
 if grep -q "vulkan_concurrency" "$build/meson-info/intro-tests.json" 2>/dev/null; then
-  tests+=(vulkan_concurrency vulkan_faults vulkan_host_import)
+  tests+=(vulkan_concurrency vulkan_faults vulkan_host_import vulkan_env_backend)
 fi
 ninja -C "$build" $(printf 'tests/test_%s ' "${tests[@]}") core/tools/vmaf
 [ "${TSAN_BUILD_ONLY:-0}" = 0 ] || exit 0

@@ -628,6 +628,9 @@ int run(const Options &o, PhaseTimer &timer)
     cfg.n_subsample = o.subsample;
     cfg.cpumask = o.cpumask;
     cfg.gpumask = o.gpumask;
+    // --backend (or --hwdec) is this tool's choice: VMAF_BACKEND, the library's
+    // choice for callers that make none, applies only without it.
+    if (o.backend_given || hw) unsetenv("VMAF_BACKEND");
     ContextHandle ctx;
     if (int err = vmaf_init(&ctx.v, cfg)) {
         error("could not create a VMAF context: %s", std::strerror(-err));
@@ -644,9 +647,13 @@ int run(const Options &o, PhaseTimer &timer)
             return e;
         }
     }
-    if (chatty)
+    if (chatty) {
+        const char *env = std::getenv("VMAF_BACKEND");
+        const bool from_env = !hw && !o.backend_given && env && *env && std::strcmp(env, "cpu") != 0;
         std::fprintf(stderr, "VMAF version %s, backend %s\n", vmaf_version(),
-                     hw ? hw->description().c_str() : backend_description().c_str());
+                     hw ? hw->description().c_str()
+                        : from_env ? (std::string("VMAF_BACKEND=") + env).c_str() : backend_description().c_str());
+    }
     timer.end("backend");
 
     PictureSource source;

@@ -10,6 +10,7 @@
 #include "api/dictionary.h"
 #include "api/export.h"
 #include "api/guarded.h"
+#include "context/backend_select.h"
 #include "context/context.h"
 #include "feature/registry.h"
 #include "libvmaf/version.h"
@@ -30,7 +31,9 @@ VMAF_EXPORT int vmaf_init(VmafContext **vmaf, VmafConfiguration cfg)
         return -EINVAL;
     }
     return vmaf::api::guarded(__func__, [&] {
-        *vmaf = new VmafContext(cfg);
+        std::unique_ptr<VmafContext> ctx(new VmafContext(cfg));
+        if (int err = vmaf::select_backend_from_env(ctx->ctx)) return err;
+        *vmaf = ctx.release();
         return 0;
     });
 }

@@ -403,6 +403,13 @@ int Context::import_vulkan_state(vk::State *state)
         log(VMAF_LOG_LEVEL_ERROR, "GPU use is disabled by VmafConfiguration.gpumask\n");
         return -EINVAL;
     }
+    if (vk_state_ && vk_shared_ && vk_state_ == vk_shared_.get() && !vk_io_) {
+        // The caller's own state wins over the one VMAF_BACKEND chose.
+        log(VMAF_LOG_LEVEL_DEBUG, "the imported Vulkan state replaces VMAF_BACKEND's device\n");
+        vk_state_->detach();
+        vk_state_ = nullptr;
+        vk_shared_.reset();
+    }
     if (vk_state_) {
         log(VMAF_LOG_LEVEL_ERROR, "this context already imported a Vulkan state; a context takes one\n");
         return -EBUSY;
@@ -413,6 +420,20 @@ int Context::import_vulkan_state(vk::State *state)
 #else
     (void)state;
     log(VMAF_LOG_LEVEL_ERROR, "this libvmaf was built without Vulkan\n");
+    return -ENOSYS;
+#endif
+}
+
+int Context::use_shared_vulkan_state(vk::State *state)
+{
+    std::unique_ptr<vk::State, vk::SharedStateRelease> ref(state);
+    if (started_ || vk_state_) return -EINVAL;
+#if VMAF_HAVE_VULKAN
+    vk_state_ = state;
+    state->attach();
+    vk_shared_ = std::move(ref);
+    return 0;
+#else
     return -ENOSYS;
 #endif
 }

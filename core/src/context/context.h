@@ -27,6 +27,10 @@ struct ContextIo;
 struct ContextIoDeleter {
     void operator()(ContextIo *io) const;
 };
+// Drops a context's reference to the process's shared device (context/backend_select.cpp).
+struct SharedStateRelease {
+    void operator()(State *st) const;
+};
 }  // namespace vk
 
 struct RegisteredFeature {
@@ -50,6 +54,10 @@ public:
     int read_pictures(VmafPicture *ref, VmafPicture *dist, unsigned index);
     int flush();
     int import_vulkan_state(vk::State *state);
+    // The process's shared device, chosen by VMAF_BACKEND (context/backend_select.h);
+    // a state the caller imports later takes its place.
+    int use_shared_vulkan_state(vk::State *state);
+    bool vulkan_from_environment() const { return vk_shared_ != nullptr; }
 
     int preallocate_pictures(const VmafPictureConfiguration &cfg);
     int fetch_preallocated_picture(VmafPicture *pic, int timeout_ms = -1);
@@ -106,6 +114,8 @@ private:
     // waited for, as only that thread can release them.
     int fetch_host(PicturePool &pool, VmafPicture *pic, int timeout_ms);
 
+    // First, so it goes last: the shared device outlives everything made on it.
+    std::unique_ptr<vk::State, vk::SharedStateRelease> vk_shared_;
     VmafConfiguration cfg_;
     FeatureCollector collector_;
     std::vector<std::unique_ptr<RegisteredFeature>> features_;

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Embed SPIR-V modules into C++: embed_spirv.py OUT.h OUT.cpp IN.spv...
 
-Each IN.spv becomes `vmaf::vk::spirv::<stem>`, a Shader holding its words.
+Each IN.spv becomes `vmaf::vk::spirv::<stem>`, a Shader holding its words;
+`vmaf::vk::spirv::kBuildHash` is a 64-bit FNV-1a hash of every module's name and
+words (the shader build: part of the key of the on-disk pipeline cache).
 """
 import os
 import struct
@@ -18,6 +20,12 @@ def words_of(path):
     if not words or words[0] != SPIRV_MAGIC:
         sys.exit(f'{path}: not little-endian SPIR-V')
     return words
+
+
+def fnv1a64(data, h=0xcbf29ce484222325):
+    for b in data:
+        h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
+    return h
 
 
 def main():
@@ -37,6 +45,12 @@ def main():
                 '    size_t words;\n};\n\n')
         for stem, _ in modules:
             h.write(f'extern const Shader {stem};\n')
+        build_hash = 0xcbf29ce484222325
+        for stem, words in modules:
+            build_hash = fnv1a64(stem.encode() + b'\0', build_hash)
+            build_hash = fnv1a64(struct.pack(f'<{len(words)}I', *words), build_hash)
+        h.write(f'\n// Every module above, hashed: changes whenever a shader does.\n'
+                f'inline constexpr uint64_t kBuildHash = 0x{build_hash:016x}ull;\n')
         h.write('\n}  // namespace vmaf::vk::spirv\n')
 
     with open(out_cpp, 'w') as c:

@@ -70,7 +70,7 @@ int PipelineShelf::build(const PipelineDesc &d, PipelineObjects *o) const
     ci.stage.pName = "main";
     ci.stage.pSpecializationInfo = entries.empty() ? nullptr : &spec;
     ci.layout = o->layout;
-    return check_result(fn.vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &ci, nullptr, &o->pipeline),
+    return check_result(fn.vkCreateComputePipelines(dev, st_.pipeline_cache(), 1, &ci, nullptr, &o->pipeline),
                         "vkCreateComputePipelines", name);
 }
 

@@ -12,6 +12,7 @@
 #include "util/log.h"
 #include "vulkan/memory.h"
 #include "vulkan/pipeline.h"
+#include "vulkan/pipeline_cache.h"
 
 namespace vmaf::vk {
 
@@ -421,6 +422,7 @@ int State::create_instance(bool validation, bool validation_required)
     }
     ifn_.load(instance_);
     if (validation) {
+        mi.pNext = nullptr;  // the validation features belong to instance creation only
         const VkResult m = ifn_.CreateDebugUtilsMessengerEXT(instance_, &mi, nullptr, &messenger_);
         if (m != VK_SUCCESS) {
             log(VMAF_LOG_LEVEL_ERROR, "Vulkan: vkCreateDebugUtilsMessengerEXT: %s\n", result_name(m));
@@ -444,7 +446,8 @@ int State::pick_device(const Config &cfg)
     std::string name = cfg.device_name;
     int index = cfg.device_index;
     const char *env = std::getenv("VMAF_VULKAN_DEVICE");
-    if (name.empty() && index < 0 && env && *env) {
+    const bool from_env = name.empty() && index < 0 && env && *env;
+    if (from_env) {
         char *end;
         const long v = std::strtol(env, &end, 10);
         if (*end == '\0' && v >= 0) index = int(v);
@@ -459,14 +462,16 @@ int State::pick_device(const Config &cfg)
             if (chosen < 0 || (!infos[size_t(chosen)].usable() && infos[i].usable())) chosen = int(i);
         }
         if (chosen < 0) {
-            log(VMAF_LOG_LEVEL_ERROR, "Vulkan: no device name contains \"%s\"\n", name.c_str());
+            log(VMAF_LOG_LEVEL_ERROR, "Vulkan: no device name contains \"%s\"%s\n", name.c_str(),
+                from_env ? " (VMAF_VULKAN_DEVICE)" : "");
             for (size_t i = 0; i < infos.size(); i++)
                 log(VMAF_LOG_LEVEL_ERROR, "Vulkan:   device %zu: %s\n", i, infos[i].name.c_str());
             return -ENODEV;
         }
     } else if (index >= 0) {
         if (size_t(index) >= infos.size()) {
-            log(VMAF_LOG_LEVEL_ERROR, "Vulkan: device %d asked for; there are %zu\n", index, infos.size());
+            log(VMAF_LOG_LEVEL_ERROR, "Vulkan: device %d asked for%s; there are %zu\n", index,
+                from_env ? " (VMAF_VULKAN_DEVICE)" : "", infos.size());
             return -ENODEV;
         }
         chosen = index;
@@ -619,6 +624,7 @@ int State::finish(unsigned frames_in_flight)
     frames_in_flight_ = frames_in_flight;
     allocator_ = std::make_unique<Allocator>(*this);
     pipelines_ = std::make_unique<PipelineShelf>(*this);
+    pipeline_cache_ = PipelineCache::open(*this);
     char lane[64] = "";
     if (lane_ == Lane::Transfer) std::snprintf(lane, sizeof(lane), ", host uploads on family %u", xfer_family_);
     if (lane_ == Lane::Compute) std::snprintf(lane, sizeof(lane), ", host uploads in a submission of their own");
@@ -632,6 +638,7 @@ int State::finish(unsigned frames_in_flight)
 State::~State()
 {
     pipelines_.reset();  // no context is left to use them
+    pipeline_cache_.reset();  // written to its file first, when it changed
     allocator_.reset();  // every buffer is gone by now; this frees the blocks
     if (owned_) {
         if (device_) {
@@ -641,6 +648,11 @@ State::~State()
         if (messenger_) ifn_.DestroyDebugUtilsMessengerEXT(instance_, messenger_, nullptr);
         if (instance_) ifn_.DestroyInstance(instance_, nullptr);
     }
+}
+
+VkPipelineCache State::pipeline_cache() const
+{
+    return pipeline_cache_ ? pipeline_cache_->handle() : VK_NULL_HANDLE;
 }
 
 bool State::has_extension(std::string_view name) const

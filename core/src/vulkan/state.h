@@ -23,6 +23,7 @@ namespace vmaf::vk {
 
 class Allocator;
 class PipelineShelf;
+class PipelineCache;
 
 inline constexpr unsigned kDefaultFramesInFlight = 3;
 inline constexpr unsigned kMaxFramesInFlight = 16;
@@ -190,6 +191,9 @@ public:
     Allocator &allocator() { return *allocator_; }
     // The pipelines built on this device, shared by its contexts.
     PipelineShelf &pipelines() { return *pipelines_; }
+    // Every pipeline of this device is made through it (vulkan/pipeline_cache.h).
+    VkPipelineCache pipeline_cache() const;
+    PipelineCache *pipeline_cache_file() const { return pipeline_cache_.get(); }
     // Profile mode (off by default): engines started from now on time every
     // feature's work separately (Engine::profile()), running the features of a
     // stage one after another instead of side by side.
@@ -275,6 +279,7 @@ private:
     unsigned frames_in_flight_ = kDefaultFramesInFlight;
     std::unique_ptr<Allocator> allocator_;
     std::unique_ptr<PipelineShelf> pipelines_;
+    std::unique_ptr<PipelineCache> pipeline_cache_;
     QueueLock queue_lock_;
     std::mutex queue_mutex_;
     Lane lane_ = Lane::None;

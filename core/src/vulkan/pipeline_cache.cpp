@@ -1,0 +1,301 @@
+#include "vulkan/pipeline_cache.h"
+
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "spirv.h"
+#include "util/env.h"
+#include "util/log.h"
+#include "vulkan/state.h"
+
+namespace vmaf::vk {
+
+namespace {
+
+constexpr char kMagic[8] = {'V', 'M', 'A', 'F', 'V', 'K', 'P', 'C'};
+constexpr uint32_t kFormatVersion = 1;
+
+// The file: this header, then data_size bytes of vkGetPipelineCacheData.
+struct FileHeader {
+    char magic[8];
+    uint32_t version;
+    uint32_t header_size;
+    uint32_t vendor_id, device_id, driver_version, reserved;
+    uint8_t cache_uuid[VK_UUID_SIZE];
+    uint64_t shader_hash;
+    uint64_t data_size;
+    uint64_t data_checksum;  // FNV-1a 64 of the data
+};
+static_assert(sizeof(FileHeader) == 72);
+
+uint64_t fnv1a64(const uint8_t *p, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
+// One warning per process for each kind of trouble.
+std::atomic<bool> g_warned_corrupt{false}, g_warned_unwritable{false};
+
+void warn_once(std::atomic<bool> &flag, const char *fmt, const std::string &path, const char *why)
+{
+    if (flag.exchange(true)) {
+        log(VMAF_LOG_LEVEL_DEBUG, fmt, path.c_str(), why);
+        return;
+    }
+    log(VMAF_LOG_LEVEL_WARNING, fmt, path.c_str(), why);
+}
+
+// $XDG_CACHE_HOME/libvmaf-vk (an absolute XDG_CACHE_HOME only, as the XDG
+// base directory specification says), else $HOME/.cache/libvmaf-vk; "" when
+// neither is known.
+std::string cache_dir()
+{
+    const char *xdg = std::getenv("XDG_CACHE_HOME");
+    if (xdg && xdg[0] == '/') return std::string(xdg) + "/libvmaf-vk";
+    const char *home = std::getenv("HOME");
+    if (home && home[0] == '/') return std::string(home) + "/.cache/libvmaf-vk";
+    return "";
+}
+
+// mkdir -p of an absolute path; 0 or an errno.
+int make_dirs(const std::string &dir)
+{
+    for (size_t pos = 1; pos <= dir.size(); pos++) {
+        if (pos != dir.size() && dir[pos] != '/') continue;
+        const std::string part = dir.substr(0, pos);
+        if (mkdir(part.c_str(), 0700) != 0 && errno != EEXIST) return errno;
+    }
+    struct stat st {};
+    if (stat(dir.c_str(), &st) != 0) return errno;
+    return S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+}
+
+bool read_file(const std::string &path, std::vector<uint8_t> *out, int *err)
+{
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        *err = errno;
+        return false;
+    }
+    out->clear();
+    uint8_t buf[65536];
+    for (;;) {
+        const ssize_t n = ::read(fd, buf, sizeof(buf));
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            *err = errno;
+            ::close(fd);
+            return false;
+        }
+        if (n == 0) break;
+        out->insert(out->end(), buf, buf + n);
+        if (out->size() > (size_t(1) << 30)) {  // not ours: no pipeline cache is that large
+            *err = EFBIG;
+            ::close(fd);
+            return false;
+        }
+    }
+    ::close(fd);
+    return true;
+}
+
+FileHeader key_of(const State &st)
+{
+    FileHeader h{};
+    std::memcpy(h.magic, kMagic, sizeof(kMagic));
+    h.version = kFormatVersion;
+    h.header_size = sizeof(FileHeader);
+    const VkPhysicalDeviceProperties &p = st.properties();
+    h.vendor_id = p.vendorID;
+    h.device_id = p.deviceID;
+    h.driver_version = p.driverVersion;
+    std::memcpy(h.cache_uuid, p.pipelineCacheUUID, VK_UUID_SIZE);
+    h.shader_hash = spirv::kBuildHash;
+    return h;
+}
+
+// Why `file` is not a cache this device can use; null when it is.
+const char *check_file(const std::vector<uint8_t> &file, const FileHeader &key, const VkPhysicalDeviceProperties &p)
+{
+    FileHeader h;
+    if (file.size() < sizeof(h)) return "shorter than its header";
+    std::memcpy(&h, file.data(), sizeof(h));
+    if (std::memcmp(h.magic, kMagic, sizeof(kMagic)) || h.header_size != sizeof(FileHeader))
+        return "not a libvmaf-vk pipeline cache";
+    if (h.version != kFormatVersion) return "another format version";
+    if (h.vendor_id != key.vendor_id || h.device_id != key.device_id || h.driver_version != key.driver_version ||
+        std::memcmp(h.cache_uuid, key.cache_uuid, VK_UUID_SIZE))
+        return "made for another device or driver";
+    if (h.data_size != file.size() - sizeof(h)) return "truncated or overlong";
+    const uint8_t *data = file.data() + sizeof(h);
+    if (fnv1a64(data, size_t(h.data_size)) != h.data_checksum) return "checksum mismatch";
+    // The Vulkan pipeline cache header (version one): length, version, vendor,
+    // device, pipelineCacheUUID.
+    if (h.data_size < 16 + VK_UUID_SIZE) return "no Vulkan pipeline cache header";
+    uint32_t words[4];
+    std::memcpy(words, data, sizeof(words));
+    if (words[0] < 16 + VK_UUID_SIZE || words[0] > h.data_size) return "bad Vulkan header length";
+    if (words[1] != VK_PIPELINE_CACHE_HEADER_VERSION_ONE) return "unknown Vulkan header version";
+    if (words[2] != p.vendorID || words[3] != p.deviceID || std::memcmp(data + 16, p.pipelineCacheUUID, VK_UUID_SIZE))
+        return "Vulkan header of another device";
+    return nullptr;
+}
+
+}  // namespace
+
+std::string PipelineCache::file_for(const State &st)
+{
+    const std::string dir = cache_dir();
+    if (dir.empty()) return "";
+    const VkPhysicalDeviceProperties &p = st.properties();
+    char name[128];
+    int n = std::snprintf(name, sizeof(name), "/pipelines-%04x-%04x-%08x-", p.vendorID, p.deviceID,
+                          p.driverVersion);
+    for (unsigned i = 0; i < VK_UUID_SIZE; i++)
+        n += std::snprintf(name + n, sizeof(name) - size_t(n), "%02x", p.pipelineCacheUUID[i]);
+    return dir + name + ".bin";
+}
+
+std::unique_ptr<PipelineCache> PipelineCache::open(State &st)
+{
+    std::unique_ptr<PipelineCache> c(new PipelineCache(st));
+    if (!env_off("VMAF_VULKAN_PIPELINE_CACHE")) {
+        c->path_ = file_for(st);
+        if (c->path_.empty())
+            log(VMAF_LOG_LEVEL_DEBUG, "Vulkan: pipeline cache: neither XDG_CACHE_HOME nor HOME is set; "
+                                      "no file\n");
+    }
+    c->load();
+    return c;
+}
+
+void PipelineCache::load()
+{
+    std::vector<uint8_t> file;
+    const FileHeader key = key_of(st_);
+    const uint8_t *initial = nullptr;
+    size_t initial_size = 0;
+    if (!path_.empty()) {
+        int err = 0;
+        if (!read_file(path_, &file, &err)) {
+            if (err == ENOENT || err == ENOTDIR) {  // an unusable directory is said once, on saving
+                log(VMAF_LOG_LEVEL_DEBUG, "Vulkan: pipeline cache: no file %s yet\n", path_.c_str());
+            } else {
+                warn_once(g_warned_corrupt, "Vulkan: pipeline cache %s cannot be read (%s); ignored\n", path_,
+                          std::strerror(err));
+            }
+        } else if (const char *why = check_file(file, key, st_.properties())) {
+            warn_once(g_warned_corrupt, "Vulkan: pipeline cache %s ignored: %s\n", path_, why);
+        } else {
+            FileHeader h;
+            std::memcpy(&h, file.data(), sizeof(h));
+            if (h.shader_hash != key.shader_hash) {
+                // Another build of the library: its pipelines are of other shaders.
+                log(VMAF_LOG_LEVEL_DEBUG, "Vulkan: pipeline cache %s is of another shader build; replaced\n",
+                    path_.c_str());
+            } else {
+                initial = file.data() + sizeof(h);
+                initial_size = size_t(h.data_size);
+            }
+        }
+    }
+    VkPipelineCacheCreateInfo ci = make<VkPipelineCacheCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO);
+    ci.initialDataSize = initial_size;
+    ci.pInitialData = initial;
+    VkResult r = st_.fn().vkCreatePipelineCache(st_.device(), &ci, nullptr, &cache_);
+    if (r != VK_SUCCESS && initial) {
+        warn_once(g_warned_corrupt, "Vulkan: pipeline cache %s ignored: the driver refused it (%s)\n", path_,
+                  result_name(r));
+        initial_size = 0;
+        ci.initialDataSize = 0;
+        ci.pInitialData = nullptr;
+        r = st_.fn().vkCreatePipelineCache(st_.device(), &ci, nullptr, &cache_);
+    }
+    if (r != VK_SUCCESS) {
+        cache_ = VK_NULL_HANDLE;
+        log(VMAF_LOG_LEVEL_WARNING, "Vulkan: vkCreatePipelineCache: %s; pipelines are compiled without one\n",
+            result_name(r));
+        return;
+    }
+    loaded_ = initial_size;
+    saved_size_ = initial_size;
+    saved_checksum_ = initial ? fnv1a64(initial, initial_size) : 0;
+    if (initial_size)
+        log(VMAF_LOG_LEVEL_DEBUG, "Vulkan: pipeline cache: loaded %zu bytes from %s\n", initial_size,
+            path_.c_str());
+}
+
+size_t PipelineCache::save()
+{
+    if (!cache_ || path_.empty()) return 0;
+    const auto &fn = st_.fn();
+    size_t size = 0;
+    if (fn.vkGetPipelineCacheData(st_.device(), cache_, &size, nullptr) != VK_SUCCESS || !size) return 0;
+    std::vector<uint8_t> out(sizeof(FileHeader) + size);
+    if (fn.vkGetPipelineCacheData(st_.device(), cache_, &size, out.data() + sizeof(FileHeader)) != VK_SUCCESS)
+        return 0;
+    out.resize(sizeof(FileHeader) + size);
+    FileHeader h = key_of(st_);
+    h.data_size = size;
+    h.data_checksum = fnv1a64(out.data() + sizeof(FileHeader), size);
+    if (size == saved_size_ && h.data_checksum == saved_checksum_) return 0;  // what the file holds
+    std::memcpy(out.data(), &h, sizeof(h));
+
+    const std::string dir = path_.substr(0, path_.rfind('/'));
+    if (int err = make_dirs(dir)) {
+        warn_once(g_warned_unwritable, "Vulkan: pipeline cache directory of %s cannot be made (%s); not saved\n",
+                  path_, std::strerror(err));
+        return 0;
+    }
+    // A file of our own in the same directory, renamed over the old one: a
+    // reader sees the old file or the new one, never a mix.
+    std::string tmp = path_ + ".XXXXXX";
+    const int fd = mkstemp(tmp.data());
+    if (fd < 0) {
+        warn_once(g_warned_unwritable, "Vulkan: pipeline cache %s cannot be written (%s); not saved\n", path_,
+                  std::strerror(errno));
+        return 0;
+    }
+    size_t done = 0;
+    int err = 0;
+    while (done < out.size()) {
+        const ssize_t n = ::write(fd, out.data() + done, out.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            err = n < 0 ? errno : EIO;
+            break;
+        }
+        done += size_t(n);
+    }
+    if (::close(fd) != 0 && !err) err = errno;
+    if (!err && std::rename(tmp.c_str(), path_.c_str()) != 0) err = errno;
+    if (err) {
+        ::unlink(tmp.c_str());
+        warn_once(g_warned_unwritable, "Vulkan: pipeline cache %s cannot be written (%s); not saved\n", path_,
+                  std::strerror(err));
+        return 0;
+    }
+    saved_size_ = size;
+    saved_checksum_ = h.data_checksum;
+    log(VMAF_LOG_LEVEL_DEBUG, "Vulkan: pipeline cache: saved %zu bytes to %s\n", size, path_.c_str());
+    return out.size();
+}
+
+PipelineCache::~PipelineCache()
+{
+    if (!cache_) return;
+    save();
+    st_.fn().vkDestroyPipelineCache(st_.device(), cache_, nullptr);
+}
+
+}  // namespace vmaf::vk
