@@ -256,6 +256,11 @@ say "FFmpeg $ffmpeg_version: build $((t_build - t0)) s, $n pairs $((t_end - t_bu
 [ "$failed" -eq 0 ] || die "$failed of $n pairs differ by more than $tolerance (lines with FAIL above)"
 echo "ffmpeg $ffmpeg_version: $n pairs pass (libvmaf_vulkan, libvmaf filter and vmaf tool agree with libvmaf within $tolerance)"
 
+# The stock libvmaf filter, unchanged, on the GPU through VMAF_BACKEND alone
+# (docs/environment.md): scores identical to the CPU's, and no device is an error.
+bash scripts/ffmpeg/test_env_backend.sh "$ffmpeg" ||
+  die "the stock libvmaf filter with VMAF_BACKEND failed (messages above)"
+
 # The other bases: the series applies and what it changes compiles.
 for v in ${FFMPEG_COMPILE_BASES-8.1.2}; do
   [ "$v" != "$ffmpeg_version" ] || continue

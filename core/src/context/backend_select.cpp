@@ -1,5 +1,6 @@
 #include "context/backend_select.h"
 
+#include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -48,8 +49,12 @@ int select_backend_from_env(Context &ctx)
         if (err && !required) {
             const std::string why = quiet->first_error();
             quiet.reset();
-            log(VMAF_LOG_LEVEL_WARNING, "VMAF_BACKEND=auto: no usable Vulkan device (%s); this context scores "
-                                        "on the CPU\n", why.empty() ? std::strerror(-err) : why.c_str());
+            // One notice a process: FFmpeg, for one, makes more than one context
+            // per filter graph. Later contexts say it at the info level.
+            static std::atomic<bool> noticed{false};
+            log(noticed.exchange(true) ? VMAF_LOG_LEVEL_INFO : VMAF_LOG_LEVEL_WARNING,
+                "VMAF_BACKEND=auto: no usable Vulkan device (%s); this context scores on the CPU\n",
+                why.empty() ? std::strerror(-err) : why.c_str());
             return 0;
         }
         if (quiet) quiet->replay();
