@@ -33,13 +33,13 @@ wall() {
   t0=$(date +%s.%N)
   "$@" >"$tmp/out" 2>"$tmp/err" || { echo "bench_startup: failed: $*" >&2; cat "$tmp/err" >&2; exit 1; }
   t1=$(date +%s.%N)
-  echo "$t1 - $t0" | bc -l
+  awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }'
 }
 best() {  # best of $runs runs of "$@"
   local b="" s
   for _ in $(seq "$runs"); do
     s=$(wall "$@")
-    if [ -z "$b" ] || [ "$(echo "$s < $b" | bc -l)" = 1 ]; then b=$s; fi
+    if [ -z "$b" ] || awk -v s="$s" -v b="$b" 'BEGIN { exit !(s < b) }'; then b=$s; fi
   done
   printf '%.3f' "$b"
 }
