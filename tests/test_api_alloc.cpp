@@ -60,6 +60,20 @@ struct Armed {
 
 void *operator new(std::size_t n) { return allocate(n); }
 void *operator new[](std::size_t n) { return allocate(n); }
+// The nothrow forms too: a nothrow allocation the sanitizers' runtime made would
+// otherwise be freed by the delete below (a mismatch under AddressSanitizer), and
+// failing them checks the library's own nullptr paths.
+void *operator new(std::size_t n, const std::nothrow_t &) noexcept
+{
+    try {
+        return allocate(n);
+    } catch (const std::bad_alloc &) {
+        return nullptr;
+    }
+}
+void *operator new[](std::size_t n, const std::nothrow_t &tag) noexcept { return operator new(n, tag); }
+void operator delete(void *p, const std::nothrow_t &) noexcept { std::free(p); }
+void operator delete[](void *p, const std::nothrow_t &) noexcept { std::free(p); }
 void operator delete(void *p) noexcept { std::free(p); }
 void operator delete[](void *p) noexcept { std::free(p); }
 void operator delete(void *p, std::size_t) noexcept { std::free(p); }
