@@ -80,7 +80,9 @@ VMAF_EXPORT int vmaf_vulkan_available(void)
 
 namespace {
 
-bool side_ok(VmafVulkanImportSide side)
+// Takes the side as a number: a caller may pass any value, and the lambdas of
+// the exports must not load an out-of-range enum (undefined behaviour).
+bool side_ok(unsigned side)
 {
     if (side == VMAF_VULKAN_IMPORT_REFERENCE || side == VMAF_VULKAN_IMPORT_DISTORTED) return true;
     vmaf::log(VMAF_LOG_LEVEL_ERROR, "Vulkan import: side must be VMAF_VULKAN_IMPORT_REFERENCE or _DISTORTED\n");
@@ -124,9 +126,10 @@ VMAF_EXPORT int vmaf_vulkan_read_imported_pictures(VmafContext *vmaf, unsigned i
 VMAF_EXPORT int vmaf_vulkan_import_va_surface(VmafContext *vmaf, VmafVulkanImportSide side, void *va_display,
                                               unsigned va_surface, unsigned index)
 {
+    const unsigned raw_side = static_cast<unsigned>(side);
     return vmaf::api::guarded(__func__, [&] {
-        if (!vmaf || !side_ok(side)) return -EINVAL;
-        return vmaf::vk::context_import_va_surface(vmaf, unsigned(side), va_display, va_surface, index);
+        if (!vmaf || !side_ok(raw_side)) return -EINVAL;
+        return vmaf::vk::context_import_va_surface(vmaf, raw_side, va_display, va_surface, index);
     });
 }
 
@@ -158,18 +161,20 @@ VMAF_EXPORT int vmaf_vulkan_state_init_external(VmafVulkanState **state, VmafVul
 VMAF_EXPORT int vmaf_vulkan_import_image(VmafContext *vmaf, VmafVulkanImportSide side, const VmafVulkanImage *image,
                                          unsigned index)
 {
+    const unsigned raw_side = static_cast<unsigned>(side);
     return vmaf::api::guarded(__func__, [&] {
-        if (!vmaf || !image || !side_ok(side)) return -EINVAL;
-        return vmaf::vk::context_import_image(vmaf, unsigned(side), *image, index);
+        if (!vmaf || !image || !side_ok(raw_side)) return -EINVAL;
+        return vmaf::vk::context_import_image(vmaf, raw_side, *image, index);
     });
 }
 
 VMAF_EXPORT int vmaf_vulkan_import_external(VmafContext *vmaf, VmafVulkanImportSide side,
                                             const VmafVulkanExternalPicture *picture, unsigned index)
 {
+    const unsigned raw_side = static_cast<unsigned>(side);
     return vmaf::api::guarded(__func__, [&] {
-        if (!vmaf || !picture || !side_ok(side)) return -EINVAL;
-        return vmaf::vk::context_import_external(vmaf, unsigned(side), *picture, index);
+        if (!vmaf || !picture || !side_ok(raw_side)) return -EINVAL;
+        return vmaf::vk::context_import_external(vmaf, raw_side, *picture, index);
     });
 }
 
