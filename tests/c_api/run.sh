@@ -47,8 +47,14 @@ LD_LIBRARY_PATH=$libdir "$tmp/consumer"
 mkdir "$tmp/static"
 cp "$libdir/libvmaf.a" "$tmp/static/"
 static_libs=${static_libs//-L$libdir/-L$tmp/static}
+# An archive built with the sanitizers needs their runtimes in the program too
+# (the shared library brings its own).
+sanitize=
+if nm "$tmp/static/libvmaf.a" 2>/dev/null | grep "__asan_report\|__ubsan_handle" >/dev/null; then
+  sanitize="-fsanitize=address,undefined"
+fi
 cc -std=c11 -Wall -Werror $defs -o "$tmp/consumer_static" "$src/tests/c_api/psnr_consumer.c" $cflags \
-  $static_libs -lm
+  $static_libs -lm $sanitize
 ! readelf -d "$tmp/consumer_static" | grep -q "NEEDED.*libvmaf" || fail "the static consumer loads libvmaf"
 "$tmp/consumer_static"
 echo "c_api: pkg-config $version (no other package needed), soname $soname, dynamic and static consumers pass"
