@@ -22,6 +22,7 @@
 
 #include "env.h"
 #include "golden.h"
+#include "stderr_capture.h"
 #include "libvmaf/libvmaf.h"
 #include "model/model.h"
 #include "model/pooling.h"
@@ -36,43 +37,6 @@ constexpr double kTolerance = 1e-4;  // the project-wide parity bound; results a
 
 // ---- helpers ----------------------------------------------------------------
 
-// Everything written to stderr while alive.
-class StderrCapture {
-public:
-    StderrCapture()
-    {
-        std::fflush(stderr);
-        file_ = std::tmpfile();
-        saved_ = dup(2);
-        dup2(fileno(file_), 2);
-    }
-    ~StderrCapture()
-    {
-        restore();
-        std::fclose(file_);
-    }
-    std::string text()
-    {
-        restore();
-        std::string out;
-        std::rewind(file_);
-        char buf[512];
-        for (size_t n; (n = std::fread(buf, 1, sizeof(buf), file_)) > 0;) out.append(buf, n);
-        return out;
-    }
-
-private:
-    void restore()
-    {
-        if (saved_ < 0) return;
-        std::fflush(stderr);
-        dup2(saved_, 2);
-        close(saved_);
-        saved_ = -1;
-    }
-    std::FILE *file_;
-    int saved_ = -1;
-};
 
 // A scratch directory, removed at the end.
 class TempDir {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "env.h"
+#include "stderr_capture.h"
 #include "libvmaf/libvmaf.h"
 #include "libvmaf/libvmaf_vulkan.h"
 #include "vulkan.h"
@@ -26,43 +27,9 @@
 
 using namespace vmaf;
 using vmaf::test::EnvOverride;
+using vmaf::test::StderrCapture;
 
 namespace {
-
-// What the library writes to stderr while one lives.
-class StderrCapture {
-public:
-    StderrCapture()
-    {
-        std::fflush(stderr);
-        file_ = std::tmpfile();
-        REQUIRE(file_);
-        saved_ = dup(2);
-        dup2(fileno(file_), 2);
-    }
-    ~StderrCapture() { restore(); }
-    std::string text()
-    {
-        restore();
-        std::string s;
-        std::rewind(file_);
-        char buf[4096];
-        for (size_t n; (n = std::fread(buf, 1, sizeof(buf), file_)) > 0;) s.append(buf, n);
-        return s;
-    }
-
-private:
-    void restore()
-    {
-        if (saved_ < 0) return;
-        std::fflush(stderr);
-        dup2(saved_, 2);
-        close(saved_);
-        saved_ = -1;
-    }
-    std::FILE *file_ = nullptr;
-    int saved_ = -1;
-};
 
 // The environment of these tests: VMAF_BACKEND=vulkan, validation as the other
 // Vulkan tests have it, a cache directory of their own.

@@ -18,6 +18,7 @@
 
 #include "context/context.h"
 #include "golden.h"
+#include "stderr_capture.h"
 #include "libvmaf/libvmaf.h"
 #include "libvmaf/model.h"
 
@@ -35,43 +36,6 @@ inline const V1Model kV1Models[] = {
     {"vmaf_v1.0.16_1d5h_2160", ".libvmaf.v1_1d5h_2160.json"},
 };
 
-// Everything written to stderr (where the library logs) while alive.
-class CaptureStderr {
-public:
-    CaptureStderr()
-    {
-        std::fflush(stderr);
-        file_ = std::tmpfile();
-        saved_ = dup(2);
-        dup2(fileno(file_), 2);
-    }
-    ~CaptureStderr()
-    {
-        restore();
-        std::fclose(file_);
-    }
-    std::string text()
-    {
-        restore();
-        std::string out;
-        std::rewind(file_);
-        char buf[512];
-        for (size_t n; (n = std::fread(buf, 1, sizeof(buf), file_)) > 0;) out.append(buf, n);
-        return out;
-    }
-
-private:
-    void restore()
-    {
-        if (saved_ < 0) return;
-        std::fflush(stderr);
-        dup2(saved_, 2);
-        close(saved_);
-        saved_ = -1;
-    }
-    std::FILE *file_;
-    int saved_ = -1;
-};
 
 struct V1Run {
     int err = 0;           // the first error of the run (0: every frame scored)
@@ -111,7 +75,7 @@ inline V1Run run_v1(const std::string &pair, const V1Model &model,
 
     const unsigned last = unsigned(ref.size()) - 1;
     {
-        CaptureStderr cap;
+        StderrCapture cap;
         for (unsigned i = 0; i < ref.size() && !r.err; i++) r.err = vmaf_read_pictures(vmaf, &ref[i], &dis[i], i);
         if (!r.err) r.err = vmaf_read_pictures(vmaf, nullptr, nullptr, 0);
         double s = 0;
