@@ -16,10 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 
 #include "vulkan/vk.h"
