@@ -133,7 +133,10 @@ struct Scratch {
     std::vector<int32_t> rows;
     std::vector<int32_t> col, thr;
 
-    void alloc(int pic_w, int pic_h)
+    bool allocated = false;
+
+    // The sizes of every scale, for a picture of pic_w x pic_h.
+    void size(int pic_w, int pic_h)
     {
         w[0] = pic_w;
         h[0] = pic_h;
@@ -141,6 +144,13 @@ struct Scratch {
             w[s + 1] = (w[s] + 1) / 2;
             h[s + 1] = (h[s] + 1) / 2;
         }
+    }
+
+    // The buffers, for the sizes size() set.
+    void alloc()
+    {
+        const int pic_w = w[0];
+        allocated = true;
         ref0.alloc(w[1], h[1]);
         dis0.alloc(w[1], h[1]);
         for (int s = 1; s < kScales; s++) {
@@ -338,7 +348,9 @@ public:
         if (int err = make_weights(view, &params_.weights)) return err;
         params_.recip = reciprocal_table();
         fmt_ = fmt;
-        scratch_.alloc(int(fmt.w), int(fmt.h));
+        // The buffers are made with the first frame: a context whose ADM runs
+        // on the GPU never needs them (tens of MB at 2160p).
+        scratch_.size(int(fmt.w), int(fmt.h));
         for (int i = 0; i < kScales; i++) params_.shifts[i] = sum_shifts(scratch_.w[i + 1], scratch_.h[i + 1], i);
         pick_kernels();
         return 0;
@@ -349,6 +361,7 @@ public:
         if (ref.w[0] != fmt_.w || ref.h[0] != fmt_.h || dist.w[0] != fmt_.w || dist.h[0] != fmt_.h ||
             ref.bpc != fmt_.bpc || dist.bpc != fmt_.bpc)
             return -EINVAL;
+        if (!scratch_.allocated) scratch_.alloc();
         ScaleSums s[kScales];
         if (fmt_.bpc == 8)
             frame8_(static_cast<const uint8_t *>(ref.data[0]), ref.stride[0],

@@ -195,13 +195,8 @@ public:
         params_.reciprocal = cambi::reciprocal_table().data();
 
         stride_ = (alloc_w_ + 63) & ~63u;
-        image_.assign(size_t(stride_) * alloc_h_ + 64, 0);
-        mask_.assign(size_t(stride_) * alloc_h_ + 64, 0);
-        c_values_.assign(size_t(alloc_w_) * alloc_h_, 0.0f);
-        hist_.assign(size_t(params_.band_size) * alloc_w_ + 64, 0);
-        for (auto &r : flat_) r.assign(alloc_w_ + 64, 0);
-        colsum_.assign(alloc_w_ + 64, 0);
-        for (auto &r : mode_rows_) r.assign(alloc_w_ + 64, 0);
+        // The buffers are made with the first frame (alloc()): a context whose
+        // cambi runs on the GPU never needs them.
 
         const std::string &hm = opts_.text("heatmaps_path");
         if (!hm.empty())
@@ -214,6 +209,7 @@ public:
     int extract(const VmafPicture &ref, const VmafPicture &dist, unsigned index, ScoreSink &out) override
     {
         if (too_small_) return 0;
+        if (image_.empty()) alloc();
         double dist_score;
         if (int err = score_picture(dist, s_.enc_w, s_.enc_h, s_.window, !heatmaps_[0] ? -1 : int(index), &dist_score))
             return err;
@@ -226,6 +222,17 @@ public:
     }
 
 private:
+    void alloc()
+    {
+        image_.assign(size_t(stride_) * alloc_h_ + 64, 0);
+        mask_.assign(size_t(stride_) * alloc_h_ + 64, 0);
+        c_values_.assign(size_t(alloc_w_) * alloc_h_, 0.0f);
+        hist_.assign(size_t(params_.band_size) * alloc_w_ + 64, 0);
+        for (auto &r : flat_) r.assign(alloc_w_ + 64, 0);
+        colsum_.assign(alloc_w_ + 64, 0);
+        for (auto &r : mode_rows_) r.assign(alloc_w_ + 64, 0);
+    }
+
     uint16_t *image_row(unsigned y) { return image_.data() + size_t(y) * stride_; }
     uint16_t *mask_row(unsigned y) { return mask_.data() + size_t(y) * stride_; }
 

@@ -657,9 +657,9 @@ public:
         if (fmt.w < vif::kMinSide || fmt.h < vif::kMinSide) return -EINVAL;
         if (fmt.bpc < 8 || fmt.bpc > 16) return -EINVAL;
         fmt_ = fmt;
-        rows_.init(fmt.w);
         stride_ = fmt.w / 2;
-        for (auto &img : images_) img.assign(size_t(stride_) * (fmt.h / 2), 0);
+        // The buffers are made with the first frame: a context whose VIF runs
+        // on the GPU never needs them.
         kernels_ = pick_kernels(which_);
         params_ = {log2_table(), settings_.gain_limit, kernels_.accumulate};
         return 0;
@@ -670,6 +670,10 @@ public:
         if (ref.w[0] != fmt_.w || ref.h[0] != fmt_.h || dist.w[0] != fmt_.w || dist.h[0] != fmt_.h ||
             ref.bpc != fmt_.bpc || dist.bpc != fmt_.bpc)
             return -EINVAL;
+        if (images_[0].empty()) {
+            rows_.init(fmt_.w);
+            for (auto &img : images_) img.assign(size_t(stride_) * (fmt_.h / 2), 0);
+        }
 
         ScaleScore score[vif::kScales] = {};
         ScalePlanes p = input_planes(ref, dist);
