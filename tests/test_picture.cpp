@@ -2,7 +2,9 @@
 #include <catch2/catch.hpp>
 
 #include <cerrno>
+#include <memory>
 #include <thread>
+#include <vector>
 
 #include "libvmaf/libvmaf.h"
 #include "picture/picture.h"
@@ -73,4 +75,62 @@ TEST_CASE("preallocated pictures are recycled and fetch waits for a free one", "
     vmaf_picture_unref(&b);
     pool.reset();  // pictures may outlive the pool
     vmaf_picture_unref(&c);
+}
+
+TEST_CASE("a released picture's storage is kept for the next of its size while a context lives", "[picture]")
+{
+    using namespace vmaf;
+    // No context: every released picture is freed.
+    VmafPicture p;
+    REQUIRE(vmaf_picture_alloc(&p, VMAF_PIX_FMT_YUV420P, 8, 64, 48) == 0);
+    REQUIRE(vmaf_picture_unref(&p) == 0);
+    CHECK(spare_count() == 0);
+
+    VmafContext *ctx = nullptr;
+    VmafConfiguration cfg{};
+    cfg.log_level = VMAF_LOG_LEVEL_NONE;
+    REQUIRE(vmaf_init(&ctx, cfg) == 0);
+
+    REQUIRE(vmaf_picture_alloc(&p, VMAF_PIX_FMT_YUV420P, 8, 64, 48) == 0);
+    void *const first = p.data[0];
+    static_cast<uint8_t *>(p.data[0])[0] = 0x5a;
+    REQUIRE(vmaf_picture_unref(&p) == 0);
+    CHECK(spare_count() == 1);
+    // The same size takes it (samples as left: memory from vmaf_picture_alloc is
+    // not cleared); another size does not.
+    VmafPicture q;
+    REQUIRE(vmaf_picture_alloc(&q, VMAF_PIX_FMT_YUV444P, 10, 64, 48) == 0);
+    CHECK(q.data[0] != first);
+    REQUIRE(vmaf_picture_alloc(&p, VMAF_PIX_FMT_YUV420P, 8, 64, 48) == 0);
+    CHECK(p.data[0] == first);
+    CHECK(static_cast<uint8_t *>(p.data[0])[0] == 0x5a);
+    CHECK(spare_count() == 0);
+
+    // Storage someone else still holds is not kept: it goes with its last holder.
+    std::shared_ptr<HostStorage> held = picture_host_storage(p);
+    int freed = 0;
+    held->add_hook([&] { freed++; });
+    REQUIRE(vmaf_picture_unref(&p) == 0);
+    CHECK(spare_count() == 0);
+    held.reset();
+    CHECK(freed == 1);
+
+    // At most kMaxSpares, the oldest freed first.
+    std::vector<VmafPicture> many(kMaxSpares + 3);
+    for (VmafPicture &m : many) REQUIRE(vmaf_picture_alloc(&m, VMAF_PIX_FMT_YUV400P, 8, 32, 32) == 0);
+    int hooks = 0;
+    for (VmafPicture &m : many) picture_host_storage(m)->add_hook([&] { hooks++; });
+    for (VmafPicture &m : many) REQUIRE(vmaf_picture_unref(&m) == 0);
+    CHECK(hooks == 3);
+    REQUIRE(vmaf_picture_unref(&q) == 0);  // a ninth of another size: the oldest goes
+    CHECK(hooks == 4);
+    CHECK(spare_count() == kMaxSpares);
+
+    // The last context's end frees them all.
+    vmaf_close(ctx);
+    CHECK(hooks == 3 + int(kMaxSpares));
+    CHECK(spare_count() == 0);
+    REQUIRE(vmaf_picture_alloc(&p, VMAF_PIX_FMT_YUV420P, 8, 64, 48) == 0);
+    REQUIRE(vmaf_picture_unref(&p) == 0);
+    CHECK(spare_count() == 0);
 }

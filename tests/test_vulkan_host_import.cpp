@@ -286,6 +286,46 @@ TEST_CASE("a picture freed in flight whose memory is reused is read right", "[vu
     check_clean(*st);
 }
 
+TEST_CASE("a picture per frame, as FFmpeg's filter allocates them, reuses a few imports", "[vulkan][host_import]")
+{
+    auto st = validated_state();
+    if (!imports_host_memory(*st)) return;
+    const std::string pair = "rocket_320x240_10bit_crf30";
+    auto ref = load_y4m(data_dir() + "/" + pair + "_ref.y4m");
+    auto dist = load_y4m(data_dir() + "/" + pair + "_dis.y4m");
+    const MapSink cpu = run_cpu(ref, dist);
+    hold_spares();  // as a context does from its start to its end
+    auto engine = make_engine(*st, format_of(ref[0]), true);
+    MapSink sink;
+    const size_t n = ref.size();
+    for (size_t i = 0; i < n; i++) {
+        // A new picture for each frame, copied into, handed over, dropped.
+        VmafPicture r, d;
+        REQUIRE(picture_copy_to_new(ref[i], &r) == 0);
+        REQUIRE(picture_copy_to_new(dist[i], &d) == 0);
+        REQUIRE(engine->submit(r, d, unsigned(i), sink) == 0);
+        vmaf_picture_unref(&r);
+        vmaf_picture_unref(&d);
+    }
+    REQUIRE(engine->flush(sink) == 0);
+    const vk::HostUploadStats u = engine->host_uploads();
+    CHECK(u.imported == 2 * n);
+    CHECK(u.copied == 0);
+    // Once the first frames are done, their storage serves the next frames and
+    // is read through the imports made for it: at most the pictures of the
+    // frames in flight and the spares are ever imported.
+    const uint64_t bound = 2 * (st->frames_in_flight() + 1) + kMaxSpares;
+    CHECK(u.imports <= bound);
+    CHECK(u.imports < 2 * n);
+    require_same_scores(sink, cpu);
+    engine.reset();
+    drop_spares();
+    CHECK(spare_count() == 0);
+    unref_all(ref);
+    unref_all(dist);
+    check_clean(*st);
+}
+
 TEST_CASE("a pool's pictures are imported once and wait for their frames", "[vulkan][host_import]")
 {
     auto st = validated_state();

@@ -51,6 +51,7 @@ Context::Context(const VmafConfiguration &cfg)
     : cfg_(cfg), gpu_sink_(std::make_unique<NoSink>())
 {
     log_set_level(cfg.log_level);
+    hold_spares();  // released pictures' storage is kept for the next while a context lives
 }
 
 Context::~Context()
@@ -79,6 +80,7 @@ Context::~Context()
 #if VMAF_HAVE_VULKAN
     if (vk_state_) vk_state_->detach();
 #endif
+    drop_spares();  // the last context's end frees the kept storage
 }
 
 int Context::use_feature(const ExtractorInfo *info, const Dict &opts)

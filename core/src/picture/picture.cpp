@@ -5,7 +5,9 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <new>
+#include <vector>
 
 #include <unistd.h>
 
@@ -16,6 +18,7 @@ struct VmafRef {
     void *storage = nullptr;
     std::function<void(void *)> release;
     std::shared_ptr<vmaf::HostStorage> host;  // set when the storage is the library's
+    bool spare = false;                        // from picture_alloc: its storage may be kept (picture.h)
 };
 
 namespace vmaf {
@@ -161,13 +164,127 @@ int picture_wrap(VmafPicture *pic, VmafPixelFormat fmt, unsigned bpc, unsigned w
     return 0;
 }
 
+namespace {
+
+// The spare storages (picture.h), newest last. Made on first use and never
+// destroyed, so a picture released while the process exits finds it.
+struct Spares {
+    std::mutex mutex;
+    std::vector<std::shared_ptr<HostStorage>> kept;
+    size_t bytes = 0;
+    size_t limit = kMaxSpares;
+    size_t users = 0;
+};
+
+Spares &spares()
+{
+    static Spares *s = new Spares;
+    return *s;
+}
+
+// A kept storage of exactly `size` bytes at the alignment new storage has now.
+std::shared_ptr<HostStorage> take_spare(size_t size)
+{
+    const size_t align = host_alignment();
+    Spares &sp = spares();
+    std::lock_guard lock(sp.mutex);
+    for (auto it = sp.kept.rbegin(); it != sp.kept.rend(); ++it) {
+        HostStorage &h = **it;
+        if (h.size() != size || reinterpret_cast<uintptr_t>(h.base()) % align) continue;
+        std::shared_ptr<HostStorage> s = std::move(*it);
+        sp.kept.erase(std::next(it).base());
+        sp.bytes -= size;
+        return s;
+    }
+    return nullptr;
+}
+
+// Keep `s` (whose last user is the caller) if it fits; what no longer fits is
+// freed outside the lock (its hooks may take other locks).
+void keep_spare(std::shared_ptr<HostStorage> s)
+{
+    std::vector<std::shared_ptr<HostStorage>> drop;
+    {
+        Spares &sp = spares();
+        std::lock_guard lock(sp.mutex);
+        if (sp.users == 0 || sp.limit == 0 || s->size() > kMaxSpareBytes) {
+            drop.push_back(std::move(s));
+        } else {
+            sp.bytes += s->size();
+            sp.kept.push_back(std::move(s));
+            size_t n = 0;
+            while (sp.kept.size() - n > sp.limit || sp.bytes > kMaxSpareBytes) {
+                sp.bytes -= sp.kept[n]->size();
+                drop.push_back(std::move(sp.kept[n++]));
+            }
+            sp.kept.erase(sp.kept.begin(), sp.kept.begin() + std::ptrdiff_t(n));
+        }
+    }
+    drop.clear();
+}
+
+}  // namespace
+
+void hold_spares()
+{
+    Spares &sp = spares();
+    std::lock_guard lock(sp.mutex);
+    sp.users++;
+}
+
+void drop_spares()
+{
+    bool last;
+    {
+        Spares &sp = spares();
+        std::lock_guard lock(sp.mutex);
+        last = sp.users > 0 && --sp.users == 0;
+    }
+    if (last) release_spare_storage();
+}
+
+void release_spare_storage()
+{
+    std::vector<std::shared_ptr<HostStorage>> drop;
+    Spares &sp = spares();
+    std::lock_guard lock(sp.mutex);
+    drop.swap(sp.kept);
+    sp.bytes = 0;
+    // freed after the lock (declared before it, destroyed after it)
+}
+
+size_t set_spare_limit(size_t n)
+{
+    Spares &sp = spares();
+    size_t before;
+    {
+        std::lock_guard lock(sp.mutex);
+        before = sp.limit;
+        sp.limit = std::min(n, kMaxSpares);
+    }
+    if (n < before) release_spare_storage();
+    return before;
+}
+
+size_t spare_count()
+{
+    Spares &sp = spares();
+    std::lock_guard lock(sp.mutex);
+    return sp.kept.size();
+}
+
 int picture_alloc(VmafPicture *pic, VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h)
 {
     const size_t size = picture_storage_size(fmt, bpc, w, h);
     if (!pic || !size) return -EINVAL;
-    std::shared_ptr<HostStorage> storage = HostStorage::allocate(size);
+    const size_t align = host_alignment();
+    const size_t rounded = size > SIZE_MAX - align ? 0 : (size + align - 1) & ~(align - 1);
+    std::shared_ptr<HostStorage> storage = rounded ? take_spare(rounded) : nullptr;
+    if (!storage) storage = HostStorage::allocate(size);
     if (!storage) return -ENOMEM;
-    return picture_wrap(pic, fmt, bpc, w, h, std::move(storage));  // freed with the last reference
+    if (int err = picture_wrap(pic, fmt, bpc, w, h, std::move(storage))) return err;
+    pic->ref->spare = true;  // given back to the spares with the last reference
+    return 0;
 }
 
 void picture_ref(VmafPicture *dst, const VmafPicture *src)
@@ -212,9 +329,13 @@ VMAF_EXPORT int vmaf_picture_unref(VmafPicture *pic)
         auto release = std::move(ref->release);
         void *storage = ref->storage;
         std::shared_ptr<vmaf::HostStorage> host = std::move(ref->host);
+        const bool spare = ref->spare;
         delete ref;
         if (release) release(storage);
-        host.reset();  // the last reference frees it (after its hooks)
+        // Kept for the next picture when nothing else holds it; else the last
+        // reference frees it (after its hooks).
+        if (spare && host && host.use_count() == 1) vmaf::keep_spare(std::move(host));
+        host.reset();
     }
     std::memset(pic, 0, sizeof(*pic));
     return 0;

@@ -58,9 +58,32 @@ void require_host_alignment(size_t align);
 // (caller storage, device pictures, no reference).
 std::shared_ptr<HostStorage> picture_host_storage(const VmafPicture &pic);
 
-// Allocate planes for `pic` in fresh HostStorage, freed with the last reference.
+// Allocate planes for `pic` in HostStorage that the last reference gives back:
+// storage of a released picture of the same size is taken again (spare
+// storage, below), else a new one is made.
 int picture_alloc(VmafPicture *pic, VmafPixelFormat fmt, unsigned bpc,
                   unsigned w, unsigned h);
+
+// Spare storage: when the last reference to a picture from picture_alloc goes
+// and nothing else holds its storage, the storage is kept for the next
+// picture_alloc of the same size instead of being freed, with whatever was made
+// over it (a device's import of it stays valid and is used again). Callers that
+// allocate a picture per frame, as FFmpeg's filter and GStreamer's element do,
+// so reuse a few allocations instead of making, importing and freeing two per
+// frame. At most kMaxSpares storages of at most kMaxSpareBytes in all are kept
+// (the oldest go first), and only while a user holds the spares: a context
+// from its start to its end (hold_spares(), drop_spares()); the last user's
+// drop frees them all. Memory from picture_alloc is never cleared, as libvmaf's.
+inline constexpr size_t kMaxSpares = 8;
+inline constexpr size_t kMaxSpareBytes = size_t(256) << 20;
+void hold_spares();
+void drop_spares();
+void release_spare_storage();
+// Fewer spares (0: none) for tests of the paths that free storage; returns the
+// limit before.
+size_t set_spare_limit(size_t n);
+// Storages kept now.
+size_t spare_count();
 
 // Bytes of storage a picture of this geometry needs (0 on bad arguments).
 size_t picture_storage_size(VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h);
