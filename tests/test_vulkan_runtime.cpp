@@ -260,7 +260,8 @@ TEST_CASE("the PSNR SSE kernel on closed forms", "[vulkan][psnr]")
 }
 
 // Run by the build with VK_ICD_FILENAMES/VK_DRIVER_FILES pointing nowhere.
-TEST_CASE("contexts on one device share its pipelines: the second builds none and scores the same", "[vulkan]")
+TEST_CASE("contexts on one device share its pipelines and tables: the second builds and uploads none and scores the same",
+          "[vulkan]")
 {
     auto st = validated_state();
     const std::string pair = "coffee_320x240_crf28";
@@ -269,10 +270,12 @@ TEST_CASE("contexts on one device share its pipelines: the second builds none an
     const uint64_t built1 = st->pipelines().built(), reused1 = st->pipelines().reused();
     CHECK(first.gpu_engine);
     CHECK(built1 > built0);  // VIF's, ADM's and motion's kernels, built once
+    CHECK(st->tables().uploads() == 1);  // VIF's log2 table
     const auto second = vmaf::test::score_model_through_api(pair, "vmaf_v0.6.1", st.get(), {"vif", "adm", "motion"});
     CHECK(second.gpu_engine);
     CHECK(st->pipelines().built() == built1);
     CHECK(st->pipelines().reused() - reused1 == built1 - built0);
+    CHECK(st->tables().uploads() == 1);  // the same table, shared
     REQUIRE(first.values.size() == second.values.size());
     REQUIRE_FALSE(first.values.empty());
     for (const auto &[name, values] : first.values) {

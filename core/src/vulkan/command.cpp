@@ -1,5 +1,6 @@
 #include "vulkan/command.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <vector>
@@ -152,10 +153,11 @@ int run_once(State &st, const std::function<void(VkCommandBuffer)> &record)
     return ring->wait(0);
 }
 
-int upload_table(State &st, std::span<const std::byte> bytes, Buffer *out)
+namespace {
+
+int upload_new_table(State &st, std::span<const std::byte> bytes, Buffer *out)
 {
     const VkDeviceSize size = bytes.size();
-    if (size == 0 || size % 4 != 0) return -EINVAL;
     Allocator &a = st.allocator();
     Buffer staging;
     if (int err = a.create_buffer(size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryUse::Upload, &staging)) return err;
@@ -170,6 +172,38 @@ int upload_table(State &st, std::span<const std::byte> bytes, Buffer *out)
         memory_barrier(st, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
     });
+}
+
+}  // namespace
+
+int TableShelf::get(std::span<const std::byte> bytes, std::shared_ptr<const Buffer> *out)
+{
+    // Under the lock: two contexts starting at once upload a table once. The
+    // upload's submission waits for nothing but itself.
+    std::lock_guard lock(mutex_);
+    for (const Entry &e : entries_)
+        if (e.bytes.size() == bytes.size() && std::equal(bytes.begin(), bytes.end(), e.bytes.begin())) {
+            *out = e.buffer;
+            return 0;
+        }
+    auto buffer = std::make_shared<Buffer>();
+    if (int err = upload_new_table(st_, bytes, buffer.get())) return err;
+    uploads_++;
+    if (entries_.size() < kMaxEntries) entries_.push_back({std::vector<std::byte>(bytes.begin(), bytes.end()), buffer});
+    *out = std::move(buffer);
+    return 0;
+}
+
+uint64_t TableShelf::uploads() const
+{
+    std::lock_guard lock(mutex_);
+    return uploads_;
+}
+
+int upload_table(State &st, std::span<const std::byte> bytes, std::shared_ptr<const Buffer> *out)
+{
+    if (bytes.empty() || bytes.size() % 4 != 0) return -EINVAL;
+    return st.tables().get(bytes, out);
 }
 
 void memory_barrier(const State &st, VkCommandBuffer cmd, VkPipelineStageFlags src, VkAccessFlags src_access,

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <vector>
 
@@ -75,9 +76,34 @@ private:
 int run_once(State &st, const std::function<void(VkCommandBuffer)> &record);
 
 // A device-local storage buffer holding `bytes` (a whole number of 32-bit
-// words), written once at set-up and read by kernels after it: a feature's
-// constant tables.
-int upload_table(State &st, std::span<const std::byte> bytes, Buffer *out);
+// words), written once and only read by kernels after it: a feature's constant
+// tables. One upload per device and content: the device's TableShelf hands the
+// same buffer to every later call with the same bytes (a device's second
+// context makes no staging buffer and no set-up submission for its tables).
+int upload_table(State &st, std::span<const std::byte> bytes, std::shared_ptr<const Buffer> *out);
+
+// The tables uploaded on one device (State::tables()), kept until the device
+// goes. At most kMaxEntries; past that a table is uploaded for its caller alone.
+class TableShelf {
+public:
+    static constexpr size_t kMaxEntries = 64;
+    explicit TableShelf(State &st) : st_(st) {}
+    TableShelf(const TableShelf &) = delete;
+    TableShelf &operator=(const TableShelf &) = delete;
+
+    int get(std::span<const std::byte> bytes, std::shared_ptr<const Buffer> *out);
+    uint64_t uploads() const;  // made so far (diagnostics, tests)
+
+private:
+    struct Entry {
+        std::vector<std::byte> bytes;
+        std::shared_ptr<const Buffer> buffer;
+    };
+    State &st_;
+    mutable std::mutex mutex_;
+    std::vector<Entry> entries_;
+    uint64_t uploads_ = 0;
+};
 
 // A global memory barrier: everything before it in the queue at `src` stages
 // (their `src_access` writes) happens before `dst` stages access memory.

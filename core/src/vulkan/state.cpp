@@ -10,6 +10,7 @@
 #include "picture/picture.h"
 #include "util/env.h"
 #include "util/log.h"
+#include "vulkan/command.h"
 #include "vulkan/memory.h"
 #include "vulkan/pipeline.h"
 #include "vulkan/pipeline_cache.h"
@@ -624,6 +625,7 @@ int State::finish(unsigned frames_in_flight)
     frames_in_flight_ = frames_in_flight;
     allocator_ = std::make_unique<Allocator>(*this);
     pipelines_ = std::make_unique<PipelineShelf>(*this);
+    tables_ = std::make_unique<TableShelf>(*this);
     pipeline_cache_ = PipelineCache::open(*this);
     char lane[64] = "";
     if (lane_ == Lane::Transfer) std::snprintf(lane, sizeof(lane), ", host uploads on family %u", xfer_family_);
@@ -638,6 +640,7 @@ int State::finish(unsigned frames_in_flight)
 State::~State()
 {
     pipelines_.reset();  // no context is left to use them
+    tables_.reset();     // nor these
     pipeline_cache_.reset();  // written to its file first, when it changed
     allocator_.reset();  // every buffer is gone by now; this frees the blocks
     if (owned_) {

@@ -23,6 +23,7 @@ namespace vmaf::vk {
 
 class Allocator;
 class PipelineShelf;
+class TableShelf;
 class PipelineCache;
 
 inline constexpr unsigned kDefaultFramesInFlight = 3;
@@ -191,6 +192,9 @@ public:
     Allocator &allocator() { return *allocator_; }
     // The pipelines built on this device, shared by its contexts.
     PipelineShelf &pipelines() { return *pipelines_; }
+    // The constant tables uploaded on this device, shared by its contexts
+    // (upload_table in vulkan/command.h).
+    TableShelf &tables() { return *tables_; }
     // Every pipeline of this device is made through it (vulkan/pipeline_cache.h).
     VkPipelineCache pipeline_cache() const;
     PipelineCache *pipeline_cache_file() const { return pipeline_cache_.get(); }
@@ -279,6 +283,7 @@ private:
     unsigned frames_in_flight_ = kDefaultFramesInFlight;
     std::unique_ptr<Allocator> allocator_;
     std::unique_ptr<PipelineShelf> pipelines_;
+    std::unique_ptr<TableShelf> tables_;
     std::unique_ptr<PipelineCache> pipeline_cache_;
     QueueLock queue_lock_;
     std::mutex queue_mutex_;

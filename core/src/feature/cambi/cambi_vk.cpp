@@ -263,7 +263,7 @@ public:
         const BufferRange buffers[kBuffers] = {{fb.planes, 0, fb.planes_size},
                                                {work_.get(), 0, work_.size()},
                                                {mask_buf_.get(), 0, mask_buf_.size()},
-                                               {consts_.get(), 0, consts_.size()},
+                                               {consts_->get(), 0, consts_->size()},
                                                {cv_buf_.get(), 0, cv_buf_.size()},
                                                {counts_.get(), 0, counts_.size()},
                                                {partials_.get(), 0, partials_.size()},
@@ -490,7 +490,8 @@ private:
     std::array<Pic, 2> pics_{};
     std::unique_ptr<ComputePipeline> load_, mask_, mode_, cvalues_, sum_, top_, narrow_;
     std::array<VkDescriptorSet, 7> sets_{};
-    Buffer work_, mask_buf_, consts_, cv_buf_, counts_, partials_;
+    Buffer work_, mask_buf_, cv_buf_, counts_, partials_;
+    std::shared_ptr<const Buffer> consts_;  // shared by the device's contexts with the same tables (upload_table)
     bool warned_ = false;
 };
 

@@ -81,9 +81,12 @@ public:
         if (fmt.bpc == 8) {
             if (int err = upload_table(st, std::as_bytes(std::span(ciede::linear_rb_table_8bit())), &linear_))
                 return err;
-        } else if (int err = st.allocator().create_buffer(sizeof(double), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                                                          MemoryUse::Device, &linear_)) {
-            return err;
+        } else {
+            auto placeholder = std::make_shared<Buffer>();
+            if (int err = st.allocator().create_buffer(sizeof(double), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                                       MemoryUse::Device, placeholder.get()))
+                return err;
+            linear_ = std::move(placeholder);
         }
         *result_bytes = size_t(groups_) * ciede::gpu::kSlotWords * sizeof(uint32_t);
         return 0;
@@ -103,7 +106,7 @@ public:
         push_.luma_stride = fb.ref[0].stride;
         push_.chroma_stride = fb.ref[1].stride;
         const BufferRange buffers[] = {
-            {fb.planes, 0, fb.planes_size}, {fb.results, 0, fb.results_size}, {linear_.get(), 0, linear_.size()}};
+            {fb.planes, 0, fb.planes_size}, {fb.results, 0, fb.results_size}, {linear_->get(), 0, linear_->size()}};
         return pipeline_->make_set(buffers, &set_);
     }
 
@@ -148,7 +151,7 @@ private:
     Push push_{};
     uint32_t groups_ = 0;
     std::unique_ptr<ComputePipeline> pipeline_;
-    Buffer linear_;
+    std::shared_ptr<const Buffer> linear_;  // the device's one copy of the table (upload_table)
     VkDescriptorSet set_ = VK_NULL_HANDLE;
 };
 

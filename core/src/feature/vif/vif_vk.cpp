@@ -178,7 +178,7 @@ public:
         for (int s = 0; s < vif::kScales; s++) {
             const BufferRange buffers[] = {{fb.planes, 0, fb.planes_size},
                                            scale_range(s),
-                                           {log2_.get(), 0, log2_.size()},
+                                           {log2_->get(), 0, log2_->size()},
                                            {fb.results, 0, fb.results_size}};
             if (int err = pipelines_[s]->make_set(buffers, &sets_[s])) return err;
         }
@@ -277,7 +277,8 @@ private:
     bool carry_ = false;
     std::array<std::unique_ptr<ComputePipeline>, vif::kScales> pipelines_;
     std::array<VkDescriptorSet, vif::kScales> sets_{};
-    Buffer scales_, log2_;
+    Buffer scales_;
+    std::shared_ptr<const Buffer> log2_;  // the device's one copy (upload_table)
     // The frame add_groups() added last (its results and index).
     struct {
         const std::byte *data = nullptr;
