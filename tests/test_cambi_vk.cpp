@@ -22,6 +22,7 @@
 #include "golden.h"
 #include "libvmaf/libvmaf.h"
 #include "picture/picture.h"
+#include "bench.h"
 #include "vulkan.h"
 #include "gpu/engine.h"
 
@@ -399,47 +400,11 @@ TEST_CASE("cambi on the GPU declines heatmaps and tiny pictures", "[cambi][vulka
 // the GPU time of each stage (profile mode).
 TEST_CASE("cambi throughput, GPU engine and CPU extractor", "[.][bench]")
 {
-    auto st = validated_state();
-    struct Size {
-        unsigned w, h, bpc, frames;
-    };
-    const char *frames_env = std::getenv("VMAF_BENCH_FRAMES");
-    for (Size s : {Size{1920, 1080, 8, 600}, Size{3840, 2160, 10, 200}}) {
-        if (frames_env) s.frames = unsigned(std::max(1, std::atoi(frames_env)));
-        std::vector<VmafPicture> ref, dist;  // cycled
-        banded(VMAF_PIX_FMT_YUV420P, s.bpc, s.w, s.h, 4, 99, &ref, &dist);
-        const auto opts = options_for(kCambiExtractor);
-        const FrameFormat fmt = format_of(ref[0]);
-        std::unique_ptr<vk::Engine> engine;
-        st->set_profiling(std::getenv("VMAF_BENCH_PROFILE") != nullptr);
-        REQUIRE(vk::Engine::create(st.get(), fmt, {{&kCambiExtractor, opts}}, &engine) == 0);
-        MapSink gpu_sink;
-        const size_t n = ref.size();
-        const auto t0 = std::chrono::steady_clock::now();
-        for (unsigned i = 0; i < s.frames; i++) REQUIRE(engine->submit(ref[i % n], dist[i % n], i, gpu_sink) == 0);
-        REQUIRE(engine->flush(gpu_sink) == 0);
-        const double gpu_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        const vk::GpuTiming t = engine->gpu_timing();
-        const vk::GpuProfile &prof = engine->profile();
-        for (const auto &iv : prof.intervals)
-            std::printf("  %s stage %d: %.4f ms/frame\n", iv.part.c_str(), iv.stage,
-                        prof.frames ? iv.total_ms / double(prof.frames) : 0.0);
-
-        auto cpu = kCambiExtractor.create(opts);
-        REQUIRE(cpu->init(fmt) == 0);
-        MapSink cpu_sink;
-        const unsigned cpu_frames = std::min<unsigned>(unsigned(n), std::max(1u, s.frames / 100));
-        const auto t1 = std::chrono::steady_clock::now();
-        for (unsigned i = 0; i < cpu_frames; i++) REQUIRE(cpu->extract(ref[i], dist[i], i, cpu_sink) == 0);
-        const double cpu_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
-        for (unsigned i = 0; i < cpu_frames; i++) CHECK(gpu_sink.scores.at(kScore).at(i) == cpu_sink.scores.at(kScore).at(i));
-        std::printf("cambi %ux%u %u-bit 4:2:0 on %s: GPU engine %.1f fps (%u frames; GPU time per frame %.3f ms "
-                    "mean, %.3f min), CPU extractor %.2f fps (one thread)\n",
-                    s.w, s.h, s.bpc, st->info().name.c_str(), s.frames / gpu_s, s.frames,
-                    t.frames ? t.total_ms / double(t.frames) : 0.0, t.min_ms, cpu_frames / cpu_s);
-        engine.reset();
-        unref_all(ref);
-        unref_all(dist);
-    }
-    check_clean(*st);
+    ThroughputBench b(kCambiExtractor, options_for(kCambiExtractor), {kScore},
+                      [](unsigned bpc, unsigned w, unsigned h, auto *ref, auto *dist) {
+                          banded(VMAF_PIX_FMT_YUV420P, bpc, w, h, 4, 99, ref, dist);
+                      });
+    b.cpu_share = 100;
+    b.cpu_max = 4;  // the distinct frames
+    run_throughput_bench(b);
 }

@@ -18,6 +18,7 @@
 #include "golden.h"
 #include "libvmaf/libvmaf.h"
 #include "picture/picture.h"
+#include "bench.h"
 #include "vulkan.h"
 #include "context/context.h"
 #include "gpu/engine.h"
@@ -323,53 +324,15 @@ TEST_CASE("psnr_hvs on the GPU against the CPU: frames of thousands of blocks", 
 // CPU extractor, and the scores compared.
 TEST_CASE("psnr_hvs throughput, GPU engine and CPU extractor", "[.][bench]")
 {
-    auto st = validated_state();
     std::mt19937 rng(7);
-    struct Size {
-        unsigned w, h, bpc, frames;
-    };
-    for (const Size sz : {Size{1920, 1080, 8, 600}, Size{3840, 2160, 10, 200}}) {
-        std::vector<VmafPicture> ref, dist;  // cycled
-        noise_frames(rng, sz.bpc, sz.w, sz.h, 8, &ref, &dist);
-        const FrameFormat fmt{VMAF_PIX_FMT_YUV420P, sz.bpc, sz.w, sz.h};
-        std::unique_ptr<vk::Engine> engine;
-        REQUIRE(vk::Engine::create(st.get(), fmt, {{&kPsnrHvsExtractor, FeatureOptions{}}}, &engine) == 0);
-        MapSink gpu_sink;
-        const auto t0 = std::chrono::steady_clock::now();
-        for (unsigned i = 0; i < sz.frames; i++) REQUIRE(engine->submit(ref[i % 8], dist[i % 8], i, gpu_sink) == 0);
-        REQUIRE(engine->flush(gpu_sink) == 0);
-        const double gpu_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-
-        auto cpu = kPsnrHvsExtractor.create(FeatureOptions{});
-        REQUIRE(cpu->init(fmt) == 0);
-        MapSink cpu_sink;
-        const unsigned cpu_frames = 8;
-        const auto t1 = std::chrono::steady_clock::now();
-        for (unsigned i = 0; i < cpu_frames; i++) REQUIRE(cpu->extract(ref[i % 8], dist[i % 8], i, cpu_sink) == 0);
-        const double cpu_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
-        for (unsigned i = 0; i < cpu_frames; i++)
-            for (const char *n : kNames) CHECK(gpu_sink.scores.at(n).at(i) == cpu_sink.scores.at(n).at(i));
-        std::printf("psnr_hvs %ux%u %u-bit 4:2:0 on %s: GPU engine %.1f fps (%u frames), CPU extractor %.1f fps "
-                    "(one thread)\n", sz.w, sz.h, sz.bpc, st->info().name.c_str(), sz.frames / gpu_s, sz.frames,
-                    cpu_frames / cpu_s);
-        engine.reset();
-
-        // Where the GPU time goes: each kernel alone (profile mode), per frame.
-        st->set_profiling(true);
-        REQUIRE(vk::Engine::create(st.get(), fmt, {{&kPsnrHvsExtractor, FeatureOptions{}}}, &engine) == 0);
-        MapSink profile_sink;
-        for (unsigned i = 0; i < 64; i++) REQUIRE(engine->submit(ref[i % 8], dist[i % 8], i, profile_sink) == 0);
-        REQUIRE(engine->flush(profile_sink) == 0);
-        const vk::GpuProfile &prof = engine->profile();
-        for (const auto &in : prof.intervals)
-            std::printf("  %-10s stage %2d %8.4f ms/frame\n", in.part.c_str(), in.stage,
-                        prof.frames ? in.total_ms / double(prof.frames) : 0.0);
-        engine.reset();
-        st->set_profiling(false);
-        unref_all(ref);
-        unref_all(dist);
-    }
-    check_clean(*st);
+    ThroughputBench b(kPsnrHvsExtractor, FeatureOptions{}, {std::begin(kNames), std::end(kNames)},
+                      [&rng](unsigned bpc, unsigned w, unsigned h, auto *ref, auto *dist) {
+                          noise_frames(rng, bpc, w, h, 8, ref, dist);
+                      });
+    b.cpu_share = 1;
+    b.cpu_max = 8;
+    b.profile = true;  // where its GPU time goes
+    run_throughput_bench(b);
 }
 
 TEST_CASE("psnr_hvs inputs the GPU twin declines stay with the CPU", "[psnr_hvs][vulkan]")

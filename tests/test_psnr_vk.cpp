@@ -13,6 +13,7 @@
 #include "libvmaf/libvmaf.h"
 #include "libvmaf/libvmaf_vulkan.h"
 #include "picture/picture.h"
+#include "bench.h"
 #include "vulkan.h"
 #include "context/context.h"
 #include "gpu/engine.h"
@@ -180,39 +181,11 @@ TEST_CASE("psnr on the GPU: every pixel format and depth, odd sizes", "[psnr][vu
 // the engine (upload, kernels, readback, scores) next to the CPU extractor.
 TEST_CASE("psnr throughput, GPU engine and CPU extractor", "[.][bench]")
 {
-    auto st = validated_state();
     std::mt19937 rng(7);
-    struct Size {
-        unsigned w, h, bpc, frames;
-    };
-    for (const Size s : {Size{1920, 1080, 8, 600}, Size{3840, 2160, 10, 200}}) {
-        std::vector<VmafPicture> ref, dist;  // cycled
-        noise_frames(rng, s.bpc, s.w, s.h, 8, &ref, &dist);
-        const auto opts = options_for(kPsnrExtractor);
-        const FrameFormat fmt{VMAF_PIX_FMT_YUV420P, s.bpc, s.w, s.h};
-        std::unique_ptr<vk::Engine> engine;
-        REQUIRE(vk::Engine::create(st.get(), fmt, {{&kPsnrExtractor, opts}}, &engine) == 0);
-        MapSink gpu_sink;
-        const auto t0 = std::chrono::steady_clock::now();
-        for (unsigned i = 0; i < s.frames; i++) REQUIRE(engine->submit(ref[i % 8], dist[i % 8], i, gpu_sink) == 0);
-        REQUIRE(engine->flush(gpu_sink) == 0);
-        const double gpu_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-
-        auto cpu = kPsnrExtractor.create(opts);
-        REQUIRE(cpu->init(fmt) == 0);
-        MapSink cpu_sink;
-        const unsigned cpu_frames = s.frames / 4;
-        const auto t1 = std::chrono::steady_clock::now();
-        for (unsigned i = 0; i < cpu_frames; i++) REQUIRE(cpu->extract(ref[i % 8], dist[i % 8], i, cpu_sink) == 0);
-        const double cpu_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
-        for (unsigned i = 0; i < cpu_frames; i++)
-            CHECK(gpu_sink.scores.at("psnr_y").at(i) == cpu_sink.scores.at("psnr_y").at(i));
-        std::printf("psnr %ux%u %u-bit 4:2:0 on %s: GPU engine %.1f fps (%u frames), CPU extractor %.1f fps "
-                    "(one thread)\n", s.w, s.h, s.bpc, st->info().name.c_str(), s.frames / gpu_s, s.frames,
-                    cpu_frames / cpu_s);
-        engine.reset();
-        unref_all(ref);
-        unref_all(dist);
-    }
-    check_clean(*st);
+    ThroughputBench b(kPsnrExtractor, options_for(kPsnrExtractor), {"psnr_y"},
+                      [&rng](unsigned bpc, unsigned w, unsigned h, auto *ref, auto *dist) {
+                          noise_frames(rng, bpc, w, h, 8, ref, dist);
+                      });
+    b.cpu_share = 4;
+    run_throughput_bench(b);
 }

@@ -30,6 +30,7 @@
 #include "libvmaf/libvmaf_vulkan.h"
 #include "libvmaf/model.h"
 #include "picture/picture.h"
+#include "bench.h"
 #include "vulkan.h"
 #include "gpu/engine.h"
 
@@ -650,41 +651,9 @@ TEST_CASE("vif on the GPU refuses pictures the CPU refuses", "[vif][vulkan]")
 // of each instead.
 TEST_CASE("vif throughput, GPU engine and CPU extractor", "[.][bench]")
 {
-    auto st = validated_state();
-    struct Size {
-        unsigned w, h, bpc, frames;
-    };
-    const char *frames_env = std::getenv("VMAF_BENCH_FRAMES");  // e.g. a few on a CPU driver
-    for (Size s : {Size{1920, 1080, 8, 600}, Size{3840, 2160, 10, 200}}) {
-        if (frames_env) s.frames = unsigned(std::max(1, std::atoi(frames_env)));
-        std::vector<VmafPicture> ref, dist;  // cycled
-        synthetic(VMAF_PIX_FMT_YUV420P, s.bpc, s.w, s.h, 4, 99, &ref, &dist);
-        const auto opts = options_for(kVifExtractor);
-        const FrameFormat fmt = format_of(ref[0]);
-        std::unique_ptr<vk::Engine> engine;
-        REQUIRE(vk::Engine::create(st.get(), fmt, {{&kVifExtractor, opts}}, &engine) == 0);
-        MapSink gpu_sink;
-        const size_t n = ref.size();
-        const auto t0 = std::chrono::steady_clock::now();
-        for (unsigned i = 0; i < s.frames; i++) REQUIRE(engine->submit(ref[i % n], dist[i % n], i, gpu_sink) == 0);
-        REQUIRE(engine->flush(gpu_sink) == 0);
-        const double gpu_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-
-        auto cpu = kVifExtractor.create(opts);
-        REQUIRE(cpu->init(fmt) == 0);
-        MapSink cpu_sink;
-        const unsigned cpu_frames = std::max(1u, s.frames / 40);
-        const auto t1 = std::chrono::steady_clock::now();
-        for (unsigned i = 0; i < cpu_frames; i++) REQUIRE(cpu->extract(ref[i % n], dist[i % n], i, cpu_sink) == 0);
-        const double cpu_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
-        for (unsigned i = 0; i < cpu_frames; i++)
-            for (const char *name : vif::kScaleNames) CHECK(gpu_sink.scores.at(name).at(i) == cpu_sink.scores.at(name).at(i));
-        std::printf("vif %ux%u %u-bit 4:2:0 on %s: GPU engine %.1f fps (%u frames), CPU extractor %.1f fps "
-                    "(one thread)\n", s.w, s.h, s.bpc, st->info().name.c_str(), s.frames / gpu_s, s.frames,
-                    cpu_frames / cpu_s);
-        engine.reset();
-        unref_all(ref);
-        unref_all(dist);
-    }
-    check_clean(*st);
+    run_throughput_bench({kVifExtractor, options_for(kVifExtractor),
+                          {std::begin(vif::kScaleNames), std::end(vif::kScaleNames)},
+                          [](unsigned bpc, unsigned w, unsigned h, auto *ref, auto *dist) {
+                              synthetic(VMAF_PIX_FMT_YUV420P, bpc, w, h, 4, 99, ref, dist);
+                          }});
 }

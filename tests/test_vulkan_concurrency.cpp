@@ -62,7 +62,7 @@ TEST_CASE("contexts on several threads share one adopted device through the call
         require_identical(got[t], want, unsigned(pair.ref.size()));
     }
     REQUIRE(vmaf_vulkan_state_free(&state) == 0);
-    CHECK(h.locks.load() >= int(kContexts * pair.ref.size()));
-    CHECK(h.locks.load() == h.unlocks.load());
+    CHECK(h.locks() >= int(kContexts * pair.ref.size()));
+    CHECK(h.locks() == h.unlocks());
     h.check_clean();
 }

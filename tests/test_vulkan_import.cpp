@@ -356,8 +356,8 @@ TEST_CASE("an adopted device: imported VkImages of every supported layout score 
     run_cases(h, state, "rocket_320x240_10bit_crf30", k10bit420, &run, &skipped, &sampled);
     REQUIRE(vmaf_vulkan_state_free(&state) == 0);
     // Every submission of the library went through the caller's queue lock.
-    CHECK(h.locks.load() > 0);
-    CHECK(h.locks.load() == h.unlocks.load());
+    CHECK(h.locks() > 0);
+    CHECK(h.locks() == h.unlocks());
     h.check_clean();
     INFO(run << " layouts run, " << skipped << " not supported by the device, " << sampled << " sampled");
     CHECK(run >= 7);  // planar, interleaved and msb-aligned layouts run on every device
@@ -577,7 +577,7 @@ TEST_CASE("import lifetimes and refusals end cleanly", "[vulkan][import]")
         d.upload(pair.dist[0]);
         const VmafVulkanImage rd = r.describe(VK_IMAGE_LAYOUT_UNDEFINED), dd = d.describe(VK_IMAGE_LAYOUT_UNDEFINED);
         VmafContext *ctx = open_context(state);
-        const int submissions = h.locks.load();
+        const int submissions = h.locks();
 
         VmafVulkanImage bad = rd;
         bad.sem[1] = VK_NULL_HANDLE;
@@ -599,12 +599,12 @@ TEST_CASE("import lifetimes and refusals end cleanly", "[vulkan][import]")
         CHECK(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_REFERENCE, &bad, 0) == -EINVAL);
         CHECK(vmaf_vulkan_import_image(ctx, VmafVulkanImportSide(2), &rd, 0) == -EINVAL);
         CHECK(vmaf_vulkan_read_imported_pictures(ctx, 0) == -EINVAL);  // nothing imported
-        CHECK(h.locks.load() == submissions);  // nothing refused reached the queue
+        CHECK(h.locks() == submissions);  // nothing refused reached the queue
 
         // The first import fixes the geometry and starts the engine, whose set-up
         // may submit once; refusals after it submit nothing either.
         REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_REFERENCE, &rd, 0) == 0);
-        const int started = h.locks.load();
+        const int started = h.locks();
         CHECK(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_REFERENCE, &rd, 0) == -EINVAL);  // twice
         CHECK(vmaf_vulkan_read_imported_pictures(ctx, 0) == -EINVAL);  // no distorted picture
         CHECK(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_DISTORTED, &dd, 1) == -EINVAL);  // frame 0 pending
@@ -614,7 +614,7 @@ TEST_CASE("import lifetimes and refusals end cleanly", "[vulkan][import]")
         bad = dd;
         bad.pix_fmt = VMAF_PIX_FMT_YUV444P;
         CHECK(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_DISTORTED, &bad, 0) == -EINVAL);
-        CHECK(h.locks.load() == started);
+        CHECK(h.locks() == started);
 
         REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_DISTORTED, &dd, 0) == 0);
         REQUIRE(vmaf_vulkan_read_imported_pictures(ctx, 0) == 0);
@@ -637,9 +637,9 @@ TEST_CASE("import lifetimes and refusals end cleanly", "[vulkan][import]")
         b.final_layout[0] = VK_IMAGE_LAYOUT_GENERAL;  // another final layout
         REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_REFERENCE, &a, 0) == 0);
         REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_DISTORTED, &b, 0) == 0);
-        int submissions = h.locks.load();  // the engine's set-up is done
+        int submissions = h.locks();  // the engine's set-up is done
         CHECK(vmaf_vulkan_read_imported_pictures(ctx, 0) == -EINVAL);
-        CHECK(h.locks.load() == submissions);
+        CHECK(h.locks() == submissions);
         REQUIRE(vmaf_close(ctx) == 0);
 
         ctx = open_context(state);
@@ -647,9 +647,9 @@ TEST_CASE("import lifetimes and refusals end cleanly", "[vulkan][import]")
         b.usage = 0;  // the same image said to be copied
         REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_REFERENCE, &a, 0) == 0);
         REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_DISTORTED, &b, 0) == 0);
-        submissions = h.locks.load();
+        submissions = h.locks();
         CHECK(vmaf_vulkan_read_imported_pictures(ctx, 0) == -EINVAL);
-        CHECK(h.locks.load() == submissions);
+        CHECK(h.locks() == submissions);
         REQUIRE(vmaf_close(ctx) == 0);
     }
     SECTION("images destroyed once their frame is done; a frame imported on one side is dropped at flush")

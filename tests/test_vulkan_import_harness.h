@@ -1,5 +1,5 @@
-// A caller's Vulkan setup for the import tests: its own instance (validation layer
-// on, every message counted), device, queue and queue lock, adopted by the library
+// The import tests' caller: the caller-owned Vulkan device vmaf_bench's
+// vulkan-import mode uses too (caller/caller_device.h), adopted by the library
 // through vmaf_vulkan_state_init_external(); plus images and exportable memory
 // filled from VmafPictures in the layouts callers use (planar, NV12-style
 // interleaved chroma, multi-plane formats, msb-aligned 16-bit samples).
@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "caller/caller_device.h"
 #include "context/context.h"
 #include "feature/registry.h"
 #include "golden.h"
@@ -51,74 +52,25 @@ struct ImageCase {
     bool msb_aligned;    // 16-bit samples held high (P010)
 };
 
+// The caller's device (caller/caller_device.h, as vmaf_bench's vulkan-import
+// mode has it), with the validation layer on unless
+// VMAF_TEST_VULKAN_NO_VALIDATION=1, and what the tests build on it.
 class Harness {
 public:
     // `external_fd`: enable VK_KHR_external_memory_fd when the device has it.
-    explicit Harness(bool external_fd = false)
-    {
-        REQUIRE(vk::load_loader() == 0);
-        create_instance();
-        pick_device();
-        create_device(external_fd);
-    }
-
-    ~Harness()
-    {
-        if (device_) {
-            fn.vkDeviceWaitIdle(device_);
-            fn.vkDestroyDevice(device_, nullptr);
-        }
-        if (messenger_) destroy_messenger_(instance_, messenger_, nullptr);
-        if (instance_) destroy_instance_(instance_, nullptr);
-    }
+    explicit Harness(bool external_fd = false) : dev_(create(external_fd)), fn(dev_->fn()) {}
     Harness(const Harness &) = delete;
     Harness &operator=(const Harness &) = delete;
 
-    VmafVulkanExternalHandles handles(unsigned outstanding = 0)
-    {
-        VmafVulkanExternalHandles h{};
-        h.instance = instance_;
-        h.physical_device = physical_;
-        h.device = device_;
-        h.get_instance_proc_addr = vkGetInstanceProcAddr;
-        h.queue_family_index = family_;
-        h.queue_index = 0;
-        // Called on the library's threads: counted here, checked by check_clean()
-        // (Catch's assertions are for the test's own thread).
-        h.lock_queue = [](void *o, uint32_t family, uint32_t index) {
-            auto *self = static_cast<Harness *>(o);
-            if (family != self->family_ || index != 0) self->bad_queue_args++;
-            self->queue_mutex_.lock();
-            self->locks++;
-        };
-        h.unlock_queue = [](void *o, uint32_t, uint32_t) {
-            auto *self = static_cast<Harness *>(o);
-            self->unlocks++;
-            self->queue_mutex_.unlock();
-        };
-        h.lock_opaque = this;
-        h.enabled_features = &features_.core;
-        h.enabled_extensions = extensions_.data();
-        h.n_enabled_extensions = unsigned(extensions_.size());
-        h.api_version = VK_API_VERSION_1_2;
-        h.max_outstanding_frames = outstanding;
-        return h;
-    }
-
-    bool has_extension(const char *name) const
-    {
-        for (const char *e : extensions_)
-            if (!std::strcmp(e, name)) return true;
-        return false;
-    }
+    VmafVulkanExternalHandles handles(unsigned outstanding = 0) { return dev_->handles(outstanding); }
+    bool has_extension(const char *name) const { return dev_->has_extension(name); }
 
     // Whether images of this format can be created, filled and copied from.
     // Sampled in both tilings (what the library asks of a plane's view format), or
     // in optimal tiling (what a sampled image of the format needs).
     bool samples(VkFormat f, bool optimal_only = false) const
     {
-        VkFormatProperties p{};
-        get_format_properties_(physical_, f, &p);
+        const VkFormatProperties p = dev_->format_properties(f);
         const VkFormatFeatureFlags have = optimal_only ? p.optimalTilingFeatures
                                                        : p.optimalTilingFeatures & p.linearTilingFeatures;
         return (have & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT) != 0;
@@ -126,24 +78,26 @@ public:
 
     bool supports(VkFormat f) const
     {
-        VkFormatProperties p{};
-        get_format_properties_(physical_, f, &p);
+        const VkFormatProperties p = dev_->format_properties(f);
         const VkFormatFeatureFlags need = VK_FORMAT_FEATURE_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_TRANSFER_DST_BIT;
         return (p.optimalTilingFeatures & need) == need;
     }
 
+    // Checked here, on the test's thread: the library calls the lock callbacks
+    // and the layer reports on its own threads.
     void check_clean() const
     {
         INFO("validation messages on the caller's instance");
-        CHECK(messages.load() == 0);
-        CHECK(bad_queue_args.load() == 0);  // the lock callbacks got our queue
+        CHECK(dev_->validation_messages() == 0);
+        CHECK(dev_->bad_queue_args() == 0);  // the lock callbacks got our queue
     }
+    int locks() const { return dev_->locks(); }
+    int unlocks() const { return dev_->unlocks(); }
 
     // Submit under the queue lock (the library submits to the same queue).
     void submit(const VkSubmitInfo &si, VkFence fence = VK_NULL_HANDLE)
     {
-        std::lock_guard lock(queue_mutex_);
-        vk_check(fn.vkQueueSubmit(queue_, 1, &si, fence), "vkQueueSubmit");
+        vk_check(dev_->submit(si, fence), "vkQueueSubmit");
     }
 
     // A host-visible coherent buffer, mapped.
@@ -165,9 +119,9 @@ public:
         bi.pNext = exportable ? &ei : nullptr;
         bi.size = size;
         bi.usage = usage;
-        vk_check(fn.vkCreateBuffer(device_, &bi, nullptr, &b.buffer), "vkCreateBuffer");
+        vk_check(fn.vkCreateBuffer(dev_->device(), &bi, nullptr, &b.buffer), "vkCreateBuffer");
         VkMemoryRequirements req;
-        fn.vkGetBufferMemoryRequirements(device_, b.buffer, &req);
+        fn.vkGetBufferMemoryRequirements(dev_->device(), b.buffer, &req);
         b.type = memory_type(req.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
                                                      VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
         b.allocation = req.size;
@@ -177,17 +131,17 @@ public:
         ai.pNext = exportable ? &ex : nullptr;
         ai.allocationSize = req.size;
         ai.memoryTypeIndex = b.type;
-        vk_check(fn.vkAllocateMemory(device_, &ai, nullptr, &b.memory), "vkAllocateMemory");
-        vk_check(fn.vkBindBufferMemory(device_, b.buffer, b.memory, 0), "vkBindBufferMemory");
+        vk_check(fn.vkAllocateMemory(dev_->device(), &ai, nullptr, &b.memory), "vkAllocateMemory");
+        vk_check(fn.vkBindBufferMemory(dev_->device(), b.buffer, b.memory, 0), "vkBindBufferMemory");
         void *p;
-        vk_check(fn.vkMapMemory(device_, b.memory, 0, VK_WHOLE_SIZE, 0, &p), "vkMapMemory");
+        vk_check(fn.vkMapMemory(dev_->device(), b.memory, 0, VK_WHOLE_SIZE, 0, &p), "vkMapMemory");
         b.data = static_cast<uint8_t *>(p);
         return b;
     }
     void destroy(HostBuffer &b)
     {
-        if (b.buffer) fn.vkDestroyBuffer(device_, b.buffer, nullptr);
-        if (b.memory) fn.vkFreeMemory(device_, b.memory, nullptr);
+        if (b.buffer) fn.vkDestroyBuffer(dev_->device(), b.buffer, nullptr);
+        if (b.memory) fn.vkFreeMemory(dev_->device(), b.memory, nullptr);
         b = HostBuffer{};
     }
     int export_fd(const HostBuffer &b)
@@ -196,7 +150,7 @@ public:
         gi.memory = b.memory;
         gi.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
         int fd = -1;
-        vk_check(fn.vkGetMemoryFdKHR(device_, &gi, &fd), "vkGetMemoryFdKHR");
+        vk_check(fn.vkGetMemoryFdKHR(dev_->device(), &gi, &fd), "vkGetMemoryFdKHR");
         return fd;
     }
 
@@ -208,13 +162,13 @@ public:
         VkSemaphoreCreateInfo si = vk::make<VkSemaphoreCreateInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO);
         si.pNext = &ti;
         VkSemaphore s;
-        vk_check(fn.vkCreateSemaphore(device_, &si, nullptr, &s), "vkCreateSemaphore");
+        vk_check(fn.vkCreateSemaphore(dev_->device(), &si, nullptr, &s), "vkCreateSemaphore");
         return s;
     }
     uint64_t counter(VkSemaphore s)
     {
         uint64_t v = 0;
-        vk_check(fn.vkGetSemaphoreCounterValue(device_, s, &v), "vkGetSemaphoreCounterValue");
+        vk_check(fn.vkGetSemaphoreCounterValue(dev_->device(), s, &v), "vkGetSemaphoreCounterValue");
         return v;
     }
     void wait(VkSemaphore s, uint64_t value)
@@ -223,14 +177,14 @@ public:
         wi.semaphoreCount = 1;
         wi.pSemaphores = &s;
         wi.pValues = &value;
-        vk_check(fn.vkWaitSemaphores(device_, &wi, 60ull * 1000 * 1000 * 1000), "vkWaitSemaphores");
+        vk_check(fn.vkWaitSemaphores(dev_->device(), &wi, 60ull * 1000 * 1000 * 1000), "vkWaitSemaphores");
     }
     void signal(VkSemaphore s, uint64_t value)
     {
         VkSemaphoreSignalInfo si = vk::make<VkSemaphoreSignalInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO);
         si.semaphore = s;
         si.value = value;
-        vk_check(fn.vkSignalSemaphore(device_, &si), "vkSignalSemaphore");
+        vk_check(fn.vkSignalSemaphore(dev_->device(), &si), "vkSignalSemaphore");
     }
 
     // An image for the library to read. `sampled_only`: sampled and never copied
@@ -250,7 +204,7 @@ public:
         // are: images left in SHADER_READ_ONLY_OPTIMAL need it.
         ci.usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
         VkFormatProperties props{};
-        get_format_properties_(physical_, format, &props);
+        props = dev_->format_properties(format);
         if (props.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT) ci.usage |= VK_IMAGE_USAGE_SAMPLED_BIT;
         if (sampled_only) {
             ci.usage = VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
@@ -259,177 +213,62 @@ public:
         }
         ci.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
         VkImage img;
-        vk_check(fn.vkCreateImage(device_, &ci, nullptr, &img), "vkCreateImage");
+        vk_check(fn.vkCreateImage(dev_->device(), &ci, nullptr, &img), "vkCreateImage");
         VkMemoryRequirements req;
-        fn.vkGetImageMemoryRequirements(device_, img, &req);
+        fn.vkGetImageMemoryRequirements(dev_->device(), img, &req);
         VkMemoryAllocateInfo ai = vk::make<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
         ai.allocationSize = req.size;
         ai.memoryTypeIndex = memory_type(req.memoryTypeBits, 0);
         VkDeviceMemory mem;
-        vk_check(fn.vkAllocateMemory(device_, &ai, nullptr, &mem), "vkAllocateMemory");
-        vk_check(fn.vkBindImageMemory(device_, img, mem, 0), "vkBindImageMemory");
+        vk_check(fn.vkAllocateMemory(dev_->device(), &ai, nullptr, &mem), "vkAllocateMemory");
+        vk_check(fn.vkBindImageMemory(dev_->device(), img, mem, 0), "vkBindImageMemory");
         image_memory_[img] = mem;
         return img;
     }
     void destroy(VkImage img)
     {
-        fn.vkDestroyImage(device_, img, nullptr);
-        fn.vkFreeMemory(device_, image_memory_.at(img), nullptr);
+        fn.vkDestroyImage(dev_->device(), img, nullptr);
+        fn.vkFreeMemory(dev_->device(), image_memory_.at(img), nullptr);
         image_memory_.erase(img);
     }
-    void destroy(VkSemaphore s) { fn.vkDestroySemaphore(device_, s, nullptr); }
+    void destroy(VkSemaphore s) { fn.vkDestroySemaphore(dev_->device(), s, nullptr); }
 
-    VkDevice device() const { return device_; }
-    VkPhysicalDevice physical() const { return physical_; }
-    uint32_t family() const { return family_; }
-
-    VolkDeviceTable fn{};
-    std::atomic<int> messages{0}, locks{0}, unlocks{0}, bad_queue_args{0};
+    VkDevice device() const { return dev_->device(); }
+    VkPhysicalDevice physical() const { return dev_->physical(); }
+    uint32_t family() const { return dev_->family(); }
 
 private:
-    static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT,
-                                                     VkDebugUtilsMessageTypeFlagsEXT,
-                                                     const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
-    {
-        static_cast<Harness *>(user)->messages++;
-        UNSCOPED_INFO("validation: " << (data && data->pMessage ? data->pMessage : "?"));
-        std::fprintf(stderr, "validation: %s\n", data && data->pMessage ? data->pMessage : "?");
-        return VK_FALSE;
-    }
-
-    void create_instance()
+    static std::unique_ptr<tools::CallerDevice> create(bool external_fd)
     {
         const char *off = std::getenv("VMAF_TEST_VULKAN_NO_VALIDATION");
-        const bool validation = !(off && *off == '1');
-        VkApplicationInfo app = vk::make<VkApplicationInfo>(VK_STRUCTURE_TYPE_APPLICATION_INFO);
-        app.pApplicationName = "import-test-harness";
-        app.apiVersion = VK_API_VERSION_1_2;
-        const char *layer = "VK_LAYER_KHRONOS_validation";
-        const char *ext = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
-        VkDebugUtilsMessengerCreateInfoEXT mi = vk::make<VkDebugUtilsMessengerCreateInfoEXT>(VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT);
-        mi.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
-        mi.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
-                         VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
-        mi.pfnUserCallback = on_message;
-        mi.pUserData = this;
-        VkInstanceCreateInfo ci = vk::make<VkInstanceCreateInfo>(VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO);
-        ci.pApplicationInfo = &app;
-        if (validation) {
-            ci.pNext = &mi;
-            ci.enabledLayerCount = 1;
-            ci.ppEnabledLayerNames = &layer;
-            ci.enabledExtensionCount = 1;
-            ci.ppEnabledExtensionNames = &ext;
-        }
-        vk_check(vkCreateInstance(&ci, nullptr, &instance_), "vkCreateInstance");
-        auto get = [&](const char *n) { return vkGetInstanceProcAddr(instance_, n); };
-        destroy_instance_ = reinterpret_cast<PFN_vkDestroyInstance>(get("vkDestroyInstance"));
-        get_format_properties_ =
-            reinterpret_cast<PFN_vkGetPhysicalDeviceFormatProperties>(get("vkGetPhysicalDeviceFormatProperties"));
-        if (validation) {
-            auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(get("vkCreateDebugUtilsMessengerEXT"));
-            destroy_messenger_ =
-                reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(get("vkDestroyDebugUtilsMessengerEXT"));
-            vk_check(create(instance_, &mi, nullptr, &messenger_), "vkCreateDebugUtilsMessengerEXT");
-        }
-    }
-
-    void pick_device()
-    {
-        auto enumerate = reinterpret_cast<PFN_vkEnumeratePhysicalDevices>(
-            vkGetInstanceProcAddr(instance_, "vkEnumeratePhysicalDevices"));
-        auto props = reinterpret_cast<PFN_vkGetPhysicalDeviceProperties>(
-            vkGetInstanceProcAddr(instance_, "vkGetPhysicalDeviceProperties"));
-        auto queues = reinterpret_cast<PFN_vkGetPhysicalDeviceQueueFamilyProperties>(
-            vkGetInstanceProcAddr(instance_, "vkGetPhysicalDeviceQueueFamilyProperties"));
-        get_memory_properties_ = reinterpret_cast<PFN_vkGetPhysicalDeviceMemoryProperties>(
-            vkGetInstanceProcAddr(instance_, "vkGetPhysicalDeviceMemoryProperties"));
-        uint32_t n = 0;
-        enumerate(instance_, &n, nullptr);
-        std::vector<VkPhysicalDevice> pds(n);
-        enumerate(instance_, &n, pds.data());
-        REQUIRE(n > 0);
-        physical_ = pds[0];
-        for (VkPhysicalDevice pd : pds) {  // a GPU if there is one
-            VkPhysicalDeviceProperties p;
-            props(pd, &p);
-            if (p.deviceType == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU) physical_ = pd;
-        }
-        // A queue family with graphics and compute: the one a decoder or renderer
-        // shares with us.
-        queues(physical_, &n, nullptr);
-        std::vector<VkQueueFamilyProperties> q(n);
-        queues(physical_, &n, q.data());
-        for (uint32_t i = 0; i < n; i++) {
-            if (q[i].queueFlags & VK_QUEUE_COMPUTE_BIT) {
-                family_ = i;
-                break;
-            }
-        }
-        get_memory_properties_(physical_, &memory_);
-    }
-
-    void create_device(bool external_fd)
-    {
-        auto enum_ext = reinterpret_cast<PFN_vkEnumerateDeviceExtensionProperties>(
-            vkGetInstanceProcAddr(instance_, "vkEnumerateDeviceExtensionProperties"));
-        uint32_t n = 0;
-        enum_ext(physical_, nullptr, &n, nullptr);
-        std::vector<VkExtensionProperties> have(n);
-        enum_ext(physical_, nullptr, &n, have.data());
-        if (external_fd) {
-            for (const VkExtensionProperties &e : have)
-                if (!std::strcmp(e.extensionName, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME))
-                    extensions_.push_back(VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
-        }
-        features_.require();
-        {
-            vmaf::vk::FeatureChain have;
-            reinterpret_cast<PFN_vkGetPhysicalDeviceFeatures2>(vkGetInstanceProcAddr(instance_, "vkGetPhysicalDeviceFeatures2"))(physical_, &have.core);
-            features_.want_optional(have);
-        }
-        const float priority = 1.0f;
-        VkDeviceQueueCreateInfo qi = vk::make<VkDeviceQueueCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
-        qi.queueFamilyIndex = family_;
-        qi.queueCount = 1;
-        qi.pQueuePriorities = &priority;
-        VkDeviceCreateInfo ci = vk::make<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
-        ci.pNext = &features_.core;
-        ci.queueCreateInfoCount = 1;
-        ci.pQueueCreateInfos = &qi;
-        ci.enabledExtensionCount = uint32_t(extensions_.size());
-        ci.ppEnabledExtensionNames = extensions_.data();
-        auto create = reinterpret_cast<PFN_vkCreateDevice>(vkGetInstanceProcAddr(instance_, "vkCreateDevice"));
-        vk_check(create(physical_, &ci, nullptr, &device_), "vkCreateDevice");
-        // volk loads device tables through its global vkGetDeviceProcAddr.
-        vkGetDeviceProcAddr = reinterpret_cast<PFN_vkGetDeviceProcAddr>(
-            vkGetInstanceProcAddr(instance_, "vkGetDeviceProcAddr"));
-        volkLoadDeviceTable(&fn, device_);
-        fn.vkGetDeviceQueue(device_, family_, 0, &queue_);
+        tools::CallerDevice::Options o;
+        o.validation = !(off && *off == '1');
+        o.performance_messages = true;
+        o.graphics = true;  // the family a decoder or renderer shares with us
+        o.external_memory_fd = external_fd;
+        o.application_name = "import-test-harness";
+        o.on_message = [](const char *m) { std::fprintf(stderr, "validation: %s\n", m); };
+        std::unique_ptr<tools::CallerDevice> dev;
+        std::string err;
+        const int e = tools::CallerDevice::create(o, &dev, &err);
+        INFO(err);
+        REQUIRE(e == 0);
+        return dev;
     }
 
     uint32_t memory_type(uint32_t bits, VkMemoryPropertyFlags need) const
     {
-        for (uint32_t i = 0; i < memory_.memoryTypeCount; i++)
-            if ((bits & (1u << i)) && (memory_.memoryTypes[i].propertyFlags & need) == need) return i;
-        FAIL("no memory type");
-        return 0;
+        uint32_t type = 0;
+        if (dev_->memory_type(bits, need, &type)) FAIL("no memory type");
+        return type;
     }
 
-    VkInstance instance_ = VK_NULL_HANDLE;
-    VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
-    VkPhysicalDevice physical_ = VK_NULL_HANDLE;
-    VkDevice device_ = VK_NULL_HANDLE;
-    VkQueue queue_ = VK_NULL_HANDLE;
-    uint32_t family_ = 0;
-    std::mutex queue_mutex_;
-    std::vector<const char *> extensions_;
-    vk::FeatureChain features_;
-    VkPhysicalDeviceMemoryProperties memory_{};
-    PFN_vkDestroyInstance destroy_instance_ = nullptr;
-    PFN_vkDestroyDebugUtilsMessengerEXT destroy_messenger_ = nullptr;
-    PFN_vkGetPhysicalDeviceFormatProperties get_format_properties_ = nullptr;
-    PFN_vkGetPhysicalDeviceMemoryProperties get_memory_properties_ = nullptr;
+    std::unique_ptr<tools::CallerDevice> dev_;
+
+public:
+    const VolkDeviceTable &fn;
+
+private:
     std::map<VkImage, VkDeviceMemory> image_memory_;
 };
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string_view>
@@ -199,7 +200,16 @@ public:
     }
     int attach(VmafContext *vmaf, std::string *err) override
     {
-        if (int e = CallerDevice::create(o_.device, o_.validation, o_.import_queue == "graphics", &caller_, err)) return e;
+        CallerDevice::Options co;
+        co.device = o_.device;
+        co.validation = o_.validation;
+        co.graphics = o_.import_queue == "graphics";
+        co.application_name = "vmaf_bench";
+        co.on_message = [](const char *m) { std::fprintf(stderr, "vmaf_bench: validation: %s\n", m); };
+        if (int e = CallerDevice::create(co, &caller_, err)) {
+            if (e == -ENOTSUP && o_.validation) *err = "--validation: " + *err;
+            return e;
+        }
         if (int e = vmaf_vulkan_state_init_external(&state_, caller_->handles(o_.in_flight))) {
             *err = "vmaf_vulkan_state_init_external on " + caller_->name() + ": " + errno_text(e);
             return e;

@@ -25,7 +25,7 @@ void vk::EngineDeleter::operator()(vk::Engine *e) const
 #endif
 }
 
-void vk::ContextIoDeleter::operator()(vk::ContextIo *io) const
+void vk::FrameIoDeleter::operator()(vk::FrameIo *io) const
 {
 #if VMAF_HAVE_VULKAN
     delete io;
@@ -60,12 +60,12 @@ Context::~Context()
     if (pool_) pool_->wait();
     pool_.reset();
 #if VMAF_HAVE_VULKAN
-    if (vk_state_ && vk_state_->hung() && (vk_engine_ || vk_io_)) {
+    if (vk_state_ && vk_state_->hung() && (vk_engine_ || vk_frame_io_)) {
         // The GPU may still use the engine's buffers, pipelines and command
         // buffers and the device pictures: they are left allocated.
         log(VMAF_LOG_LEVEL_ERROR, "the GPU is hung: this context's GPU objects are not freed\n");
         (void)vk_engine_.release();
-        (void)vk_io_.release();
+        (void)vk_frame_io_.release();
     }
     if (vk_engine_) {
         FeatureCollector scratch;
@@ -76,7 +76,7 @@ Context::~Context()
 #endif
     if (prev_ref_.ref) vmaf_picture_unref(&prev_ref_);
     if (prev_prev_ref_.ref) vmaf_picture_unref(&prev_prev_ref_);
-    vk_io_.reset();  // device picture pools, imports never read: after every user
+    vk_frame_io_.reset();  // device picture pools, imports never read: after every user
 #if VMAF_HAVE_VULKAN
     if (vk_state_) vk_state_->detach();
 #endif
@@ -363,7 +363,7 @@ int Context::flush()
 {
     if (flushed_) return -EINVAL;
 #if VMAF_HAVE_VULKAN
-    if (vk_io_) vk_io_->drop_unread();
+    if (vk_frame_io_) vk_frame_io_->drop_unread();
 #endif
 #if VMAF_HAVE_VULKAN
     // First: the engine's last frames may still feed CPU features (imports).
@@ -405,7 +405,7 @@ int Context::import_vulkan_state(vk::State *state)
         log(VMAF_LOG_LEVEL_ERROR, "GPU use is disabled by VmafConfiguration.gpumask\n");
         return -EINVAL;
     }
-    if (vk_state_ && vk_shared_ && vk_state_ == vk_shared_.get() && !vk_io_) {
+    if (vk_state_ && vk_shared_ && vk_state_ == vk_shared_.get() && !vk_frame_io_) {
         // The caller's own state wins over the one VMAF_BACKEND chose.
         log(VMAF_LOG_LEVEL_DEBUG, "the imported Vulkan state replaces VMAF_BACKEND's device\n");
         vk_state_->detach();

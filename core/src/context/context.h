@@ -23,9 +23,9 @@ namespace vmaf {
 namespace vk {
 class State;
 struct ImportedPicture;
-struct ContextIo;
-struct ContextIoDeleter {
-    void operator()(ContextIo *io) const;
+struct FrameIo;
+struct FrameIoDeleter {
+    void operator()(FrameIo *io) const;
 };
 // Drops a context's reference to the process's shared device (context/backend_select.cpp).
 struct SharedStateRelease {
@@ -128,7 +128,7 @@ private:
     std::unique_ptr<ScoreSink> gpu_sink_;
     vk::State *vk_state_ = nullptr;
     std::unique_ptr<vk::Engine, vk::EngineDeleter> vk_engine_;
-    std::unique_ptr<vk::ContextIo, vk::ContextIoDeleter> vk_io_;
+    std::unique_ptr<vk::FrameIo, vk::FrameIoDeleter> vk_frame_io_;
     Backing backing_ = Backing::Unknown;
     std::mutex error_mutex_;
     int async_error_ = 0;

@@ -12,7 +12,7 @@
 
 namespace vmaf {
 
-void vk::ContextIo::drop_unread()
+void vk::FrameIo::drop_unread()
 {
     if (!importing) return;
     log(VMAF_LOG_LEVEL_WARNING, "Vulkan: frame %u was imported on one side only; it is dropped\n", index);
@@ -29,13 +29,13 @@ int Context::vulkan_preallocate_pictures(VmafPixelFormat fmt, unsigned bpc, unsi
         log(VMAF_LOG_LEVEL_ERROR, "%s: call it before the first picture\n", what);
         return -EINVAL;
     }
-    if (vk_io_ && vk_io_->configured) return -EBUSY;
+    if (vk_frame_io_ && vk_frame_io_->configured) return -EBUSY;
     if (!picture_storage_size(fmt, bpc, w, h)) {
         log(VMAF_LOG_LEVEL_ERROR, "%s: unsupported pictures (%ux%u, %u-bit, pix_fmt %d)\n", what, w, h, bpc, fmt);
         return -EINVAL;
     }
     if (!count) count = 2 * (vk_state_ ? vk_state_->frames_in_flight() : vk::kDefaultFramesInFlight) + 2;
-    auto io = std::make_unique<vk::ContextIo>();
+    auto io = std::make_unique<vk::FrameIo>();
     switch (method) {
     case VMAF_VULKAN_PICTURE_PREALLOCATION_METHOD_NONE: break;
     case VMAF_VULKAN_PICTURE_PREALLOCATION_METHOD_HOST:
@@ -59,18 +59,18 @@ int Context::vulkan_preallocate_pictures(VmafPixelFormat fmt, unsigned bpc, unsi
     io->bpc = bpc;
     io->w = w;
     io->h = h;
-    vk_io_.reset(io.release());
+    vk_frame_io_.reset(io.release());
     return 0;
 }
 
 int Context::vulkan_fetch_picture(VmafPicture *pic)
 {
     if (!pic) return -EINVAL;
-    if (!vk_io_ || !vk_io_->configured) {
+    if (!vk_frame_io_ || !vk_frame_io_->configured) {
         log(VMAF_LOG_LEVEL_ERROR, "vmaf_vulkan_picture_fetch: call vmaf_vulkan_preallocate_pictures first\n");
         return -EINVAL;
     }
-    vk::ContextIo &io = *vk_io_;
+    vk::FrameIo &io = *vk_frame_io_;
     switch (io.method) {
     case VMAF_VULKAN_PICTURE_PREALLOCATION_METHOD_HOST: return fetch_host(*io.host_pool, pic, -1);
     case VMAF_VULKAN_PICTURE_PREALLOCATION_METHOD_DEVICE:
@@ -112,8 +112,8 @@ int Context::vulkan_import(unsigned side, std::unique_ptr<vk::ImportedPicture> p
         std::lock_guard lock(error_mutex_);
         if (async_error_) return async_error_;
     }
-    if (!vk_io_) vk_io_.reset(new vk::ContextIo);
-    vk::ContextIo &io = *vk_io_;
+    if (!vk_frame_io_) vk_frame_io_.reset(new vk::FrameIo);
+    vk::FrameIo &io = *vk_frame_io_;
     if (io.importing && io.index != index) {
         log(VMAF_LOG_LEVEL_ERROR, "%s: frame %u is imported on one side; read it before importing frame %u\n", what,
             io.index, index);
@@ -156,7 +156,7 @@ int Context::vulkan_read_imported(unsigned index)
         log(VMAF_LOG_LEVEL_ERROR, "%s: the context was already flushed\n", what);
         return -EINVAL;
     }
-    vk::ContextIo *io = vk_io_.get();
+    vk::FrameIo *io = vk_frame_io_.get();
     if (!io || !io->importing || io->index != index) {
         log(VMAF_LOG_LEVEL_ERROR, "%s: frame %u was not imported\n", what, index);
         return -EINVAL;

@@ -1,6 +1,6 @@
-// A context's Vulkan picture paths: its picture pool (host, device or none) and
-// the frame being imported. Owned by the Context (context/context.h); the Context
-// member functions that use it are in context/vulkan_io.cpp.
+// A context's Vulkan frame I/O (vk::FrameIo): its picture pool (host, device or
+// none) and the frame being imported. Owned by the Context (context/context.h);
+// the Context member functions that use it are in context/vulkan_io.cpp.
 #pragma once
 
 #include <memory>
@@ -12,7 +12,7 @@
 
 namespace vmaf::vk {
 
-struct ContextIo {
+struct FrameIo {
     // vmaf_vulkan_preallocate_pictures
     bool configured = false;
     VmafVulkanPicturePreallocationMethod method = VMAF_VULKAN_PICTURE_PREALLOCATION_METHOD_NONE;

@@ -21,7 +21,7 @@ layout(push_constant) uniform Params {
     uint map_offset;            // this picture's maps in `consts`
     uint in_width, in_height;   // the picture's luma size
     uint max_sample;            // larger samples are an error (0: none can be)
-    uint error_word;            // this frame's (cambi_gpu.h: kErrorAt)
+    uint error_word;            // this frame's (cambi_gpu_layout.h: kErrorAt)
 } p;
 
 uint sample_at(uint x, uint y)

@@ -19,7 +19,7 @@ layout(local_size_x = 256) in;
 layout(push_constant) uniform Params {
     uint slots;         // in use
     uint result_index;  // words into `results`
-    uint error_word;    // this frame's (cambi_gpu.h: kErrorAt)
+    uint error_word;    // this frame's (cambi_gpu_layout.h: kErrorAt)
 } p;
 
 const uint kPer = kValuesPerThread;

@@ -1,14 +1,14 @@
 // cambi_tables.glsl: the CAMBI Vulkan twin's buffer layout and limits
-// (cambi_gpu.h). The tables themselves (reciprocals, TVI limits, weights) are
+// (cambi_gpu_layout.h). The tables themselves (reciprocals, TVI limits, weights) are
 // uploaded by the host from cambi_tables.h.
-#include "feature/cambi/cambi_gpu.h"
+#include "feature/cambi/cambi_gpu_layout.h"
 #include "vulkan/glsl_writer.h"
 
 int main()
 {
     using namespace vmaf;
     using namespace vmaf::cambi::gpu;
-    glsl::Writer w("CAMBI_TABLES_GLSL", "core/src/feature/cambi/cambi_gpu.h");
+    glsl::Writer w("CAMBI_TABLES_GLSL", "core/src/feature/cambi/cambi_gpu_layout.h");
     w.constant("kScales", uint32_t(cambi::kScales));
     w.constant("kSlots", kSlots);
     w.constant("kMaskFilterSize", int32_t(cambi::kMaskFilterSize));

@@ -45,7 +45,7 @@
 #include <vector>
 
 #include "feature/cambi/cambi.h"
-#include "feature/cambi/cambi_gpu.h"
+#include "feature/cambi/cambi_gpu_layout.h"
 #include "feature/cambi/cambi_pool.h"
 #include "feature/cambi/cambi_settings.h"
 #include "feature/cambi/cambi_tables.h"
@@ -485,7 +485,7 @@ private:
     uint32_t cols_ = 32, ncols_ = kNarrowColumns, max_pad_ = 0, rows_ = kRowsPerGroup, narrow_band_ = kNarrowBand;
     uint32_t partial_groups_ = 0;  // every slot's workgroups of the top and sum passes
     bool counters_zeroed_ = false;  // by the first frame's fill
-    uint32_t error_word_ = 1;       // the frame being recorded's (cambi_gpu.h: kErrorAt); the first's is 0
+    uint32_t error_word_ = 1;       // the frame being recorded's (cambi_gpu_layout.h: kErrorAt); the first's is 0
     unsigned n_pics_ = 1;
     std::array<Pic, 2> pics_{};
     std::unique_ptr<ComputePipeline> load_, mask_, mode_, cvalues_, sum_, top_, narrow_;

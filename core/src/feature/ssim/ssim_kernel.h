@@ -141,15 +141,4 @@ inline double to_db(double score, double cap)
     return db < cap ? db : cap;
 }
 
-// The Vulkan twins' kernel layout (ssim_vk.cpp; exported to the kernels through
-// ssim_tables.glsl): ssim_terms.comp's workgroups of kTermsThreads threads over
-// tiles of kTileW x kTileH outputs, ssim_sum.comp's of kSumThreads, and
-// ssim_box.comp's and ssim_lpf.comp's of kPointTile x kPointTile outputs.
-namespace gpu {
-inline constexpr int kTermsThreads = 256;
-inline constexpr int kTileW = 16, kTileH = 32;
-inline constexpr int kSumThreads = 256;
-inline constexpr int kPointTile = 16;
-}  // namespace gpu
-
 }  // namespace vmaf::ssim

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "feature/ssim/ssim_gpu_layout.h"
 #include "feature/ssim/ssim_kernel.h"
 #include "feature/ssim/ssim_tables.h"
 #include "vulkan/glsl_writer.h"
@@ -27,7 +28,7 @@ int main()
         for (float t : row) lpf.push_back(std::bit_cast<uint32_t>(t));
     w.array("kSsimLowPassBits", lpf);
 
-    // The kernels' layout (ssim_kernel.h).
+    // The kernels' layout (ssim_gpu_layout.h).
     w.constant("kSsimTermsThreads", int32_t(ssim::gpu::kTermsThreads));
     w.constant("kSsimTileW", int32_t(ssim::gpu::kTileW));
     w.constant("kSsimTileH", int32_t(ssim::gpu::kTileH));

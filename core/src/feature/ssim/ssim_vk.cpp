@@ -27,6 +27,7 @@
 #include "feature/common/float_picture.h"
 #include "feature/ssim/ssim.h"
 #include "feature/ssim/ssim_engine.h"
+#include "feature/ssim/ssim_gpu_layout.h"
 #include "feature/ssim/ssim_kernel.h"
 #include "feature/ssim/ssim_tables.h"
 #include "picture/picture.h"
@@ -44,7 +45,7 @@ namespace vmaf::vk {
 
 namespace {
 
-// The kernels' layout (ssim_kernel.h).
+// The kernels' layout (ssim_gpu_layout.h).
 constexpr uint32_t kTileW = ssim::gpu::kTileW, kTileH = ssim::gpu::kTileH;
 constexpr uint32_t kTermsThreads = ssim::gpu::kTermsThreads, kSumThreads = ssim::gpu::kSumThreads;
 constexpr uint32_t kPointTile = ssim::gpu::kPointTile;

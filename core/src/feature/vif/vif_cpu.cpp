@@ -7,7 +7,8 @@
 // (hi * 2^16 + lo + round) >> s == hi << (16 - s) + ((lo + round) >> s) for
 // s <= 16, so no 64-bit accumulator is needed and the loops vectorize. The
 // window sums also have AVX2 and AVX-512 builds on 16-bit multiply-adds
-// (vif_filter.h), picked at run time.
+// (vif_filter.h), and the information terms AVX2 and AVX-512 builds of one
+// body (vif_accumulate_tmpl.h), picked at run time.
 #include "feature/vif/vif.h"
 
 #include <algorithm>
@@ -269,186 +270,161 @@ VMAF_INLINE void fold_lanes(const int64_t (*lanes)[8], unsigned n, int64_t num_t
     acc.den_lin += den_lin;
 }
 
-// The two parts of log2 in Q11 for integer-valued doubles v in [2^15, 2^52):
-// k = floor(log2 v) - 15 from the exponent, and the table index (v >> k) -
-// 32768, which is the top 15 bits of the mantissa (see log2_q11()).
-struct Log2Parts {
-    __m256i k, idx;
+// The vector operations of accumulate() per width (vif_accumulate_tmpl.h has
+// the one body): N lanes of 32-bit samples (I32), of 64-bit sums and indices
+// (I64) and of doubles (D), and a lane mask M.
+//
+// log2_parts(): the two parts of log2 in Q11 for integer-valued doubles v in
+// [2^15, 2^52): k = floor(log2 v) - 15 from the exponent, and the table index
+// (v >> k) - 32768, which is the top 15 bits of the mantissa (see log2_q11()).
+VMAF_BEGIN_TARGET("avx2")
+namespace avx2 {
+
+struct AccIsa {
+    using I32 = __m128i;
+    using I64 = __m256i;
+    using D = __m256d;
+    using M = __m128i;  // all ones in the 32-bit lanes selected
+    static constexpr unsigned N = 4;
+    static constexpr unsigned kAlign = 32;  // of the stored vectors
+    struct Log2Parts {
+        I64 k, idx;
+    };
+
+    static VMAF_INLINE I32 load32(const int32_t *p) { return _mm_loadu_si128(reinterpret_cast<const __m128i *>(p)); }
+    static VMAF_INLINE I32 set1_32(int32_t v) { return _mm_set1_epi32(v); }
+    static VMAF_INLINE I32 zero32() { return _mm_setzero_si128(); }
+    static VMAF_INLINE I32 sub32(I32 a, I32 b) { return _mm_sub_epi32(a, b); }
+    static VMAF_INLINE M gt32(I32 a, I32 b) { return _mm_cmpgt_epi32(a, b); }
+    static VMAF_INLINE M and_mask(M a, M b) { return _mm_and_si128(a, b); }
+    static VMAF_INLINE unsigned bits(M m) { return unsigned(_mm_movemask_ps(_mm_castsi128_ps(m))); }
+    // b where m, else a.
+    static VMAF_INLINE I32 blend32(M m, I32 a, I32 b) { return _mm_blendv_epi8(a, b, m); }
+    static VMAF_INLINE I32 keep32(M m, I32 a) { return _mm_and_si128(m, a); }
+    static VMAF_INLINE I64 widen_unless(M m, I32 a) { return _mm256_cvtepi32_epi64(_mm_andnot_si128(m, a)); }
+
+    static VMAF_INLINE I64 set1_64(int64_t v) { return _mm256_set1_epi64x(v); }
+    static VMAF_INLINE I64 zero64() { return _mm256_setzero_si256(); }
+    static VMAF_INLINE I64 add64(I64 a, I64 b) { return _mm256_add_epi64(a, b); }
+    static VMAF_INLINE I64 sub64(I64 a, I64 b) { return _mm256_sub_epi64(a, b); }
+    static VMAF_INLINE I64 add64_where(I64 acc, M m, I64 a)
+    {
+        return _mm256_add_epi64(acc, _mm256_and_si256(_mm256_cvtepi32_epi64(m), a));
+    }
+    // a where m, else b.
+    static VMAF_INLINE I64 select64(M m, I64 a, I64 b) { return _mm256_blendv_epi8(b, a, _mm256_cvtepi32_epi64(m)); }
+    // The low halves as 32-bit values, stored.
+    static VMAF_INLINE void store_idx(uint32_t *dst, I64 v)
+    {
+        const __m256i packed = _mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(0, 2, 4, 6, 0, 0, 0, 0));
+        _mm_storeu_si128(reinterpret_cast<__m128i *>(dst), _mm256_castsi256_si128(packed));
+    }
+    static VMAF_INLINE void store64(int64_t *dst, I64 v) { _mm256_store_si256(reinterpret_cast<__m256i *>(dst), v); }
+
+    static VMAF_INLINE D set1_pd(double v) { return _mm256_set1_pd(v); }
+    static VMAF_INLINE D zero_pd() { return _mm256_setzero_pd(); }
+    static VMAF_INLINE D to_pd(I32 a) { return _mm256_cvtepi32_pd(a); }
+    static VMAF_INLINE I32 trunc32(D a) { return _mm256_cvttpd_epi32(a); }
+    static VMAF_INLINE D add_pd(D a, D b) { return _mm256_add_pd(a, b); }
+    static VMAF_INLINE D sub_pd(D a, D b) { return _mm256_sub_pd(a, b); }
+    static VMAF_INLINE D mul_pd(D a, D b) { return _mm256_mul_pd(a, b); }
+    static VMAF_INLINE D div_pd(D a, D b) { return _mm256_div_pd(a, b); }
+    static VMAF_INLINE D max_pd(D a, D b) { return _mm256_max_pd(a, b); }
+    static VMAF_INLINE D min_pd(D a, D b) { return _mm256_min_pd(a, b); }
+    static VMAF_INLINE D round_to_zero(D a) { return _mm256_round_pd(a, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC); }
+    static VMAF_INLINE Log2Parts log2_parts(D v)
+    {
+        const __m256i bits = _mm256_castpd_si256(v);
+        return {_mm256_sub_epi64(_mm256_srli_epi64(bits, 52), _mm256_set1_epi64x(1023 + 15)),
+                _mm256_and_si256(_mm256_srli_epi64(bits, 52 - 15), _mm256_set1_epi64x(0x7fff))};
+    }
+
+    static VMAF_INLINE void tail(const int32_t *s1v, const int32_t *s2v, const int32_t *s12v, unsigned w,
+                                 const uint16_t *table, double gain_limit, Sums &acc)
+    {
+        ::vmaf::accumulate(s1v, s2v, s12v, w, table, gain_limit, acc);
+    }
 };
 
-__attribute__((target("avx2"))) inline Log2Parts log2_parts(__m256d v)
-{
-    const __m256i bits = _mm256_castpd_si256(v);
-    return {_mm256_sub_epi64(_mm256_srli_epi64(bits, 52), _mm256_set1_epi64x(1023 + 15)),
-            _mm256_and_si256(_mm256_srli_epi64(bits, 52 - 15), _mm256_set1_epi64x(0x7fff))};
-}
+#include "feature/vif/vif_accumulate_tmpl.h"
 
-// Four 64-bit lanes' low halves as 32-bit values, stored.
-__attribute__((target("avx2"))) inline void store_lo32(uint32_t *dst, __m256i v)
-{
-    const __m256i packed = _mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(0, 2, 4, 6, 0, 0, 0, 0));
-    _mm_storeu_si128(reinterpret_cast<__m128i *>(dst), _mm256_castsi256_si128(packed));
-}
+}  // namespace avx2
+VMAF_END_TARGET
 
-// accumulate() four pixels at a time: the same operations in the same order
-// on the same doubles (no FMA), so the sums are identical. Table look-ups
-// are deferred to a scalar pass over a chunk of indices (vector gathers are
-// slow); masked-off lanes index the table's zero padding entry.
-__attribute__((target("avx2"))) void accumulate_avx2(const int32_t *s1v, const int32_t *s2v,
-                                                     const int32_t *s12v, unsigned w, const uint16_t *table,
-                                                     double gain_limit, Sums &acc)
-{
-    constexpr unsigned kChunk = 64;
-    const __m128i nsq = _mm_set1_epi32(vif::kSigmaNsq), zero = _mm_setzero_si128();
-    const __m256d nsq_d = _mm256_set1_pd(vif::kSigmaNsq), eps = _mm256_set1_pd(vif::kGainEps);
-    const __m256d limit = _mm256_set1_pd(gain_limit), zero_d = _mm256_setzero_pd();
-    const __m256i pad_idx = _mm256_set1_epi64x(vif::kLog2Entries);
-    const __m256i seventeen = _mm256_set1_epi64x(vif::kLog2SigmaNsq / 2048);
-    __m256i num_k = _mm256_setzero_si256(), den_k = _mm256_setzero_si256();
-    __m256i num_lin = _mm256_setzero_si256();
-    int64_t den_lin = 0, num_tab = 0, den_tab = 0;
-    alignas(32) uint32_t i_den[kChunk], i_n1[kChunk], i_n2[kChunk];
+// Eight lanes, selected by mask registers. Here the zero-masked forms with a
+// full mask: the unmasked ones trip GCC 12's -Wmaybe-uninitialized through their
+// undefined pass-through operand.
+VMAF_BEGIN_TARGET(VMAF_TARGET_AVX512)
+namespace avx512 {
 
-    unsigned j = 0;
-    while (j + 4 <= w) {
-        const unsigned n = std::min(kChunk, (w - j) & ~3u);
-        for (unsigned c = 0; c < n; c += 4, j += 4) {
-            const __m128i s1 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s1v + j));
-            const __m128i s2 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s2v + j));
-            const __m128i s12 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s12v + j));
-            const __m128i in_log = _mm_cmpgt_epi32(s1, _mm_sub_epi32(nsq, _mm_set1_epi32(1)));
-            const int log_lanes = _mm_movemask_ps(_mm_castsi128_ps(in_log));
-            den_lin += 4 - __builtin_popcount(unsigned(log_lanes));
-            num_lin = _mm256_add_epi64(num_lin, _mm256_cvtepi32_epi64(_mm_andnot_si128(in_log, s2)));
-            if (!log_lanes) {
-                store_lo32(i_den + c, pad_idx);
-                store_lo32(i_n1 + c, pad_idx);
-                store_lo32(i_n2 + c, pad_idx);
-                continue;
-            }
-            const __m128i has_num =
-                _mm_and_si128(in_log, _mm_and_si128(_mm_cmpgt_epi32(s12, zero), _mm_cmpgt_epi32(s2, zero)));
-            const __m256i log_mask = _mm256_cvtepi32_epi64(in_log), num_mask = _mm256_cvtepi32_epi64(has_num);
-            // Out-of-branch lanes take s1 = nsq and s12 = 0: finite, and a zero gain.
-            const __m256d s1d = _mm256_cvtepi32_pd(_mm_blendv_epi8(nsq, s1, in_log));
-            const __m256d s12d = _mm256_cvtepi32_pd(_mm_and_si128(has_num, s12));
-            const __m256d s2d = _mm256_cvtepi32_pd(s2);
+struct AccIsa {
+    using I32 = __m256i;
+    using I64 = __m512i;
+    using D = __m512d;
+    using M = __mmask8;
+    static constexpr unsigned N = 8;
+    static constexpr unsigned kAlign = 64;
+    struct Log2Parts {
+        I64 k, idx;
+    };
 
-            const Log2Parts den = log2_parts(_mm256_add_pd(s1d, nsq_d));
-            den_k = _mm256_add_epi64(den_k, _mm256_and_si256(log_mask, _mm256_sub_epi64(den.k, seventeen)));
-            store_lo32(i_den + c, _mm256_blendv_epi8(pad_idx, den.idx, log_mask));
+    static VMAF_INLINE I32 load32(const int32_t *p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p)); }
+    static VMAF_INLINE I32 set1_32(int32_t v) { return _mm256_set1_epi32(v); }
+    static VMAF_INLINE I32 zero32() { return _mm256_setzero_si256(); }
+    static VMAF_INLINE I32 sub32(I32 a, I32 b) { return _mm256_sub_epi32(a, b); }
+    static VMAF_INLINE M gt32(I32 a, I32 b) { return _mm256_cmpgt_epi32_mask(a, b); }
+    static VMAF_INLINE M and_mask(M a, M b) { return M(a & b); }
+    static VMAF_INLINE unsigned bits(M m) { return unsigned(m); }
+    static VMAF_INLINE I32 blend32(M m, I32 a, I32 b) { return _mm256_mask_blend_epi32(m, a, b); }
+    static VMAF_INLINE I32 keep32(M m, I32 a) { return _mm256_maskz_mov_epi32(m, a); }
+    static VMAF_INLINE I64 widen_unless(M m, I32 a) { return _mm512_maskz_cvtepi32_epi64(M(~m), a); }
 
-            __m256d g = _mm256_div_pd(s12d, _mm256_add_pd(s1d, eps));
-            const __m256d sv = _mm256_max_pd(_mm256_sub_pd(s2d, _mm256_mul_pd(g, s12d)), zero_d);
-            const __m256d sv_sq = _mm256_cvtepi32_pd(_mm256_cvttpd_epi32(sv));
-            g = _mm256_min_pd(g, limit);
-            const __m256d numer1 = _mm256_add_pd(sv_sq, nsq_d);
-            const __m256d gain = _mm256_round_pd(_mm256_mul_pd(_mm256_mul_pd(g, g), s1d),
-                                                 _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
-            const __m256d numer2 = _mm256_add_pd(gain, numer1);  // exact: integers below 2^53
-            const Log2Parts n1 = log2_parts(numer1), n2 = log2_parts(numer2);
-            num_k = _mm256_add_epi64(num_k, _mm256_and_si256(num_mask, _mm256_sub_epi64(n2.k, n1.k)));
-            store_lo32(i_n1 + c, _mm256_blendv_epi8(pad_idx, n1.idx, num_mask));
-            store_lo32(i_n2 + c, _mm256_blendv_epi8(pad_idx, n2.idx, num_mask));
-        }
-        add_table_terms(table, i_den, i_n1, i_n2, n, den_tab, num_tab);
+    static VMAF_INLINE I64 set1_64(int64_t v) { return _mm512_set1_epi64(v); }
+    static VMAF_INLINE I64 zero64() { return _mm512_setzero_si512(); }
+    static VMAF_INLINE I64 add64(I64 a, I64 b) { return _mm512_add_epi64(a, b); }
+    static VMAF_INLINE I64 sub64(I64 a, I64 b) { return _mm512_sub_epi64(a, b); }
+    static VMAF_INLINE I64 add64_where(I64 acc, M m, I64 a) { return _mm512_mask_add_epi64(acc, m, acc, a); }
+    static VMAF_INLINE I64 select64(M m, I64 a, I64 b) { return _mm512_mask_mov_epi64(b, m, a); }
+    // The low halves as 32-bit values, stored (aligned).
+    static VMAF_INLINE void store_idx(uint32_t *dst, I64 v)
+    {
+        _mm256_store_si256(reinterpret_cast<__m256i *>(dst), _mm512_maskz_cvtepi64_epi32(0xff, v));
     }
-    alignas(32) int64_t lanes[3][8];
-    _mm256_store_si256(reinterpret_cast<__m256i *>(lanes[0]), num_k);
-    _mm256_store_si256(reinterpret_cast<__m256i *>(lanes[1]), den_k);
-    _mm256_store_si256(reinterpret_cast<__m256i *>(lanes[2]), num_lin);
-    fold_lanes(lanes, 4, num_tab, den_tab, den_lin, acc);
-    accumulate(s1v + j, s2v + j, s12v + j, w - j, table, gain_limit, acc);
-}
+    static VMAF_INLINE void store64(int64_t *dst, I64 v) { _mm512_store_si512(dst, v); }
 
-// log2_parts() on eight lanes.
-struct Log2Parts8 {
-    __m512i k, idx;
+    static VMAF_INLINE D set1_pd(double v) { return _mm512_set1_pd(v); }
+    static VMAF_INLINE D zero_pd() { return _mm512_setzero_pd(); }
+    static VMAF_INLINE D to_pd(I32 a) { return _mm512_maskz_cvtepi32_pd(0xff, a); }
+    static VMAF_INLINE I32 trunc32(D a) { return _mm512_maskz_cvttpd_epi32(0xff, a); }
+    static VMAF_INLINE D add_pd(D a, D b) { return _mm512_add_pd(a, b); }
+    static VMAF_INLINE D sub_pd(D a, D b) { return _mm512_sub_pd(a, b); }
+    static VMAF_INLINE D mul_pd(D a, D b) { return _mm512_mul_pd(a, b); }
+    static VMAF_INLINE D div_pd(D a, D b) { return _mm512_div_pd(a, b); }
+    static VMAF_INLINE D max_pd(D a, D b) { return _mm512_maskz_max_pd(0xff, a, b); }
+    static VMAF_INLINE D min_pd(D a, D b) { return _mm512_maskz_min_pd(0xff, a, b); }
+    static VMAF_INLINE D round_to_zero(D a)
+    {
+        return _mm512_maskz_roundscale_pd(0xff, a, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+    }
+    static VMAF_INLINE Log2Parts log2_parts(D v)
+    {
+        const __m512i bits = _mm512_castpd_si512(v);
+        return {_mm512_sub_epi64(_mm512_maskz_srli_epi64(0xff, bits, 52), _mm512_set1_epi64(1023 + 15)),
+                _mm512_and_si512(_mm512_maskz_srli_epi64(0xff, bits, 52 - 15), _mm512_set1_epi64(0x7fff))};
+    }
+
+    // The last w % 8 pixels four at a time, then one at a time.
+    static VMAF_INLINE void tail(const int32_t *s1v, const int32_t *s2v, const int32_t *s12v, unsigned w,
+                                 const uint16_t *table, double gain_limit, Sums &acc)
+    {
+        avx2::accumulate(s1v, s2v, s12v, w, table, gain_limit, acc);
+    }
 };
 
-__attribute__((target(VMAF_TARGET_AVX512))) inline Log2Parts8 log2_parts8(__m512d v)
-{
-    const __m512i bits = _mm512_castpd_si512(v);
-    return {_mm512_sub_epi64(_mm512_maskz_srli_epi64(0xff, bits, 52), _mm512_set1_epi64(1023 + 15)),
-            _mm512_and_si512(_mm512_maskz_srli_epi64(0xff, bits, 52 - 15), _mm512_set1_epi64(0x7fff))};
-}
+#include "feature/vif/vif_accumulate_tmpl.h"
 
-// Eight 64-bit lanes' low halves as 32-bit values, stored (aligned). Here and
-// below the zero-masked forms: the unmasked ones trip GCC 12's
-// -Wmaybe-uninitialized through their undefined pass-through operand.
-__attribute__((target(VMAF_TARGET_AVX512))) inline void store_idx(uint32_t *dst, __m512i v)
-{
-    _mm256_store_si256(reinterpret_cast<__m256i *>(dst), _mm512_maskz_cvtepi64_epi32(0xff, v));
-}
-
-// accumulate_avx2() eight pixels at a time, lanes selected by mask registers:
-// the same operations on the same doubles, and integer sums, so the result is
-// the same whatever the grouping.
-__attribute__((target(VMAF_TARGET_AVX512))) void accumulate_avx512(const int32_t *s1v, const int32_t *s2v,
-                                                                   const int32_t *s12v, unsigned w,
-                                                                   const uint16_t *table, double gain_limit,
-                                                                   Sums &acc)
-{
-    constexpr unsigned kChunk = 64;
-    const __m256i nsq = _mm256_set1_epi32(vif::kSigmaNsq), zero = _mm256_setzero_si256();
-    const __m512d nsq_d = _mm512_set1_pd(vif::kSigmaNsq), eps = _mm512_set1_pd(vif::kGainEps);
-    const __m512d limit = _mm512_set1_pd(gain_limit), zero_d = _mm512_setzero_pd();
-    const __m512i pad_idx = _mm512_set1_epi64(vif::kLog2Entries);
-    const __m512i seventeen = _mm512_set1_epi64(vif::kLog2SigmaNsq / 2048);
-    __m512i num_k = _mm512_setzero_si512(), den_k = _mm512_setzero_si512();
-    __m512i num_lin = _mm512_setzero_si512();
-    int64_t den_lin = 0, num_tab = 0, den_tab = 0;
-    alignas(64) uint32_t i_den[kChunk], i_n1[kChunk], i_n2[kChunk];
-
-    unsigned j = 0;
-    while (j + 8 <= w) {
-        const unsigned n = std::min(kChunk, (w - j) & ~7u);
-        for (unsigned c = 0; c < n; c += 8, j += 8) {
-            const __m256i s1 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s1v + j));
-            const __m256i s2 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s2v + j));
-            const __m256i s12 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s12v + j));
-            const __mmask8 in_log = _mm256_cmpgt_epi32_mask(s1, _mm256_sub_epi32(nsq, _mm256_set1_epi32(1)));
-            den_lin += 8 - __builtin_popcount(unsigned(in_log));
-            num_lin = _mm512_add_epi64(num_lin, _mm512_maskz_cvtepi32_epi64(__mmask8(~in_log), s2));
-            if (!in_log) {
-                store_idx(i_den + c, pad_idx);
-                store_idx(i_n1 + c, pad_idx);
-                store_idx(i_n2 + c, pad_idx);
-                continue;
-            }
-            const __mmask8 has_num =
-                in_log & _mm256_cmpgt_epi32_mask(s12, zero) & _mm256_cmpgt_epi32_mask(s2, zero);
-            // Out-of-branch lanes take s1 = nsq and s12 = 0: finite, and a zero gain.
-            const __m512d s1d = _mm512_maskz_cvtepi32_pd(0xff, _mm256_mask_blend_epi32(in_log, nsq, s1));
-            const __m512d s12d = _mm512_maskz_cvtepi32_pd(0xff, _mm256_maskz_mov_epi32(has_num, s12));
-            const __m512d s2d = _mm512_maskz_cvtepi32_pd(0xff, s2);
-
-            const Log2Parts8 den = log2_parts8(_mm512_add_pd(s1d, nsq_d));
-            den_k = _mm512_mask_add_epi64(den_k, in_log, den_k, _mm512_sub_epi64(den.k, seventeen));
-            store_idx(i_den + c, _mm512_mask_mov_epi64(pad_idx, in_log, den.idx));
-
-            __m512d g = _mm512_div_pd(s12d, _mm512_add_pd(s1d, eps));
-            const __m512d sv = _mm512_maskz_max_pd(0xff, _mm512_sub_pd(s2d, _mm512_mul_pd(g, s12d)), zero_d);
-            const __m512d sv_sq = _mm512_maskz_cvtepi32_pd(0xff, _mm512_maskz_cvttpd_epi32(0xff, sv));
-            g = _mm512_maskz_min_pd(0xff, g, limit);
-            const __m512d numer1 = _mm512_add_pd(sv_sq, nsq_d);
-            const __m512d gain = _mm512_maskz_roundscale_pd(0xff, _mm512_mul_pd(_mm512_mul_pd(g, g), s1d),
-                                                      _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
-            const __m512d numer2 = _mm512_add_pd(gain, numer1);  // exact: integers below 2^53
-            const Log2Parts8 n1 = log2_parts8(numer1), n2 = log2_parts8(numer2);
-            num_k = _mm512_mask_add_epi64(num_k, has_num, num_k, _mm512_sub_epi64(n2.k, n1.k));
-            store_idx(i_n1 + c, _mm512_mask_mov_epi64(pad_idx, has_num, n1.idx));
-            store_idx(i_n2 + c, _mm512_mask_mov_epi64(pad_idx, has_num, n2.idx));
-        }
-        add_table_terms(table, i_den, i_n1, i_n2, n, den_tab, num_tab);
-    }
-    alignas(64) int64_t lanes[3][8];
-    _mm512_store_si512(lanes[0], num_k);
-    _mm512_store_si512(lanes[1], den_k);
-    _mm512_store_si512(lanes[2], num_lin);
-    fold_lanes(lanes, 8, num_tab, den_tab, den_lin, acc);
-    accumulate_avx2(s1v + j, s2v + j, s12v + j, w - j, table, gain_limit, acc);
-}
+}  // namespace avx512
+VMAF_END_TARGET
 #endif
 
 using vif::ScaleScore;
@@ -633,9 +609,9 @@ KernelSet pick_kernels(vif::Kernels which)
 {
 #if VMAF_X86
     if (which == vif::Kernels::Best && cpu_has_avx512())
-        return {statistic_avx512, halve_avx512, accumulate_avx512};
+        return {statistic_avx512, halve_avx512, avx512::accumulate};
     if ((which == vif::Kernels::Best || which == vif::Kernels::Avx2) && cpu_has_avx2())
-        return {statistic_avx2, halve_avx2, accumulate_avx2};
+        return {statistic_avx2, halve_avx2, avx2::accumulate};
 #endif
     (void)which;
     return {statistic_generic, halve_generic, accumulate_generic};

@@ -4,7 +4,7 @@
 // taps folded into immediates).
 //
 // A workgroup owns a tile of kTW x kTH pixels of this scale (64x16 with 256
-// threads at scales 0 and 1, 32x8 with 64 threads at 2 and 3: vif_kernel.h):
+// threads at scales 0 and 1, 32x8 with 64 threads at 2 and 3: vif_gpu_layout.h):
 //
 //   1. load the tile and its mirrored halo, reference and distorted packed in
 //      one 32-bit word per sample (both are at most 16 bits); tiles away from
@@ -30,7 +30,7 @@
 // kVifMaxLimits): the limit enters only at the end of a pixel's gain step, so
 // everything up to the gain g and numer1 is computed once, and each limit adds
 // its own Σ log2(numer2) - log2(numer1), the only sum that depends on it
-// (vif_kernel.h's parts()).
+// (vif_gpu_layout.h's parts()).
 //
 // Every value is an integer, every sum exact: the result does not depend on
 // how pixels are split among threads and workgroups.

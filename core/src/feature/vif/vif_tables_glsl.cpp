@@ -1,10 +1,10 @@
 // vif_tables.glsl: the integer VIF constants for the Vulkan twin, and its kernel's
-// layout (vif_kernel.h). The 64 KiB log2 table is not here: the feature uploads
+// layout (vif_gpu_layout.h). The 64 KiB log2 table is not here: the feature uploads
 // vif::make_log2_table() into a buffer.
 #include <cstdint>
 #include <vector>
 
-#include "feature/vif/vif_kernel.h"
+#include "feature/vif/vif_gpu_layout.h"
 #include "feature/vif/vif_tables.h"
 #include "vulkan/glsl_writer.h"
 
@@ -30,7 +30,7 @@ int main()
     for (int b = vif::kGainEpsFirstBit; b <= vif::kGainEpsLastBit; b++) eps.push_back(vif::gain_eps_ulps(b));
     w.array("kVifGainEpsUlps", eps);
 
-    // The kernel's layout (vif_kernel.h).
+    // The kernel's layout (vif_gpu_layout.h).
     w.constant("kVifPixelsPerThread", vif::gpu::kPixelsPerThread);
     w.array("kVifTileW", vif::gpu::kTileW);
     w.array("kVifTileH", vif::gpu::kTileH);

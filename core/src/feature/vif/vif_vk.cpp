@@ -1,7 +1,7 @@
 // Integer VIF on the GPU: the twin of vif_cpu.cpp.
 //
 // One dispatch per scale (feature/vif/vif_scale0..3.comp, vif_scale.glsl): each
-// workgroup filters a tile of its scale (vif_kernel.h), turns every pixel into the
+// workgroup filters a tile of its scale (vif_gpu_layout.h), turns every pixel into the
 // CPU's integer terms and writes the tile's integer sums; the same dispatch
 // halves the tile into the next scale's 16-bit planes, which live in a scratch
 // buffer of this feature. collect() adds the workgroups' sums into the CPU's
@@ -29,7 +29,7 @@
 #include <vector>
 
 #include "feature/vif/vif.h"
-#include "feature/vif/vif_kernel.h"
+#include "feature/vif/vif_gpu_layout.h"
 #include "feature/vif/vif_score.h"
 #include "feature/vif/vif_tables.h"
 #include "picture/picture.h"
