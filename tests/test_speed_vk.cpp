@@ -1,0 +1,212 @@
+// The SpEED GPU twins (speed_chroma, speed_temporal): bit-identical to the CPU
+// extractors on synthetic and golden pictures, for every pixel format, bit
+// depth, weighting mode, supported kernel scale and option, near the minimum
+// size and on flat (singular) planes; what the twins decline (speed_prescale,
+// sizes the CPU extractor rejects) runs on the CPU with its own messages.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "feature/speed/speed.h"
+#include "golden.h"
+#include "vulkan.h"
+
+using namespace vmaf;
+using namespace vmaf::test;
+
+namespace {
+
+// `count` frame pairs: a smooth pattern that moves from frame to frame plus
+// noise (the distorted: more noise); plane `flat_plane` (if < 3) is flat on
+// both pictures.
+void synthetic(VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h, size_t count, unsigned seed,
+               std::vector<VmafPicture> *ref, std::vector<VmafPicture> *dist, unsigned flat_plane = 3)
+{
+    std::mt19937 rng(seed);
+    const unsigned max = (1u << bpc) - 1;
+    for (size_t f = 0; f < count; f++) {
+        for (int side = 0; side < 2; side++) {
+            const unsigned amp = side ? 24 : 8;
+            auto gen = [&](unsigned p, unsigned x, unsigned y) -> unsigned {
+                if (p == flat_plane) return 100u << (bpc - 8);
+                const double v = 128 + 60 * std::sin(0.05 * (x + 3 * f) + 0.3 * p) * std::cos(0.07 * y + 0.2 * f) +
+                                 double(rng() % amp) - amp / 2.0;
+                const double s = v * double(1u << (bpc - 8)) + double(rng() % (1u << (bpc - 8)));
+                return unsigned(std::clamp(s, 0.0, double(max)));
+            };
+            (side ? dist : ref)->push_back(make_picture(fmt, bpc, w, h, gen));
+        }
+    }
+}
+
+// The GPU twin (REQUIREd to run) against the CPU extractor, to the bit.
+void check_twin(vk::State &st, const ExtractorInfo &ex, const Dict &d, const std::vector<VmafPicture> &ref,
+                const std::vector<VmafPicture> &dist)
+{
+    const auto opts = options_for(ex, d);
+    const MapSink gpu = run_engine(st, ex, opts, ref, dist, /*check_second_flush=*/true);
+    const MapSink cpu = run_extractor(ex, opts, ref, dist);
+    REQUIRE(!cpu.scores.empty());
+    require_identical(gpu, cpu);
+}
+
+struct Frames {
+    std::vector<VmafPicture> ref, dist;
+    ~Frames()
+    {
+        unref_all(ref);
+        unref_all(dist);
+    }
+};
+
+const char *fmt_name(VmafPixelFormat f)
+{
+    return f == VMAF_PIX_FMT_YUV420P ? "420" : f == VMAF_PIX_FMT_YUV422P ? "422" : f == VMAF_PIX_FMT_YUV444P ? "444" : "400";
+}
+
+const Dict kV1Chroma = {{"speed_weight_var_mode", "5"}, {"speed_sigma_nn", "0.19"}, {"speed_nn_floor", "0.1"}};
+
+}  // namespace
+
+TEST_CASE("speed on the GPU equals the CPU: formats, depths, sizes", "[speed][vulkan]")
+{
+    auto st = validated_state();
+    REQUIRE(st->float64());
+    struct Size {
+        VmafPixelFormat fmt;
+        unsigned w, h;
+    };
+    // Chroma sizes from the minimum (80 after halving, rounded down) up,
+    // odd luma sizes included.
+    const Size sizes[] = {{VMAF_PIX_FMT_YUV420P, 160, 160}, {VMAF_PIX_FMT_YUV420P, 161, 163},
+                          {VMAF_PIX_FMT_YUV420P, 333, 251}, {VMAF_PIX_FMT_YUV422P, 160, 80},
+                          {VMAF_PIX_FMT_YUV422P, 241, 97},  {VMAF_PIX_FMT_YUV444P, 80, 80},
+                          {VMAF_PIX_FMT_YUV444P, 95, 179},  {VMAF_PIX_FMT_YUV444P, 199, 87}};
+    unsigned seed = 1;
+    for (const Size &s : sizes)
+        for (unsigned bpc : {8u, 10u, 12u}) {
+            INFO(fmt_name(s.fmt) << " " << bpc << "-bit " << s.w << "x" << s.h);
+            Frames f;
+            synthetic(s.fmt, bpc, s.w, s.h, 3, seed++, &f.ref, &f.dist);
+            check_twin(*st, kSpeedChromaExtractor, {}, f.ref, f.dist);
+            check_twin(*st, kSpeedChromaExtractor, kV1Chroma, f.ref, f.dist);
+            check_twin(*st, kSpeedTemporalExtractor, {}, f.ref, f.dist);
+        }
+    // Luma-only pictures for speed_temporal, at and near its minimum.
+    for (auto [w, h] : {std::pair{80u, 80u}, {81u, 95u}, {97u, 80u}, {175u, 161u}}) {
+        INFO("400 " << w << "x" << h);
+        Frames f;
+        synthetic(VMAF_PIX_FMT_YUV400P, 8, w, h, 4, seed++, &f.ref, &f.dist);
+        check_twin(*st, kSpeedTemporalExtractor, {}, f.ref, f.dist);
+        check_twin(*st, kSpeedTemporalExtractor, {{"speed_use_ref_diff", "true"}}, f.ref, f.dist);
+    }
+    check_clean(*st);
+}
+
+TEST_CASE("speed on the GPU equals the CPU: every option", "[speed][vulkan]")
+{
+    auto st = validated_state();
+    Frames f;
+    synthetic(VMAF_PIX_FMT_YUV420P, 8, 330, 250, 3, 77, &f.ref, &f.dist);
+    for (int mode = 0; mode < 7; mode++) {
+        INFO("speed_weight_var_mode " << mode);
+        check_twin(*st, kSpeedChromaExtractor, {{"speed_weight_var_mode", std::to_string(mode)}}, f.ref, f.dist);
+        check_twin(*st, kSpeedChromaExtractor,
+                   {{"speed_weight_var_mode", std::to_string(mode)}, {"speed_sigma_nn", "0.19"}, {"speed_nn_floor", "0.1"}},
+                   f.ref, f.dist);
+    }
+    // Kernel scales: fewer, more and the most taps (360/97: a 35-tap blur, a
+    // 9-tap local mean).
+    for (const char *ks : {"0.5", "0.711111", "1.5", "2", "3", "3.7113402"}) {
+        INFO("speed_kernelscale " << ks);
+        check_twin(*st, kSpeedChromaExtractor, {{"speed_kernelscale", ks}}, f.ref, f.dist);
+        check_twin(*st, kSpeedTemporalExtractor, {{"speed_kernelscale", ks}}, f.ref, f.dist);
+    }
+    check_twin(*st, kSpeedTemporalExtractor, {{"speed_use_ref_diff", "true"}}, f.ref, f.dist);
+    check_twin(*st, kSpeedTemporalExtractor, {{"speed_sigma_nn", "1.5"}, {"speed_nn_floor", "0.5"}}, f.ref, f.dist);
+    check_twin(*st, kSpeedChromaExtractor, {{"speed_max_val", "0.001"}}, f.ref, f.dist);
+    check_twin(*st, kSpeedChromaExtractor, {{"speed_max_val", "0"}, {"speed_sigma_nn", "2"}}, f.ref, f.dist);
+    check_clean(*st);
+}
+
+TEST_CASE("speed on the GPU equals the CPU on flat (singular) planes", "[speed][vulkan]")
+{
+    auto st = validated_state();
+    for (unsigned flat : {0u, 1u, 2u}) {
+        INFO("flat plane " << flat);
+        Frames f;
+        synthetic(VMAF_PIX_FMT_YUV444P, 8, 120, 100, 3, 5 + flat, &f.ref, &f.dist, flat);
+        check_twin(*st, kSpeedChromaExtractor, {}, f.ref, f.dist);
+        check_twin(*st, kSpeedTemporalExtractor, {}, f.ref, f.dist);
+    }
+    // All flat and unchanging: both sides singular, every score 0.
+    Frames f;
+    for (int i = 0; i < 3; i++) {
+        f.ref.push_back(make_picture(VMAF_PIX_FMT_YUV420P, 8, 176, 176, [](unsigned, unsigned, unsigned) { return 90u; }));
+        f.dist.push_back(make_picture(VMAF_PIX_FMT_YUV420P, 8, 176, 176, [](unsigned, unsigned, unsigned) { return 90u; }));
+    }
+    check_twin(*st, kSpeedChromaExtractor, {}, f.ref, f.dist);
+    check_twin(*st, kSpeedTemporalExtractor, {}, f.ref, f.dist);
+    check_clean(*st);
+}
+
+TEST_CASE("speed on the GPU declines what it does not compute", "[speed][vulkan]")
+{
+    auto st = validated_state();
+    auto fmt = [](VmafPixelFormat p, unsigned w, unsigned h) { return FrameFormat{p, 8, w, h}; };
+    const auto chroma = options_for(kSpeedChromaExtractor);
+    const auto temporal = options_for(kSpeedTemporalExtractor);
+    // The minimum, and one sample less: the CPU extractor's own error.
+    CHECK(vk::Engine::supports(*st, fmt(VMAF_PIX_FMT_YUV420P, 160, 160), kSpeedChromaExtractor, chroma));
+    CHECK(!vk::Engine::supports(*st, fmt(VMAF_PIX_FMT_YUV420P, 160, 159), kSpeedChromaExtractor, chroma));
+    CHECK(!vk::Engine::supports(*st, fmt(VMAF_PIX_FMT_YUV420P, 176, 144), kSpeedChromaExtractor, chroma));
+    CHECK(vk::Engine::supports(*st, fmt(VMAF_PIX_FMT_YUV444P, 80, 80), kSpeedChromaExtractor, chroma));
+    CHECK(!vk::Engine::supports(*st, fmt(VMAF_PIX_FMT_YUV444P, 79, 80), kSpeedChromaExtractor, chroma));
+    CHECK(!vk::Engine::supports(*st, fmt(VMAF_PIX_FMT_YUV400P, 160, 160), kSpeedChromaExtractor, chroma));
+    CHECK(vk::Engine::supports(*st, fmt(VMAF_PIX_FMT_YUV400P, 80, 80), kSpeedTemporalExtractor, temporal));
+    CHECK(!vk::Engine::supports(*st, fmt(VMAF_PIX_FMT_YUV400P, 80, 79), kSpeedTemporalExtractor, temporal));
+    // speed_prescale: on the CPU.
+    for (const char *m : {"nearest", "bilinear", "bicubic", "lanczos4"}) {
+        INFO(m);
+        const auto o = options_for(kSpeedChromaExtractor, {{"speed_prescale", "0.5"}, {"speed_prescale_method", m}});
+        CHECK(!vk::Engine::supports(*st, fmt(VMAF_PIX_FMT_YUV420P, 640, 480), kSpeedChromaExtractor, o));
+    }
+    // Within libvmaf's tolerance of 1: no resampling, on the GPU.
+    const auto near_one = options_for(kSpeedChromaExtractor, {{"speed_prescale", "1.0005"}});
+    CHECK(vk::Engine::supports(*st, fmt(VMAF_PIX_FMT_YUV420P, 640, 480), kSpeedChromaExtractor, near_one));
+    // A device without doubles: on the CPU.
+    vk::FeatureChain features;
+    auto no_f64 = adopt_without_float64(*st, &features);
+    CHECK(!vk::Engine::supports(*no_f64, fmt(VMAF_PIX_FMT_YUV420P, 640, 480), kSpeedChromaExtractor, chroma));
+    CHECK(!vk::Engine::supports(*no_f64, fmt(VMAF_PIX_FMT_YUV420P, 640, 480), kSpeedTemporalExtractor, temporal));
+    check_clean(*st);
+}
+
+TEST_CASE("speed on the GPU equals the CPU on every golden pair", "[speed][vulkan][golden]")
+{
+    auto st = validated_state();
+    unsigned pairs = 0;
+    for (const auto &pair : golden_pairs()) {
+        Frames f;
+        f.ref = load_y4m(data_dir() + "/" + pair + "_ref.y4m");
+        f.dist = load_y4m(data_dir() + "/" + pair + "_dis.y4m");
+        const FrameFormat fmt = format_of(f.ref[0]);
+        INFO(pair);
+        const auto temporal = options_for(kSpeedTemporalExtractor);
+        REQUIRE(vk::Engine::supports(*st, fmt, kSpeedTemporalExtractor, temporal));
+        check_twin(*st, kSpeedTemporalExtractor, {}, f.ref, f.dist);
+        check_twin(*st, kSpeedTemporalExtractor, {{"speed_use_ref_diff", "true"}}, f.ref, f.dist);
+        if (vk::Engine::supports(*st, fmt, kSpeedChromaExtractor, options_for(kSpeedChromaExtractor))) {
+            check_twin(*st, kSpeedChromaExtractor, {}, f.ref, f.dist);
+            check_twin(*st, kSpeedChromaExtractor, kV1Chroma, f.ref, f.dist);
+            pairs++;
+        }
+        std::printf("%-32s speed on the GPU equals the CPU\n", pair.c_str());
+    }
+    if (!golden_subset()) CHECK(pairs == 7);
+    CHECK(pairs > 0);
+    check_clean(*st);
+}
