@@ -1,8 +1,9 @@
 // The SpEED GPU twins (speed_chroma, speed_temporal): bit-identical to the CPU
 // extractors on synthetic and golden pictures, for every pixel format, bit
 // depth, weighting mode, supported kernel scale and option, near the minimum
-// size and on flat (singular) planes; what the twins decline (speed_prescale,
-// sizes the CPU extractor rejects) runs on the CPU with its own messages.
+// size, with speed_prescale (nearest, bilinear) and on flat (singular) planes;
+// what the twins decline (bicubic and lanczos4 resampling, sizes the CPU
+// extractor rejects, devices without doubles) runs on the CPU.
 #include <catch2/catch.hpp>
 
 #include <cstdio>
@@ -132,6 +133,39 @@ TEST_CASE("speed on the GPU equals the CPU: every option", "[speed][vulkan]")
     check_clean(*st);
 }
 
+TEST_CASE("speed on the GPU equals the CPU: speed_prescale nearest and bilinear", "[speed][vulkan]")
+{
+    auto st = validated_state();
+    struct Case {
+        VmafPixelFormat fmt;
+        unsigned bpc, w, h;
+        const char *scale;
+    };
+    // Down (the _2160 v1 models' 0.5), up, fractional, to the minimum after
+    // resampling, odd sizes, and a factor that keeps a small plane's size (a
+    // copy).
+    const Case cases[] = {{VMAF_PIX_FMT_YUV444P, 8, 320, 240, "0.5"},   {VMAF_PIX_FMT_YUV420P, 10, 331, 329, "0.5"},
+                          {VMAF_PIX_FMT_YUV444P, 8, 160, 161, "0.5"},   {VMAF_PIX_FMT_YUV420P, 8, 161, 175, "2"},
+                          {VMAF_PIX_FMT_YUV422P, 12, 203, 141, "1.37"}, {VMAF_PIX_FMT_YUV444P, 8, 125, 211, "0.75"},
+                          {VMAF_PIX_FMT_YUV444P, 8, 97, 111, "3.3"},    {VMAF_PIX_FMT_YUV444P, 8, 120, 100, "1.002"}};
+    unsigned seed = 300;
+    for (const Case &c : cases) {
+        Frames f;
+        synthetic(c.fmt, c.bpc, c.w, c.h, 3, seed++, &f.ref, &f.dist);
+        for (const char *m : {"nearest", "bilinear"}) {
+            INFO(fmt_name(c.fmt) << " " << c.bpc << "-bit " << c.w << "x" << c.h << " speed_prescale " << c.scale << " "
+                                 << m);
+            const Dict d = {{"speed_prescale", c.scale}, {"speed_prescale_method", m}};
+            check_twin(*st, kSpeedChromaExtractor, d, f.ref, f.dist);
+            check_twin(*st, kSpeedTemporalExtractor, d, f.ref, f.dist);
+            Dict v1 = kV1Chroma;
+            v1.insert(v1.end(), d.begin(), d.end());
+            check_twin(*st, kSpeedChromaExtractor, v1, f.ref, f.dist);
+        }
+    }
+    check_clean(*st);
+}
+
 TEST_CASE("speed on the GPU equals the CPU on flat (singular) planes", "[speed][vulkan]")
 {
     auto st = validated_state();
@@ -168,11 +202,14 @@ TEST_CASE("speed on the GPU declines what it does not compute", "[speed][vulkan]
     CHECK(!vk::Engine::supports(*st, fmt(VMAF_PIX_FMT_YUV400P, 160, 160), kSpeedChromaExtractor, chroma));
     CHECK(vk::Engine::supports(*st, fmt(VMAF_PIX_FMT_YUV400P, 80, 80), kSpeedTemporalExtractor, temporal));
     CHECK(!vk::Engine::supports(*st, fmt(VMAF_PIX_FMT_YUV400P, 80, 79), kSpeedTemporalExtractor, temporal));
-    // speed_prescale: on the CPU.
+    // speed_prescale: nearest and bilinear on the GPU, bicubic and lanczos4
+    // on the CPU; the limit applies after resampling.
     for (const char *m : {"nearest", "bilinear", "bicubic", "lanczos4"}) {
         INFO(m);
+        const bool gpu = std::string(m) == "nearest" || std::string(m) == "bilinear";
         const auto o = options_for(kSpeedChromaExtractor, {{"speed_prescale", "0.5"}, {"speed_prescale_method", m}});
-        CHECK(!vk::Engine::supports(*st, fmt(VMAF_PIX_FMT_YUV420P, 640, 480), kSpeedChromaExtractor, o));
+        CHECK(vk::Engine::supports(*st, fmt(VMAF_PIX_FMT_YUV420P, 640, 480), kSpeedChromaExtractor, o) == gpu);
+        CHECK(!vk::Engine::supports(*st, fmt(VMAF_PIX_FMT_YUV420P, 316, 480), kSpeedChromaExtractor, o));
     }
     // Within libvmaf's tolerance of 1: no resampling, on the GPU.
     const auto near_one = options_for(kSpeedChromaExtractor, {{"speed_prescale", "1.0005"}});
@@ -204,6 +241,14 @@ TEST_CASE("speed on the GPU equals the CPU on every golden pair", "[speed][vulka
             check_twin(*st, kSpeedChromaExtractor, kV1Chroma, f.ref, f.dist);
             pairs++;
         }
+        // The _2160 v1 models' configuration, where the planes are large enough.
+        Dict v1_2160 = kV1Chroma;
+        v1_2160.insert(v1_2160.end(), {{"speed_prescale", "0.5"}, {"speed_prescale_method", "bilinear"}});
+        if (vk::Engine::supports(*st, fmt, kSpeedChromaExtractor, options_for(kSpeedChromaExtractor, v1_2160)))
+            check_twin(*st, kSpeedChromaExtractor, v1_2160, f.ref, f.dist);
+        const Dict temporal_2160 = {{"speed_prescale", "0.5"}, {"speed_prescale_method", "bilinear"}};
+        if (vk::Engine::supports(*st, fmt, kSpeedTemporalExtractor, options_for(kSpeedTemporalExtractor, temporal_2160)))
+            check_twin(*st, kSpeedTemporalExtractor, temporal_2160, f.ref, f.dist);
         std::printf("%-32s speed on the GPU equals the CPU\n", pair.c_str());
     }
     if (!golden_subset()) CHECK(pairs == 7);

@@ -32,6 +32,7 @@
 
 #include "feature/common/float_picture.h"
 #include "feature/float_vif/float_vif_kernel.h"
+#include "feature/float_vif/float_vif_scale.h"
 #include "feature/options.h"
 #include "feature/speed/speed.h"
 #include "feature/speed/speed_engine.h"
@@ -63,7 +64,7 @@ struct CopyPush {
 struct BlurPush {
     uint32_t cur, prev, stride;
     int32_t w, h;
-    uint32_t dw, dh, out_at;
+    uint32_t dw, dh, out_at, rows_at;
 };
 struct LocalPush {
     uint32_t raw_at, dec_at, dw, dh, result_at;
@@ -85,6 +86,21 @@ struct Job {
     uint32_t raw_at = 0, dec_at = 0, mean_at = 0;  // floats in the scratch
     uint32_t cov_at = 0, dec_result_at = 0;        // bytes in the feature's results
 };
+
+// speed_prescale on the GPU (speed_common.glsl's kResample).
+enum class Resample : uint32_t { None = 0, Nearest = 1, Bilinear = 2 };
+
+// How the twin resamples; false where it does not (bicubic, lanczos4).
+bool resample_of(const Params &p, const Dims &d, Resample *out)
+{
+    // The same size in and out is a copy (float_vif::scale_plane).
+    if (!prescales(p.prescale) || (d.scaled_w == d.w && d.scaled_h == d.h)) *out = Resample::None;
+    else if (p.prescale_method == float_vif::ScaleMethod::Nearest) *out = Resample::Nearest;
+    else if (p.prescale_method == float_vif::ScaleMethod::Bilinear && d.scaled_w <= float_vif::kBilinearMaxWidth)
+        *out = Resample::Bilinear;
+    else return false;
+    return true;
+}
 
 // The taps as specialization constants (speed_tables.glsl).
 bool taps_fit(const Params &p)
@@ -117,15 +133,15 @@ public:
         st_ = &st;
         fmt_ = fmt;
         unsigned w, h;
-        if (!plane_size(chroma_, fmt, &w, &h) || prescales(p_.prescale) || !taps_fit(p_)) return -ENOTSUP;
+        if (!plane_size(chroma_, fmt, &w, &h) || !taps_fit(p_)) return -ENOTSUP;
         char what[96];
         if (chroma_) std::snprintf(what, sizeof what, "the chroma planes of %ux%u pictures", fmt.w, fmt.h);
         else std::snprintf(what, sizeof what, "the luma planes");
         if (int err = engine_.init(int(w), int(h), p_, chroma_ ? "speed_chroma" : "speed_temporal", what))
             return err;
-        w_ = w;
-        h_ = h;
         const Dims &d = engine_.dims();
+        if (!resample_of(p_, d, &resample_)) return -ENOTSUP;
+        if (int err = make_tables(st, d)) return err;
         dec_floats_ = uint32_t(d.dec_w) * uint32_t(d.dec_h);
 
         // Jobs: chroma's ref Cb, dist Cb, ref Cr, dist Cr; temporal's ref, dist.
@@ -170,6 +186,7 @@ public:
         spec_.push_back({2, uint32_t(aa.taps)});
         spec_.push_back({3, uint32_t(local.taps)});
         spec_.push_back({4, chroma_ ? 0u : 1u});
+        spec_.push_back({5, uint32_t(resample_)});
         for (int k = 0; k < aa.taps; k++) spec_.push_back({uint32_t(gpu::kAaTapsSpecId + k), std::bit_cast<uint32_t>(aa.f[k])});
         for (int k = 0; k < local.taps; k++)
             spec_.push_back({uint32_t(gpu::kLocalTapsSpecId + k), std::bit_cast<uint32_t>(local.f[k])});
@@ -188,7 +205,7 @@ public:
             if (chroma_ && k.shader == &spirv::speed_copy) continue;
             PipelineDesc desc;
             desc.shader = k.shader;
-            desc.buffers = 4;
+            desc.buffers = 5;
             desc.push_constant_size = k.push;
             desc.spec = spec_;
             desc.max_sets = 2;
@@ -202,7 +219,7 @@ public:
         const unsigned bps = fb.bytes_per_sample;
         for (const Job &j : jobs_) {
             const PlaneRegion &r = fb.ref[j.plane];
-            if (r.w < w_ || r.h < h_) return -EINVAL;
+            if (int(r.w) < engine_.dims().w || int(r.h) < engine_.dims().h) return -EINVAL;
         }
         VkBuffer history = fb.planes;
         VkDeviceSize history_size = fb.planes_size;
@@ -239,8 +256,9 @@ public:
             const BufferRange planes = {fb.planes, 0, fb.planes_size};
             const BufferRange scratch = {scratch_.get(), 0, scratch_.size()};
             const BufferRange results = {fb.results, 0, fb.results_size};
-            const BufferRange copy[] = {planes, own, scratch, results};
-            const BufferRange rest[] = {planes, before, scratch, results};
+            const BufferRange tables = {tables_.get(), 0, tables_.size()};
+            const BufferRange copy[] = {planes, own, scratch, results, tables};
+            const BufferRange rest[] = {planes, before, scratch, results, tables};
             if (copy_)
                 if (int err = copy_->make_set(copy, &copy_set_[parity])) return err;
             if (int err = blur_->make_set(rest, &blur_set_[parity])) return err;
@@ -280,8 +298,9 @@ public:
                 push.cur = plane_at_[i];
                 push.prev = chroma_ ? 0 : history_sample(j.history_dist ? 1 : 0);
                 push.stride = stride_at_[i];
-                push.w = int32_t(w_);
-                push.h = int32_t(h_);
+                push.w = d.scaled_w;
+                push.h = d.scaled_h;
+                push.rows_at = uint32_t(d.scaled_w);
                 push.dw = uint32_t(d.dec_w);
                 push.dh = uint32_t(d.dec_h);
                 push.out_at = j.raw_at;
@@ -330,6 +349,38 @@ public:
     }
 
 private:
+    // speed_prescale's tables (speed_common.glsl): per output column, then
+    // per output row, i1, i2 and d, from the CPU's own float_vif_scale.h.
+    int make_tables(State &st, const Dims &d)
+    {
+        std::vector<uint32_t> t;
+        auto add = [&](int n_out, int n_in) {
+            const float ratio = float_vif::scale_ratio(n_in, n_out);
+            for (int i = 0; i < n_out; i++) {
+                if (resample_ == Resample::Nearest) {
+                    const int k = float_vif::nearest_index(i, ratio);
+                    t.insert(t.end(), {uint32_t(k), uint32_t(k), 0u});
+                } else {
+                    const float_vif::BilinearTap b = float_vif::bilinear_tap(i, ratio, n_in);
+                    t.insert(t.end(), {uint32_t(b.i1), uint32_t(b.i2), std::bit_cast<uint32_t>(b.d)});
+                }
+            }
+        };
+        if (resample_ != Resample::None) {
+            add(d.scaled_w, d.w);
+            add(d.scaled_h, d.h);
+        } else {
+            t.assign(4, 0u);  // the binding exists, unused
+        }
+        const VkDeviceSize bytes = t.size() * sizeof(uint32_t);
+        if (int err = st.allocator().create_buffer(bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUse::Shared,
+                                                   &tables_))
+            return err;
+        if (!tables_.data()) return -ENOTSUP;
+        std::memcpy(tables_.data(), t.data(), bytes);
+        return tables_.flush();
+    }
+
     static uint32_t tiles(int n) { return (uint32_t(n) + gpu::kTile - 1) / gpu::kTile; }
     // A side's slot in the history range a set binds (one parity's).
     uint32_t history_word(unsigned side) const { return uint32_t(slot_bytes_ * side / 4); }
@@ -359,12 +410,12 @@ private:
     const bool use_ref_diff_;
     State *st_ = nullptr;
     FrameFormat fmt_{};
-    unsigned w_ = 0, h_ = 0;
+    Resample resample_ = Resample::None;
     Engine engine_;
     uint32_t dec_floats_ = 0;
     std::vector<Job> jobs_;
     std::vector<SpecConstant> spec_;
-    Buffer scratch_, history_;
+    Buffer scratch_, history_, tables_;
     std::unique_ptr<ComputePipeline> copy_, blur_, local_, mean_, cov_;
     VkDescriptorSet copy_set_[2] = {}, blur_set_[2] = {};  // by frame parity
     VkDescriptorSet local_set_ = VK_NULL_HANDLE, mean_set_ = VK_NULL_HANDLE, cov_set_ = VK_NULL_HANDLE;
@@ -382,10 +433,12 @@ bool supports_common(const State &st, const FrameFormat &fmt, const FeatureOptio
 {
     if (!st.float64() || fmt.bpc < 8 || fmt.bpc > 16) return false;
     const Params p = read_params(o, chroma);
-    if (prescales(p.prescale) || !float_vif::valid_kernel_scale(float(p.kernelscale)) || !taps_fit(p)) return false;
+    if (!float_vif::valid_kernel_scale(float(p.kernelscale)) || !taps_fit(p)) return false;
     unsigned w, h;
     if (!plane_size(chroma, fmt, &w, &h)) return false;
-    return !speed_dims(int(w), int(h), p.prescale).too_small();
+    const Dims d = speed_dims(int(w), int(h), p.prescale);
+    Resample r;
+    return !d.too_small() && resample_of(p, d, &r);
 }
 
 bool supports_chroma(const State &st, const FrameFormat &fmt, const FeatureOptions &o)
