@@ -44,66 +44,25 @@ void bilinear(PlaneView src, float *dst, int dst_w, int dst_h, std::ptrdiff_t ds
     }
 }
 
-inline float bicubic_weight(float t)
-{
-    const float a = kBicubicA;
-    if (t < 0) t = -t;
-    if (t < 1) return ((a + 2) * t - (a + 3)) * t * t + 1;
-    if (t < 2) return (((t - 5) * t + 8) * t - 4) * a;
-    return 0;
-}
-
 float bicubic_at(PlaneView src, float x, float y)
 {
-    const int x0 = int(std::floor(double(x)));
-    const int y0 = int(std::floor(double(y)));
-    const float dx = x - float(x0);
-    const float dy = y - float(y0);
-    float wx[4], wy[4];
-    for (int i = -1; i <= 2; i++) {
-        wx[i + 1] = bicubic_weight(float(i) - dx);
-        wy[i + 1] = bicubic_weight(float(i) - dy);
-    }
+    const AxisTaps<4> ax = bicubic_axis(x, src.w), ay = bicubic_axis(y, src.h);
     float v = 0.0f;
-    for (int j = -1; j <= 2; j++) {
-        for (int i = -1; i <= 2; i++) {
-            const int xi = mirror_index(float(x0 + i), src.w);
-            const int yi = mirror_index(float(y0 + j), src.h);
-            v += src.row(yi)[xi] * (wx[i + 1] * wy[j + 1]);
-        }
-    }
+    for (int j = 0; j < 4; j++)
+        for (int i = 0; i < 4; i++) v += src.row(ay.index[j])[ax.index[i]] * (ax.weight[i] * ay.weight[j]);
     return v;
-}
-
-inline float lanczos_weight(float x, float a)
-{
-    if (x == 0.0f) return 1.0f;
-    if (x > -a && x < a)
-        return float(double(a) * std::sin(M_PI * double(x)) * std::sin(M_PI * double(x) / double(a)) /
-                     (M_PI * M_PI * double(x) * double(x)));
-    return 0.0f;
 }
 
 float lanczos_at(PlaneView src, float x, float y)
 {
-    constexpr int a = kLanczosA;
-    const int x0 = int(std::floor(double(x)));
-    const int y0 = int(std::floor(double(y)));
-    const float dx = x - float(x0);
-    const float dy = y - float(y0);
-    float wx[2 * a + 1], wy[2 * a + 1];
-    for (int i = -a; i <= a; i++) {
-        wx[i + a] = lanczos_weight(float(i) - dx, float(a));
-        wy[i + a] = lanczos_weight(float(i) - dy, float(a));
-    }
+    constexpr int n = 2 * kLanczosA + 1;
+    const AxisTaps<n> ax = lanczos_axis(x, src.w), ay = lanczos_axis(y, src.h);
     float v = 0.0f, wsum = 0.0f;
-    for (int iy = -a; iy <= a; iy++) {
-        for (int ix = -a; ix <= a; ix++) {
-            const float w = wx[ix + a] * wy[iy + a];
+    for (int iy = 0; iy < n; iy++) {
+        for (int ix = 0; ix < n; ix++) {
+            const float w = ax.weight[ix] * ay.weight[iy];
             wsum += w;
-            const int xi = mirror_index(float(x0 + ix), src.w);
-            const int yi = mirror_index(float(y0 + iy), src.h);
-            v += src.row(yi)[xi] * w;
+            v += src.row(ay.index[iy])[ax.index[ix]] * w;
         }
     }
     return v / wsum;

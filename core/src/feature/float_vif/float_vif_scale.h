@@ -66,6 +66,59 @@ inline float bilinear_mix(float dx, float dy, float a, float b, float c, float d
     return (1 - dy) * (1 - dx) * a + (1 - dy) * dx * b + dy * (1 - dx) * c + dy * dx * d;
 }
 
+inline float bicubic_weight(float t)
+{
+    const float a = kBicubicA;
+    if (t < 0) t = -t;
+    if (t < 1) return ((a + 2) * t - (a + 3)) * t * t + 1;
+    if (t < 2) return (((t - 5) * t + 8) * t - 4) * a;
+    return 0;
+}
+
+inline float lanczos_weight(float x, float a)
+{
+    if (x == 0.0f) return 1.0f;
+    if (x > -a && x < a)
+        return float(double(a) * std::sin(M_PI * double(x)) * std::sin(M_PI * double(x) / double(a)) /
+                     (M_PI * M_PI * double(x) * double(x)));
+    return 0.0f;
+}
+
+// Bicubic and lanczos4: the K input samples (mirrored into [0, n)) and their
+// weights along one axis for the source coordinate c. An output is the float
+// sum over rows j, then columns i, of sample * (weight_x[i] * weight_y[j])
+// (lanczos4: divided by the sum of the weights, see lanczos_at).
+template <int K>
+struct AxisTaps {
+    int index[K];
+    float weight[K];
+};
+
+inline AxisTaps<4> bicubic_axis(float c, int n)
+{
+    const int c0 = int(std::floor(double(c)));
+    const float d = c - float(c0);
+    AxisTaps<4> t;
+    for (int i = -1; i <= 2; i++) {
+        t.weight[i + 1] = bicubic_weight(float(i) - d);
+        t.index[i + 1] = mirror_index(float(c0 + i), n);
+    }
+    return t;
+}
+
+inline AxisTaps<2 * kLanczosA + 1> lanczos_axis(float c, int n)
+{
+    constexpr int a = kLanczosA;
+    const int c0 = int(std::floor(double(c)));
+    const float d = c - float(c0);
+    AxisTaps<2 * a + 1> t;
+    for (int i = -a; i <= a; i++) {
+        t.weight[i + a] = lanczos_weight(float(i) - d, float(a));
+        t.index[i + a] = mirror_index(float(c0 + i), n);
+    }
+    return t;
+}
+
 enum class ScaleMethod { Nearest, Bilinear, Bicubic, Lanczos4 };
 
 // "nearest", "bilinear", "bicubic", "lanczos4"; false for anything else.

@@ -8,6 +8,7 @@
 // needed. One thread per output. speed_temporal's samples are the previous
 // frame's minus this one's (resampled after the subtraction, as on the CPU).
 #include "speed_common.glsl"
+#include "feature/ssim/ssim_round.glsl"
 
 layout(local_size_x = kSpeedTile, local_size_y = kSpeedTile) in;
 
@@ -29,11 +30,31 @@ float value(int y, int x)
     return d;
 }
 
-// The filtered plane's sample: speed_prescale's nearest input, or its
-// bilinear mix of four (float_vif_scale.h's bilinear_mix, left to right).
+// The filtered plane's sample: speed_prescale's nearest input, its bilinear
+// mix of four (float_vif_scale.h's bilinear_mix, left to right), or the
+// bicubic (4 x 4) or lanczos4 (9 x 9, divided by the weights' sum, correctly
+// rounded) sum over rows, then columns, of sample * (weight_x * weight_y).
 float scaled(int y, int x)
 {
     if (kResample == 0u) return value(y, x);
+    if (kResample >= 3u) {
+        const uint k = kResample == 3u ? 4u : 9u, stride = 2u * k;
+        const uint cx = stride * uint(x), ry = stride * (p.rows_at + uint(y));
+        precise float v = 0.0, wsum = 0.0;
+        for (uint j = 0u; j < k; j++) {
+            const int yi = int(resampling.words[ry + j]);
+            const float wy = uintBitsToFloat(resampling.words[ry + k + j]);
+            for (uint i = 0u; i < k; i++) {
+                const float wx = uintBitsToFloat(resampling.words[cx + k + i]);
+                precise float w = wx * wy;
+                precise float t = value(yi, int(resampling.words[cx + i])) * w;
+                v = v + t;
+                wsum = wsum + w;
+            }
+        }
+        if (kResample == 3u) return v;
+        return div_rn_from(v, wsum, v / wsum);
+    }
     const uint cx = 3u * uint(x), ry = 3u * (p.rows_at + uint(y));
     if (kResample == 1u) return value(int(resampling.words[ry]), int(resampling.words[cx]));
     const int x1 = int(resampling.words[cx]), x2 = int(resampling.words[cx + 1u]);

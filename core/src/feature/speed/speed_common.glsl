@@ -10,8 +10,10 @@
 // previous frame's luma planes (words; speed_chroma binds the planes again),
 // 2 this feature's float scratch (blurred planes, prepared planes, means),
 // 3 the Engine's results (words), 4 speed_prescale's tables (per output
-// column, then per output row: the input samples i1, i2 and the weight d of
-// i2, from float_vif_scale.h's nearest_index and bilinear_tap).
+// column, then per output row: nearest and bilinear the input samples i1, i2
+// and the weight d of i2, from float_vif_scale.h's nearest_index and
+// bilinear_tap; bicubic and lanczos4 the K input samples, then their K
+// weights, from its bicubic_axis and lanczos_axis).
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 
 #include "speed_tables.glsl"
@@ -24,7 +26,8 @@ layout(constant_id = 2) const int kAaTaps = 9;
 layout(constant_id = 3) const int kLocalTaps = 3;
 // speed_temporal: the blurred plane is of the previous frame minus this one.
 layout(constant_id = 4) const bool kTemporal = false;
-// speed_prescale: 0 none, 1 nearest, 2 bilinear (speed_vk.cpp's Resample).
+// speed_prescale: 0 none, 1 nearest, 2 bilinear, 3 bicubic, 4 lanczos4
+// (speed_vk.cpp's Resample).
 layout(constant_id = 5) const uint kResample = 0;
 
 layout(std430, set = 0, binding = 0) readonly buffer Planes { uint words[]; } planes;

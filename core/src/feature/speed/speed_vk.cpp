@@ -17,10 +17,12 @@
 // speed_kernel.h's cov_row with the lanes of CovKernels::Best). collect()
 // adds the lanes (CovAcc::total()), divides (Engine::covariance_entry) and
 // runs speed::Engine's fit and comparison on them: the CPU's own code from
-// there on. Declined (the CPU extractor runs): speed_prescale other than 1,
-// devices without shaderFloat64, and what the CPU extractor rejects (4:0:0
-// for speed_chroma, planes too small, unknown kernel scales), so that its
-// messages stay its own.
+// there on. speed_prescale resamples where the blur reads, from tables of
+// input samples and weights per output row and column that the CPU's own
+// float_vif_scale.h computes. Declined (the CPU extractor runs): devices
+// without shaderFloat64, bilinear resampling wider than float_vif's limit,
+// and what the CPU extractor rejects (4:0:0 for speed_chroma, planes too
+// small, unknown kernel scales), so that its messages stay its own.
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -88,9 +90,10 @@ struct Job {
 };
 
 // speed_prescale on the GPU (speed_common.glsl's kResample).
-enum class Resample : uint32_t { None = 0, Nearest = 1, Bilinear = 2 };
+enum class Resample : uint32_t { None = 0, Nearest = 1, Bilinear = 2, Bicubic = 3, Lanczos4 = 4 };
 
-// How the twin resamples; false where it does not (bicubic, lanczos4).
+// How the twin resamples; false where it does not (bilinear wider than
+// float_vif's limit).
 bool resample_of(const Params &p, const Dims &d, Resample *out)
 {
     // The same size in and out is a copy (float_vif::scale_plane).
@@ -98,6 +101,8 @@ bool resample_of(const Params &p, const Dims &d, Resample *out)
     else if (p.prescale_method == float_vif::ScaleMethod::Nearest) *out = Resample::Nearest;
     else if (p.prescale_method == float_vif::ScaleMethod::Bilinear && d.scaled_w <= float_vif::kBilinearMaxWidth)
         *out = Resample::Bilinear;
+    else if (p.prescale_method == float_vif::ScaleMethod::Bicubic) *out = Resample::Bicubic;
+    else if (p.prescale_method == float_vif::ScaleMethod::Lanczos4) *out = Resample::Lanczos4;
     else return false;
     return true;
 }
@@ -360,9 +365,13 @@ private:
                 if (resample_ == Resample::Nearest) {
                     const int k = float_vif::nearest_index(i, ratio);
                     t.insert(t.end(), {uint32_t(k), uint32_t(k), 0u});
-                } else {
+                } else if (resample_ == Resample::Bilinear) {
                     const float_vif::BilinearTap b = float_vif::bilinear_tap(i, ratio, n_in);
                     t.insert(t.end(), {uint32_t(b.i1), uint32_t(b.i2), std::bit_cast<uint32_t>(b.d)});
+                } else if (resample_ == Resample::Bicubic) {
+                    append(t, float_vif::bicubic_axis(float_vif::source_coord(i, ratio), n_in));
+                } else {
+                    append(t, float_vif::lanczos_axis(float_vif::source_coord(i, ratio), n_in));
                 }
             }
         };
@@ -379,6 +388,13 @@ private:
         if (!tables_.data()) return -ENOTSUP;
         std::memcpy(tables_.data(), t.data(), bytes);
         return tables_.flush();
+    }
+
+    template <int K>
+    static void append(std::vector<uint32_t> &t, const float_vif::AxisTaps<K> &a)
+    {
+        for (int k = 0; k < K; k++) t.push_back(uint32_t(a.index[k]));
+        for (int k = 0; k < K; k++) t.push_back(std::bit_cast<uint32_t>(a.weight[k]));
     }
 
     static uint32_t tiles(int n) { return (uint32_t(n) + gpu::kTile - 1) / gpu::kTile; }
