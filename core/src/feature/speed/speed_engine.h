@@ -79,6 +79,9 @@ public:
     int init(int w, int h, const Params &p, const char *feature, const char *planes);
 
     const Dims &dims() const { return dims_; }
+    // The anti-aliasing blur and the local mean (the GPU twin's taps).
+    const float_vif::Kernel &antialias() const { return antialias_; }
+    const float_vif::Kernel &local() const { return local_; }
 
     // The score of ref against dis (each w x h, rows of `stride` floats; not
     // modified). *singular is set when the covariance of either could not be

@@ -179,12 +179,10 @@ public:
                                                    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUse::Device, &scratch_))
             return err;
 
-        // The specialization constants every kernel shares.
-        const float ks = float(p_.kernelscale);
-        const int aa_taps = float_vif::filter_taps(1, ks);
-        const float_vif::Kernel aa =
-            float_vif::gaussian_kernel(aa_taps, float(std::sqrt(double(kScales)) * aa_taps / 5.0f));
-        const float_vif::Kernel local = float_vif::scale_kernel(kScales, ks);
+        // The specialization constants every kernel shares; the taps are the
+        // CPU engine's own.
+        const float_vif::Kernel &aa = engine_.antialias(), &local = engine_.local();
+        if (aa.taps > gpu::kMaxAaTaps || local.taps > gpu::kMaxLocalTaps) return -ENOTSUP;
         spec_.clear();
         spec_.push_back({0, fmt.bpc > 8 ? 2u : 1u});
         spec_.push_back({1, std::bit_cast<uint32_t>(1.0f / float_scaler(fmt.bpc))});  // a power of two: exact
@@ -192,7 +190,8 @@ public:
         spec_.push_back({3, uint32_t(local.taps)});
         spec_.push_back({4, chroma_ ? 0u : 1u});
         spec_.push_back({5, uint32_t(resample_)});
-        for (int k = 0; k < aa.taps; k++) spec_.push_back({uint32_t(gpu::kAaTapsSpecId + k), std::bit_cast<uint32_t>(aa.f[k])});
+        for (int k = 0; k < aa.taps; k++)
+            spec_.push_back({uint32_t(gpu::kAaTapsSpecId + k), std::bit_cast<uint32_t>(aa.f[k])});
         for (int k = 0; k < local.taps; k++)
             spec_.push_back({uint32_t(gpu::kLocalTapsSpecId + k), std::bit_cast<uint32_t>(local.f[k])});
 
