@@ -13,6 +13,7 @@
 
 #include "feature/speed/speed.h"
 #include "golden.h"
+#include "stderr_capture.h"
 #include "vulkan.h"
 
 using namespace vmaf;
@@ -238,6 +239,66 @@ TEST_CASE("speed on the GPU declines what it does not compute", "[speed][vulkan]
     auto no_f64 = adopt_without_float64(*st, &features);
     CHECK(!vk::Engine::supports(*no_f64, fmt(VMAF_PIX_FMT_YUV420P, 640, 480), kSpeedChromaExtractor, chroma));
     CHECK(!vk::Engine::supports(*no_f64, fmt(VMAF_PIX_FMT_YUV420P, 640, 480), kSpeedTemporalExtractor, temporal));
+    check_clean(*st);
+}
+
+namespace {
+
+// `feature` with `opts` on one frame pair through a context, on the CPU or with
+// `st` imported: the return code of scoring and what was logged.
+std::pair<int, std::string> context_error(vk::State *st, const char *feature, const Dict &opts,
+                                          VmafPixelFormat pix, unsigned w, unsigned h)
+{
+    Frames f;
+    synthetic(pix, 8, w, h, 1, 9, &f.ref, &f.dist);
+    VmafConfiguration cfg{};
+    cfg.log_level = VMAF_LOG_LEVEL_ERROR;
+    VmafContext *vmaf = nullptr;
+    REQUIRE(vmaf_init(&vmaf, cfg) == 0);
+    if (st) REQUIRE(context_import_vulkan_state(vmaf, st) == 0);
+    VmafFeatureDictionary *d = nullptr;
+    for (const auto &[k, v] : opts) REQUIRE(vmaf_feature_dictionary_set(&d, k.c_str(), v.c_str()) == 0);
+    REQUIRE(vmaf_use_feature(vmaf, feature, d) == 0);
+    int err;
+    std::string log;
+    {
+        StderrCapture cap;
+        err = vmaf_read_pictures(vmaf, &f.ref[0], &f.dist[0], 0);
+        if (!err) err = vmaf_read_pictures(vmaf, nullptr, nullptr, 0);
+        log = cap.text();
+    }
+    f.ref.clear();  // the context took them
+    f.dist.clear();
+    vmaf_close(vmaf);
+    return {err, log};
+}
+
+}  // namespace
+
+TEST_CASE("speed with the Vulkan backend: the CPU extractor's error on planes too small", "[speed][vulkan]")
+{
+    auto st = validated_state();
+    struct Case {
+        const char *feature;
+        VmafPixelFormat pix;
+        unsigned w, h;
+        Dict opts;
+    };
+    const Case cases[] = {{"speed_chroma", VMAF_PIX_FMT_YUV420P, 176, 144, {}},
+                          {"speed_chroma", VMAF_PIX_FMT_YUV444P, 80, 79, {}},
+                          {"speed_temporal", VMAF_PIX_FMT_YUV400P, 79, 80, {}},
+                          {"speed_chroma", VMAF_PIX_FMT_YUV420P, 320, 240, {{"speed_prescale", "0.6"}}},
+                          {"speed_temporal", VMAF_PIX_FMT_YUV444P, 158, 160, {{"speed_prescale", "0.5"}, {"speed_prescale_method", "bilinear"}}}};
+    for (const Case &c : cases) {
+        INFO(c.feature << " " << fmt_name(c.pix) << " " << c.w << "x" << c.h);
+        const auto cpu = context_error(nullptr, c.feature, c.opts, c.pix, c.w, c.h);
+        const auto gpu = context_error(st.get(), c.feature, c.opts, c.pix, c.w, c.h);
+        INFO("CPU: " << cpu.second << "GPU: " << gpu.second);
+        CHECK(cpu.first == -EINVAL);
+        CHECK(gpu.first == cpu.first);
+        CHECK(cpu.second.find("at least 80x80") != std::string::npos);
+        CHECK(gpu.second == cpu.second);
+    }
     check_clean(*st);
 }
 
