@@ -12,7 +12,8 @@
 #      MODES (default "cpu vulkan-host vulkan-device-pool vulkan-import"),
 #      FEATURES (what is computed, every mode alike: vmaf = vmaf_v0.6.1 + psnr, the
 #      default; aom_ctc = the vmaf tool's --aom_ctc v7.0 models and features;
-#      nflx_ctc = --nflx_ctc v1.0; aom_ctc=VERSION / nflx_ctc=VERSION for another),
+#      nflx_ctc = --nflx_ctc v1.0; aom_ctc=VERSION / nflx_ctc=VERSION for another;
+#      v1 = the VMAF v1 model vmaf_v1.0.16_3d0h, v1=VARIANT vmaf_v1.0.16_VARIANT),
 #      PROFILE=1 (the Vulkan modes also time each feature and stage on the GPU,
 #      running a stage's features one after another; tables after the main one),
 #      VMAF_MODEL_DIR (where the models are), OUT (keep the JSON results there),
@@ -27,7 +28,7 @@
 # bench time (page-cached), best of REPEAT runs (default 3) of
 #   vmaf -r REF -d DIST --backend vulkan|cpu --threads T -q SET
 # where SET is FEATURES in the tool's words (-m version=vmaf_v0.6.1 --feature psnr,
-# --aom_ctc v7.0, --nflx_ctc v1.0).
+# --aom_ctc v7.0, --nflx_ctc v1.0, -m version=vmaf_v1.0.16_3d0h).
 # beside the rate at which `cat` reads both files (the most reading can give).
 # Env: CLI_FRAMES (frames of each clip; default 480 up to 1920x1080, else 120),
 #      VMAF (the vmaf tool; default BUILD_DIR's), CLIP_DIR (where the clips go;
@@ -52,7 +53,9 @@ vmaf) set_args=(-m version=vmaf_v0.6.1 --feature psnr) ;;
 aom_ctc) set_args=(--aom_ctc v7.0) ;;
 nflx_ctc) set_args=(--nflx_ctc v1.0) ;;
 aom_ctc=*|nflx_ctc=*) set_args=("--${features%%=*}" "${features#*=}") ;;
-*) echo "bench_gpu: FEATURES: vmaf, aom_ctc[=VERSION] or nflx_ctc[=VERSION], not '$features'" >&2; exit 2 ;;
+v1) set_args=(-m version=vmaf_v1.0.16_3d0h) ;;
+v1=*) set_args=(-m "version=vmaf_v1.0.16_${features#v1=}") ;;
+*) echo "bench_gpu: FEATURES: vmaf, v1[=VARIANT], aom_ctc[=VERSION] or nflx_ctc[=VERSION], not '$features'" >&2; exit 2 ;;
 esac
 extra=(--features "$features")
 [ "$profile" = 1 ] && extra+=(--profile)

@@ -1,9 +1,10 @@
-// The VMAF v1 models by name through the C API with the Vulkan backend: the
-// features with GPU twins (cambi, integer adm3, integer motion3) run on the
-// device, the others (speed_chroma) on the CPU in the same context, and every per-frame
-// output and the pooled VMAF equal Netflix libvmaf's to the bit on every
-// golden pair it scores; where libvmaf fails, the same clean error as on the
-// CPU. The validation layer reports nothing.
+// The VMAF v1 models by name through the C API with the Vulkan backend: every
+// feature (cambi, integer adm3, integer motion3 and speed_chroma, with the
+// _2160 models' bilinear speed_prescale too) runs on the device, and every
+// per-frame output and the pooled VMAF equal Netflix libvmaf's to the bit on
+// every golden pair it scores; where libvmaf fails (planes too small for
+// SpEED: its twin declines them), the same clean error as on the CPU. The
+// validation layer reports nothing.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -38,13 +39,15 @@ TEST_CASE("the v1 models on the Vulkan backend equal libvmaf to the bit", "[v1][
             CHECK(r.gpu_engine);
             CHECK(r.outputs == 15);
             CHECK(r.max_diff == 0.0);
-            // cambi, adm and motion on the device (SpEED wherever it has a twin).
+            // Every feature on the device: cambi, adm, motion and SpEED.
             std::string joined;
             for (const auto &n : on_gpu) joined += n + " ";
             INFO("on the GPU: " << joined);
             CHECK(joined.find("cambi") != std::string::npos);
             CHECK(joined.find("adm") != std::string::npos);
             CHECK(joined.find("motion") != std::string::npos);
+            CHECK(joined.find("speed_chroma") != std::string::npos);
+            CHECK(on_gpu.size() == 4);
             std::printf("%-28s %-24s GPU [%s] %u values, max |diff| %g\n", pair.c_str(), model.version,
                         joined.c_str(), r.values, r.max_diff);
             runs++;

@@ -1,7 +1,9 @@
 // vmaf_bench: throughput of one feature set on one backend and picture path at a
 // time. The sets (--features) are the vmaf tool's: vmaf_v0.6.1 + PSNR (what `vmaf
-// -m version=vmaf_v0.6.1 --feature psnr` computes, the default), or the models and
-// features of its --aom_ctc / --nflx_ctc presets (cli_presets.cpp). The paths:
+// -m version=vmaf_v0.6.1 --feature psnr` computes, the default), a VMAF v1 model
+// (v1: vmaf_v1.0.16_3d0h, v1=VARIANT for vmaf_v1.0.16_VARIANT: its cambi, adm3,
+// motion3 and speed_chroma), or the models and features of its --aom_ctc /
+// --nflx_ctc presets (cli_presets.cpp). The paths:
 //   cpu                 host pictures, CPU extractors (--threads)
 //   vulkan-host         host pictures, Vulkan state (upload included)
 //   vulkan-device-pool  pictures from a DEVICE pool, filled by the host
@@ -16,6 +18,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -145,7 +148,9 @@ void usage(std::FILE *f)
                  "  --features SET    what is computed: vmaf (vmaf_v0.6.1 + psnr, default), aom_ctc\n"
                  "                    (the vmaf tool's --aom_ctc v7.0 models and features) or nflx_ctc\n"
                  "                    (--nflx_ctc v1.0); aom_ctc=VERSION, nflx_ctc=VERSION for another\n"
-                 "                    version of the preset (--set is the same option)\n"
+                 "                    version of the preset; v1 (the VMAF v1 model vmaf_v1.0.16_3d0h\n"
+                 "                    alone), v1=VARIANT for vmaf_v1.0.16_VARIANT (5d0h, 3d0h_2160,\n"
+                 "                    1d5h_2160) (--set is the same option)\n"
                  "  --feature NAME[=OPT=VAL:...]  only this feature, no model (repeatable)\n"
                  "  --profile         GPU time per feature and stage (Vulkan modes, a queue with\n"
                  "                    timestamps): the features of a stage run one after another\n"
@@ -292,10 +297,18 @@ int make_feature_set(const Options &o, FeatureSet *set, std::string *err)
     const size_t eq = o.set.find('=');
     const std::string family = o.set.substr(0, eq);
     std::string version = eq == std::string::npos ? "" : o.set.substr(eq + 1);
+    if (family == "v1") {
+        // A VMAF v1 model by name (the vmaf tool's -m version=vmaf_v1.0.16_VARIANT).
+        set->label = "v1 " + (version.empty() ? std::string("3d0h") : version);
+        cli::ModelSpec model;
+        model.version = "vmaf_v1.0.16_" + (version.empty() ? std::string("3d0h") : version);
+        set->models.push_back(std::move(model));
+        return 0;
+    }
     if (family == "aom_ctc" && version.empty()) version = "v7.0";
     if (family == "nflx_ctc" && version.empty()) version = "v1.0";
     if (family != "aom_ctc" && family != "nflx_ctc") {
-        *err = "--features: vmaf, aom_ctc[=VERSION] or nflx_ctc[=VERSION], not '" + o.set + "'";
+        *err = "--features: vmaf, v1[=VARIANT], aom_ctc[=VERSION] or nflx_ctc[=VERSION], not '" + o.set + "'";
         return 2;
     }
     cli::Options preset;
@@ -349,6 +362,11 @@ int load_model(const Options &o, const cli::ModelSpec &spec, VmafModel **model, 
     std::string where;
     if (!o.model_dir.empty()) {
         where = o.model_dir + "/" + version + ".json";
+        // A family in a folder of its own (vmaf_v1.0.16/vmaf_v1.0.16_3d0h.json),
+        // as the library's own lookup allows.
+        const std::string family = spec.version.substr(0, spec.version.find('_', 5));  // vmaf_vX.Y.Z
+        const std::string nested = o.model_dir + "/" + family + "/" + version + ".json";
+        if (!std::filesystem::exists(where) && std::filesystem::exists(nested)) where = nested;
         e = vmaf_model_load_from_path(model, &cfg, where.c_str());
     } else {
         const char *env = std::getenv("VMAF_MODEL_DIR");

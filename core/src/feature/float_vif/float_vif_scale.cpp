@@ -8,33 +8,14 @@ namespace vmaf::float_vif {
 
 namespace {
 
-// Mirror a float coordinate into [left, right] (libvmaf does this in float and
-// then truncates to an index).
-inline float mirror_f(float i, float left, float right)
-{
-    return i < left ? -i : (i > right ? 2 * right - i : i);
-}
-
-inline int mirror_index(float i, int n)
-{
-    return int(mirror_f(i, 0.0f, float(n - 1)));
-}
-
-// The source coordinate of output sample `d` with a float step ratio, computed
-// in double and rounded to float.
-inline float source_coord(int d, float ratio)
-{
-    return float((d + 0.5) * double(ratio) - 0.5);
-}
-
 void nearest(PlaneView src, float *dst, int dst_w, int dst_h, std::ptrdiff_t dst_stride)
 {
-    const float rx = float(src.w) / float(dst_w);
-    const float ry = float(src.h) / float(dst_h);
+    const float rx = scale_ratio(src.w, dst_w);
+    const float ry = scale_ratio(src.h, dst_h);
     for (int y = 0; y < dst_h; y++) {
-        const float *s = src.row(int(float(y) * ry));
+        const float *s = src.row(nearest_index(y, ry));
         float *d = dst + std::ptrdiff_t(y) * dst_stride;
-        for (int x = 0; x < dst_w; x++) d[x] = s[int(float(x) * rx)];
+        for (int x = 0; x < dst_w; x++) d[x] = s[nearest_index(x, rx)];
     }
 }
 
@@ -43,89 +24,45 @@ void bilinear(PlaneView src, float *dst, int dst_w, int dst_h, std::ptrdiff_t ds
     const std::size_t n = std::size_t(dst_w);
     std::vector<int> x1(n), x2(n);
     std::vector<float> dxs(n);
-    const float rx = float(src.w) / float(dst_w);
+    const float rx = scale_ratio(src.w, dst_w);
     for (int x = 0; x < dst_w; x++) {
-        const float xx = source_coord(x, rx);
-        x1[x] = mirror_index(float(std::floor(double(xx))), src.w);
-        x2[x] = mirror_index(float(std::ceil(double(xx))), src.w);
-        dxs[x] = xx - float(x1[x]);
+        const BilinearTap t = bilinear_tap(x, rx, src.w);
+        x1[x] = t.i1;
+        x2[x] = t.i2;
+        dxs[x] = t.d;
     }
-    const float ry = float(src.h) / float(dst_h);
+    const float ry = scale_ratio(src.h, dst_h);
     for (int y = 0; y < dst_h; y++) {
-        const float yy = source_coord(y, ry);
-        const int y1 = mirror_index(float(std::floor(double(yy))), src.h);
-        const int y2 = mirror_index(float(std::ceil(double(yy))), src.h);
-        const float dy = yy - float(y1);
-        const float *r1 = src.row(y1), *r2 = src.row(y2);
+        const BilinearTap t = bilinear_tap(y, ry, src.h);
+        const float dy = t.d;
+        const float *r1 = src.row(t.i1), *r2 = src.row(t.i2);
         float *d = dst + std::ptrdiff_t(y) * dst_stride;
         for (int x = 0; x < dst_w; x++) {
             const float dx = dxs[x];
-            d[x] = (1 - dy) * (1 - dx) * r1[x1[x]] + (1 - dy) * dx * r1[x2[x]] + dy * (1 - dx) * r2[x1[x]] +
-                   dy * dx * r2[x2[x]];
+            d[x] = bilinear_mix(dx, dy, r1[x1[x]], r1[x2[x]], r2[x1[x]], r2[x2[x]]);
         }
     }
-}
-
-inline float bicubic_weight(float t)
-{
-    const float a = kBicubicA;
-    if (t < 0) t = -t;
-    if (t < 1) return ((a + 2) * t - (a + 3)) * t * t + 1;
-    if (t < 2) return (((t - 5) * t + 8) * t - 4) * a;
-    return 0;
 }
 
 float bicubic_at(PlaneView src, float x, float y)
 {
-    const int x0 = int(std::floor(double(x)));
-    const int y0 = int(std::floor(double(y)));
-    const float dx = x - float(x0);
-    const float dy = y - float(y0);
-    float wx[4], wy[4];
-    for (int i = -1; i <= 2; i++) {
-        wx[i + 1] = bicubic_weight(float(i) - dx);
-        wy[i + 1] = bicubic_weight(float(i) - dy);
-    }
+    const AxisTaps<4> ax = bicubic_axis(x, src.w), ay = bicubic_axis(y, src.h);
     float v = 0.0f;
-    for (int j = -1; j <= 2; j++) {
-        for (int i = -1; i <= 2; i++) {
-            const int xi = mirror_index(float(x0 + i), src.w);
-            const int yi = mirror_index(float(y0 + j), src.h);
-            v += src.row(yi)[xi] * (wx[i + 1] * wy[j + 1]);
-        }
-    }
+    for (int j = 0; j < 4; j++)
+        for (int i = 0; i < 4; i++) v += src.row(ay.index[j])[ax.index[i]] * (ax.weight[i] * ay.weight[j]);
     return v;
-}
-
-inline float lanczos_weight(float x, float a)
-{
-    if (x == 0.0f) return 1.0f;
-    if (x > -a && x < a)
-        return float(double(a) * std::sin(M_PI * double(x)) * std::sin(M_PI * double(x) / double(a)) /
-                     (M_PI * M_PI * double(x) * double(x)));
-    return 0.0f;
 }
 
 float lanczos_at(PlaneView src, float x, float y)
 {
-    constexpr int a = kLanczosA;
-    const int x0 = int(std::floor(double(x)));
-    const int y0 = int(std::floor(double(y)));
-    const float dx = x - float(x0);
-    const float dy = y - float(y0);
-    float wx[2 * a + 1], wy[2 * a + 1];
-    for (int i = -a; i <= a; i++) {
-        wx[i + a] = lanczos_weight(float(i) - dx, float(a));
-        wy[i + a] = lanczos_weight(float(i) - dy, float(a));
-    }
+    constexpr int n = 2 * kLanczosA + 1;
+    const AxisTaps<n> ax = lanczos_axis(x, src.w), ay = lanczos_axis(y, src.h);
     float v = 0.0f, wsum = 0.0f;
-    for (int iy = -a; iy <= a; iy++) {
-        for (int ix = -a; ix <= a; ix++) {
-            const float w = wx[ix + a] * wy[iy + a];
+    for (int iy = 0; iy < n; iy++) {
+        for (int ix = 0; ix < n; ix++) {
+            const float w = ax.weight[ix] * ay.weight[iy];
             wsum += w;
-            const int xi = mirror_index(float(x0 + ix), src.w);
-            const int yi = mirror_index(float(y0 + iy), src.h);
-            v += src.row(yi)[xi] * w;
+            v += src.row(ay.index[iy])[ax.index[ix]] * w;
         }
     }
     return v / wsum;
@@ -134,8 +71,8 @@ float lanczos_at(PlaneView src, float x, float y)
 template <float (*At)(PlaneView, float, float)>
 void interpolate(PlaneView src, float *dst, int dst_w, int dst_h, std::ptrdiff_t dst_stride)
 {
-    const float rx = float(src.w) / float(dst_w);
-    const float ry = float(src.h) / float(dst_h);
+    const float rx = scale_ratio(src.w, dst_w);
+    const float ry = scale_ratio(src.h, dst_h);
     for (int y = 0; y < dst_h; y++) {
         const float yy = source_coord(y, ry);
         float *d = dst + std::ptrdiff_t(y) * dst_stride;

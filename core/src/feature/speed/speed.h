@@ -8,7 +8,11 @@ namespace vmaf {
 extern const ExtractorInfo kSpeedChromaExtractor;
 extern const ExtractorInfo kSpeedTemporalExtractor;
 // The GPU twins, as feature/registry.cpp names them beside the extractors.
-inline constexpr const vk::FeatureInfo *kSpeedChromaTwin = nullptr;  // no GPU twin
-inline constexpr const vk::FeatureInfo *kSpeedTemporalTwin = nullptr;  // no GPU twin
+namespace vk {
+extern const FeatureInfo kSpeedChromaFeature;    // speed_vk.cpp
+extern const FeatureInfo kSpeedTemporalFeature;  // speed_vk.cpp
+}  // namespace vk
+inline constexpr const vk::FeatureInfo *kSpeedChromaTwin = VMAF_GPU_TWIN(kSpeedChromaFeature);
+inline constexpr const vk::FeatureInfo *kSpeedTemporalTwin = VMAF_GPU_TWIN(kSpeedTemporalFeature);
 
 }  // namespace vmaf

@@ -14,6 +14,39 @@
 
 namespace vmaf {
 
+namespace speed {
+
+// The options of either extractor (speed_engine.h).
+Params read_params(const FeatureOptions &o, bool weight_mode)
+{
+    Params p;
+    p.kernelscale = o.number("speed_kernelscale");
+    p.prescale = o.number("speed_prescale");
+    float_vif::parse_scale_method(o.text("speed_prescale_method"), &p.prescale_method);
+    p.sigma_nn = o.number("speed_sigma_nn");
+    p.nn_floor = o.number("speed_nn_floor");
+    p.weight_var_mode = weight_mode ? int(o.number("speed_weight_var_mode")) : 0;
+    return p;
+}
+
+bool chroma_size(const FrameFormat &fmt, unsigned *w, unsigned *h)
+{
+    // The plane size libvmaf works on: luma halved, rounding down.
+    *w = fmt.w;
+    *h = fmt.h;
+    switch (fmt.pix_fmt) {
+    case VMAF_PIX_FMT_YUV420P:
+        *w /= 2;
+        *h /= 2;
+        return true;
+    case VMAF_PIX_FMT_YUV422P: *w /= 2; return true;
+    case VMAF_PIX_FMT_YUV444P: return true;
+    default: return false;
+    }
+}
+
+}  // namespace speed
+
 namespace {
 
 using namespace speed;
@@ -61,18 +94,6 @@ constexpr FeatureAlias kChromaAliases[] = {
 };
 constexpr FeatureAlias kTemporalAliases[] = {{kTemporalName, "speed_temporal"}};
 
-Params read_params(const FeatureOptions &o, bool weight_mode)
-{
-    Params p;
-    p.kernelscale = o.number("speed_kernelscale");
-    p.prescale = o.number("speed_prescale");
-    float_vif::parse_scale_method(o.text("speed_prescale_method"), &p.prescale_method);
-    p.sigma_nn = o.number("speed_sigma_nn");
-    p.nn_floor = o.number("speed_nn_floor");
-    p.weight_var_mode = weight_mode ? int(o.number("speed_weight_var_mode")) : 0;
-    return p;
-}
-
 // A float plane buffer of h rows of `stride` floats.
 struct Plane {
     std::ptrdiff_t stride = 0;
@@ -91,16 +112,8 @@ public:
 
     int init(const FrameFormat &fmt) override
     {
-        // The plane size libvmaf works on: luma halved, rounding down.
-        unsigned w = fmt.w, h = fmt.h;
-        switch (fmt.pix_fmt) {
-        case VMAF_PIX_FMT_YUV420P:
-            w /= 2;
-            h /= 2;
-            break;
-        case VMAF_PIX_FMT_YUV422P: w /= 2; break;
-        case VMAF_PIX_FMT_YUV444P: break;
-        default:
+        unsigned w, h;
+        if (!chroma_size(fmt, &w, &h)) {
             log(VMAF_LOG_LEVEL_ERROR, "speed_chroma: needs Cb and Cr planes (the input is 4:0:0)\n");
             return -EINVAL;
         }
@@ -124,20 +137,13 @@ public:
             dis_.load(dist, c + 1);
             score[c] = engine_.score(ref_.data.data(), dis_.data.data(), ref_.stride, &singular[c]);
         }
-        // A plane whose covariance cannot be inverted (a flat plane, say) takes
-        // the other plane's score in the mean.
-        float uv;
-        if (singular[0] && !singular[1]) uv = score[1];
-        else if (singular[1] && !singular[0]) uv = score[0];
-        else uv = float(double(score[0] + score[1]) / 2.0);
-
-        if (int err = out.append(kChromaUName, index, clip(score[0]))) return err;
-        if (int err = out.append(kChromaVName, index, clip(score[1]))) return err;
-        return out.append(kChromaUvName, index, clip(uv));
+        const float uv = chroma_uv(score, singular);
+        if (int err = out.append(kChromaUName, index, clip_score(score[0], max_val_))) return err;
+        if (int err = out.append(kChromaVName, index, clip_score(score[1], max_val_))) return err;
+        return out.append(kChromaUvName, index, clip_score(uv, max_val_));
     }
 
 private:
-    double clip(float v) const { return double(v) < max_val_ ? double(v) : max_val_; }
 
     Params p_;
     double max_val_;

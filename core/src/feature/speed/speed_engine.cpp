@@ -111,6 +111,12 @@ void Engine::prepare(const float *src, std::ptrdiff_t stride)
 
 bool Engine::estimate(Stats &out)
 {
+    covariance();
+    return fit(out);
+}
+
+void Engine::covariance()
+{
     const int dw = dims_.dec_w;
     const int sw = dims_.sub_w, sh = dims_.sub_h;
     const float *data = dec_.data();
@@ -132,10 +138,16 @@ bool Engine::estimate(Stats &out)
             const float *px = data + std::ptrdiff_t(xi / kBlock) * dw + xi % kBlock;
             const float *py = data + std::ptrdiff_t(yi / kBlock) * dw + yi % kBlock;
             const double mx = means_[xi], my = means_[yi];
-            const float cv = float(cov_sum_(px, py, dw, sw, sh, mx, my) / double(n_sub));
+            const float cv = covariance_entry(cov_sum_(px, py, dw, sw, sh, mx, my));
             cov_[xi * kBlockElems + yi] = cv;
             cov_[yi * kBlockElems + xi] = cv;
         }
+}
+
+bool Engine::fit(Stats &out)
+{
+    const int dw = dims_.dec_w;
+    const float *data = dec_.data();
 
     if (!symmetric_eigenvalues(cov_.data(), kBlockElems, eig_.data()) && !warned_iterations_) {
         warned_iterations_ = true;
@@ -199,6 +211,29 @@ float Engine::score(const float *ref, const float *dis, std::ptrdiff_t stride, b
     const bool ok_ref = estimate(ref_);
     prepare(dis, stride);
     const bool ok_dis = estimate(dis_);
+    return finish(ok_ref, ok_dis, singular);
+}
+
+float Engine::score(const Prepared &ref, const Prepared &dis, bool *singular)
+{
+    bool ok[2];
+    Stats *stats[2] = {&ref_, &dis_};
+    const Prepared *side[2] = {&ref, &dis};
+    for (int s = 0; s < 2; s++) {
+        std::copy(side[s]->dec, side[s]->dec + dec_.size(), dec_.begin());
+        for (int xi = 0; xi < kBlockElems; xi++)
+            for (int yi = 0; yi <= xi; yi++) {
+                const float cv = side[s]->cov[xi * (xi + 1) / 2 + yi];
+                cov_[xi * kBlockElems + yi] = cv;
+                cov_[yi * kBlockElems + xi] = cv;
+            }
+        ok[s] = fit(*stats[s]);
+    }
+    return finish(ok[0], ok[1], singular);
+}
+
+float Engine::finish(bool ok_ref, bool ok_dis, bool *singular) const
+{
     *singular = !ok_ref || !ok_dis;
     // Only one side unstable: 0 rather than an inflated score.
     if (ok_ref != ok_dis) return 0.0f;

@@ -14,6 +14,11 @@
 #include "feature/speed/speed_cov.h"
 #include "feature/speed/speed_linalg.h"
 
+namespace vmaf {
+class FeatureOptions;
+struct FrameFormat;
+}
+
 namespace vmaf::speed {
 
 struct Params {
@@ -24,6 +29,14 @@ struct Params {
     double nn_floor = 0.0;
     int weight_var_mode = 0;
 };
+
+// The Params of speed_chroma's (weight_mode) or speed_temporal's options
+// (speed_cpu.cpp; speed_vk.cpp reads them the same way).
+Params read_params(const FeatureOptions &o, bool weight_mode);
+
+// The size of the chroma planes speed_chroma scores (the pictures' halved,
+// rounding down); false for 4:0:0.
+bool chroma_size(const FrameFormat &fmt, unsigned *w, unsigned *h);
 
 // The sizes libvmaf derives from the plane and speed_prescale.
 struct Dims {
@@ -41,6 +54,22 @@ bool prescales(double prescale);
 
 Dims speed_dims(int w, int h, double prescale);
 
+// speed_chroma's uv score from the u and v planes' (score, singular): a
+// plane whose covariance cannot be inverted (a flat plane, say) takes the
+// other plane's score in the mean.
+inline float chroma_uv(const float score[2], const bool singular[2])
+{
+    if (singular[0] && !singular[1]) return score[1];
+    if (singular[1] && !singular[0]) return score[0];
+    return float(double(score[0] + score[1]) / 2.0);
+}
+
+// speed_max_val: speed_chroma's scores clipped to it.
+inline double clip_score(float v, double max_val)
+{
+    return double(v) < max_val ? double(v) : max_val;
+}
+
 class Engine {
 public:
     // For planes of w x h. `feature` names the extractor and `planes` the
@@ -50,11 +79,31 @@ public:
     int init(int w, int h, const Params &p, const char *feature, const char *planes);
 
     const Dims &dims() const { return dims_; }
+    // The anti-aliasing blur and the local mean (the GPU twin's taps).
+    const float_vif::Kernel &antialias() const { return antialias_; }
+    const float_vif::Kernel &local() const { return local_; }
 
     // The score of ref against dis (each w x h, rows of `stride` floats; not
     // modified). *singular is set when the covariance of either could not be
     // inverted; a side that cannot be inverted scores 0 against one that can.
     float score(const float *ref, const float *dis, std::ptrdiff_t stride, bool *singular);
+
+    // One side as the GPU twin (speed_vk.cpp) hands it over: the prepared
+    // plane (dec_w x dec_h, packed: blurred, decimated, local mean removed)
+    // and the lower triangle of its covariance, entry (xi, yi <= xi) at
+    // xi * (xi + 1) / 2 + yi (each covariance_entry() of its sum).
+    struct Prepared {
+        const float *dec;
+        const float *cov;
+    };
+    // score() from prepared sides: the same fit and comparison.
+    float score(const Prepared &ref, const Prepared &dis, bool *singular);
+
+    // A covariance entry from its window sum (both backends).
+    float covariance_entry(double sum) const
+    {
+        return float(sum / double(std::size_t(dims_.sub_w) * std::size_t(dims_.sub_h)));
+    }
 
 private:
     struct Stats {
@@ -63,8 +112,14 @@ private:
 
     // Resample, blur, decimate and remove the local mean into dec_.
     void prepare(const float *src, std::ptrdiff_t stride);
-    // Fit the block statistics of dec_; false if the covariance is singular.
+    // Fit the block statistics of dec_ (covariance, then fit); false if the
+    // covariance is singular.
     bool estimate(Stats &out);
+    // The window means and the covariance of dec_ into cov_.
+    void covariance();
+    // The eigenvalues and block statistics from dec_ and cov_.
+    bool fit(Stats &out);
+    float finish(bool ok_ref, bool ok_dis, bool *singular) const;
     float compare() const;
 
     Params p_;

@@ -163,4 +163,33 @@ inline float weighted_difference(int mode, float e_ref, float e_dis, float v_ref
     return std::fabs(sr - sd);
 }
 
+// The GPU twin's layout (speed_vk.cpp, speed_*.comp): the most taps its
+// kernels take for the anti-aliasing blur and the local mean (speed_supports
+// declines kernel scales that need more), the 32-bit specialization constant
+// ids of those taps, and the covariance kernel's work: the lower triangle of
+// the 25 x 25 matrix, each entry summed as CovAcc's kCovLanes accumulators
+// (acc0[0..3], acc1[0..3], tail), each by a thread of its own.
+namespace gpu {
+inline constexpr int kMaxAaTaps = 40;
+inline constexpr int kMaxLocalTaps = 12;
+inline constexpr int kAaTapsSpecId = 16;
+inline constexpr int kLocalTapsSpecId = kAaTapsSpecId + kMaxAaTaps;
+inline constexpr int kCovEntries = kBlockElems * (kBlockElems + 1) / 2;
+inline constexpr int kCovLanes = 9;
+inline constexpr int kCovThreads = 64;
+inline constexpr int kTile = 8;  // the blur and local-mean kernels' tiles of kTile x kTile outputs
+
+// CovAcc from the covariance kernel's kCovLanes accumulators of one entry.
+inline CovAcc cov_from_lanes(const double lanes[kCovLanes])
+{
+    CovAcc a;
+    for (int l = 0; l < 4; l++) {
+        a.acc0[l] = lanes[l];
+        a.acc1[l] = lanes[4 + l];
+    }
+    a.tail = lanes[8];
+    return a;
+}
+}  // namespace gpu
+
 }  // namespace vmaf::speed

@@ -1,6 +1,6 @@
 // Constants of SpEED-QA (behaviour of libvmaf's speed.c: speed_chroma and
-// speed_temporal), of the CPU extractors (no Vulkan twin: the GPU
-// backend runs them on the CPU).
+// speed_temporal), of the CPU extractors and their Vulkan twins
+// (speed_vk.cpp, through speed_tables.glsl).
 #pragma once
 
 namespace vmaf::speed {
