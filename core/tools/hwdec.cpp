@@ -27,7 +27,6 @@ int hwdec_open(const Options &, std::unique_ptr<HwDecode> *, std::string *why)
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
-#include <strings.h>
 #include <vector>
 
 extern "C" {
@@ -38,6 +37,7 @@ extern "C" {
 #include <libavutil/pixdesc.h>
 }
 
+#include "device_choice.h"
 #include "libvmaf/libvmaf_vulkan.h"
 
 // The queue lock and the fixed queue fields are deprecated in newer FFmpeg but
@@ -108,44 +108,14 @@ const SwFormat *find_sw_format(int av)
     return nullptr;
 }
 
-// The device index the library's automatic choice takes (VMAF_VULKAN_DEVICE,
-// else the first usable device of the best type), in vmaf_vulkan_list_devices()
-// order, which is vkEnumeratePhysicalDevices' order: FFmpeg's device index.
+// The device index the library's automatic choice takes (device_choice.h) when
+// --vulkan-device gave none.
 int choose_device(int requested, std::string *why)
 {
     if (requested >= 0) return requested;
-    VmafVulkanDeviceInfo info[32];
-    unsigned n = 0;
-    if (int e = vmaf_vulkan_list_devices(info, 32, &n); e < 0 || !n) {
-        *why = "no Vulkan device";
-        return -1;
-    }
-    n = std::min(n, 32u);
-    if (const char *env = std::getenv("VMAF_VULKAN_DEVICE"); env && *env) {
-        char *end;
-        const long v = std::strtol(env, &end, 10);
-        if (*end == '\0' && v >= 0) return int(v);
-        for (unsigned i = 0; i < n; i++)
-            if (strcasestr(info[i].name, env) && info[i].usable) return int(i);
-        for (unsigned i = 0; i < n; i++)
-            if (strcasestr(info[i].name, env)) return int(i);
-        *why = std::string("no Vulkan device name contains \"") + env + "\"";
-        return -1;
-    }
-    auto rank = [](VmafVulkanDeviceType t) {
-        switch (t) {
-        case VMAF_VULKAN_DEVICE_TYPE_DISCRETE_GPU: return 0;
-        case VMAF_VULKAN_DEVICE_TYPE_INTEGRATED_GPU: return 1;
-        case VMAF_VULKAN_DEVICE_TYPE_VIRTUAL_GPU: return 2;
-        case VMAF_VULKAN_DEVICE_TYPE_CPU: return 3;
-        default: return 4;
-        }
-    };
-    int chosen = -1;
-    for (unsigned i = 0; i < n; i++)
-        if (info[i].usable && (chosen < 0 || rank(info[i].type) < rank(info[chosen].type))) chosen = int(i);
-    if (chosen < 0) *why = "no Vulkan device has what the library's kernels need";
-    return chosen;
+    unsigned index = 0;
+    if (tools::choose_vulkan_device({}, &index, why)) return -1;
+    return int(index);
 }
 
 // FFmpeg's Vulkan device; the library's state on it is freed first.

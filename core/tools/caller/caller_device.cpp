@@ -1,11 +1,12 @@
 #include "caller/caller_device.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+
+#include "device_choice.h"
 
 namespace vmaf::tools {
 
@@ -22,63 +23,6 @@ int vk_fail(VkResult r, const std::string &what, std::string *err)
         if (VkResult r_ = (call); r_ != VK_SUCCESS) return vk_fail(r_, what, err); \
     } while (0)
 
-// The order vmaf_vulkan_state_init() prefers device types in.
-int type_rank(VmafVulkanDeviceType t)
-{
-    switch (t) {
-    case VMAF_VULKAN_DEVICE_TYPE_DISCRETE_GPU: return 0;
-    case VMAF_VULKAN_DEVICE_TYPE_INTEGRATED_GPU: return 1;
-    case VMAF_VULKAN_DEVICE_TYPE_VIRTUAL_GPU: return 2;
-    case VMAF_VULKAN_DEVICE_TYPE_CPU: return 3;
-    default: return 4;
-    }
-}
-
-bool contains_nocase(const char *hay, const std::string &needle)
-{
-    const std::string h(hay);
-    auto it = std::search(h.begin(), h.end(), needle.begin(), needle.end(),
-                          [](char a, char b) { return std::tolower(uint8_t(a)) == std::tolower(uint8_t(b)); });
-    return it != h.end();
-}
-
-// Which device in list order `choice` names (index or name), or the library's
-// automatic choice (VMAF_VULKAN_DEVICE, else the best usable type).
-int choose_device(const std::string &choice, unsigned *index, std::string *err)
-{
-    VmafVulkanDeviceInfo info[16];
-    unsigned n = 0;
-    if (vmaf_vulkan_list_devices(info, 16, &n) != 0 || n == 0) {
-        *err = "no Vulkan device (no loader or no driver)";
-        return -ENODEV;
-    }
-    n = std::min(n, 16u);
-    std::string want = choice;
-    if (want.empty())
-        if (const char *env = std::getenv("VMAF_VULKAN_DEVICE")) want = env;
-    if (!want.empty()) {
-        char *end = nullptr;
-        const long i = std::strtol(want.c_str(), &end, 10);
-        for (unsigned k = 0; k < n; k++) {
-            if ((*end == '\0' && long(k) == i) || (*end != '\0' && contains_nocase(info[k].name, want))) {
-                *index = k;
-                return 0;
-            }
-        }
-        *err = "no Vulkan device '" + want + "'";
-        return -ENODEV;
-    }
-    int best = -1;
-    for (unsigned k = 0; k < n; k++)
-        if (info[k].usable && (best < 0 || type_rank(info[k].type) < type_rank(info[best].type))) best = int(k);
-    if (best < 0) {
-        *err = "no usable Vulkan device (none has what the kernels need)";
-        return -ENODEV;
-    }
-    *index = unsigned(best);
-    return 0;
-}
-
 }  // namespace
 
 int CallerDevice::create(const Options &options, std::unique_ptr<CallerDevice> *out, std::string *err)
@@ -88,7 +32,7 @@ int CallerDevice::create(const Options &options, std::unique_ptr<CallerDevice> *
         return -ENODEV;
     }
     unsigned index = 0;  // first: says clearly when there is no device at all
-    if (int e = choose_device(options.device, &index, err)) return e;
+    if (int e = choose_vulkan_device(options.device, &index, err)) return e;
     std::unique_ptr<CallerDevice> d(new CallerDevice);
     d->report_ = options.on_message;
     if (int e = d->create_instance(options, err)) return e;
