@@ -57,11 +57,22 @@ void require_host_alignment(size_t align)
     }
 }
 
+namespace {
+
+// `size` rounded up to `align` (a power of two); 0 for 0 or on overflow.
+size_t storage_bytes(size_t size, size_t align)
+{
+    if (!size || size > SIZE_MAX - align) return 0;
+    return (size + align - 1) & ~(align - 1);
+}
+
+}  // namespace
+
 std::shared_ptr<HostStorage> HostStorage::allocate(size_t size)
 {
     const size_t align = host_alignment();
-    if (!size || size > SIZE_MAX - align) return nullptr;
-    size = (size + align - 1) & ~(align - 1);
+    size = storage_bytes(size, align);
+    if (!size) return nullptr;
     void *base = std::aligned_alloc(align, size);
     if (!base) return nullptr;
     std::shared_ptr<HostStorage> s(new (std::nothrow) HostStorage(base, size));
@@ -182,10 +193,10 @@ Spares &spares()
     return *s;
 }
 
-// A kept storage of exactly `size` bytes at the alignment new storage has now.
-std::shared_ptr<HostStorage> take_spare(size_t size)
+// A kept storage of exactly `size` bytes aligned to `align` (what new storage
+// of that size would be).
+std::shared_ptr<HostStorage> take_spare(size_t size, size_t align)
 {
-    const size_t align = host_alignment();
     Spares &sp = spares();
     std::lock_guard lock(sp.mutex);
     for (auto it = sp.kept.rbegin(); it != sp.kept.rend(); ++it) {
@@ -278,8 +289,8 @@ int picture_alloc(VmafPicture *pic, VmafPixelFormat fmt, unsigned bpc, unsigned 
     const size_t size = picture_storage_size(fmt, bpc, w, h);
     if (!pic || !size) return -EINVAL;
     const size_t align = host_alignment();
-    const size_t rounded = size > SIZE_MAX - align ? 0 : (size + align - 1) & ~(align - 1);
-    std::shared_ptr<HostStorage> storage = rounded ? take_spare(rounded) : nullptr;
+    const size_t bytes = storage_bytes(size, align);
+    std::shared_ptr<HostStorage> storage = bytes ? take_spare(bytes, align) : nullptr;
     if (!storage) storage = HostStorage::allocate(size);
     if (!storage) return -ENOMEM;
     if (int err = picture_wrap(pic, fmt, bpc, w, h, std::move(storage))) return err;
