@@ -208,6 +208,54 @@ TEST_CASE("speed on the GPU equals the CPU on flat (singular) planes", "[speed][
     check_clean(*st);
 }
 
+TEST_CASE("speed on the GPU collecting on workers equals the CPU", "[speed][vulkan]")
+{
+    // SpEED's host finishing on the Engine's workers (ADR 0066): several
+    // frames at once, out of order, into thread-safe sinks of their own.
+    auto st = validated_state();
+    Frames f;
+    synthetic(VMAF_PIX_FMT_YUV420P, 10, 1280, 720, 12, 91, &f.ref, &f.dist);
+    const auto chroma = options_for(kSpeedChromaExtractor, kV1Chroma);
+    const auto temporal = options_for(kSpeedTemporalExtractor);
+    for (unsigned workers : {2u, 5u}) {
+        INFO(workers << " workers");
+        MapSink gpu[2];
+        std::unique_ptr<vk::Engine> engine;
+        REQUIRE(vk::Engine::create(st.get(), format_of(f.ref[0]),
+                                   {{&kSpeedChromaExtractor, chroma, &gpu[0]}, {&kSpeedTemporalExtractor, temporal, &gpu[1]}},
+                                   &engine) == 0);
+        REQUIRE(engine->set_collect_workers(workers) == 0);
+        CHECK(engine->collecting_on_workers() == 2);
+        MapSink rest;
+        for (size_t i = 0; i < f.ref.size(); i++) REQUIRE(engine->submit(f.ref[i], f.dist[i], unsigned(i), rest) == 0);
+        REQUIRE(engine->wait_idle(rest) == 0);
+        // wait_idle() returns once the workers are done: every frame is there.
+        CHECK(gpu[0].scores["Speed_chroma_feature_speed_chroma_uv_score"].size() == f.ref.size());
+        CHECK(gpu[1].scores["Speed_temporal_feature_speed_temporal_score"].size() == f.ref.size());
+        REQUIRE(engine->flush(rest) == 0);
+        CHECK(rest.scores.empty());
+        require_identical(gpu[0], run_extractor(kSpeedChromaExtractor, chroma, f.ref, f.dist));
+        require_identical(gpu[1], run_extractor(kSpeedTemporalExtractor, temporal, f.ref, f.dist));
+        CHECK(gpu[0].at("Speed_chroma_feature_speed_chroma_uv_score", 5) != 0.0);
+        CHECK(gpu[1].at("Speed_temporal_feature_speed_temporal_score", 5) != 0.0);
+        CHECK(engine->set_collect_workers(workers) == -EINVAL);  // after frames: refused
+    }
+    {
+        // A configuration writing to the caller's sink stays on the calling
+        // thread, and one worker is none.
+        std::unique_ptr<vk::Engine> engine;
+        REQUIRE(vk::Engine::create(st.get(), format_of(f.ref[0]), {{&kSpeedChromaExtractor, chroma}}, &engine) == 0);
+        REQUIRE(engine->set_collect_workers(4) == 0);
+        CHECK(engine->collecting_on_workers() == 0);
+        std::unique_ptr<vk::Engine> one;
+        MapSink s;
+        REQUIRE(vk::Engine::create(st.get(), format_of(f.ref[0]), {{&kSpeedChromaExtractor, chroma, &s}}, &one) == 0);
+        REQUIRE(one->set_collect_workers(1) == 0);
+        CHECK(one->collecting_on_workers() == 0);
+    }
+    check_clean(*st);
+}
+
 TEST_CASE("speed on the GPU declines what it does not compute", "[speed][vulkan]")
 {
     auto st = validated_state();

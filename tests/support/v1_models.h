@@ -51,9 +51,10 @@ struct V1Run {
 // `inspect` once the frames are scored. When
 // `golden` exists, every per-frame value libvmaf printed and the pooled model
 // score (min, max, mean, harmonic mean) are compared with it, each CHECKed equal.
+// `n_threads`: the context's (VmafConfiguration::n_threads).
 inline V1Run run_v1(const std::string &pair, const V1Model &model,
                     const std::function<void(VmafContext *)> &setup = {},
-                    const std::function<void(VmafContext *)> &inspect = {})
+                    const std::function<void(VmafContext *)> &inspect = {}, unsigned n_threads = 0)
 {
     V1Run r;
     auto ref = load_y4m(data_dir() + "/" + pair + "_ref.y4m");
@@ -64,6 +65,7 @@ inline V1Run run_v1(const std::string &pair, const V1Model &model,
 
     VmafConfiguration cfg{};
     cfg.log_level = VMAF_LOG_LEVEL_ERROR;
+    cfg.n_threads = n_threads;
     VmafContext *vmaf = nullptr;
     REQUIRE(vmaf_init(&vmaf, cfg) == 0);
     if (setup) setup(vmaf);

@@ -155,6 +155,10 @@ int Context::start(const FrameFormat &fmt, bool gpu_frames)
                 log(VMAF_LOG_LEVEL_ERROR, "the Vulkan engine failed to start (%d)\n", err);
                 return err;
             }
+            // The context's sinks are thread-safe: heavy host finishing (SpEED's
+            // fits) runs on as many threads as the caller asked for.
+            if (cfg_.n_threads > 1)
+                if (int err = vk_engine_->set_collect_workers(cfg_.n_threads)) return err;
         }
         if (gpu_frames && gpu.size() < features_.size()) {
             // Features without a GPU twin get each frame back in host memory,

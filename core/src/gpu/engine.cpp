@@ -72,6 +72,9 @@ Engine::Engine(State &st) : st_(st) {}
 
 Engine::~Engine()
 {
+    // Collections still queued write nowhere: their sinks may be gone.
+    collect_cancelled_ = true;
+    collect_pool_.reset();
     // The GPU must be done with everything before features, buffers and the
     // pictures and imports of frames in flight go.
     if (ring_) ring_->wait_all();
@@ -391,7 +394,6 @@ int Engine::collect_oldest(ScoreSink &sink)
             continue;
         }
         const unsigned index = carries ? f.carried : f.index;
-        const CallScope call(index);  // listed as the CPU extraction of this frame would be
         std::span<const std::byte> results(region, e.bytes);
         if (own) {
             if (e.held.size() != own) return -EIO;  // the frame it carried work for was never read back
@@ -401,6 +403,11 @@ int Engine::collect_oldest(ScoreSink &sink)
             results = e.merged;
             if (!f.carry_only) e.held.assign(region, region + own);
         }
+        if (e.on_workers) {
+            collect_later(e, results, index);
+            continue;
+        }
+        const CallScope call(index);  // listed as the CPU extraction of this frame would be
         for (unsigned v = 0; v < e.sinks.size(); v++) {
             if (int err = e.feature->collect_variant(results, index, v, e.sinks[v] ? *e.sinks[v] : sink)) {
                 log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: feature %s failed on frame %u (%d)\n", e.name.c_str(), index,
@@ -446,6 +453,54 @@ int Engine::enable_host_frames(HostFrameFn fn)
     return 0;
 }
 
+int Engine::set_collect_workers(unsigned workers)
+{
+    if (!pending_.empty() || flushed_ || collect_pool_) return -EINVAL;
+    if (workers < 2) return 0;
+    unsigned taken = 0;
+    for (Entry &e : features_) {
+        bool own_sinks = !e.sinks.empty();
+        for (ScoreSink *s : e.sinks) own_sinks = own_sinks && s;
+        e.on_workers = own_sinks && e.feature->collect_on_workers(workers);
+        taken += e.on_workers;
+    }
+    if (taken) collect_pool_ = std::make_unique<ThreadPool>(workers, size_t(workers) * 2);
+    return 0;
+}
+
+unsigned Engine::collecting_on_workers() const
+{
+    unsigned n = 0;
+    for (const Entry &e : features_) n += e.on_workers;
+    return n;
+}
+
+void Engine::collect_later(Entry &e, std::span<const std::byte> results, unsigned index)
+{
+    // A copy: the slot's results are overwritten by a later frame. The queue
+    // is bounded, so this waits while every worker is busy.
+    auto bytes = std::make_shared<const std::vector<std::byte>>(results.begin(), results.end());
+    collect_pool_->enqueue([this, &e, bytes, index](unsigned worker) {
+        if (collect_cancelled_ || collect_error_) return;
+        const CallScope call(index);  // listed as the CPU extraction of this frame would be
+        for (unsigned v = 0; v < e.sinks.size(); v++) {
+            if (int err = e.feature->collect_on(worker, *bytes, index, v, *e.sinks[v])) {
+                log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: feature %s failed on frame %u (%d)\n", e.name.c_str(),
+                    index, err);
+                int none = 0;
+                collect_error_.compare_exchange_strong(none, err);
+                return;
+            }
+        }
+    });
+}
+
+int Engine::worker_error()
+{
+    const int err = collect_error_.load();
+    return err ? fail(err) : 0;
+}
+
 int Engine::collect_done(ScoreSink &sink)
 {
     while (!pending_.empty()) {
@@ -477,6 +532,7 @@ int Engine::begin_frame(ScoreSink &sink, unsigned *slot)
 int Engine::submit(const VmafPicture &ref, const VmafPicture &dist, unsigned index, ScoreSink &sink)
 {
     if (error_) return error_;
+    if (int err = worker_error()) return err;
     if (flushed_) return -EINVAL;
     if (int err = check_picture(ref)) return err;
     if (int err = check_picture(dist)) return err;
@@ -577,7 +633,8 @@ int Engine::wait_idle(ScoreSink &sink)
     if (int err = submit_carry(sink)) return fail(err);
     while (!pending_.empty())
         if (int err = collect_oldest(sink)) return fail(err);
-    return 0;
+    if (collect_pool_) collect_pool_->wait();
+    return worker_error();
 }
 
 int Engine::flush(ScoreSink &sink)

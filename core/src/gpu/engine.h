@@ -22,6 +22,7 @@
 // later submits or at the latest on flush. Nothing waits on the queue as a whole.
 #pragma once
 
+#include <atomic>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -124,6 +125,16 @@ public:
     int enable_host_frames(HostFrameFn fn);
     bool host_frames_enabled() const { return bool(host_frames_); }
 
+    // Before the first frame: let features whose collection is heavy host
+    // work (Feature::collect_on_workers, ADR 0066) finish their frames on
+    // `workers` threads (> 1), several frames at once, writing their scores
+    // from those threads. Only configurations with a sink of their own
+    // (FeatureConfig::sink) go there, and those sinks must be thread-safe
+    // (the Context's are). wait_idle() and flush() wait for the workers.
+    int set_collect_workers(unsigned workers);
+    // How many feature instances collect on workers.
+    unsigned collecting_on_workers() const;
+
     // Wait for every frame in flight and write their scores.
     int wait_idle(ScoreSink &sink);
     // Collect the oldest frame in flight, waiting for it; *collected is false
@@ -157,6 +168,7 @@ private:
         // A carrying feature's results of its own stages (Feature::carried_results_at()):
         // those of the last frame read back, held for the frame that carries its work.
         std::vector<std::byte> held, merged;
+        bool on_workers = false;  // collected on collect_pool_ (Feature::collect_on_workers)
     };
     struct Slot {
         // Both pictures, laid out like FrameBuffers::planes: made by the first
@@ -233,6 +245,10 @@ private:
     void mark(VkCommandBuffer cmd, unsigned slot, unsigned *point);
     int collect_oldest(ScoreSink &sink);
     int collect_done(ScoreSink &sink);
+    // Hand one feature's results of frame `index` to the workers.
+    void collect_later(Entry &e, std::span<const std::byte> results, unsigned index);
+    // The first failure of a worker's collection, then every call returns it.
+    int worker_error();
     int fail(int err);
 
     State &st_;
@@ -253,6 +269,9 @@ private:
     int error_ = 0;  // sticky: after a failure every call returns it
     HostFrameFn host_frames_;
     std::unique_ptr<ThreadPool> upload_pool_;  // helps upload() copy host pictures; null: one thread
+    std::unique_ptr<ThreadPool> collect_pool_;  // set_collect_workers(); null: every feature collects here
+    std::atomic<int> collect_error_{0};         // the first failure on collect_pool_
+    std::atomic<bool> collect_cancelled_{false};  // the engine ends: queued collections do nothing
     std::unique_ptr<HostImports> host_imports_;  // null: host pictures are always copied
     HostUploadStats uploads_;
     bool flushed_ = false;

@@ -243,6 +243,7 @@ int Engine::submit_imported(std::unique_ptr<ImportedPicture> ref, std::unique_pt
                             unsigned index, ScoreSink &sink)
 {
     if (error_) return error_;
+    if (int err = worker_error()) return err;
     if (flushed_ || !ref || !dist) return -EINVAL;
     if (int err = check_imported(*ref)) return err;
     if (int err = check_imported(*dist)) return err;

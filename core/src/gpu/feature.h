@@ -48,7 +48,8 @@
 //     (at rec.result_offset, result_bytes long) is handed to collect() byte for
 //     byte. The buffer is in host memory (ADR 0051): kernels only write
 //     it, never read it back or use atomics on it.
-//   - collect() is called in frame order, on the thread that calls submit()/flush().
+//   - collect() is called in frame order, on the thread that calls submit()/flush()
+//     (unless the feature collects on workers, below).
 //   - A frame is recorded in stages: stage 0 of every feature, a compute barrier,
 //     stage 1 of every feature that has one, and so on. A feature whose dispatches
 //     depend on each other (VIF's and ADM's scales) puts each step in a stage of
@@ -210,6 +211,29 @@ public:
         return v == 0 ? collect(results, index, sink) : -EINVAL;
     }
     virtual int flush_variant(unsigned v, ScoreSink &sink) { return v == 0 ? flush(sink) : -EINVAL; }
+
+    // Collecting on workers (ADR 0066): a feature whose collect() is heavy
+    // host work (SpEED's fits) may have the Engine finish its frames on
+    // worker threads, several frames at once and in any order, so that one
+    // collecting thread does not hold back the GPU. The Engine asks once,
+    // after bind(), when it has workers (Engine::set_collect_workers). A
+    // feature that returns true keeps what its collect needs per worker
+    // ([0, workers)); from then on the Engine calls collect_on() instead of
+    // collect_variant(), on worker `worker`'s thread, with the frame's
+    // results copied. It may read what record() set for that frame before
+    // (the frame's job is queued after its recording) and must change
+    // nothing shared but its own worker's state.
+    virtual bool collect_on_workers(unsigned workers)
+    {
+        (void)workers;
+        return false;
+    }
+    virtual int collect_on(unsigned worker, std::span<const std::byte> results, unsigned index, unsigned v,
+                           ScoreSink &sink)
+    {
+        (void)worker;
+        return collect_variant(results, index, v, sink);
+    }
 };
 
 struct SharedConfig;

@@ -17,7 +17,8 @@
 // speed_kernel.h's cov_row with the lanes of CovKernels::Best). collect()
 // adds the lanes (CovAcc::total()), divides (Engine::covariance_entry) and
 // runs speed::Engine's fit and comparison on them: the CPU's own code from
-// there on. speed_prescale resamples where the blur reads, from tables of
+// there on, on the Engine's workers where it has them (a copy of the
+// speed::Engine per worker, ADR 0066). speed_prescale resamples where the blur reads, from tables of
 // input samples and weights per output row and column that the CPU's own
 // float_vif_scale.h computes. Declined (the CPU extractor runs): devices
 // without shaderFloat64, bilinear resampling wider than float_vif's limit,
@@ -144,6 +145,7 @@ public:
         else std::snprintf(what, sizeof what, "the luma planes");
         if (int err = engine_.init(int(w), int(h), p_, chroma_ ? "speed_chroma" : "speed_temporal", what))
             return err;
+        finishers_.assign(1, Finisher{engine_, {}, {}});
         const Dims &d = engine_.dims();
         if (!resample_of(p_, d, &resample_)) return -ENOTSUP;
         if (int err = make_tables(st, d)) return err;
@@ -284,6 +286,7 @@ public:
         if (rec.stage == 0) {
             parity_ = recorded_ & 1u;
             first_ = recorded_ == 0;
+            if (first_) first_index_ = rec.index;
             recorded_++;
         }
         if (!chroma_ && rec.stage == 0) {
@@ -335,24 +338,47 @@ public:
 
     int collect(std::span<const std::byte> results, unsigned index, ScoreSink &sink) override
     {
+        return finish(finishers_[0], results, index, sink);
+    }
+
+    // Each worker fits with a copy of the engine (its scratch is per call).
+    bool collect_on_workers(unsigned workers) override
+    {
+        finishers_.assign(workers, Finisher{engine_, {}, {}});
+        return true;
+    }
+    int collect_on(unsigned worker, std::span<const std::byte> results, unsigned index, unsigned v,
+                   ScoreSink &sink) override
+    {
+        if (v != 0 || worker >= finishers_.size()) return -EINVAL;
+        return finish(finishers_[worker], results, index, sink);
+    }
+
+private:
+    // What one collecting thread fits with: speed::Engine keeps its scratch.
+    struct Finisher {
+        Engine engine;
+        std::vector<float> dec[2], cov[2];  // the sides' copies
+    };
+
+    int finish(Finisher &w, std::span<const std::byte> results, unsigned index, ScoreSink &sink)
+    {
         if (!chroma_) {
-            const bool first = collected_ == 0;
-            collected_++;
-            if (first) return sink.append(kTemporalName, index, 0.0);
+            // The first frame recorded has no frame before it.
+            if (index == first_index_) return sink.append(kTemporalName, index, 0.0);
             bool singular;
-            const float score = score_pair(results, 0, &singular);
+            const float score = score_pair(w, results, 0, &singular);
             return sink.append(kTemporalName, index, double(score));
         }
         float score[2];
         bool singular[2];
-        for (unsigned c = 0; c < 2; c++) score[c] = score_pair(results, 2 * c, &singular[c]);
+        for (unsigned c = 0; c < 2; c++) score[c] = score_pair(w, results, 2 * c, &singular[c]);
         const float uv = chroma_uv(score, singular);
         if (int err = sink.append(kChromaUName, index, clip_score(score[0], max_val_))) return err;
         if (int err = sink.append(kChromaVName, index, clip_score(score[1], max_val_))) return err;
         return sink.append(kChromaUvName, index, clip_score(uv, max_val_));
     }
 
-private:
     // speed_prescale's tables (speed_common.glsl): per output column, then
     // per output row, i1, i2 and d, from the CPU's own float_vif_scale.h.
     int make_tables(State &st, const Dims &d)
@@ -402,21 +428,21 @@ private:
     uint32_t history_sample(unsigned side) const { return uint32_t(slot_bytes_ * side / bps_); }
 
     // The score of jobs first (reference) and first + 1 (distorted).
-    float score_pair(std::span<const std::byte> results, size_t first, bool *singular)
+    float score_pair(Finisher &w, std::span<const std::byte> results, size_t first, bool *singular)
     {
         for (unsigned s = 0; s < 2; s++) {
             const Job &j = jobs_[first + s];
-            dec_host_[s].resize(dec_floats_);
-            std::memcpy(dec_host_[s].data(), results.data() + j.dec_result_at, dec_floats_ * sizeof(float));
-            cov_host_[s].resize(gpu::kCovEntries);
+            w.dec[s].resize(dec_floats_);
+            std::memcpy(w.dec[s].data(), results.data() + j.dec_result_at, dec_floats_ * sizeof(float));
+            w.cov[s].resize(gpu::kCovEntries);
             for (int e = 0; e < gpu::kCovEntries; e++) {
                 double lanes[gpu::kCovLanes];
                 std::memcpy(lanes, results.data() + j.cov_at + size_t(e) * sizeof lanes, sizeof lanes);
-                cov_host_[s][size_t(e)] = engine_.covariance_entry(gpu::cov_from_lanes(lanes).total());
+                w.cov[s][size_t(e)] = w.engine.covariance_entry(gpu::cov_from_lanes(lanes).total());
             }
         }
-        return engine_.score(Engine::Prepared{dec_host_[0].data(), cov_host_[0].data()},
-                             Engine::Prepared{dec_host_[1].data(), cov_host_[1].data()}, singular);
+        return w.engine.score(Engine::Prepared{w.dec[0].data(), w.cov[0].data()},
+                              Engine::Prepared{w.dec[1].data(), w.cov[1].data()}, singular);
     }
 
     const bool chroma_;
@@ -438,10 +464,11 @@ private:
     uint32_t ref_word_ = 0, dist_word_ = 0, copy_words_ = 0;
     unsigned bps_ = 1;
     VkDeviceSize slot_bytes_ = 0;
-    uint64_t recorded_ = 0, collected_ = 0;
+    uint64_t recorded_ = 0;
+    unsigned first_index_ = 0;  // of the first frame recorded
     unsigned parity_ = 0;
     bool first_ = true;
-    std::vector<float> dec_host_[2], cov_host_[2];  // collect()'s copies
+    std::vector<Finisher> finishers_;  // [0] for collect(); one per worker (collect_on_workers)
 };
 
 bool supports_common(const State &st, const FrameFormat &fmt, const FeatureOptions &o, bool chroma)
