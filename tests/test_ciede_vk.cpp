@@ -10,17 +10,16 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "context/context.h"
 #include "feature/ciede/ciede.h"
+#include "bench.h"
 #include "golden.h"
 #include "libvmaf/libvmaf.h"
 #include "picture/picture.h"
@@ -285,26 +284,12 @@ TEST_CASE("a context with an imported state runs ciede on the GPU, as the CPU co
 }
 
 // Not run by default: `test_ciede_vk "[bench]"`. Frames per second of ciede
-// through the engine at 1080p 8-bit 4:2:0 (VMAF_BENCH_FRAMES=n frames).
-TEST_CASE("ciede throughput through the GPU engine", "[.][bench]")
+// through the engine next to the CPU extractor (tests/support/bench.h).
+TEST_CASE("ciede throughput, GPU engine and CPU extractor", "[.][bench]")
 {
-    auto st = validated_state();
-    unsigned frames = 300;
-    if (const char *env = std::getenv("VMAF_BENCH_FRAMES")) frames = unsigned(std::max(1, std::atoi(env)));
-    std::vector<VmafPicture> ref, dist;
-    synthetic(VMAF_PIX_FMT_YUV420P, 8, 1920, 1080, 2, 9, &ref, &dist);
-    const FrameFormat fmt = format_of(ref[0]);
-    std::unique_ptr<vk::Engine> engine;
-    REQUIRE(vk::Engine::create(st.get(), fmt, {{&kCiedeExtractor, options_for(kCiedeExtractor)}}, &engine) == 0);
-    MapSink sink;
-    const auto t0 = std::chrono::steady_clock::now();
-    for (unsigned i = 0; i < frames; i++) REQUIRE(engine->submit(ref[i % 2], dist[i % 2], i, sink) == 0);
-    REQUIRE(engine->flush(sink) == 0);
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::printf("ciede 1920x1080 8-bit 4:2:0 on %s: %.1f fps (%u frames)\n", st->info().name.c_str(), frames / s,
-                frames);
-    engine.reset();
-    unref_all(ref);
-    unref_all(dist);
-    check_clean(*st);
+    ThroughputBench b(kCiedeExtractor, options_for(kCiedeExtractor), {"ciede2000"},
+                      [](unsigned bpc, unsigned w, unsigned h, auto *ref, auto *dist) {
+                          synthetic(VMAF_PIX_FMT_YUV420P, bpc, w, h, 2, 9, ref, dist);
+                      });
+    run_throughput_bench(b);
 }

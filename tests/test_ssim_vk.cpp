@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <bit>
 #include <cfloat>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <random>
@@ -19,6 +18,7 @@
 #include "context/context.h"
 #include "feature/options.h"
 #include "feature/ssim/ssim.h"
+#include "bench.h"
 #include "golden.h"
 #include "libvmaf/libvmaf.h"
 #include "picture/picture.h"
@@ -616,45 +616,20 @@ TEST_CASE("float_ssim and float_ms_ssim on the GPU refuse or skip what the CPU d
 }
 
 // Not run by default: `test_ssim_vk "[bench]"`. Frames per second of each
-// feature alone through the engine (upload, kernels, readback, scores) at
-// 1080p 8-bit with the aom_ctc options and the defaults. VMAF_BENCH_FRAMES=n
-// runs n frames instead.
-TEST_CASE("float_ssim and float_ms_ssim throughput on the GPU engine", "[.][bench]")
+// feature alone through the engine next to the CPU extractor
+// (tests/support/bench.h), with the aom_ctc options and the defaults.
+TEST_CASE("float_ssim and float_ms_ssim throughput, GPU engine and CPU extractor", "[.][bench]")
 {
-    auto st = validated_state();
-    // VMAF_BENCH_PROFILE=1: each kernel's GPU time (timestamps between the parts).
-    if (std::getenv("VMAF_BENCH_PROFILE")) st->set_profiling(true);
-    const char *frames_env = std::getenv("VMAF_BENCH_FRAMES");
-    const unsigned frames = frames_env ? unsigned(std::max(1, std::atoi(frames_env))) : 600;
-    std::vector<VmafPicture> ref, dist;
-    synthetic(VMAF_PIX_FMT_YUV420P, 8, 1920, 1080, 4, 99, &ref, &dist);
     struct Run {
-        const char *name;
         bool ms;
         Dict opts;
     };
-    for (const Run &r : {Run{"float_ssim scale=1 dB", false, {{"scale", "1"}, {"enable_db", "true"}}},
-                         Run{"float_ssim auto scale", false, {}}, Run{"float_ms_ssim dB", true, {{"enable_db", "true"}}}}) {
-        const auto opts = options(r.ms, r.opts);
-        std::unique_ptr<vk::Engine> engine;
-        REQUIRE(vk::Engine::create(st.get(), format_of(ref[0]), {{&info(r.ms), opts}}, &engine) == 0);
-        MapSink sink;
-        const auto t0 = std::chrono::steady_clock::now();
-        for (unsigned i = 0; i < frames; i++) REQUIRE(engine->submit(ref[i % 4], dist[i % 4], i, sink) == 0);
-        REQUIRE(engine->flush(sink) == 0);
-        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        std::printf("%-24s 1920x1080 8-bit on %s: %.1f fps (%.3f ms/frame, %u frames)\n", r.name,
-                    st->info().name.c_str(), frames / s, 1e3 * s / frames, frames);
-        // The GPU's own time per frame, and per part in profile mode.
-        const vk::GpuTiming gt = engine->gpu_timing();
-        if (gt.frames) std::printf("    GPU %.4f ms/frame\n", gt.total_ms / double(gt.frames));
-        const vk::GpuProfile &prof = engine->profile();
-        for (const auto &iv : prof.intervals)
-            if (prof.frames)
-                std::printf("    %-16s stage %2d: %.4f ms/frame\n", iv.part.c_str(), iv.stage,
-                            iv.total_ms / double(prof.frames));
+    for (const Run &r : {Run{false, {{"scale", "1"}, {"enable_db", "true"}}}, Run{false, {}},
+                         Run{true, {{"enable_db", "true"}}}}) {
+        ThroughputBench b(info(r.ms), options(r.ms, r.opts), {r.ms ? "float_ms_ssim" : "float_ssim"},
+                          [](unsigned bpc, unsigned w, unsigned h, auto *ref, auto *dist) {
+                              synthetic(VMAF_PIX_FMT_YUV420P, bpc, w, h, 4, 99, ref, dist);
+                          });
+        run_throughput_bench(b);
     }
-    unref_all(ref);
-    unref_all(dist);
-    check_clean(*st);
 }
