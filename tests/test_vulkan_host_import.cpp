@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -21,7 +22,10 @@
 #include "libvmaf/libvmaf.h"
 #include "libvmaf/libvmaf_vulkan.h"
 #include "picture/picture.h"
+#include "stderr_capture.h"
+#include "util/log.h"
 #include "vulkan.h"
+#include "vulkan/host_import.h"
 #include "gpu/engine.h"
 
 using namespace vmaf;
@@ -41,7 +45,7 @@ FeatureOptions defaults(const ExtractorInfo &ex)
 
 std::unique_ptr<vk::Engine> make_engine(vk::State &st, const FrameFormat &fmt, bool import)
 {
-    EnvOverride env("VMAF_VULKAN_HOST_IMPORT", import ? nullptr : "0");
+    EnvOverride env("VMAF_VULKAN_HOST_IMPORT", import ? "all" : "0");  // "all": the pictures here are small
     vk::Engine::FeatureList list;
     for (const ExtractorInfo *ex : kFeatures) list.push_back({ex, defaults(*ex)});
     std::unique_ptr<vk::Engine> engine;
@@ -190,6 +194,59 @@ TEST_CASE("host pictures read in place score as copied ones and as the CPU", "[v
         }
         unref_all(ref);
         unref_all(dist);
+    }
+    check_clean(*st);
+}
+
+TEST_CASE("by default small host pictures are copied and large ones read in place", "[vulkan][host_import]")
+{
+    // ADR 0067: an import costs more than copying a small picture, so storages
+    // under HostImports::kMinImportBytes are copied unless
+    // VMAF_VULKAN_HOST_IMPORT=all; an unknown value is said once and taken as
+    // auto.
+    auto st = validated_state();
+    if (!imports_host_memory(*st)) return;
+    std::mt19937 rng(3);
+    auto gen = [&](unsigned, unsigned, unsigned) { return unsigned(rng() % 256); };
+    for (const char *value : {static_cast<const char *>(nullptr), "auto", "1", "yes"}) {
+        INFO("VMAF_VULKAN_HOST_IMPORT=" << (value ? value : "(unset)"));
+        for (auto [w, h] : {std::pair{176u, 144u}, {720u, 480u}}) {
+            INFO(w << "x" << h);
+            std::vector<VmafPicture> ref, dist;
+            for (int i = 0; i < 3; i++) {
+                ref.push_back(make_picture(VMAF_PIX_FMT_YUV420P, 8, w, h, gen));
+                dist.push_back(make_picture(VMAF_PIX_FMT_YUV420P, 8, w, h, gen));
+            }
+            const bool large = picture_host_storage(ref[0])->size() >= vk::HostImports::kMinImportBytes;
+            CHECK(large == (w == 720));
+            EnvOverride env("VMAF_VULKAN_HOST_IMPORT", value);
+            std::string log;
+            std::unique_ptr<vk::Engine> engine;
+            vk::Engine::FeatureList list;
+            for (const ExtractorInfo *ex : kFeatures) list.push_back({ex, defaults(*ex)});
+            {
+                log_set_level(VMAF_LOG_LEVEL_WARNING);
+                StderrCapture cap;
+                REQUIRE(vk::Engine::create(st.get(), format_of(ref[0]), list, &engine) == 0);
+                log = cap.text();
+                log_set_level(VMAF_LOG_LEVEL_ERROR);
+            }
+            if (value && !std::strcmp(value, "yes") && w == 176)  // the first engine with it says so, once
+                CHECK(log.find("VMAF_VULKAN_HOST_IMPORT=yes is not one of 0, 1, auto, all: taken as auto") !=
+                      std::string::npos);
+            REQUIRE(engine->host_import());
+            MapSink sink;
+            for (size_t i = 0; i < ref.size(); i++) REQUIRE(engine->submit(ref[i], dist[i], unsigned(i), sink) == 0);
+            REQUIRE(engine->flush(sink) == 0);
+            const vk::HostUploadStats u = engine->host_uploads();
+            CHECK(u.imported == (large ? 6u : 0u));
+            CHECK(u.copied == (large ? 0u : 6u));
+            CHECK(u.imports == (large ? 6u : 0u));
+            engine.reset();
+            require_same_scores(sink, run_cpu(ref, dist));
+            unref_all(ref);
+            unref_all(dist);
+        }
     }
     check_clean(*st);
 }

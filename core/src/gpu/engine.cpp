@@ -218,11 +218,14 @@ int Engine::init(const FrameFormat &fmt, const FeatureList &list)
 
     std::string why;
     host_imports_ = HostImports::create(st_, &why);
+    if (host_imports_)
+        why = host_imports_->min_bytes() ? "where their memory imports (VK_EXT_external_memory_host) and is of at "
+                                           "least " + std::to_string(host_imports_->min_bytes() >> 10) + " KiB"
+                                         : "where their memory imports (VK_EXT_external_memory_host)";
     log(VMAF_LOG_LEVEL_INFO, "Vulkan engine: %zu feature(s) (%zu instance(s)) on %s, %u frames in flight; host "
                              "pictures %s%s%s\n",
-        list.size(), features_.size(), st_.info().name.c_str(), n,
-        host_imports_ ? "read in place where their memory imports (VK_EXT_external_memory_host), else copied"
-                      : "copied", host_imports_ ? "" : ": ", host_imports_ ? "" : why.c_str());
+        list.size(), features_.size(), st_.info().name.c_str(), n, host_imports_ ? "read in place " : "copied",
+        host_imports_ ? why.c_str() : ": ", host_imports_ ? ", else copied" : why.c_str());
     return 0;
 }
 

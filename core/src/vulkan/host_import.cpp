@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "picture/picture.h"
-#include "util/env.h"
 #include "util/log.h"
 #include "vulkan/state.h"
 
@@ -16,6 +15,26 @@ namespace vmaf::vk {
 namespace {
 
 constexpr VkExternalMemoryHandleTypeFlagBits kHostAllocation = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
+
+// VMAF_VULKAN_HOST_IMPORT: "0" none; "all" every storage; unset, "", "1" or
+// "auto" those of at least kMinImportBytes. Anything else is said once and
+// taken as "auto". Returns false for "0".
+bool import_policy(size_t *min_bytes)
+{
+    *min_bytes = HostImports::kMinImportBytes;
+    const char *v = std::getenv("VMAF_VULKAN_HOST_IMPORT");
+    if (!v || !*v || !std::strcmp(v, "1") || !std::strcmp(v, "auto")) return true;
+    if (!std::strcmp(v, "0")) return false;
+    if (!std::strcmp(v, "all")) {
+        *min_bytes = 0;
+        return true;
+    }
+    static std::once_flag said;
+    std::call_once(said, [v] {
+        log(VMAF_LOG_LEVEL_WARNING, "VMAF_VULKAN_HOST_IMPORT=%s is not one of 0, 1, auto, all: taken as auto\n", v);
+    });
+    return true;
+}
 
 }  // namespace
 
@@ -27,7 +46,7 @@ struct HostImports::Core {
         uint64_t hook = 0;
     };
 
-    explicit Core(State &s) : st(s) {}
+    Core(State &s, size_t min) : st(s), min_bytes(min) {}
 
     void destroy(Entry &e)
     {
@@ -51,6 +70,7 @@ struct HostImports::Core {
     int import(const HostStorage &s, Entry *e);
 
     State &st;
+    const size_t min_bytes;  // smaller storages are copied, never imported
     mutable std::mutex mutex;
     bool closed = false;
     std::unordered_map<const HostStorage *, Entry> entries;
@@ -119,7 +139,8 @@ int HostImports::Core::import(const HostStorage &s, Entry *e)
 
 std::unique_ptr<HostImports> HostImports::create(State &st, std::string *why)
 {
-    if (env_off("VMAF_VULKAN_HOST_IMPORT")) {
+    size_t min_bytes;
+    if (!import_policy(&min_bytes)) {
         *why = "VMAF_VULKAN_HOST_IMPORT=0";
         return nullptr;
     }
@@ -142,7 +163,7 @@ std::unique_ptr<HostImports> HostImports::create(State &st, std::string *why)
         *why = "host allocations are not importable for transfer buffers";
         return nullptr;
     }
-    return std::unique_ptr<HostImports>(new HostImports(std::make_shared<Core>(st)));
+    return std::unique_ptr<HostImports>(new HostImports(std::make_shared<Core>(st, min_bytes)));
 }
 
 HostImports::~HostImports()
@@ -167,7 +188,7 @@ bool HostImports::find(const VmafPicture &pic, unsigned n_planes, const size_t r
                        VkDeviceSize offset[3])
 {
     const std::shared_ptr<HostStorage> s = picture_host_storage(pic);
-    if (!s) return false;
+    if (!s || s->size() < core_->min_bytes) return false;
     // Every row of every plane inside the storage.
     const auto *base = static_cast<const std::byte *>(s->base());
     for (unsigned p = 0; p < n_planes; p++) {
@@ -199,6 +220,8 @@ bool HostImports::find(const VmafPicture &pic, unsigned n_planes, const size_t r
     *buffer = it->second.buffer;
     return *buffer != VK_NULL_HANDLE;
 }
+
+size_t HostImports::min_bytes() const { return core_->min_bytes; }
 
 uint64_t HostImports::imports() const
 {
