@@ -18,9 +18,14 @@ input and reads one reply per line (JSON objects):
               "seconds": S, "phases": {...}}
 
 The first line it writes is {"ready": true|false, ...}: a GPU worker creates
-its device before it. It exits at the end of its input. The parent enforces
-timeouts and restarts a worker that dies, so that a pair which crashes or
-hangs the process costs only that pair.
+its device before it. With --pairs N it scores up to N requests at once, each
+on a thread of its own with its own context (a GPU worker's contexts all
+import its one device); replies then come in the order pairs finish, each
+line written whole, and the parent matches them by id. It exits at the end of
+its input, once the pairs it has are answered. The parent enforces timeouts
+and restarts a worker that dies, so that a pair which crashes or hangs the
+process costs only that pair (the parent runs the other pairs that were in
+flight again, one at a time).
 
 VMAFVK_BATCH_FAULT (tests only): "NAME=crash,NAME2=hang,NAME3=exit,NAME4=raise"
 makes the worker abort, hang or exit when it is given pair NAME, or fail in
@@ -36,7 +41,9 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 __all__ = ["PairJob", "parse_pair_args", "main"]
 
@@ -181,16 +188,18 @@ class _Fallback(Exception):
 
 
 class Scorer:
-    """Scores requests; holds the Vulkan device of a GPU worker."""
+    """Scores requests, from several threads at once; holds the Vulkan device of a
+    GPU worker, which the contexts of the pairs being scored share."""
 
     def __init__(self, kind: str, device, threads, cli: str):
         self.kind, self.device_index, self.threads, self.cli = kind, device, threads, cli
         self.devices = 0
         self.pairs = 0
         self.device = None
+        self._lock = threading.Lock()  # the counters and the device
+        self._users = {}               # device -> contexts of pairs using it
         self.why_tool = ""
         self.faults = {}
-        self.fault = None
         for item in filter(None, os.environ.get("VMAFVK_BATCH_FAULT", "").split(",")):
             name, _, what = item.partition("=")
             self.faults[name] = what
@@ -207,19 +216,48 @@ class Scorer:
 
     def open_device(self) -> None:
         """A GPU worker's device, made once (again only after a failed pair)."""
+        with self._lock:
+            self._open_device()
+
+    def _open_device(self) -> None:
         if self.kind != "gpu" or self.why_tool or self.device is not None:
             return
         from .vulkan import VulkanDevice
         self.device = VulkanDevice(self.device_index)
         self.devices += 1
 
+    def take_device(self):
+        """The device for a pair's context (None for a CPU worker), counted as
+        used until give_device()."""
+        with self._lock:
+            self._open_device()
+            dev = self.device
+            if dev is not None:
+                self._users[dev] = self._users.get(dev, 0) + 1
+            return dev
+
+    def give_device(self, dev, failed: bool) -> None:
+        """A pair is done with `dev`. After a failure the device may be what
+        failed: pairs that start later get a new one, and this one is closed
+        when the last pair using it is done."""
+        if dev is None:
+            return
+        with self._lock:
+            self._users[dev] -= 1
+            if failed and self.device is dev:
+                self.device = None
+            retired = self.device is not dev and not self._users[dev]
+            if retired:
+                del self._users[dev]
+        if retired:
+            _close_quietly(dev)
+
     def drop_device(self) -> None:
-        if self.device is not None:
+        with self._lock:
             dev, self.device = self.device, None
-            try:
-                dev.close()
-            except Exception:  # noqa: BLE001 -- a context still holds it: leave it
-                pass
+            busy = dev is not None and self._users.get(dev)
+        if dev is not None and not busy:
+            _close_quietly(dev)
 
     # -- the tool ------------------------------------------------------------
 
@@ -255,14 +293,15 @@ class Scorer:
             raise _Fallback("no frames")
         return ref, dist, n
 
-    def score_in_process(self, job: PairJob, out: str, phases: dict) -> None:
+    def score_in_process(self, job: PairJob, out: str, phases: dict, device=None,
+                         fault=None) -> None:
         t = time.monotonic()
         ref, dist, n = self._open_inputs(job)
         lib = self._lib
         try:
             if self.kind == "gpu":
                 ctx = self.Context("vulkan", threads=self.threads or 0, subsample=job.subsample,
-                                   device=self.device, log_level="warning")
+                                   device=device, log_level="warning")
             else:
                 ctx = self.Context("cpu", threads=self.threads or 0, subsample=job.subsample,
                                    log_level="warning")
@@ -288,7 +327,7 @@ class Scorer:
             bpc = ref.bpc if ref.bpc > 8 else None
             for i in range(n):
                 ctx.feed(ref[job.skip_ref + i], dist[job.skip_dist + i], bpc=bpc)
-                if self.fault == "raise":
+                if fault == "raise":
                     raise RuntimeError("VMAFVK_BATCH_FAULT: an error after the first frame")
             lib_ = ctx._lib
             lib_.call("vmaf_read_pictures", ctx._handle, None, None, 0)
@@ -312,7 +351,7 @@ class Scorer:
     def handle(self, req: dict) -> dict:
         t0 = time.monotonic()
         name, args, out = req.get("name", ""), req["args"], req["out"]
-        fault = self.fault = self.faults.get(name)
+        fault = self.faults.get(name)
         if fault == "crash":
             os.abort()
         elif fault == "exit":
@@ -320,30 +359,44 @@ class Scorer:
         elif fault == "hang":
             while True:
                 time.sleep(3600)
-        self.pairs += 1
+        with self._lock:
+            self.pairs += 1
         phases = {}
         reply = {"via": "bindings"}
         job, why = (None, self.why_tool) if self.why_tool else parse_pair_args(args)
+        device = None
         if job is not None:
             try:
-                self.open_device()
+                device = self.take_device()
             except Exception as e:  # noqa: BLE001 -- the tool says why, in its words
                 job, why = None, f"cannot create the Vulkan device: {e}"
         if job is not None:
+            failed = False
             try:
-                self.score_in_process(job, out, phases)
+                self.score_in_process(job, out, phases, device, fault)
                 reply["ok"] = True
             except _Fallback as e:
                 job, why = None, f"set-up failed in process: {e}"
             except Exception as e:  # noqa: BLE001 -- the tool scores it, or says why not
                 job, why = None, f"failed in process: {type(e).__name__}: {e}"
-                # The device may be what failed: the next pair gets a new one.
-                self.drop_device()
+                # The device may be what failed: the next pairs get a new one.
+                failed = True
+            finally:
+                self.give_device(device, failed)
         if job is None:
             reply = {"via": "tool", "why": why, **self.run_tool(args, out)}
-        reply.update(id=req.get("id"), pid=os.getpid(), devices=self.devices, pairs=self.pairs,
+        with self._lock:
+            counters = {"devices": self.devices, "pairs": self.pairs}
+        reply.update(id=req.get("id"), pid=os.getpid(), **counters,
                      seconds=time.monotonic() - t0, phases=phases)
         return reply
+
+
+def _close_quietly(dev) -> None:
+    try:
+        dev.close()
+    except Exception:  # noqa: BLE001 -- a context still holds it: leave it
+        pass
 
 
 def tool_error(stderr: str, rc: int) -> str:
@@ -365,19 +418,30 @@ def main(argv=None) -> int:
     p.add_argument("--kind", choices=("gpu", "cpu"), required=True)
     p.add_argument("--device", type=int, default=None)
     p.add_argument("--threads", type=int, default=None)
+    p.add_argument("--pairs", type=int, default=1, help="pairs scored at once (threads)")
     p.add_argument("--cli", required=True)
     p.add_argument("--tool-only", action="store_true")
     a = p.parse_args(argv)
+    at_once = max(a.pairs, 1)
+    if at_once > 1:
+        # The bindings put each library call's stderr into the error they raise by
+        # pointing file descriptor 2 at a file, under one lock for the process: that
+        # would run the pairs' library calls (where a GPU pair waits) one at a time.
+        # Without it the library's messages go straight to stderr (the parent's log).
+        os.environ["VMAFVK_CAPTURE_STDERR"] = "0"
     # Replies go to the parent on the original standard output; anything else
     # written to file descriptor 1 (the library, a stray print) goes to stderr.
     reply_fd = os.dup(1)
     os.dup2(2, 1)
     replies = os.fdopen(reply_fd, "w", buffering=1, encoding="utf-8")
     sys.stdout = sys.stderr
+    send_lock = threading.Lock()
 
     def send(obj):
-        replies.write(json.dumps(obj) + "\n")
-        replies.flush()
+        line = json.dumps(obj) + "\n"
+        with send_lock:  # one whole line per reply, whichever thread sends it
+            replies.write(line)
+            replies.flush()
 
     scorer = Scorer(a.kind, a.device, a.threads, a.cli)
     if a.tool_only:
@@ -390,10 +454,24 @@ def main(argv=None) -> int:
         ready.update(via="tool", why=f"cannot create the Vulkan device {a.device}: {e}")
     ready["devices"] = scorer.devices
     send(ready)
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        send(scorer.handle(json.loads(line)))
+
+    def serve(req):
+        try:
+            reply = scorer.handle(req)
+        except Exception as e:  # noqa: BLE001 -- a bad request: its pair fails, the others go on
+            reply = {"id": req.get("id"), "ok": False, "pid": os.getpid(),
+                     "error": f"the worker failed: {type(e).__name__}: {e}"}
+        send(reply)
+
+    if at_once == 1:
+        for line in sys.stdin:
+            if line.strip():
+                serve(json.loads(line))
+    else:
+        with ThreadPoolExecutor(max_workers=at_once, thread_name_prefix="pair") as pool:
+            for line in sys.stdin:
+                if line.strip():
+                    pool.submit(serve, json.loads(line))
     scorer.drop_device()
     return 0
 
