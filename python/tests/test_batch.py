@@ -366,7 +366,8 @@ def test_a_pair_that_fails_in_process_goes_to_the_tool(lib, direct, tmp_path):
     pairs = write_csv(tmp_path / "pairs.csv", rows)
     out = tmp_path / "results"
     victim = rows[0][2]
-    r = run_batch(pairs, "-o", out, "--gpus", str(index), "--cpu-workers", "0",
+    # One pair at a time, so that the pairs after the failure start after it.
+    r = run_batch(pairs, "-o", out, "--gpus", str(index), "--cpu-workers", "0", "--gpu-pairs", "1",
                   env=tool_env(VMAFVK_BATCH_FAULT=f"{victim}=raise"))
     assert r.returncode == 0, r.stderr
     assert f"gpu0: {victim} went to the vmaf tool: failed in process: RuntimeError" in r.stderr
@@ -383,7 +384,8 @@ def test_gpu_worker_crash_then_resume(lib, direct, tmp_path):
     pairs = write_csv(tmp_path / "pairs.csv", rows)
     out = tmp_path / "results"
     victim = rows[1][2]
-    r = run_batch(pairs, "-o", out, "--gpus", str(index), "--cpu-workers", "0",
+    # One pair at a time (the pairs in flight with a crash: test_pairs_at_once_*).
+    r = run_batch(pairs, "-o", out, "--gpus", str(index), "--cpu-workers", "0", "--gpu-pairs", "1",
                   env=tool_env(VMAFVK_BATCH_FAULT=f"{victim}=crash"))
     assert r.returncode == 1, r.stderr
     assert "3 scored, 1 failed" in final_line(r.stderr)

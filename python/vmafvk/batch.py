@@ -8,12 +8,13 @@ PAIRS.csv has a header and the columns `reference` and `distorted`, and
 optionally `name`, `model`, `features` and `args` (see docs/batch.md). Each
 worker (one per GPU, and the CPU workers) is a long-lived process
 (vmafvk.batch_worker) that scores pair after pair through the bindings, a GPU
-worker on the one Vulkan device it keeps; pairs it does not read itself go to the
-project's `vmaf` tool. The JSON the `vmaf` tool would write (libvmaf's layout) is
-written to results/NAME.json, and results/summary.csv gets one line per pair
-(status, pooled means). A pair that crashes or hangs its worker fails alone (the
-worker is replaced). Pairs whose JSON is already there are skipped, so an
-interrupted run resumes where it stopped.
+worker several at once (--gpu-pairs) on the one Vulkan device it keeps; pairs it
+does not read itself go to the project's `vmaf` tool. The JSON the `vmaf` tool
+would write (libvmaf's layout) is written to results/NAME.json, and
+results/summary.csv gets one line per pair (status, pooled means). A pair that
+crashes or hangs its worker fails alone (the worker is replaced, and the other
+pairs it had in flight are scored again, one at a time). Pairs whose JSON is
+already there are skipped, so an interrupted run resumes where it stopped.
 
 Exit status: 0 when every pair is scored, 1 when some failed, 2 for a bad
 command line or CSV, 3 when scoring cannot start (no `vmaf` tool, a --gpus
@@ -23,6 +24,7 @@ selection that matches nothing, an unreachable scheduler).
 from __future__ import annotations
 
 import argparse
+import collections
 import csv
 import hashlib
 import io
@@ -51,6 +53,13 @@ _RESERVED = {"-r", "--reference", "-d", "--distorted", "-o", "--output", "--xml"
              "-v", "--version", "--help"}
 _NAME_OK = re.compile(r"[^A-Za-z0-9._+-]")
 EXIT_FAILED, EXIT_USAGE, EXIT_SETUP = 1, 2, 3
+# Pairs a GPU worker scores at once (--gpu-pairs). A GPU pair of small pictures
+# spends most of its time waiting for the device inside library calls: on an H200,
+# one GPU worker scored 31 of the 10-frame golden pairs a second one at a time, 176
+# four at once and 206 eight at once, and beside 15 CPU workers 4 and 8 did as well
+# (docs/batch.md). 4 is past the knee with half the contexts (device memory, host
+# threads) of 8, and a pair that crashes its worker sends at most 3 others round again.
+DEFAULT_GPU_PAIRS = 4
 
 
 class BatchError(Exception):
@@ -371,6 +380,7 @@ class Slot:
     device: int | None = None  # Vulkan index, as `vmaf --vulkan_device` counts
     threads: int | None = None
     device_name: str = ""
+    pairs: int = 1             # pairs its process scores at once
 
     @property
     def label(self) -> str:
@@ -382,8 +392,12 @@ class Slot:
         return a + (["--threads", str(self.threads)] if self.threads is not None else [])
 
 
-def make_slots(gpus: list, cpu_workers: int, gpu_threads=None, cpu_threads=None) -> list:
-    slots = [Slot("gpu", i, d["index"], gpu_threads, d["name"]) for i, d in enumerate(gpus)]
+def make_slots(gpus: list, cpu_workers: int, gpu_threads=None, cpu_threads=None,
+               gpu_pairs: int = 1) -> list:
+    """A slot per GPU, scoring gpu_pairs pairs at once, then the CPU slots, one
+    pair at a time each (there is one per core)."""
+    slots = [Slot("gpu", i, d["index"], gpu_threads, d["name"], max(gpu_pairs, 1))
+             for i, d in enumerate(gpus)]
     return slots + [Slot("cpu", i, None, cpu_threads) for i in range(cpu_workers)]
 
 
@@ -431,14 +445,32 @@ def _describe_exit(rc: int) -> str:
     return f"exit status {rc}"
 
 
-class Worker:
-    """A slot's long-lived scoring process (vmafvk.batch_worker): it scores one
-    pair at a time, a GPU worker on the one Vulkan device it keeps. A pair that
-    kills it or runs past the timeout fails alone: the process is killed (with
-    any tool process it started) and the next pair starts a new one."""
+@dataclass
+class _Flight:
+    """A pair sent to a worker process, waiting for its reply."""
+    id: int
+    key: object
+    args: list
+    name: str
+    out: str                   # where the worker writes its JSON (the slot's folder)
+    t0: float
+    deadline: float | None
+    alone: bool                # scored again, alone, after its process was lost
 
-    def __init__(self, slot: Slot, cli: str, tool_only: bool = False):
+
+class Worker:
+    """A slot's long-lived scoring process (vmafvk.batch_worker), scoring up to
+    slot.pairs pairs at once, a GPU worker on the one Vulkan device it keeps. A
+    pair that kills it or runs past the timeout fails alone: the process is
+    killed (with any tool process it started); the other pairs that were in
+    flight are scored again one at a time on a new process, so that a pair that
+    kills that one too fails then, and the innocent ones are scored; then the
+    pairs go on as before."""
+
+    def __init__(self, slot: Slot, cli: str, tool_only: bool = False, say=None):
         self.slot, self.cli, self.tool_only = slot, cli, tool_only
+        self.at_once = max(slot.pairs, 1)
+        self.say = say              # say(message): a notice for the user (pairs scored again)
         self.proc = None
         self.starts = 0
         self.notice = ""            # why this worker hands pairs to the tool, if it does
@@ -446,25 +478,32 @@ class Worker:
         self._log = None
         self._tmp = tempfile.mkdtemp(prefix=f"vmafvk-batch-{slot.label}-")
         self._next = 0
+        self._stop = threading.Event()
+        self._started = {}          # pid: Vulkan devices, processes no result has reported yet
+        self._peak = 0              # most pairs in flight so far
 
     def _start(self, deadline) -> None:
         cmd = [sys.executable, "-c", _WORKER_SCRIPT, _PKG_PARENT, "--kind", self.slot.kind,
-               "--cli", self.cli]
+               "--cli", self.cli, "--pairs", str(self.at_once)]
         if self.slot.kind == "gpu":
             cmd += ["--device", str(self.slot.device)]
         if self.slot.threads is not None:
             cmd += ["--threads", str(self.slot.threads)]
         if self.tool_only:
             cmd.append("--tool-only")
+        if self._log is not None:
+            self._log.close()
         self._log = tempfile.TemporaryFile()
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=self._log, env=_worker_env(self.cli),
                                      start_new_session=True, close_fds=True)
         self._buf = b""
         self.starts += 1
+        self._started[self.proc.pid] = 0
         ready = self._reply(deadline)
         if ready is None or not ready.get("ready"):
             raise _WorkerLost(ready)
+        self._started[self.proc.pid] = ready.get("devices", 0)
         if ready.get("via") == "tool" and ready.get("why") and not self.tool_only and not self.notice:
             self.notice = ready["why"]
 
@@ -493,7 +532,8 @@ class Worker:
         if self._log is None:
             return ""
         try:
-            self._log.seek(0)
+            size = self._log.seek(0, os.SEEK_END)
+            self._log.seek(max(0, size - (1 << 16)))  # ends at the end: the shared offset stays
             lines = [x.strip() for x in self._log.read().decode("utf-8", "replace").splitlines()
                      if x.strip()]
         except OSError:
@@ -515,6 +555,17 @@ class Worker:
             except OSError:
                 pass
 
+    def abort(self) -> None:
+        """From another thread: run() stops (without results for the pairs it has)
+        and the process is killed."""
+        self._stop.set()
+        proc = self.proc
+        if proc is not None:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+
     def _lost(self, what: str) -> str:
         rc = None
         if self.proc is not None:
@@ -528,57 +579,167 @@ class Worker:
 
     def score(self, pair_args: list, name: str, timeout) -> dict:
         """{"ok": True, "json": text} or {"ok": False, "error": why}, with "slot",
-        "seconds" and the worker's counters."""
+        "seconds" and the worker's counters: one pair, alone."""
+        items, got = [(name, pair_args, name)], []
+        self.run(lambda: items.pop() if items else None, timeout, lambda key, r: got.append(r))
+        return got[0] if got else {"ok": False, "slot": self.slot.label, "error": "abandoned"}
+
+    def run(self, take, timeout, emit) -> None:
+        """Score the pairs take() gives, as (key, tool arguments, name), until it
+        gives None, up to the slot's pairs at once, each with its own deadline;
+        emit(key, result) once for each (result as score()'s), in the order they
+        finish. After abort() it returns without results for the pairs in flight."""
+        flights = {}                 # request id: _Flight
+        again = collections.deque()  # (key, args, name): lost in flight with others, to run alone
+        more = True
+        while not self._stop.is_set():
+            try:
+                more = self._fill(take, more, again, flights, timeout, emit)
+                if flights:
+                    self._wait(flights, again, timeout, emit)
+                elif not more and not again:
+                    return
+            except Exception as e:  # noqa: BLE001 -- the pairs it has fail, the others go on
+                self.kill()
+                why = f"{type(e).__name__}: {e}"
+                for f in sorted(flights.values(), key=lambda f: f.id):
+                    self._emit(f, {"error": why}, emit)
+                flights.clear()
+                while again:
+                    key, _, _ = again.popleft()
+                    emit(key, {"ok": False, "slot": self.slot.label, "error": why})
+        self.kill()
+
+    def _fill(self, take, more, again, flights, timeout, emit) -> bool:
+        """Sends pairs while there is room: up to the slot's pairs at once, but a
+        pair scored again goes alone. Returns whether take() may give more."""
+        while not self._stop.is_set():
+            if flights and (self.proc is None or self.proc.poll() is not None):
+                break  # it ended with pairs in flight: _wait reads its last replies first
+            if any(f.alone for f in flights.values()):
+                break
+            if again:
+                if flights:
+                    break
+                key, args, name = again.popleft()
+                alone = True
+            else:
+                if not more or len(flights) >= self.at_once:
+                    break
+                item = take()
+                if item is None:
+                    return False
+                key, args, name = item
+                alone = False
+            self._send(key, args, name, alone, flights, timeout, emit)
+        return more
+
+    def _send(self, key, args, name, alone, flights, timeout, emit) -> None:
         t0 = time.monotonic()
         deadline = None if timeout is None else t0 + timeout
-        result = {"ok": False, "slot": self.slot.label}
         self._next += 1
-        out = os.path.join(self._tmp, f"pair{self._next}.json")
-        try:
-            if self.proc is None or self.proc.poll() is not None:
-                if self.proc is not None:
-                    self.kill()
+        f = _Flight(self._next, key, args, name, os.path.join(self._tmp, f"pair{self._next}.json"),
+                    t0, deadline, alone)
+        if not flights and (self.proc is None or self.proc.poll() is not None):
+            # A new process; the pair's deadline covers its start.
+            try:
+                self.kill()
+                if self._stop.is_set():
+                    return None
                 self._start(deadline)
-            # The log holds what the worker says about this pair only (shared offset).
+            except _Timeout:
+                self.kill()
+                return self._emit(f, {"error": f"timed out after {timeout:g} s"}, emit)
+            except _WorkerLost:
+                return self._emit(f, {"error": self._lost(" while scoring this pair")}, emit)
+            except OSError as e:
+                self.kill()
+                return self._emit(f, {"error": f"cannot run the worker: {e}"}, emit)
+        if not flights:
+            # The log holds what the worker says about the pairs in flight only (shared offset).
             self._log.seek(0)
             self._log.truncate()
-            req = json.dumps({"id": self._next, "name": name, "args": pair_args, "out": out})
-            try:
-                self.proc.stdin.write((req + "\n").encode())
-                self.proc.stdin.flush()
-            except (BrokenPipeError, OSError):
-                raise _WorkerLost(None) from None
-            reply = self._reply(deadline)
-            if reply is None:
-                raise _WorkerLost(None)
+        flights[f.id] = f
+        self._peak = max(self._peak, len(flights))
+        req = json.dumps({"id": f.id, "name": name, "args": args, "out": f.out})
+        try:
+            self.proc.stdin.write((req + "\n").encode())
+            self.proc.stdin.flush()
+        except OSError:
+            pass  # it ended: _wait reads what it answered, then finds it lost
+
+    def _wait(self, flights, again, timeout, emit) -> None:
+        """The next reply, a pair past its deadline, or the process's end."""
+        deadlines = [f.deadline for f in flights.values() if f.deadline is not None]
+        try:
+            reply = self._reply(min(deadlines) if deadlines else None)
         except _Timeout:
+            if self._stop.is_set():
+                return
+            now = time.monotonic()
+            late = ([f for f in flights.values() if f.deadline is not None and f.deadline <= now]
+                    or [min(flights.values(), key=lambda f: f.deadline)])
             self.kill()
-            result["error"] = f"timed out after {timeout:g} s"
-        except _WorkerLost:
-            result["error"] = self._lost(" while scoring this pair")
-        except OSError as e:
-            self.kill()
-            result["error"] = f"cannot run the worker: {e}"
+            for f in late:
+                del flights[f.id]
+                self._emit(f, {"error": f"timed out after {timeout:g} s"}, emit)
+            if flights:
+                names = ", ".join(f.name for f in late)
+                self._again(flights, again, f"{names} timed out (its process was killed)")
+            return
+        if self._stop.is_set():
+            return
+        f = flights.pop(reply.get("id"), None) if isinstance(reply, dict) else None
+        if f is not None:
+            return self._emit(f, self._result(f, reply), emit)
+        # The process ended, or wrote a line that answers no pair in flight.
+        if reply is None:
+            why = self._lost(" while scoring this pair" if len(flights) == 1 else "")
         else:
-            result.update({k: reply[k] for k in ("via", "why", "pid", "devices", "pairs", "phases")
-                           if k in reply})
-            if reply.get("ok"):
-                try:
-                    with open(out, encoding="utf-8") as f:
-                        text = f.read()
-                    json.loads(text)
-                    result.update(ok=True, json=text)
-                except (OSError, ValueError) as e:
-                    result["error"] = f"the worker scored the pair but its JSON is unreadable: {e}"
-            else:
-                result["error"] = reply.get("error", "failed")
-        finally:
+            self.kill()
+            why = reply.get("error") if isinstance(reply, dict) and reply.get("error") else \
+                f"the worker answered {str(reply)[:200]}"
+        if len(flights) == 1:
+            self._emit(flights.popitem()[1], {"error": why}, emit)
+        else:
+            self._again(flights, again, why)
+
+    def _again(self, flights, again, why) -> None:
+        """The pairs in flight on a process that was killed or died: each is scored
+        again, alone, so that the one that kills a process fails alone."""
+        lost = sorted(flights.values(), key=lambda f: f.id)
+        flights.clear()
+        for f in lost:
+            _unlink(f.out)
+            again.append((f.key, f.args, f.name))
+        if self.say is not None:
+            self.say(f"{self.slot.label}: {why}; scoring again, one at a time, the pair(s) "
+                     f"that were in flight: {', '.join(f.name for f in lost)}")
+
+    def _result(self, f: _Flight, reply: dict) -> dict:
+        result = {k: reply[k] for k in ("via", "why", "pid", "devices", "pairs", "phases")
+                  if k in reply}
+        if reply.get("ok"):
             try:
-                os.unlink(out)
-            except OSError:
-                pass
-        result["seconds"] = time.monotonic() - t0
+                with open(f.out, encoding="utf-8") as fh:
+                    text = fh.read()
+                json.loads(text)
+                result.update(ok=True, json=text)
+            except (OSError, ValueError) as e:
+                result["error"] = f"the worker scored the pair but its JSON is unreadable: {e}"
+        else:
+            result["error"] = reply.get("error", "failed")
         return result
+
+    def _emit(self, f: _Flight, result: dict, emit) -> None:
+        _unlink(f.out)
+        r = {"ok": False, "slot": self.slot.label, **result,
+             "seconds": time.monotonic() - f.t0, "at_once": self._peak}
+        if f.alone:
+            r["again"] = True
+        if self._started:  # every process started is counted once, answered or not
+            r["processes"], self._started = self._started, {}
+        emit(f.key, r)
 
     def close(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -593,6 +754,13 @@ class Worker:
         shutil.rmtree(self._tmp, ignore_errors=True)
 
 
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
 class _Timeout(Exception):
     pass
 
@@ -603,36 +771,39 @@ class _WorkerLost(Exception):
 
 def run_local(todo: list, slots: list, cli: str, timeout, on_result, tool_only: bool = False,
               notice=None) -> dict:
-    """Score `todo` with one long-lived worker process per slot, each scoring one
-    pair at a time from a shared queue; on_result(pair, result) is called on
-    this thread, in completion order. Returns {slot label: Worker}, closed."""
+    """Score `todo` with one long-lived worker process per slot, each scoring its
+    slot's pairs at once from a shared queue; on_result(pair, result) is called
+    on this thread, in completion order, once per pair. Returns {slot label:
+    Worker}, closed."""
     work = queue.Queue()
     for p in todo:
         work.put(p)
     done = queue.Queue()
-    workers = {s.label: Worker(s, cli, tool_only) for s in slots}
+    workers = {s.label: Worker(s, cli, tool_only, notice) for s in slots}
 
     def run(slot):
         w = workers[slot.label]
-        told = False
-        while True:
+        told = []
+
+        def take():
             try:
                 p = work.get_nowait()
             except queue.Empty:
-                return
-            try:
-                r = w.score(p.cli_args(), p.name, timeout)
-            except Exception as e:  # noqa: BLE001 -- reported as the pair's failure
-                r = {"ok": False, "slot": slot.label, "error": f"{type(e).__name__}: {e}"}
+                return None
+            return p, p.cli_args(), p.name
+
+        def emit(p, r):
             if w.notice and not told and notice is not None:
                 notice(f"{slot.label}: pairs go to the vmaf tool, one process each: {w.notice}")
-                told = True
+                told.append(True)
             elif (r.get("via") == "tool" and r.get("why", "").startswith("failed in process")
                   and not told and notice is not None):
                 # A pair the worker should have scored: say so once per worker.
                 notice(f"{slot.label}: {p.name} went to the vmaf tool: {r['why']}")
-                told = True
+                told.append(True)
             done.put((p, r))
+
+        w.run(take, timeout, emit)
 
     threads = [threading.Thread(target=run, args=(s,), daemon=True, name=f"vmafvk-{s.label}")
                for s in slots]
@@ -651,7 +822,7 @@ def run_local(todo: list, slots: list, cli: str, timeout, on_result, tool_only: 
                 break
         if not finished:  # interrupted: the pairs being scored are abandoned
             for w in workers.values():
-                w.kill()
+                w.abort()
         for t in threads:
             t.join()
         for w in workers.values():
@@ -860,11 +1031,16 @@ def write_summary(out_dir: str, pairs: list, failures: dict) -> str:
 
 def _account(stats: dict, r: dict) -> None:
     """Per worker: its processes, Vulkan devices created, pairs in process or by
-    the tool, and where the time went."""
+    the tool, pairs at once and scored again alone, and where the time went
+    (each pair's own times: pairs scored at once overlap)."""
     st = stats.setdefault(r.get("slot", ""), {"pids": {}, "via": {}, "n": 0, "seconds": 0.0,
-                                              "phases": {}})
-    if "pid" in r:
-        st["pids"][r["pid"]] = max(st["pids"].get(r["pid"], 0), r.get("devices", 0))
+                                              "phases": {}, "at_once": 1, "again": 0})
+    # Processes: those that answered, and every one started (a result reports it once).
+    for pid, devices in [*(r.get("processes") or {}).items(),
+                         *([(r["pid"], r.get("devices", 0))] if "pid" in r else [])]:
+        st["pids"][pid] = max(st["pids"].get(pid, 0), devices)
+    st["at_once"] = max(st["at_once"], r.get("at_once", 1))
+    st["again"] += 1 if r.get("again") else 0
     if "via" in r:
         st["via"][r["via"]] = st["via"].get(r["via"], 0) + 1
     st["n"] += 1
@@ -885,9 +1061,12 @@ def _stats_lines(stats: dict) -> list:
                         for k, n in sorted(st["via"].items()))
         devices = sum(st["pids"].values())
         phases = ", ".join(f"{k} {1000 * v / st['in_process']:.1f}" for k, v in st["phases"].items())
+        at_once = f", up to {st['at_once']} pairs at once" if st["at_once"] > 1 else ""
+        again = f", {st['again']} scored again alone" if st["again"] else ""
         lines.append(f"{label}: {st['n']} pairs ({via}) in {len(st['pids'])} process(es), "
-                     f"{devices} Vulkan device(s) created; {1000 * st['seconds'] / st['n']:.1f} ms "
-                     f"a pair" + (f" (ms: {phases})" if phases else ""))
+                     f"{devices} Vulkan device(s) created{at_once}{again}; "
+                     f"{1000 * st['seconds'] / st['n']:.1f} ms a pair"
+                     + (f" (ms: {phases})" if phases else ""))
     return lines
 
 
@@ -910,6 +1089,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="frame threads of each CPU worker (the tool's --threads; default: its default)")
     p.add_argument("--gpu-threads", type=int, default=None, metavar="N",
                    help="frame threads of each GPU worker (the tool's --threads; default: its default)")
+    p.add_argument("--gpu-pairs", type=int, default=None, metavar="N",
+                   help=f"pairs each GPU worker scores at once, on threads of its process sharing "
+                        f"its Vulkan device (default {DEFAULT_GPU_PAIRS}; 1: one after the other). "
+                        "CPU workers and Dask slots score one pair at a time")
     p.add_argument("-m", "--model", action="append", default=[], metavar="PARAMS",
                    help="model for rows without a model cell (repeatable; default: the tool's, "
                         "vmaf_v0.6.1)")
@@ -979,6 +1162,9 @@ def _main(args) -> int:
             raise BatchError(f"--{opt.replace('_', '-')} must be 0 or more")
     if args.timeout is not None and args.timeout <= 0:
         raise BatchError("--timeout must be positive")
+    if args.gpu_pairs is not None and args.gpu_pairs < 1:
+        raise BatchError("--gpu-pairs must be 1 or more")
+    gpu_pairs = DEFAULT_GPU_PAIRS if args.gpu_pairs is None else args.gpu_pairs
     try:
         extra = shlex.split(args.extra_args)
     except ValueError as e:
@@ -1010,7 +1196,7 @@ def _main(args) -> int:
                 print(f"note: {n}")
             return 0
         n_cpu = cpu_workers if cpu_workers is not None else default_cpu_workers(len(gpus), cores())
-        slots = make_slots(gpus, n_cpu, args.gpu_threads, args.cpu_threads)
+        slots = make_slots(gpus, n_cpu, args.gpu_threads, args.cpu_threads, gpu_pairs)
         if not args.quiet:
             for n in notices:
                 _say(n)
@@ -1031,9 +1217,12 @@ def _main(args) -> int:
     if not args.quiet:
         if args.scheduler:
             where = f"Dask scheduler {args.scheduler}"
+            if gpu_pairs != 1 and args.gpu_pairs is not None:
+                _say("--gpu-pairs is not used with --scheduler: a Dask slot scores one pair at a time")
         else:
-            gpu_part = ", ".join(f"{s.label}=device {s.device} ({s.device_name})" for s in slots
-                                 if s.kind == "gpu")
+            gpu_part = ", ".join(f"{s.label}=device {s.device} ({s.device_name}, {s.pairs} "
+                                 f"pair{'s' if s.pairs > 1 else ''} at once)"
+                                 for s in slots if s.kind == "gpu")
             n_cpu = sum(1 for s in slots if s.kind == "cpu")
             where = ", ".join(x for x in (gpu_part, f"{n_cpu} CPU worker(s)" if n_cpu else "") if x)
             where += f"; {cli} {version}"
