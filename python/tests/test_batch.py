@@ -407,6 +407,143 @@ def test_gpu_worker_crash_then_resume(lib, direct, tmp_path):
     check_results(str(out), rows, direct)
 
 
+# ----------------------------------------------------------------- pairs at once (--gpu-pairs)
+
+def lavapipe_or_skip():
+    index = lavapipe_index()
+    if index is None:
+        pytest.skip("no lavapipe (CPU Vulkan) device")
+    return index
+
+
+def again_count(stderr):
+    m = re.search(r"batch: gpu0: .*, (\d+) scored again alone", stderr)
+    return int(m.group(1)) if m else 0
+
+
+def test_pairs_at_once_score_as_one_at_a_time(lib, direct, tmp_path):
+    index = lavapipe_or_skip()
+    rows = golden_rows(PAIRS[:5])
+    pairs = write_csv(tmp_path / "pairs.csv", rows)
+    docs = {}
+    for n in (1, 3):
+        out = tmp_path / f"p{n}"
+        r = run_batch(pairs, "-o", out, "--gpus", str(index), "--cpu-workers", "0", "--gpu-pairs", n)
+        assert r.returncode == 0, r.stderr
+        # One process and one device for every pair either way, all in process.
+        assert worker_lines(r.stderr) == {"gpu0": (5, 5, 0, 1, 1)}, r.stderr
+        assert ("up to 3 pairs at once" in r.stderr) == (n == 3), r.stderr
+        check_results(str(out), rows, direct)
+        docs[n] = {row[2]: load(str(out), row[2]) for row in rows}
+    for name, doc in docs[1].items():
+        doc.pop("fps")
+        docs[3][name].pop("fps")
+        assert docs[3][name] == doc, name
+    r = run_batch(pairs, "-o", tmp_path / "p0", "--gpu-pairs", "0")
+    assert r.returncode == 2 and "--gpu-pairs must be 1 or more" in r.stderr
+
+
+def test_pairs_at_once_a_crash_costs_that_pair(lib, direct, tmp_path):
+    index = lavapipe_or_skip()
+    rows = golden_rows(PAIRS[:5])
+    pairs = write_csv(tmp_path / "pairs.csv", rows)
+    out = tmp_path / "results"
+    victim = rows[1][2]
+    r = run_batch(pairs, "-o", out, "--gpus", str(index), "--cpu-workers", "0", "--gpu-pairs", "3",
+                  env=tool_env(VMAFVK_BATCH_FAULT=f"{victim}=crash"))
+    assert r.returncode == 1, r.stderr
+    assert "4 scored, 1 failed" in final_line(r.stderr)
+    summary = {s["name"]: s for s in read_summary(str(out))}
+    # It crashed the process with the first pair (and the third) in flight: each was scored
+    # again alone, the victim on a second process, which it crashed too, so it failed.
+    assert summary[victim]["error"].startswith(
+        "the worker process died (killed by SIGABRT) while scoring this pair"), summary[victim]
+    assert "gpu0: the worker process died (killed by SIGABRT); scoring again, one at a time" in r.stderr
+    for row in rows:
+        if row[2] != victim:
+            assert summary[row[2]]["status"] == "ok", summary[row[2]]
+            assert_same_scores(load(str(out), row[2]), direct[row[2]], row[2])
+    assert not (out / f"{victim}.json").exists()
+    assert not [p for p in os.listdir(out) if p.endswith(".tmp")]
+    # Three processes, each with its device: the first (lost), the one the victim crashed
+    # alone, the one that scored the rest. The first pair and the victim, and the third
+    # unless the crash came before it was sent, were scored again alone.
+    assert worker_lines(r.stderr) == {"gpu0": (5, 4, 0, 3, 3)}, r.stderr
+    assert again_count(r.stderr) in (2, 3), r.stderr
+
+
+def test_pairs_at_once_a_hang_costs_that_pair(lib, direct, tmp_path):
+    index = lavapipe_or_skip()
+    rows = golden_rows(copies=2)[:14]
+    pairs = write_csv(tmp_path / "pairs.csv", rows)
+    out = tmp_path / "results"
+    hang = rows[0][2]
+    # Two at once: the hang holds one place until its timeout while the other pairs go
+    # through the other (13 of them take longer than 3 s on lavapipe); the one in flight
+    # when the hang times out is scored again alone on a new process, which scores the rest.
+    r = run_batch(pairs, "-o", out, "--gpus", str(index), "--cpu-workers", "0", "--gpu-pairs", "2",
+                  "--timeout", "3", env=tool_env(VMAFVK_BATCH_FAULT=f"{hang}=hang"))
+    assert r.returncode == 1, r.stderr
+    assert f"{len(rows) - 1} scored, 1 failed" in final_line(r.stderr)
+    summary = {s["name"]: s for s in read_summary(str(out))}
+    assert summary[hang]["error"] == "timed out after 3 s"
+    for row in rows[1:]:
+        assert summary[row[2]]["status"] == "ok", summary[row[2]]
+        assert_same_scores(load(str(out), row[2]), direct[row[2][:-3]], row[2])
+    assert not (out / f"{hang}.json").exists()
+    # One pair scored again (none where the others were all done within 3 s): one more
+    # process and device for it.
+    again = again_count(r.stderr)
+    assert again in (0, 1), r.stderr
+    assert (f"gpu0: {hang} timed out (its process was killed); scoring again, one at a time"
+            in r.stderr) == (again == 1), r.stderr
+    assert worker_lines(r.stderr) == {"gpu0": (len(rows), len(rows) - 1, 0, 1 + again, 1 + again)}, \
+        r.stderr
+
+
+def test_worker_process_scores_pairs_at_once(lib, direct, tmp_path):
+    """The worker itself: with --pairs 3 a pair that hangs does not hold the others up;
+    replies are whole lines, matched by id, with the worker's counters."""
+    import queue
+    import threading
+    index = lavapipe_or_skip()
+    cli = batch.find_cli()
+    cmd = [PYTHON, "-m", "vmafvk.batch_worker", "--kind", "gpu", "--device", str(index),
+           "--pairs", "3", "--cli", cli]
+    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, env=tool_env(VMAFVK_BATCH_FAULT="stuck=hang"),
+                            text=True, start_new_session=True)
+    lines = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(x) for x in proc.stdout], daemon=True).start()
+    try:
+        ready = json.loads(lines.get(timeout=60))
+        assert ready["ready"] and ready["via"] == "bindings" and ready["devices"] == 1, ready
+        reqs = [(7, "stuck", PAIRS[0]), (8, PAIRS[1], PAIRS[1]), (9, PAIRS[2], PAIRS[2])]
+        for rid, name, pair in reqs:
+            ref, dis = pair_paths(pair)
+            proc.stdin.write(json.dumps({"id": rid, "name": name, "args": ["-r", ref, "-d", dis],
+                                         "out": str(tmp_path / f"{rid}.json")}) + "\n")
+        proc.stdin.flush()
+        replies = {}
+        for _ in range(2):
+            reply = json.loads(lines.get(timeout=120))
+            replies[reply["id"]] = reply
+        assert sorted(replies) == [8, 9]
+        for rid, name, pair in reqs[1:]:
+            reply = replies[rid]
+            assert reply["ok"] and reply["via"] == "bindings", reply
+            assert reply["pid"] == proc.pid and reply["devices"] == 1, reply
+            assert set(reply["phases"]) == {"setup", "frames", "output"}, reply
+            with open(tmp_path / f"{rid}.json") as f:
+                assert_same_scores(json.load(f), direct[pair], name)
+        # The hanging pair is not counted (it never started); the last reply counts both.
+        assert sorted(r["pairs"] for r in replies.values())[-1] == 2
+        assert lines.empty()
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
 def test_pairs_the_bindings_do_not_read_go_to_the_tool(lib, cli, tmp_path):
     ref, dis = pair_paths("coffee_320x240_crf28")
     # Raw .yuv input (not read in process) and a preset (not reproduced in process).
@@ -516,6 +653,9 @@ def test_worker_counts():
     assert batch.default_cpu_workers(0, 1) == 1
     slots = batch.make_slots([DEVICES[0], DEVICES[0]], 2, None, 3)
     assert [s.label for s in slots] == ["gpu0", "gpu1", "cpu0", "cpu1"]
+    assert [s.pairs for s in slots] == [1, 1, 1, 1]
+    # Pairs at once are for GPU workers: a CPU worker scores one pair at a time.
+    assert [s.pairs for s in batch.make_slots([DEVICES[0]], 2, gpu_pairs=4)] == [4, 1, 1]
     assert slots[1].cli_args() == ["--backend", "vulkan", "--vulkan_device", "0"]
     assert slots[2].cli_args() == ["--backend", "cpu", "--threads", "3"]
 
