@@ -9,14 +9,19 @@
 #   batch-cpu        batch, no GPU worker, nproc CPU workers
 #   batch-1gpu-tool  batch-1gpu with --scorer tool (a vmaf process and device per pair)
 #   batch-cpu-tool   batch-cpu with --scorer tool (a vmaf process per pair)
-# Every mode's results are checked against the first mode's JSON for the same pair
-# (same scores, "fps" aside). Prints a markdown table, then each batch's per-worker
-# line (pairs in process, processes, Vulkan devices created, ms a pair by phase).
+# The GPU batch modes (batch-1gpu*) run once for each value of GPU_PAIRS (the GPU
+# worker's --gpu-pairs: pairs it scores at once). Every run's results are checked
+# against the first run's JSON for the same pair (same scores, "fps" aside). Prints
+# a markdown table, then each batch's per-worker line (pairs in process, processes,
+# Vulkan devices created, pairs at once, ms a pair by phase).
 #   scripts/bench_batch.sh
+#   GPU_PAIRS="1 4 8" MODES="batch-cpu batch-1gpu batch-1gpu+cpu" scripts/bench_batch.sh
 # Env: BUILD_DIR (default build), REPLICAS (copies of each golden pair, default 20),
 #      GPUS (the --gpus of the GPU modes: default auto, i.e. the first GPU that is not
 #      a CPU implementation; a lavapipe machine needs GPUS=0), CPU_WORKERS,
 #      MODES (default: cli-cpu-loop batch-1gpu batch-1gpu+cpu batch-cpu batch-cpu-tool),
+#      GPU_PAIRS (--gpu-pairs of the GPU batch modes: one value, or several separated by
+#      spaces; default: the batch's default),
 #      OUT (keep the catalog and results there), VMAF_MODEL_DIR (models, if the
 #      build's model_dir is not where they are), PYTHON (default /usr/bin/python3).
 set -euo pipefail
@@ -32,12 +37,19 @@ cpu_workers=${CPU_WORKERS:-$((cores > 1 ? cores - 1 : 1))}
 modes=${MODES:-cli-cpu-loop batch-1gpu batch-1gpu+cpu batch-cpu batch-cpu-tool}
 python=${PYTHON:-/usr/bin/python3}
 [ -x "$python" ] || python=python3
+export PYTHONPATH=$root/python${PYTHONPATH:+:$PYTHONPATH}
+gpu_pairs=${GPU_PAIRS:-$("$python" -c 'from vmafvk import batch; print(batch.DEFAULT_GPU_PAIRS)')}
+for p in $gpu_pairs; do
+  case $p in
+    '' | *[!0-9]* | 0) echo "bench_batch: GPU_PAIRS: $p is not a number of pairs (1 or more)" >&2; exit 1 ;;
+  esac
+done
 
 [ -x "$cli" ] || { echo "bench_batch: no $cli (build first, or set BUILD_DIR)" >&2; exit 1; }
 # Without numpy the workers would hand every pair to the tool: not what is measured.
 "$python" -c 'import numpy' 2> /dev/null ||
   { echo "bench_batch: $python has no numpy (python3-numpy): the batch would not score in process" >&2; exit 1; }
-export VMAFVK_LIBRARY=$lib VMAFVK_CLI=$cli PYTHONPATH=$root/python${PYTHONPATH:+:$PYTHONPATH}
+export VMAFVK_LIBRARY=$lib VMAFVK_CLI=$cli
 if [ -n "${OUT:-}" ]; then
   out=$OUT
   rm -rf "$out"
@@ -78,7 +90,7 @@ echo "bench_batch: $n pairs, $cores cores, $cpu_workers CPU workers beside the G
 now() { date +%s.%N; }
 rows=()
 workers=()
-add_row() { rows+=("| $1 | $2 | $3 | $(awk -v n="$2" -v s="$3" 'BEGIN { printf "%.2f", n / s }') |"); }
+add_row() { rows+=("| $1 | $2 | $3 | $4 | $(awk -v n="$3" -v s="$4" 'BEGIN { printf "%.2f", n / s }') |"); }
 
 loop() {  # the vmaf tool on each pair in turn, into $out/$1/NAME.json
   local dir=$out/$1; shift
@@ -89,7 +101,15 @@ loop() {  # the vmaf tool on each pair in turn, into $out/$1/NAME.json
 }
 
 reference=''
+runs=()  # MODE:GPU_PAIRS, "-" for a mode without a GPU worker
 for mode in $modes; do
+  case $mode in
+    batch-1gpu*) for p in $gpu_pairs; do runs+=("$mode:$p"); done ;;
+    *) runs+=("$mode:-") ;;
+  esac
+done
+for run in "${runs[@]}"; do
+  mode=${run%:*} p=${run##*:}
   case $mode in
     cli-gpu-loop) args=(--backend vulkan --vulkan_device "$device") ;;
     cli-cpu-loop) args=(--backend cpu) ;;
@@ -100,22 +120,27 @@ for mode in $modes; do
     batch-cpu-tool) args=(--gpus none --cpu-workers "$cores" --scorer tool) ;;
     *) echo "bench_batch: unknown mode $mode" >&2; exit 1 ;;
   esac
+  dir=$mode label=$mode
+  if [ "$p" != - ]; then
+    args+=(--gpu-pairs "$p")
+    dir=$mode-p$p label="$mode --gpu-pairs $p"
+  fi
   t0=$(now)
   case $mode in
-    cli-*) loop "$mode" "${args[@]}" ;;
-    *) "$python" -m vmafvk.batch "$csv" -o "$out/$mode" "${args[@]}" 2> "$out/$mode.log" ||
-         { cat "$out/$mode.log" >&2; exit 1; } ;;
+    cli-*) loop "$dir" "${args[@]}" ;;
+    *) "$python" -m vmafvk.batch "$csv" -o "$out/$dir" "${args[@]}" 2> "$out/$dir.log" ||
+         { cat "$out/$dir.log" >&2; exit 1; } ;;
   esac
   t1=$(now)
-  add_row "$mode" "$n" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')"
+  add_row "$mode" "$p" "$n" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')"
   case $mode in
-    batch-*) workers+=("$mode: $(grep -E '^batch: gpu0:' "$out/$mode.log" || true)")
-             workers+=("$mode: $(grep -E '^batch: cpu0:' "$out/$mode.log" || true)") ;;
+    batch-*) workers+=("$label: $(grep -E '^batch: gpu0:' "$out/$dir.log" || true)")
+             workers+=("$label: $(grep -E '^batch: cpu0:' "$out/$dir.log" || true)") ;;
   esac
   if [ -z "$reference" ]; then
-    reference=$out/$mode
+    reference=$out/$dir
   else
-    "$python" - "$reference" "$out/$mode" "$csv" <<'EOF'
+    "$python" - "$reference" "$out/$dir" "$csv" <<'EOF'
 import csv, json, os, sys
 a, b, catalog = sys.argv[1:]
 names = [r["name"] for r in csv.DictReader(open(catalog))]
@@ -128,8 +153,8 @@ EOF
   fi
 done
 
-echo "| mode | pairs | seconds | pairs/s |"
-echo "|---|---|---|---|"
+echo "| mode | --gpu-pairs | pairs | seconds | pairs/s |"
+echo "|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"
 echo
 printf '%s\n' "${workers[@]}" | grep -v ': $' || true
