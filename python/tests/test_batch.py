@@ -651,6 +651,11 @@ def test_worker_counts():
     assert batch.default_cpu_workers(1, 16) == 15
     assert batch.default_cpu_workers(1, 1) == 0
     assert batch.default_cpu_workers(0, 1) == 1
+    # A GPU worker with pairs in flight keeps three cores busy.
+    assert batch.default_cpu_workers(1, 16, gpu_pairs=4) == 13
+    assert batch.default_cpu_workers(2, 16, gpu_pairs=4) == 10
+    assert batch.default_cpu_workers(1, 16, gpu_pairs=1) == 15
+    assert batch.default_cpu_workers(1, 2, gpu_pairs=4) == 0
     slots = batch.make_slots([DEVICES[0], DEVICES[0]], 2, None, 3)
     assert [s.label for s in slots] == ["gpu0", "gpu1", "cpu0", "cpu1"]
     assert [s.pairs for s in slots] == [1, 1, 1, 1]
