@@ -5,7 +5,8 @@
 #   cli-gpu-loop     vmaf --backend vulkan --vulkan_device N, one pair after the other
 #   cli-cpu-loop     vmaf --backend cpu, one pair after the other
 #   batch-1gpu       batch, one GPU worker (one process, one Vulkan device), no CPU worker
-#   batch-1gpu+cpu   batch, one GPU worker and CPU_WORKERS CPU workers (default nproc - 1)
+#   batch-1gpu+cpu   batch, one GPU worker and CPU_WORKERS CPU workers (default: the
+#                    batch's --cpu-workers auto)
 #   batch-cpu        batch, no GPU worker, nproc CPU workers
 #   batch-1gpu-tool  batch-1gpu with --scorer tool (a vmaf process and device per pair)
 #   batch-cpu-tool   batch-cpu with --scorer tool (a vmaf process per pair)
@@ -33,7 +34,7 @@ lib=$root/$build/core/src/libvmaf.so
 replicas=${REPLICAS:-20}
 gpus=${GPUS:-auto}
 cores=$(nproc)
-cpu_workers=${CPU_WORKERS:-$((cores > 1 ? cores - 1 : 1))}
+cpu_workers=${CPU_WORKERS:-auto}
 modes=${MODES:-cli-cpu-loop batch-1gpu batch-1gpu+cpu batch-cpu batch-cpu-tool}
 python=${PYTHON:-/usr/bin/python3}
 [ -x "$python" ] || python=python3
@@ -85,7 +86,7 @@ for r in $(seq -w 1 "$replicas"); do
     n=$((n + 1))
   done
 done
-echo "bench_batch: $n pairs, $cores cores, $cpu_workers CPU workers beside the GPU one" >&2
+echo "bench_batch: $n pairs, $cores cores, CPU workers beside the GPU one: $cpu_workers" >&2
 
 now() { date +%s.%N; }
 rows=()
