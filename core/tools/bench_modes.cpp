@@ -317,15 +317,6 @@ bool enable_profile(VmafContext *vmaf)
     return false;
 }
 
-void enable_gpu_timing(VmafContext *vmaf)
-{
-#if VMAF_BENCH_HAVE_VULKAN
-    if (vk::State *st = vmaf->ctx.vulkan_state()) st->set_timing(true);
-#else
-    (void)vmaf;
-#endif
-}
-
 GpuProfile gpu_profile(VmafContext *vmaf)
 {
     GpuProfile p;

@@ -54,8 +54,6 @@ GpuTime gpu_time(VmafContext *vmaf);
 // Profile mode on the context's Vulkan state (after Feeder::attach, before the
 // first frame): false without a state.
 bool enable_profile(VmafContext *vmaf);
-// GPU time per frame (State::set_timing): before the first frame starts the engine.
-void enable_gpu_timing(VmafContext *vmaf);
 
 // The engine's profile so far (vk::GpuProfile): intervals in command-buffer
 // order, each a feature's stage (stage >= 0) or an engine part (stage -1).

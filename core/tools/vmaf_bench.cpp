@@ -514,7 +514,6 @@ int run(const Options &o, const FeatureSet &set, const FrameCycle &frames, Resul
         if ((e = vmaf_use_feature(vmaf, f.name.c_str(), d))) *err = "vmaf_use_feature(" + f.name + "): " + errno_text(e);
     }
     if (!e) e = feeder->attach(vmaf, err);
-    if (!e) enable_gpu_timing(vmaf);  // the GPU ms per frame it reports
     if (!e && o.profile) enable_profile(vmaf);  // before the first frame starts the engine
     if (!e) e = run_frames(o, *feeder, vmaf, models, set, r, err);
     if (vmaf) vmaf_close(vmaf);

@@ -53,7 +53,6 @@ struct ThroughputBench {
 inline void run_throughput_bench(const ThroughputBench &b)
 {
     auto st = validated_state();
-    st->set_timing(true);  // the GPU time per frame it prints
     struct Size {
         unsigned w, h, bpc, frames;
     };

@@ -45,8 +45,7 @@ struct ImportedPicture;
 class HostImports;
 
 // GPU time of the frames collected so far, from timestamps around each frame's
-// command buffer (zero frames unless the state asked for them,
-// State::set_timing or profile mode, and the queue has timestamps).
+// command buffer (zero frames where the queue has no timestamps).
 struct GpuTiming {
     uint64_t frames = 0;
     double total_ms = 0, min_ms = 0, max_ms = 0;

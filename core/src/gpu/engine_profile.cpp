@@ -1,5 +1,4 @@
-// The frame engine's timestamps, where the state asks for them
-// (State::set_timing, profile mode): GPU time per frame and, in profile mode,
+// The frame engine's timestamps: GPU time per frame and, in profile mode,
 // one interval per part of the frame (GpuProfile).
 #include "gpu/engine.h"
 
@@ -13,7 +12,7 @@ namespace vmaf::vk {
 
 int Engine::init_timestamps()
 {
-    if (!st_.timestamps() || !st_.timing()) return 0;  // asked for (State::set_timing, profile mode)
+    if (!st_.timestamps()) return 0;
     if (st_.profiling()) {
         // The frame's parts in recording order (record_and_submit); "host copy"
         // joins them if enable_host_frames() is called.

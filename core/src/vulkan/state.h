@@ -203,13 +203,6 @@ public:
     // stage one after another instead of side by side.
     void set_profiling(bool on) { profiling_ = on; }
     bool profiling() const { return profiling_; }
-    // GPU timing (off by default; profile mode implies it): engines started
-    // from now on write a timestamp before and after each frame and read them
-    // back (Engine::gpu_timing()), where the queue has timestamps. Off, a
-    // host-bound caller goes faster: FFmpeg's stock filter at 1080p scored
-    // about 9% more frames per second without them on an H200 (ADR 0068).
-    void set_timing(bool on) { timing_ = on; }
-    bool timing() const { return timing_ || profiling_; }
 
     // Submit to the compute queue under the queue lock.
     VkResult submit(const VkSubmitInfo &info, VkFence fence = VK_NULL_HANDLE);
@@ -287,7 +280,6 @@ private:
     bool host_query_reset_ = false;
     VkDeviceSize host_import_alignment_ = 0;
     bool profiling_ = false;
-    bool timing_ = false;
     unsigned frames_in_flight_ = kDefaultFramesInFlight;
     std::unique_ptr<Allocator> allocator_;
     std::unique_ptr<PipelineShelf> pipelines_;
