@@ -64,6 +64,7 @@ Context::~Context()
         // The GPU may still use the engine's buffers, pipelines and command
         // buffers and the device pictures: they are left allocated.
         log(VMAF_LOG_LEVEL_ERROR, "the GPU is hung: this context's GPU objects are not freed\n");
+        if (vk_engine_) vk_engine_->stop_collect_workers();  // they write into this context's sinks
         (void)vk_engine_.release();
         (void)vk_frame_io_.release();
     }

@@ -72,9 +72,7 @@ Engine::Engine(State &st) : st_(st) {}
 
 Engine::~Engine()
 {
-    // Collections still queued write nowhere: their sinks may be gone.
-    collect_cancelled_ = true;
-    collect_pool_.reset();
+    stop_collect_workers();  // collections still queued write nowhere: their sinks may be gone
     // The GPU must be done with everything before features, buffers and the
     // pictures and imports of frames in flight go.
     if (ring_) ring_->wait_all();
@@ -469,6 +467,12 @@ int Engine::set_collect_workers(unsigned workers)
     }
     if (taken) collect_pool_ = std::make_unique<ThreadPool>(workers, size_t(workers) * 2);
     return 0;
+}
+
+void Engine::stop_collect_workers()
+{
+    collect_cancelled_ = true;
+    collect_pool_.reset();  // the job running on each worker ends first
 }
 
 unsigned Engine::collecting_on_workers() const

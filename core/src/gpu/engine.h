@@ -134,6 +134,9 @@ public:
     int set_collect_workers(unsigned workers);
     // How many feature instances collect on workers.
     unsigned collecting_on_workers() const;
+    // Drop the collections still queued and join the workers: for an owner
+    // that will not destroy the engine (a hung GPU) but destroys the sinks.
+    void stop_collect_workers();
 
     // Wait for every frame in flight and write their scores.
     int wait_idle(ScoreSink &sink);
