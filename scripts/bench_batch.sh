@@ -13,7 +13,8 @@
 # The GPU batch modes (batch-1gpu*) run once for each value of GPU_PAIRS (the GPU
 # worker's --gpu-pairs: pairs it scores at once). Every run's results are checked
 # against the first run's JSON for the same pair (same scores, "fps" aside). Prints
-# a markdown table, then each batch's per-worker line (pairs in process, processes,
+# a markdown table (with the CPU seconds the mode took, user and system, all its
+# processes together), then each batch's per-worker line (pairs in process, processes,
 # Vulkan devices created, pairs at once, ms a pair by phase).
 #   scripts/bench_batch.sh
 #   GPU_PAIRS="1 4 8" MODES="batch-cpu batch-1gpu batch-1gpu+cpu" scripts/bench_batch.sh
@@ -91,7 +92,16 @@ echo "bench_batch: $n pairs, $cores cores, CPU workers beside the GPU one: $cpu_
 now() { date +%s.%N; }
 rows=()
 workers=()
-add_row() { rows+=("| $1 | $2 | $3 | $4 | $(awk -v n="$3" -v s="$4" 'BEGIN { printf "%.2f", n / s }') |"); }
+add_row() {  # mode, pairs at once, pairs, seconds, CPU seconds
+  rows+=("| $1 | $2 | $3 | $4 | $(awk -v n="$3" -v s="$4" 'BEGIN { printf "%.2f", n / s }') | $5 | $(awk -v n="$3" -v c="$5" 'BEGIN { printf "%.1f", c * 1000 / n }') |")
+}
+# CPU seconds (user + system) of this shell's finished children so far: the tool
+# processes of a loop, the batch with its workers (each waited for by its parent)
+# (`times` in this shell, not in a command substitution's subshell).
+child_cpu() {
+  times > "$out/.times"
+  awk 'NR == 2 { s = 0; for (i = 1; i <= 2; i++) { split($i, t, "m"); s += t[1] * 60 + t[2] } printf "%.3f", s }' "$out/.times"
+}
 
 loop() {  # the vmaf tool on each pair in turn, into $out/$1/NAME.json
   local dir=$out/$1; shift
@@ -126,14 +136,15 @@ for run in "${runs[@]}"; do
     args+=(--gpu-pairs "$p")
     dir=$mode-p$p label="$mode --gpu-pairs $p"
   fi
-  t0=$(now)
+  child_cpu > "$out/.c0"; t0=$(now) c0=$(cat "$out/.c0")
   case $mode in
     cli-*) loop "$dir" "${args[@]}" ;;
     *) "$python" -m vmafvk.batch "$csv" -o "$out/$dir" "${args[@]}" 2> "$out/$dir.log" ||
          { cat "$out/$dir.log" >&2; exit 1; } ;;
   esac
-  t1=$(now)
-  add_row "$mode" "$p" "$n" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')"
+  t1=$(now); child_cpu > "$out/.c1"; c1=$(cat "$out/.c1")
+  add_row "$mode" "$p" "$n" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')" \
+    "$(awk -v a="$c0" -v b="$c1" 'BEGIN { printf "%.1f", b - a }')"
   case $mode in
     batch-*) workers+=("$label: $(grep -E '^batch: gpu0:' "$out/$dir.log" || true)")
              workers+=("$label: $(grep -E '^batch: cpu0:' "$out/$dir.log" || true)") ;;
@@ -154,8 +165,8 @@ EOF
   fi
 done
 
-echo "| mode | --gpu-pairs | pairs | seconds | pairs/s |"
-echo "|---|---|---|---|---|"
+echo "| mode | --gpu-pairs | pairs | seconds | pairs/s | CPU seconds | CPU ms a pair |"
+echo "|---|---|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"
 echo
 printf '%s\n' "${workers[@]}" | grep -v ': $' || true
