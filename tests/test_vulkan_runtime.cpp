@@ -74,6 +74,22 @@ TEST_CASE("state init: configuration checks and device choice", "[vulkan]")
     cfg.device_name = name.c_str();
     REQUIRE(vmaf_vulkan_state_init(&s, cfg) == 0);
     REQUIRE(s != nullptr);
+    // The state's device, without listing: the listing's entry of that name.
+    VmafVulkanDeviceInfo mine;
+    REQUIRE(vmaf_vulkan_state_device_info(s, &mine) == 0);
+    CHECK(mine.name == name);
+    unsigned n = 0;
+    REQUIRE(vmaf_vulkan_list_devices(nullptr, 0, &n) == 0);
+    std::vector<VmafVulkanDeviceInfo> listed(n);
+    REQUIRE(vmaf_vulkan_list_devices(listed.data(), n, &n) == 0);
+    const auto same = std::find_if(listed.begin(), listed.end(), [&](const VmafVulkanDeviceInfo &d) {
+        return std::memcmp(d.uuid, mine.uuid, sizeof(d.uuid)) == 0 && name == d.name;
+    });
+    REQUIRE(same != listed.end());
+    CHECK(std::memcmp(&*same, &mine, sizeof(mine)) == 0);
+    CHECK(mine.usable != 0);
+    CHECK(vmaf_vulkan_state_device_info(nullptr, &mine) == -EINVAL);
+    CHECK(vmaf_vulkan_state_device_info(s, nullptr) == -EINVAL);
     CHECK(vmaf_vulkan_state_free(&s) == 0);
     CHECK(s == nullptr);
     CHECK(vmaf_vulkan_state_free(&s) == 0);

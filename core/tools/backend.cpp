@@ -19,15 +19,12 @@ std::string g_description = "cpu";
 #if VMAF_CLI_HAVE_VULKAN
 VmafVulkanState *g_state = nullptr;
 
-std::string device_name(int index)
+// The state's own device (listing the devices again would create a second
+// Vulkan instance: tens of milliseconds of a short run's start-up).
+std::string device_name(const VmafVulkanState *state)
 {
-    VmafVulkanDeviceInfo info[16];
-    unsigned n = 0;
-    if (vmaf_vulkan_list_devices(info, 16, &n) != 0) return "?";
-    if (index >= 0 && unsigned(index) < n && unsigned(index) < 16) return info[index].name;
-    for (unsigned i = 0; i < n && i < 16; i++)
-        if (info[i].usable) return info[i].name;  // the automatic choice prefers usable ones
-    return "?";
+    VmafVulkanDeviceInfo info;
+    return vmaf_vulkan_state_device_info(state, &info) == 0 ? info.name : "?";
 }
 
 // Create a device state (device `index`, or the library's automatic choice)
@@ -47,7 +44,7 @@ int attach_vulkan(VmafContext *vmaf, int index, std::string *why)
         *why = std::string("could not use the Vulkan device: ") + std::strerror(-err);
         return kExitSetup;
     }
-    g_description = "vulkan (" + device_name(index) + ")";
+    g_description = "vulkan (" + device_name(g_state) + ")";
     return 0;
 }
 #else

@@ -136,6 +136,18 @@ typedef struct VmafVulkanDeviceInfo {
 int vmaf_vulkan_list_devices(VmafVulkanDeviceInfo *devices, unsigned capacity, unsigned *count);
 
 /**
+ * Describe the device a state uses, as vmaf_vulkan_list_devices() would, without
+ * listing the devices again (which creates a Vulkan instance of its own).
+ *
+ * @param state from vmaf_vulkan_state_init() or vmaf_vulkan_state_init_external().
+ * @param info  receives the device's entry.
+ *
+ * @return 0 on success, or < 0 (a negative errno code) on error: -EINVAL for a
+ *         NULL argument, -ENOSYS when built without Vulkan.
+ */
+int vmaf_vulkan_state_device_info(const VmafVulkanState *state, VmafVulkanDeviceInfo *info);
+
+/**
  * @return the number (> 0) of usable Vulkan devices, -ENODEV when there are none
  *         (or no loader or driver), -ENOSYS when built without Vulkan.
  */

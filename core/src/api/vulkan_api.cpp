@@ -71,6 +71,14 @@ VMAF_EXPORT int vmaf_vulkan_list_devices(VmafVulkanDeviceInfo *devices, unsigned
     });
 }
 
+VMAF_EXPORT int vmaf_vulkan_state_device_info(const VmafVulkanState *state, VmafVulkanDeviceInfo *info)
+{
+    return vmaf::api::guarded(__func__, [&] {
+        if (!state || !info) return -EINVAL;
+        return vmaf::vk::device_info(state->state, info);
+    });
+}
+
 VMAF_EXPORT int vmaf_vulkan_available(void)
 {
     return vmaf::api::guarded(__func__, [&] {

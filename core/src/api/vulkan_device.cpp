@@ -112,22 +112,33 @@ int context_import_va_surface(VmafContext *ctx, unsigned side, void *display, un
     return context_import_external(ctx, side, exported.picture, index);  // closes the fds after
 }
 
+namespace {
+void describe(const DeviceInfo &in, VmafVulkanDeviceInfo *out)
+{
+    VmafVulkanDeviceInfo &d = *out;
+    std::memset(&d, 0, sizeof(d));
+    std::strncpy(d.name, in.name.c_str(), sizeof(d.name) - 1);
+    d.vendor_id = in.vendor_id;
+    d.device_id = in.device_id;
+    d.type = VmafVulkanDeviceType(in.type);
+    d.api_version = in.api_version;
+    d.usable = in.usable();
+    std::memcpy(d.uuid, in.uuid, sizeof(d.uuid));
+}
+}  // namespace
+
 int list_devices(VmafVulkanDeviceInfo *devices, unsigned capacity, unsigned *count)
 {
     std::vector<DeviceInfo> all;
     if (int err = State::list_devices(&all)) return err;
     *count = unsigned(all.size());
-    for (unsigned i = 0; i < std::min(capacity, *count); i++) {
-        VmafVulkanDeviceInfo &d = devices[i];
-        std::memset(&d, 0, sizeof(d));
-        std::strncpy(d.name, all[i].name.c_str(), sizeof(d.name) - 1);
-        d.vendor_id = all[i].vendor_id;
-        d.device_id = all[i].device_id;
-        d.type = VmafVulkanDeviceType(all[i].type);
-        d.api_version = all[i].api_version;
-        d.usable = all[i].usable();
-        std::memcpy(d.uuid, all[i].uuid, sizeof(d.uuid));
-    }
+    for (unsigned i = 0; i < std::min(capacity, *count); i++) describe(all[i], &devices[i]);
+    return 0;
+}
+
+int device_info(const State *state, VmafVulkanDeviceInfo *info)
+{
+    describe(state->info(), info);
     return 0;
 }
 

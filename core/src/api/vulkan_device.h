@@ -13,6 +13,7 @@ void state_destroy(State *state);
 // Contexts that imported the state and are still open.
 unsigned state_users(const State *state);
 int list_devices(VmafVulkanDeviceInfo *devices, unsigned capacity, unsigned *count);
+int device_info(const State *state, VmafVulkanDeviceInfo *info);
 int available();
 
 // The zero-copy paths of a context (arguments already checked for null).

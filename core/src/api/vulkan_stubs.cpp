@@ -22,6 +22,7 @@ int list_devices(VmafVulkanDeviceInfo *, unsigned, unsigned *count)
     *count = 0;
     return unavailable("vmaf_vulkan_list_devices");
 }
+int device_info(const State *, VmafVulkanDeviceInfo *) { return unavailable("vmaf_vulkan_state_device_info"); }
 int context_preallocate(VmafContext *, const VmafVulkanPictureConfiguration &)
 {
     return unavailable("vmaf_vulkan_preallocate_pictures");
