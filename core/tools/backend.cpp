@@ -6,6 +6,7 @@
 #if VMAF_CLI_HAVE_VULKAN
 #include <cerrno>
 #include <cstring>
+#include <thread>
 
 #include "libvmaf/libvmaf_vulkan.h"
 #endif
@@ -18,6 +19,27 @@ std::string g_description = "cpu";
 
 #if VMAF_CLI_HAVE_VULKAN
 VmafVulkanState *g_state = nullptr;
+// prepare_backend()'s thread and what it made: a state, or its error.
+std::thread g_preparing;
+VmafVulkanState *g_prepared = nullptr;
+int g_prepared_err = 0;
+
+int create_state(int index, VmafVulkanState **out)
+{
+    VmafVulkanConfiguration cfg{};
+    cfg.device_index = index >= 0 ? index : VMAF_VULKAN_DEVICE_AUTO;
+    return vmaf_vulkan_state_init(out, cfg);
+}
+
+// The state prepare_backend() started, or a new one.
+int take_state(int index, VmafVulkanState **out)
+{
+    if (!g_preparing.joinable()) return create_state(index, out);
+    g_preparing.join();
+    *out = g_prepared;
+    g_prepared = nullptr;
+    return g_prepared_err;
+}
 
 // The state's own device (listing the devices again would create a second
 // Vulkan instance: tens of milliseconds of a short run's start-up).
@@ -31,9 +53,7 @@ std::string device_name(const VmafVulkanState *state)
 // and import it into the context.
 int attach_vulkan(VmafContext *vmaf, int index, std::string *why)
 {
-    VmafVulkanConfiguration cfg{};
-    cfg.device_index = index >= 0 ? index : VMAF_VULKAN_DEVICE_AUTO;
-    if (int err = vmaf_vulkan_state_init(&g_state, cfg)) {
+    if (int err = take_state(index, &g_state)) {
         *why = err == -ENODEV ? "no usable Vulkan device (no loader, no driver, or no device "
                                 "with what the kernels need)"
                               : std::string("could not create a Vulkan device: ") + std::strerror(-err);
@@ -57,6 +77,17 @@ int attach_vulkan(VmafContext *, int, std::string *why)
 
 }  // namespace
 
+void prepare_backend(Backend backend, int vulkan_device)
+{
+#if VMAF_CLI_HAVE_VULKAN
+    if (backend == Backend::Cpu || g_preparing.joinable() || g_state) return;
+    g_preparing = std::thread([vulkan_device] { g_prepared_err = create_state(vulkan_device, &g_prepared); });
+#else
+    (void)backend;
+    (void)vulkan_device;
+#endif
+}
+
 int attach_backend(VmafContext *vmaf, Backend backend, int vulkan_device, std::string *err)
 {
     if (backend == Backend::Cpu) return 0;
@@ -70,6 +101,8 @@ int attach_backend(VmafContext *vmaf, Backend backend, int vulkan_device, std::s
 void release_backend()
 {
 #if VMAF_CLI_HAVE_VULKAN
+    if (g_preparing.joinable()) g_preparing.join();  // made, never attached (the run failed before)
+    if (g_prepared) vmaf_vulkan_state_free(&g_prepared);
     if (g_state) vmaf_vulkan_state_free(&g_state);
 #endif
 }

@@ -8,12 +8,18 @@
 
 namespace vmaf::cli {
 
+// Start creating the Vulkan device of `backend` (Vulkan or Auto) on a thread of
+// its own, so that the driver's start-up overlaps opening the inputs, making
+// the context and loading the models; attach_backend() waits for it. Nothing
+// for Backend::Cpu.
+void prepare_backend(Backend backend, int vulkan_device);
+
 // Attach the chosen backend to `vmaf` (before any picture is read). Returns 0, or
 // kExitSetup with a message in *err when the backend cannot be used. With
 // Backend::Auto, falls back to the CPU when no Vulkan device is usable.
 int attach_backend(VmafContext *vmaf, Backend backend, int vulkan_device, std::string *err);
 
-// Release what attach_backend created (after vmaf_close).
+// Release what prepare_backend and attach_backend created (after vmaf_close).
 void release_backend();
 
 // Whether attach_backend attached a Vulkan device.

@@ -619,6 +619,9 @@ int run(const Options &o, PhaseTimer &timer)
     if (!hw)
         if (int e = open_inputs(o, &in)) return e;
     timer.end("inputs");
+    // The driver's start-up goes on while the models load and the readers read
+    // ahead (once the inputs opened: a missing file is the only error then).
+    if (!hw) prepare_backend(o.backend, o.vulkan_device);
 
     Models models;  // outlives the context, which may refer to the models
 
@@ -636,6 +639,11 @@ int run(const Options &o, PhaseTimer &timer)
         error("could not create a VMAF context: %s", std::strerror(-err));
         return kExitSetup;
     }
+    // Models and features before the backend: a Vulkan state may be imported
+    // until the first picture, and the device prepare_backend() started meanwhile.
+    if (int e = setup_scoring(ctx.v, o, &models)) return e;
+    timer.end("models");
+
     std::string why;
     if (hw && hw->attach(ctx.v, &why)) {
         fall_back(why);
@@ -660,9 +668,6 @@ int run(const Options &o, PhaseTimer &timer)
     if (!hw)
         if (int e = preallocate(ctx.v, o, in.format, &source)) return e;
     timer.end("pictures");
-
-    if (int e = setup_scoring(ctx.v, o, &models)) return e;
-    timer.end("models");
 
     unsigned n_frames = 0;
     if (int e = hw ? score_frames_hw(ctx.v, *hw, o, chatty, &n_frames) : score_frames(ctx.v, in, o, source, chatty, &n_frames))
