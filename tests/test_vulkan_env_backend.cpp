@@ -233,7 +233,12 @@ TEST_CASE("the pipeline cache file: written by the first device, loaded by the n
         CHECK(cache->loaded_bytes() == 0);
         REQUIRE(vmaf_use_feature(ctx, "psnr", nullptr) == 0);
         score_flat_frames(ctx, 1);
-        vmaf_close(ctx);  // the last context: the device goes, the cache is written
+        // Written once the engine built its pipelines, before the device goes.
+        REQUIRE(std::filesystem::exists(path));
+        const auto written = std::filesystem::last_write_time(path);
+        CHECK(cache->save() == 0);  // nothing new since
+        vmaf_close(ctx);  // the last context: the device goes, the cache is not written again
+        CHECK(std::filesystem::last_write_time(path) == written);
     }
     REQUIRE(std::filesystem::exists(path));
     const auto size = std::filesystem::file_size(path);

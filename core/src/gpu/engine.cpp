@@ -21,6 +21,7 @@
 #include "vulkan/host_import.h"
 #include "vulkan/import.h"
 #include "vulkan/pipeline.h"
+#include "vulkan/pipeline_cache.h"
 
 namespace vmaf::vk {
 
@@ -118,6 +119,7 @@ void Engine::layout_planes(const FrameFormat &fmt)
 int Engine::init(const FrameFormat &fmt, const FeatureList &list)
 {
     fmt_ = fmt;
+    const uint64_t pipelines_built = st_.pipelines().built();
     layout_planes(fmt);
     if (frame_.planes_size > st_.limits().maxStorageBufferRange) {
         log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: %ux%u %u-bit pictures need %llu bytes of planes; %s binds "
@@ -186,6 +188,10 @@ int Engine::init(const FrameFormat &fmt, const FeatureList &list)
         at = align_up(at + e.bytes, result_align);
         features_.push_back(std::move(e));
     }
+    // New pipelines may have grown the cache: its file is written now, not only
+    // when the device goes (vulkan/pipeline_cache.h).
+    if (st_.pipelines().built() > pipelines_built)
+        if (PipelineCache *cache = st_.pipeline_cache_file()) cache->save();
     accept_carries();
     for (const Entry &e : features_) {
         stages_ = std::max({stages_, e.feature->stages(), e.feature->carried_stages()});

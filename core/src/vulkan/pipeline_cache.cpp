@@ -238,6 +238,7 @@ void PipelineCache::load()
 size_t PipelineCache::save()
 {
     if (!cache_ || path_.empty()) return 0;
+    std::lock_guard lock(save_mutex_);
     const auto &fn = st_.fn();
     size_t size = 0;
     if (fn.vkGetPipelineCacheData(st_.device(), cache_, &size, nullptr) != VK_SUCCESS || !size) return 0;

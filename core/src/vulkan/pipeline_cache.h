@@ -6,7 +6,10 @@
 // pipelineCacheUUID; its own header repeats that key with the hash of the
 // embedded SPIR-V (spirv::kBuildHash) and a checksum of the data. A file whose
 // header, key, checksum or Vulkan pipeline cache header does not match is
-// ignored (one warning per process) and replaced when the state goes. Writes go
+// ignored (one warning per process) and replaced. The file is written when a
+// GPU engine has built the pipelines of its features and the cache grew (so a
+// process that is killed, or leaves its device to the driver at exit, still
+// leaves it), and again when the state goes if it changed since. Writes go
 // to a temporary file in the same directory, renamed over the old one, so two
 // processes writing at once leave one whole file. VMAF_VULKAN_PIPELINE_CACHE=0
 // turns the file off (the cache then lives as long as the state).
@@ -17,6 +20,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "vulkan/vk.h"
@@ -42,7 +46,8 @@ public:
     size_t loaded_bytes() const { return loaded_; }
 
     // Write the file now if the cache's data changed since it was loaded or saved.
-    // Returns the bytes written (0: nothing to write, off, or it failed).
+    // Returns the bytes written (0: nothing to write, off, or it failed). Safe
+    // from several threads, and while pipelines are being made with the cache.
     size_t save();
 
     // The file name for a device (tests and tools); "" when no cache directory.
@@ -57,6 +62,7 @@ private:
     VkPipelineCache cache_ = VK_NULL_HANDLE;
     std::string path_;
     size_t loaded_ = 0;
+    std::mutex save_mutex_;
     size_t saved_size_ = 0;  // the data the file holds now (loaded or written): size and checksum
     uint64_t saved_checksum_ = 0;
 };
