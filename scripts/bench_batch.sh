@@ -20,7 +20,8 @@
 #   GPU_PAIRS="1 4 8" MODES="batch-cpu batch-1gpu batch-1gpu+cpu" scripts/bench_batch.sh
 # Env: BUILD_DIR (default build), REPLICAS (copies of each golden pair, default 20),
 #      GPUS (the --gpus of the GPU modes: default auto, i.e. the first GPU that is not
-#      a CPU implementation; a lavapipe machine needs GPUS=0), CPU_WORKERS,
+#      a CPU implementation; a lavapipe machine needs GPUS=0), CPU_WORKERS, CPU_NICE
+#      (--cpu-nice of batch-1gpu+cpu; default: the batch's),
 #      MODES (default: cli-cpu-loop batch-1gpu batch-1gpu+cpu batch-cpu batch-cpu-tool),
 #      GPU_PAIRS (--gpu-pairs of the GPU batch modes: one value, or several separated by
 #      spaces; default: the batch's default),
@@ -36,6 +37,7 @@ replicas=${REPLICAS:-20}
 gpus=${GPUS:-auto}
 cores=$(nproc)
 cpu_workers=${CPU_WORKERS:-auto}
+cpu_nice=${CPU_NICE:-}
 modes=${MODES:-cli-cpu-loop batch-1gpu batch-1gpu+cpu batch-cpu batch-cpu-tool}
 python=${PYTHON:-/usr/bin/python3}
 [ -x "$python" ] || python=python3
@@ -125,7 +127,7 @@ for run in "${runs[@]}"; do
     cli-gpu-loop) args=(--backend vulkan --vulkan_device "$device") ;;
     cli-cpu-loop) args=(--backend cpu) ;;
     batch-1gpu) args=(--gpus "$gpus" --cpu-workers 0) ;;
-    batch-1gpu+cpu) args=(--gpus "$gpus" --cpu-workers "$cpu_workers") ;;
+    batch-1gpu+cpu) args=(--gpus "$gpus" --cpu-workers "$cpu_workers" ${cpu_nice:+--cpu-nice "$cpu_nice"}) ;;
     batch-cpu) args=(--gpus none --cpu-workers "$cores") ;;
     batch-1gpu-tool) args=(--gpus "$gpus" --cpu-workers 0 --scorer tool) ;;
     batch-cpu-tool) args=(--gpus none --cpu-workers "$cores" --scorer tool) ;;

@@ -441,6 +441,8 @@ def test_pairs_at_once_score_as_one_at_a_time(lib, direct, tmp_path):
         assert docs[3][name] == doc, name
     r = run_batch(pairs, "-o", tmp_path / "p0", "--gpu-pairs", "0")
     assert r.returncode == 2 and "--gpu-pairs must be 1 or more" in r.stderr
+    r = run_batch(pairs, "-o", tmp_path / "p0", "--cpu-nice", "20")
+    assert r.returncode == 2 and "--cpu-nice must be 0 to 19" in r.stderr
 
 
 def test_pairs_at_once_a_crash_costs_that_pair(lib, direct, tmp_path):
@@ -663,6 +665,28 @@ def test_worker_counts():
     assert [s.pairs for s in batch.make_slots([DEVICES[0]], 2, gpu_pairs=4)] == [4, 1, 1]
     assert slots[1].cli_args() == ["--backend", "vulkan", "--vulkan_device", "0"]
     assert slots[2].cli_args() == ["--backend", "cpu", "--threads", "3"]
+    # Lower priority for CPU workers only beside a GPU worker.
+    assert [s.nice for s in batch.make_slots([DEVICES[0]], 2, cpu_nice=10)] == [0, 10, 10]
+    assert [s.nice for s in batch.make_slots([], 2, cpu_nice=10)] == [0, 0]
+
+
+def test_worker_runs_at_its_niceness():
+    """--nice N: the worker process (and so the tool it may start) runs N lower."""
+    import queue
+    import threading
+    base = os.getpriority(os.PRIO_PROCESS, 0)
+    cmd = [PYTHON, "-m", "vmafvk.batch_worker", "--kind", "cpu", "--nice", "7", "--tool-only",
+           "--cli", "/bin/false"]
+    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            env=tool_env(), text=True, start_new_session=True)
+    lines = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(x) for x in proc.stdout], daemon=True).start()
+    try:
+        assert json.loads(lines.get(timeout=60))["ready"]
+        assert os.getpriority(os.PRIO_PROCESS, proc.pid) == min(base + 7, 19)
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=60)
 
 
 def test_csv_names(tmp_path):

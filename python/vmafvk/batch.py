@@ -61,6 +61,9 @@ EXIT_FAILED, EXIT_USAGE, EXIT_SETUP = 1, 2, 3
 # threads) of 8, and a pair that crashes its worker sends at most 3 others round again.
 DEFAULT_GPU_PAIRS = 4
 
+# How much lower the CPU workers' priority is beside GPU workers (--cpu-nice).
+DEFAULT_CPU_NICE = 0
+
 
 class BatchError(Exception):
     """A problem that stops the run before scoring (exit status `code`)."""
@@ -381,6 +384,7 @@ class Slot:
     threads: int | None = None
     device_name: str = ""
     pairs: int = 1             # pairs its process scores at once
+    nice: int = 0              # its process's niceness (added to the batch's)
 
     @property
     def label(self) -> str:
@@ -393,12 +397,15 @@ class Slot:
 
 
 def make_slots(gpus: list, cpu_workers: int, gpu_threads=None, cpu_threads=None,
-               gpu_pairs: int = 1) -> list:
+               gpu_pairs: int = 1, cpu_nice: int = 0) -> list:
     """A slot per GPU, scoring gpu_pairs pairs at once, then the CPU slots, one
-    pair at a time each (there is one per core)."""
+    pair at a time each (there is one per core); beside GPU workers the CPU
+    workers run cpu_nice lower, so that the threads feeding a GPU get a core
+    when they need one."""
     slots = [Slot("gpu", i, d["index"], gpu_threads, d["name"], max(gpu_pairs, 1))
              for i, d in enumerate(gpus)]
-    return slots + [Slot("cpu", i, None, cpu_threads) for i in range(cpu_workers)]
+    nice = cpu_nice if gpus else 0
+    return slots + [Slot("cpu", i, None, cpu_threads, nice=nice) for i in range(cpu_workers)]
 
 
 def cores() -> int:
@@ -496,6 +503,8 @@ class Worker:
             cmd += ["--device", str(self.slot.device)]
         if self.slot.threads is not None:
             cmd += ["--threads", str(self.slot.threads)]
+        if self.slot.nice:
+            cmd += ["--nice", str(self.slot.nice)]
         if self.tool_only:
             cmd.append("--tool-only")
         if self._log is not None:
@@ -1100,6 +1109,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"pairs each GPU worker scores at once, on threads of its process sharing "
                         f"its Vulkan device (default {DEFAULT_GPU_PAIRS}; 1: one after the other). "
                         "CPU workers and Dask slots score one pair at a time")
+    p.add_argument("--cpu-nice", type=int, default=DEFAULT_CPU_NICE, metavar="N",
+                   help=f"beside GPU workers, CPU workers run at this much lower priority (nice, "
+                        f"0 to 19; default {DEFAULT_CPU_NICE}), so that the threads feeding a GPU "
+                        "are not kept waiting for a core")
     p.add_argument("-m", "--model", action="append", default=[], metavar="PARAMS",
                    help="model for rows without a model cell (repeatable; default: the tool's, "
                         "vmaf_v0.6.1)")
@@ -1172,6 +1185,8 @@ def _main(args) -> int:
     if args.gpu_pairs is not None and args.gpu_pairs < 1:
         raise BatchError("--gpu-pairs must be 1 or more")
     gpu_pairs = DEFAULT_GPU_PAIRS if args.gpu_pairs is None else args.gpu_pairs
+    if not 0 <= args.cpu_nice <= 19:
+        raise BatchError("--cpu-nice must be 0 to 19")
     try:
         extra = shlex.split(args.extra_args)
     except ValueError as e:
@@ -1203,7 +1218,7 @@ def _main(args) -> int:
                 print(f"note: {n}")
             return 0
         n_cpu = cpu_workers if cpu_workers is not None else default_cpu_workers(len(gpus), cores(), gpu_pairs)
-        slots = make_slots(gpus, n_cpu, args.gpu_threads, args.cpu_threads, gpu_pairs)
+        slots = make_slots(gpus, n_cpu, args.gpu_threads, args.cpu_threads, gpu_pairs, args.cpu_nice)
         if not args.quiet:
             for n in notices:
                 _say(n)

@@ -421,7 +421,10 @@ def main(argv=None) -> int:
     p.add_argument("--pairs", type=int, default=1, help="pairs scored at once (threads)")
     p.add_argument("--cli", required=True)
     p.add_argument("--tool-only", action="store_true")
+    p.add_argument("--nice", type=int, default=0, help="lower this process's priority (before any thread)")
     a = p.parse_args(argv)
+    if a.nice:
+        os.nice(a.nice)
     at_once = max(a.pairs, 1)
     if at_once > 1:
         # The bindings put each library call's stderr into the error they raise by
