@@ -119,7 +119,6 @@ void Engine::layout_planes(const FrameFormat &fmt)
 int Engine::init(const FrameFormat &fmt, const FeatureList &list)
 {
     fmt_ = fmt;
-    const uint64_t pipelines_built = st_.pipelines().built();
     layout_planes(fmt);
     if (frame_.planes_size > st_.limits().maxStorageBufferRange) {
         log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: %ux%u %u-bit pictures need %llu bytes of planes; %s binds "
@@ -189,9 +188,8 @@ int Engine::init(const FrameFormat &fmt, const FeatureList &list)
         features_.push_back(std::move(e));
     }
     // New pipelines may have grown the cache: its file is written now, not only
-    // when the device goes (vulkan/pipeline_cache.h).
-    if (st_.pipelines().built() > pipelines_built)
-        if (PipelineCache *cache = st_.pipeline_cache_file()) cache->save();
+    // when the device goes (vulkan/pipeline_cache.h; nothing when none were made).
+    if (PipelineCache *cache = st_.pipeline_cache_file()) cache->save();
     accept_carries();
     for (const Entry &e : features_) {
         stages_ = std::max({stages_, e.feature->stages(), e.feature->carried_stages()});

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "util/log.h"
+#include "vulkan/pipeline_cache.h"
 #include "vulkan/state.h"
 
 namespace vmaf::vk {
@@ -114,6 +115,7 @@ int PipelineShelf::get(const PipelineDesc &d, std::shared_ptr<const PipelineObje
         return err;
     }
     built_++;
+    if (PipelineCache *cache = st_.pipeline_cache_file()) cache->mark_used();
     entries_.emplace(std::move(key), o);
     *out = std::move(o);
     return 0;

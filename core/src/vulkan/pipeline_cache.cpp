@@ -239,6 +239,8 @@ size_t PipelineCache::save()
 {
     if (!cache_ || path_.empty()) return 0;
     std::lock_guard lock(save_mutex_);
+    // Pipelines made from now on set it again, and the next save looks.
+    if (!used_.exchange(false, std::memory_order_acq_rel)) return 0;
     const auto &fn = st_.fn();
     size_t size = 0;
     if (fn.vkGetPipelineCacheData(st_.device(), cache_, &size, nullptr) != VK_SUCCESS || !size) return 0;

@@ -6,17 +6,19 @@
 // pipelineCacheUUID; its own header repeats that key with the hash of the
 // embedded SPIR-V (spirv::kBuildHash) and a checksum of the data. A file whose
 // header, key, checksum or Vulkan pipeline cache header does not match is
-// ignored (one warning per process) and replaced. The file is written when a
-// GPU engine has built the pipelines of its features and the cache grew (so a
-// process that is killed, or leaves its device to the driver at exit, still
-// leaves it), and again when the state goes if it changed since. Writes go
-// to a temporary file in the same directory, renamed over the old one, so two
-// processes writing at once leave one whole file. VMAF_VULKAN_PIPELINE_CACHE=0
+// ignored (one warning per process) and replaced by this process's own. The
+// file is written when a GPU engine has built the pipelines of its features and
+// the cache grew (so a process that is killed, or exits without freeing its
+// device, still leaves it), and again when the state goes if pipelines were
+// made since and changed it. Writes go to a temporary file in the same
+// directory, renamed over the old one, so two processes writing at once leave
+// one whole file. VMAF_VULKAN_PIPELINE_CACHE=0
 // turns the file off (the cache then lives as long as the state).
 //
 // The pipelines are the same with or without it: it only saves compile time.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -34,7 +36,7 @@ public:
     // Never fails: without a usable file the cache starts empty (or, when
     // vkCreatePipelineCache itself fails, handle() is VK_NULL_HANDLE).
     static std::unique_ptr<PipelineCache> open(State &st);
-    // Writes the file when the cache's data differs from what the file holds.
+    // Writes the file as save() does.
     ~PipelineCache();
     PipelineCache(const PipelineCache &) = delete;
     PipelineCache &operator=(const PipelineCache &) = delete;
@@ -45,7 +47,11 @@ public:
     // Bytes of pipeline cache data loaded from the file (0: none, or ignored).
     size_t loaded_bytes() const { return loaded_; }
 
-    // Write the file now if the cache's data changed since it was loaded or saved.
+    // A pipeline was made with the cache since (PipelineShelf): only then may
+    // its data have changed.
+    void mark_used() { used_.store(true, std::memory_order_release); }
+    // Write the file now if pipelines were made since the last save and the
+    // cache's data changed since it was loaded or saved (checked by checksum).
     // Returns the bytes written (0: nothing to write, off, or it failed). Safe
     // from several threads, and while pipelines are being made with the cache.
     size_t save();
@@ -62,6 +68,7 @@ private:
     VkPipelineCache cache_ = VK_NULL_HANDLE;
     std::string path_;
     size_t loaded_ = 0;
+    std::atomic<bool> used_{false};
     std::mutex save_mutex_;
     size_t saved_size_ = 0;  // the data the file holds now (loaded or written): size and checksum
     uint64_t saved_checksum_ = 0;
