@@ -97,12 +97,13 @@ workers=()
 add_row() {  # mode, pairs at once, pairs, seconds, CPU seconds
   rows+=("| $1 | $2 | $3 | $4 | $(awk -v n="$3" -v s="$4" 'BEGIN { printf "%.2f", n / s }') | $5 | $(awk -v n="$3" -v c="$5" 'BEGIN { printf "%.1f", c * 1000 / n }') |")
 }
-# CPU seconds (user + system) of this shell's finished children so far: the tool
-# processes of a loop, the batch with its workers (each waited for by its parent)
-# (`times` in this shell, not in a command substitution's subshell).
+# Sets cpu_now: the CPU seconds (user + system) of this shell's finished children
+# so far, the tool processes of a loop, the batch with its workers (each waited
+# for by its parent). `times` runs in this shell: a command substitution's
+# subshell has no children of its own.
 child_cpu() {
   times > "$out/.times"
-  awk 'NR == 2 { s = 0; for (i = 1; i <= 2; i++) { split($i, t, "m"); s += t[1] * 60 + t[2] } printf "%.3f", s }' "$out/.times"
+  cpu_now=$(awk 'NR == 2 { s = 0; for (i = 1; i <= 2; i++) { split($i, t, "m"); s += t[1] * 60 + t[2] } printf "%.3f", s }' "$out/.times")
 }
 
 loop() {  # the vmaf tool on each pair in turn, into $out/$1/NAME.json
@@ -138,13 +139,13 @@ for run in "${runs[@]}"; do
     args+=(--gpu-pairs "$p")
     dir=$mode-p$p label="$mode --gpu-pairs $p"
   fi
-  child_cpu > "$out/.c0"; t0=$(now) c0=$(cat "$out/.c0")
+  child_cpu; c0=$cpu_now t0=$(now)
   case $mode in
     cli-*) loop "$dir" "${args[@]}" ;;
     *) "$python" -m vmafvk.batch "$csv" -o "$out/$dir" "${args[@]}" 2> "$out/$dir.log" ||
          { cat "$out/$dir.log" >&2; exit 1; } ;;
   esac
-  t1=$(now); child_cpu > "$out/.c1"; c1=$(cat "$out/.c1")
+  t1=$(now); child_cpu; c1=$cpu_now
   add_row "$mode" "$p" "$n" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')" \
     "$(awk -v a="$c0" -v b="$c1" 'BEGIN { printf "%.1f", b - a }')"
   case $mode in
