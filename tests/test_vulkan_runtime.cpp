@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <span>
 #include <vector>
 
 #include "libvmaf/libvmaf_vulkan.h"
@@ -272,6 +273,40 @@ TEST_CASE("the PSNR SSE kernel on closed forms", "[vulkan][psnr]")
             }
         CHECK(run_sse_kernel(*st, 2, w, h, stride, 1, ref, dist) == 6661290984975ull);
     }
+    check_clean(*st);
+}
+
+TEST_CASE("tables reach the device whole: inline in the command buffer, or staged when large", "[vulkan]")
+{
+    auto st = validated_state();
+    // One word; a table past one 64 KiB update command (VIF's is 65540 bytes); one
+    // past the inline limit, staged (ciede's is 1 MiB).
+    for (const size_t words : {size_t(1), size_t(16385), size_t(70001)}) {
+        INFO(words);
+        std::vector<uint32_t> table(words);
+        for (size_t i = 0; i < words; i++) table[i] = uint32_t(i * 2654435761u) ^ 0x5a5a5a5au;
+        std::shared_ptr<const vk::Buffer> buffer;
+        const uint64_t before = st->tables().uploads();
+        REQUIRE(vk::upload_table(*st, std::as_bytes(std::span(table)), &buffer) == 0);
+        CHECK(st->tables().uploads() == before + 1);
+        REQUIRE(buffer);
+        REQUIRE(buffer->size() == words * 4);
+        vk::Buffer back;
+        REQUIRE(st->allocator().create_buffer(words * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, vk::MemoryUse::Readback,
+                                              &back) == 0);
+        REQUIRE(vk::run_once(*st, [&](VkCommandBuffer cmd) {
+                    const VkBufferCopy region = {0, 0, words * 4};
+                    st->fn().vkCmdCopyBuffer(cmd, buffer->get(), back.get(), 1, &region);
+                    vk::memory_barrier(*st, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                                       VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+                }) == 0);
+        REQUIRE(back.invalidate() == 0);
+        CHECK(std::memcmp(back.data(), table.data(), words * 4) == 0);
+    }
+    std::shared_ptr<const vk::Buffer> buffer;
+    const uint32_t odd[3] = {1, 2, 3};
+    CHECK(vk::upload_table(*st, std::as_bytes(std::span(odd)).first(10), &buffer) == -EINVAL);
+    CHECK(vk::upload_table(*st, {}, &buffer) == -EINVAL);
     check_clean(*st);
 }
 

@@ -155,20 +155,35 @@ int run_once(State &st, const std::function<void(VkCommandBuffer)> &record)
 
 namespace {
 
+// Tables up to this size ride in the command buffer (vkCmdUpdateBuffer, at most
+// 64 KiB a command): no staging memory. A staging buffer would open a host-visible
+// block of its own only to free it again, which took most of the 15 ms that
+// VIF's table cost a process's first frame on an H200 (ADR 0068).
+constexpr VkDeviceSize kInlineTableBytes = VkDeviceSize(256) << 10;
+constexpr VkDeviceSize kUpdateChunk = VkDeviceSize(64) << 10;
+
 int upload_new_table(State &st, std::span<const std::byte> bytes, Buffer *out)
 {
     const VkDeviceSize size = bytes.size();
     Allocator &a = st.allocator();
+    // Read by kernels; copied from only by tests, which read it back.
+    const VkBufferUsageFlags usage =
+        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+    if (int err = a.create_buffer(size, usage, MemoryUse::Device, out)) return err;
     Buffer staging;
-    if (int err = a.create_buffer(size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryUse::Upload, &staging)) return err;
-    if (int err = a.create_buffer(size, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                  MemoryUse::Device, out))
-        return err;
-    std::memcpy(staging.data(), bytes.data(), size);
-    if (int err = staging.flush()) return err;
+    if (size > kInlineTableBytes) {
+        if (int err = a.create_buffer(size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryUse::Upload, &staging)) return err;
+        std::memcpy(staging.data(), bytes.data(), size);
+        if (int err = staging.flush()) return err;
+    }
     return run_once(st, [&](VkCommandBuffer cmd) {
-        const VkBufferCopy region = {0, 0, size};
-        st.fn().vkCmdCopyBuffer(cmd, staging.get(), out->get(), 1, &region);
+        if (staging) {
+            const VkBufferCopy region = {0, 0, size};
+            st.fn().vkCmdCopyBuffer(cmd, staging.get(), out->get(), 1, &region);
+        } else {
+            for (VkDeviceSize at = 0; at < size; at += kUpdateChunk)
+                st.fn().vkCmdUpdateBuffer(cmd, out->get(), at, std::min(kUpdateChunk, size - at), bytes.data() + at);
+        }
         memory_barrier(st, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
     });
