@@ -78,9 +78,9 @@ int run_once(State &st, const std::function<void(VkCommandBuffer)> &record);
 // A device-local storage buffer holding `bytes` (a whole number of 32-bit
 // words), written once and only read by kernels after it: a feature's constant
 // tables. Up to 256 KiB they are written from the command buffer, larger ones
-// through staging memory (ADR 0068). One upload per device and content: the device's TableShelf hands the
-// same buffer to every later call with the same bytes (a device's second
-// context makes no staging buffer and no set-up submission for its tables).
+// through staging memory (ADR 0068). One upload per device and content: the
+// device's TableShelf hands the same buffer to every later call with the same
+// bytes (a device's second context makes no set-up submission for its tables).
 int upload_table(State &st, std::span<const std::byte> bytes, std::shared_ptr<const Buffer> *out);
 
 // The tables uploaded on one device (State::tables()), kept until the device
