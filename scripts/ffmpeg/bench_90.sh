@@ -49,7 +49,7 @@ builds=(series without-0004 without-0004-0005)
 sizes=(1920x1080 3840x2160)
 
 # make_bench_clip.sh's recipe (a zoom over a photograph) with 96 frames at 1080p
-# and 24 at 2160p, as docs/performance.md's earlier figures used, but a CRF 14
+# and 24 at 2160p, as docs/performance-log.md's earlier figures used, but a CRF 14
 # reference instead of their QP 10 one (a twelfth of the size, so that the clips
 # travel with the builds).
 make_bench_clips() {
