@@ -9,7 +9,7 @@
 # Models come from ../shared/models (relative to the repository root) when present,
 # otherwise from Netflix's vmaf repository on GitHub (folder model/, at the commit the
 # test data were made with; VMAF_MODELS_REF selects another). The layout is upstream's:
-# most models at the top, the v1 family in its folder vmaf_v1.0.16/. Files already in DEST
+# most models at the top, each v1 family in its folder (vmaf_v1.0.16/, vmaf_v1.0.16_hfr/). Files already in DEST
 # are kept, so running it again does nothing. The models are not part of this
 # repository: the default download directory ignores itself in git.
 set -euo pipefail
@@ -34,6 +34,11 @@ models=(
   vmaf_v1.0.16/vmaf_v1.0.16_5d0h.json
   vmaf_v1.0.16/vmaf_v1.0.16_3d0h_2160.json
   vmaf_v1.0.16/vmaf_v1.0.16_1d5h_2160.json
+  # Their high-frame-rate variants (motion3 over a five-frame window, moving average).
+  vmaf_v1.0.16_hfr/vmaf_v1.0.16_hfr_3d0h.json
+  vmaf_v1.0.16_hfr/vmaf_v1.0.16_hfr_5d0h.json
+  vmaf_v1.0.16_hfr/vmaf_v1.0.16_hfr_3d0h_2160.json
+  vmaf_v1.0.16_hfr/vmaf_v1.0.16_hfr_1d5h_2160.json
 )
 
 say() { echo "get-models: $*" >&2; }

@@ -220,8 +220,24 @@ TEST_CASE("every model in the model directory loads by path and by version", "[m
         CHECK(m.transform_enabled() == transform);
         CHECK(by_version.model->impl.features().size() == m.features().size());
     }
-    // The model directory of the tests has upstream's layout, v1 family included.
-    CHECK(v1 == 4);
+    // The model directory of the tests has upstream's layout: the v1 families each
+    // in a folder named after them (vmaf_v1.0.16/, vmaf_v1.0.16_hfr/, ...). The
+    // expected count is what those folders hold on disk, whichever families are there.
+    unsigned v1_on_disk = 0, v1_folders = 0;
+    for (const auto &e : fs::directory_iterator(models_dir())) {
+        const std::string folder = e.path().filename().string();
+        if (!e.is_directory() || folder.rfind("vmaf_v1.", 0) != 0) continue;
+        v1_folders++;
+        for (const auto &f : fs::directory_iterator(e.path())) {
+            if (f.path().extension() != ".json") continue;
+            INFO(f.path());
+            CHECK(f.path().stem().string().rfind(folder + "_", 0) == 0);  // named after its folder
+            v1_on_disk++;
+        }
+    }
+    CHECK(v1_folders >= 1);
+    CHECK(v1_on_disk >= 4);
+    CHECK(v1 == v1_on_disk);
 }
 
 TEST_CASE("feature output names follow libvmaf", "[model]")
@@ -269,23 +285,50 @@ TEST_CASE("vmaf_model_load finds versions through VMAF_MODEL_DIR", "[model]")
         REQUIRE(vmaf_model_load(&h.model, &cfg, "renamed_model") == 0);
         CHECK(h.model->impl.features().size() == 6);
 
-        // A version that is not there: -EINVAL (as libvmaf), and the message
-        // names the directory and where it came from.
+        // A version that is neither there nor built in: -EINVAL (as libvmaf), and
+        // the message names the directory and where it came from.
         VmafModel *m = reinterpret_cast<VmafModel *>(&cfg);  // must be reset to NULL
         StderrCapture cap;
-        CHECK(vmaf_model_load(&m, &cfg, "vmaf_v0.6.1") == -EINVAL);
+        CHECK(vmaf_model_load(&m, &cfg, "vmaf_v9.9.9") == -EINVAL);
         const std::string msg = cap.text();
         CHECK(m == nullptr);
         CHECK(msg.find(dir.path()) != std::string::npos);
         CHECK(msg.find("VMAF_MODEL_DIR") != std::string::npos);
-        CHECK(msg.find("vmaf_v0.6.1") != std::string::npos);
+        CHECK(msg.find("vmaf_v9.9.9") != std::string::npos);
 
         VmafModelCollection *c = nullptr;
         StderrCapture cap2;
-        CHECK(vmaf_model_collection_load(&m, &c, &cfg, "vmaf_b_v0.6.3") == -EINVAL);
+        CHECK(vmaf_model_collection_load(&m, &c, &cfg, "vmaf_b_v9.9.9") == -EINVAL);
         CHECK(cap2.text().find("VMAF_MODEL_DIR") != std::string::npos);
         CHECK(m == nullptr);
         CHECK(c == nullptr);
+#if VMAF_TEST_BUILT_IN_MODELS
+        // A built-in version the directory lacks: the built-in model (libvmaf has
+        // only those), as model and as collection.
+        Handles builtin;
+        REQUIRE(vmaf_model_load(&builtin.model, &cfg, "vmaf_v0.6.1") == 0);
+        CHECK(builtin.model->impl.features().size() == 6);
+        Handles coll;
+        REQUIRE(vmaf_model_collection_load(&coll.model, &coll.collection, &cfg, "vmaf_b_v0.6.3") == 0);
+        CHECK(coll.collection->impl.models().size() == 20);
+#endif
+    }
+    {
+        // A file of $VMAF_MODEL_DIR overrides the built-in model of its name: here
+        // vmaf_v0.6.1.json holds a v1 model (4 features, not 6).
+        TempDir over;
+        std::ifstream v1(models_dir() + "/vmaf_v1.0.16/vmaf_v1.0.16_3d0h.json", std::ios::binary);
+        std::stringstream v1_text;
+        v1_text << v1.rdbuf();
+        over.write("vmaf_v0.6.1.json", v1_text.str());
+        EnvOverride env("VMAF_MODEL_DIR", over.path().c_str());
+        vmaf::ModelSource src;
+        REQUIRE(vmaf::find_model_version("vmaf_v0.6.1", &src, nullptr) == 0);
+        CHECK(src.built_in == nullptr);
+        CHECK(src.path == over.path() + "/vmaf_v0.6.1.json");
+        Handles h;
+        REQUIRE(vmaf_model_load(&h.model, &cfg, "vmaf_v0.6.1") == 0);
+        CHECK(h.model->impl.features().size() == 4);
     }
     {
         // An empty variable counts as unset: the build-time directory is used.
@@ -357,6 +400,132 @@ TEST_CASE("versions in a folder of the model directory: the v1 family by name", 
     CHECK(msg.find("family_a/twice.json") != std::string::npos);
     CHECK(msg.find("family_b/twice.json") != std::string::npos);
     CHECK(msg.find("no model 'too_deep'") != std::string::npos);
+}
+
+// ---- built-in models --------------------------------------------------------
+
+namespace {
+
+// The model files scripts/get-models.sh provides (its list `models=( ... )`),
+// as paths relative to the model directory.
+[[maybe_unused]] std::vector<std::string> get_models_list()
+{
+    std::ifstream in(std::string(VMAF_TEST_SOURCE_DIR) + "/scripts/get-models.sh");
+    REQUIRE(in);
+    std::vector<std::string> files;
+    std::string line;
+    bool inside = false;
+    while (std::getline(in, line)) {
+        const size_t b = line.find_first_not_of(' ');
+        const std::string t = b == std::string::npos ? "" : line.substr(b);
+        if (t == "models=(") inside = true;
+        else if (inside && t == ")") break;
+        else if (inside && !t.empty() && t[0] != '#') files.push_back(t);
+    }
+    return files;
+}
+
+}  // namespace
+
+#if VMAF_TEST_BUILT_IN_MODELS
+TEST_CASE("built-in models: every model get-models.sh provides, byte for byte", "[model][built-in]")
+{
+    // The build embedded the model directory the tests read (scripts/get-models.sh's).
+    const std::vector<std::string> listed = get_models_list();
+    REQUIRE(listed.size() >= 9);
+    std::map<std::string, std::string_view> built_in;
+    for (const vmaf::BuiltInModel &b : vmaf::built_in_models()) {
+        INFO(b.version);
+        CHECK(built_in.count(std::string(b.version)) == 0);
+        built_in[std::string(b.version)] = b.json;
+    }
+    CHECK(built_in.size() == listed.size());
+    for (const std::string &f : listed) {
+        const std::string version = fs::path(f).stem().string();
+        INFO(f);
+        REQUIRE(built_in.count(version) == 1);
+        std::ifstream in(models_dir() + "/" + f, std::ios::binary);
+        REQUIRE(in);
+        std::stringstream text;
+        text << in.rdbuf();
+        CHECK(built_in[version] == text.str());
+    }
+}
+
+TEST_CASE("with VMAF_MODEL_DIR unset, versions are the built-in models and score as libvmaf", "[model][built-in]")
+{
+    EnvOverride env("VMAF_MODEL_DIR", nullptr);
+    for (const char *v : {"vmaf_v0.6.1", "vmaf_b_v0.6.3", "vmaf_v1.0.16_3d0h", "vmaf_v1.0.16_hfr_3d0h",
+                          "vmaf_v1.0.16_hfr_1d5h_2160"}) {
+        INFO(v);
+        vmaf::ModelSource src;
+        REQUIRE(vmaf::find_model_version(v, &src, nullptr) == 0);
+        REQUIRE(src.built_in != nullptr);
+        CHECK(src.built_in->version == v);
+        CHECK(src.path.empty());
+    }
+
+    // The default model by name on a golden pair through the C API: libvmaf's scores.
+    const std::string pair = "coffee_320x240_crf28";
+    auto ref = load_y4m(data_dir() + "/" + pair + "_ref.y4m");
+    auto dis = load_y4m(data_dir() + "/" + pair + "_dis.y4m");
+    REQUIRE(ref.size() == dis.size());
+    const Expected exp = load_expected(data_dir() + "/" + pair + ".libvmaf.json");
+    REQUIRE(exp.frames.size() == ref.size());
+    VmafConfiguration vcfg{};
+    vcfg.log_level = VMAF_LOG_LEVEL_ERROR;
+    VmafContext *vmaf = nullptr;
+    REQUIRE(vmaf_init(&vmaf, vcfg) == 0);
+    VmafModelConfig cfg{"vmaf", VMAF_MODEL_FLAGS_DEFAULT};
+    Handles h;
+    REQUIRE(vmaf_model_load(&h.model, &cfg, "vmaf_v0.6.1") == 0);
+    REQUIRE(vmaf_use_features_from_model(vmaf, h.model) == 0);
+    for (unsigned i = 0; i < ref.size(); i++) REQUIRE(vmaf_read_pictures(vmaf, &ref[i], &dis[i], i) == 0);
+    REQUIRE(vmaf_read_pictures(vmaf, nullptr, nullptr, 0) == 0);
+    double max_diff = 0;
+    for (unsigned i = 0; i < ref.size(); i++) {
+        double got = 0;
+        REQUIRE(vmaf_score_at_index(vmaf, h.model, &got, i) == 0);
+        max_diff = std::max(max_diff, std::fabs(got - exp.frames[i].at("vmaf")));
+    }
+    double mean = 0;
+    REQUIRE(vmaf_score_pooled(vmaf, h.model, VMAF_POOL_METHOD_MEAN, &mean, 0, unsigned(ref.size()) - 1) == 0);
+    const double want = exp.pooled.at("vmaf").at("mean");
+    INFO("pooled mean " << mean << ", libvmaf " << want << "; per-frame max |diff| " << max_diff);
+    CHECK(std::fabs(mean - want) <= kTolerance);
+    CHECK(max_diff <= kTolerance);
+    std::printf("built-in vmaf_v0.6.1 on %s: mean %.6f (libvmaf %.6f), per-frame max |diff| %g\n", pair.c_str(),
+                mean, want, max_diff);
+    vmaf_close(vmaf);
+    unref_all(ref);
+    unref_all(dis);
+}
+#endif
+
+TEST_CASE("a version neither built in nor on disk: one log line listing the built-in names", "[model][built-in]")
+{
+    VmafModelConfig cfg{nullptr, 0};
+    VmafModel *m = nullptr;
+    StderrCapture cap;
+    CHECK(vmaf_model_load(&m, &cfg, "vmaf_v0.0.0_nowhere") == -EINVAL);
+    CHECK(m == nullptr);
+    const std::string msg = cap.text();
+    INFO(msg);
+    CHECK(std::count(msg.begin(), msg.end(), '\n') == 1);
+    CHECK(msg.find("no model 'vmaf_v0.0.0_nowhere'") != std::string::npos);
+    CHECK(msg.find(models_dir()) != std::string::npos);
+    for (const vmaf::BuiltInModel &b : vmaf::built_in_models())
+        CHECK(msg.find(std::string(b.version)) != std::string::npos);
+#if VMAF_TEST_BUILT_IN_MODELS
+    // Every name get-models.sh provides, in the list.
+    for (const std::string &f : get_models_list()) {
+        const std::string v = fs::path(f).stem().string();
+        INFO(v);
+        CHECK((msg.find(v + ",") != std::string::npos || msg.find(v + ")") != std::string::npos));
+    }
+#else
+    CHECK(msg.find("none in this build") != std::string::npos);
+#endif
 }
 
 // ---- golden parity ----------------------------------------------------------
@@ -747,6 +916,8 @@ TEST_CASE("broken model files fail cleanly with a message", "[model]")
         {replace("10 1:0.5", "ten 1:0.5"), "support vector 1"},
         {replace("kernel_type rbf", "kernel_type magic"), "magic"},
         {replace(R"("model": "svm_type)", R"("model": 12, "x": "svm_type)"), "model_dict.model"},
+        // Valid JSON syntax, but no double holds it.
+        {replace(R"("score_clip": [0.0, 100.0])", R"("score_clip": [0.0, 1e999])"), "1e999"},
     };
     int i = 0;
     for (const auto &[text, words] : cases) {
@@ -761,6 +932,7 @@ TEST_CASE("broken model files fail cleanly with a message", "[model]")
         CHECK(m == nullptr);
         CHECK(msg.find("ERROR") != std::string::npos);
         CHECK(msg.find(words) != std::string::npos);
+        CHECK(msg.find(path) != std::string::npos);  // the file is named
     }
 
     // Wrong kind: a collection as a model and a model as a collection.

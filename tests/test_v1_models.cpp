@@ -1,4 +1,5 @@
-// The VMAF v1 models (vmaf_v1.0.16_3d0h, _5d0h, _3d0h_2160, _1d5h_2160) by
+// The VMAF v1 models (vmaf_v1.0.16_3d0h, _5d0h, _3d0h_2160, _1d5h_2160) and
+// their high-frame-rate variants (vmaf_v1.0.16_hfr_*) by
 // name through the C API on the CPU: every per-frame output libvmaf printed
 // (cambi, speed_chroma, integer adm3 and motion3 with all their companions,
 // vmaf) and the pooled VMAF equal Netflix libvmaf's to the bit on every golden
@@ -79,4 +80,30 @@ TEST_CASE("where libvmaf fails on the v1 models, a clear error instead", "[v1]")
         CHECK(failed == 12 + 10);
     }
     std::printf("v1 models where libvmaf fails: %u runs, each a SpEED size error (%u on 176x144)\n", failed, small);
+}
+
+TEST_CASE("the v1 HFR models by name equal libvmaf to the bit on every golden pair it scores", "[v1][golden]")
+{
+    unsigned runs = 0, values = 0;
+    for (const auto &pair : golden_pairs()) {
+        for (const V1Model &model : kV1HfrModels) {
+            if (!std::filesystem::exists(data_dir() + "/" + pair + model.golden)) continue;
+            INFO(pair << " " << model.version);
+            const V1Run r = run_v1(pair, model);
+            INFO(r.log);
+            REQUIRE(r.err == 0);
+            // As the v1 models: motion3's outputs carry the _mffw and _mma suffixes.
+            CHECK(r.outputs == 15);
+            CHECK(r.max_diff == 0.0);
+            CHECK_FALSE(r.gpu_engine);
+            std::printf("%-28s %-28s %u values, max |diff| %g\n", pair.c_str(), model.version, r.values,
+                        r.max_diff);
+            runs++;
+            values += r.values;
+        }
+    }
+    // Every file of libvmaf's v1 HFR output (MANIFEST: 14) unless a subset of pairs is picked.
+    if (!golden_subset()) CHECK(runs == 14);
+    CHECK(runs > 0);
+    std::printf("v1 HFR models on the CPU: %u runs, %u values, all equal to libvmaf's\n", runs, values);
 }

@@ -1,4 +1,5 @@
-// The VMAF v1 models by name through the C API with the Vulkan backend: every
+// The VMAF v1 models (and their HFR variants, whose motion3 takes the
+// five-frame window) by name through the C API with the Vulkan backend: every
 // feature (cambi, integer adm3, integer motion3 and speed_chroma, with the
 // _2160 models' bilinear speed_prescale too) runs on the device, and every
 // per-frame output and the pooled VMAF equal Netflix libvmaf's to the bit on
@@ -84,5 +85,43 @@ TEST_CASE("the v1 models on the Vulkan backend: SpEED's size error where libvmaf
         }
     }
     if (!golden_subset()) CHECK(failed == 22);
+    check_clean(*st);
+}
+
+TEST_CASE("the v1 HFR models on the Vulkan backend equal libvmaf to the bit", "[v1][vulkan][golden]")
+{
+    auto st = validated_state();
+    unsigned runs = 0, values = 0;
+    for (const auto &pair : golden_pairs()) {
+        for (const V1Model &model : kV1HfrModels) {
+            if (!std::filesystem::exists(data_dir() + "/" + pair + model.golden)) continue;
+            INFO(pair << " " << model.version);
+            std::vector<std::string> on_gpu;
+            const V1Run r = run_v1(
+                pair, model, [&](VmafContext *v) { REQUIRE(context_import_vulkan_state(v, st.get()) == 0); },
+                [&](VmafContext *v) {
+                    if (!v->ctx.vulkan_engine()) return;
+                    for (const char *n : v->ctx.vulkan_engine()->feature_names()) on_gpu.push_back(n);
+                });
+            INFO(r.log);
+            REQUIRE(r.err == 0);
+            CHECK(r.gpu_engine);
+            CHECK(r.outputs == 15);
+            CHECK(r.max_diff == 0.0);
+            // Every feature on the device, motion3 with its five-frame window included.
+            std::string joined;
+            for (const auto &n : on_gpu) joined += n + " ";
+            INFO("on the GPU: " << joined);
+            CHECK(joined.find("motion") != std::string::npos);
+            CHECK(on_gpu.size() == 4);
+            std::printf("%-28s %-28s GPU [%s] %u values, max |diff| %g\n", pair.c_str(), model.version,
+                        joined.c_str(), r.values, r.max_diff);
+            runs++;
+            values += r.values;
+        }
+    }
+    if (!golden_subset()) CHECK(runs == 14);
+    CHECK(runs > 0);
+    std::printf("v1 HFR models on the Vulkan backend: %u runs, %u values, all equal to libvmaf's\n", runs, values);
     check_clean(*st);
 }

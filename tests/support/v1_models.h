@@ -35,6 +35,13 @@ inline const V1Model kV1Models[] = {
     {"vmaf_v1.0.16_3d0h_2160", ".libvmaf.v1_3d0h_2160.json"},
     {"vmaf_v1.0.16_1d5h_2160", ".libvmaf.v1_1d5h_2160.json"},
 };
+// Their high-frame-rate variants (motion3 over a five-frame window, averaged).
+inline const V1Model kV1HfrModels[] = {
+    {"vmaf_v1.0.16_hfr_3d0h", ".libvmaf.v1_hfr_3d0h.json"},
+    {"vmaf_v1.0.16_hfr_5d0h", ".libvmaf.v1_hfr_5d0h.json"},
+    {"vmaf_v1.0.16_hfr_3d0h_2160", ".libvmaf.v1_hfr_3d0h_2160.json"},
+    {"vmaf_v1.0.16_hfr_1d5h_2160", ".libvmaf.v1_hfr_1d5h_2160.json"},
+};
 
 
 struct V1Run {

@@ -36,11 +36,12 @@ int load_model(const char *fn, VmafModel **model, VmafModelConfig *cfg, const ch
     if (!cfg) return null_arg(fn, "cfg");
     if (!what) return null_arg(fn, by_version ? "version" : "path");
     return vmaf::api::guarded(fn, [&] {
-        std::string err, path = what;
+        std::string err;
         bool other_kind = false;
-        int e = by_version ? vmaf::model_version_path(what, &path, &err) : 0;
+        const vmaf::ModelConfig mc = vmaf::ModelConfig::from(*cfg);
         vmaf::Model m;
-        if (!e) e = vmaf::load_model_file(path, vmaf::ModelConfig::from(*cfg), &m, &err, &other_kind);
+        const int e = by_version ? vmaf::load_model_version(what, mc, &m, &err, &other_kind)
+                                 : vmaf::load_model_file(what, mc, &m, &err, &other_kind);
         if (e) {
             report(fn, what, err, other_kind);
             return e;
@@ -60,13 +61,13 @@ int load_collection(const char *fn, VmafModel **model, VmafModelCollection **col
     if (!cfg) return null_arg(fn, "cfg");
     if (!what) return null_arg(fn, by_version ? "version" : "path");
     return vmaf::api::guarded(fn, [&] {
-        std::string err, path = what;
+        std::string err;
         bool other_kind = false;
-        int e = by_version ? vmaf::model_version_path(what, &path, &err) : 0;
+        const vmaf::ModelConfig mc = vmaf::ModelConfig::from(*cfg);
         vmaf::Model main;
         vmaf::ModelCollection c;
-        if (!e)
-            e = vmaf::load_collection_file(path, vmaf::ModelConfig::from(*cfg), &main, &c, &err, &other_kind);
+        const int e = by_version ? vmaf::load_collection_version(what, mc, &main, &c, &err, &other_kind)
+                                 : vmaf::load_collection_file(what, mc, &main, &c, &err, &other_kind);
         if (e) {
             report(fn, what, err, other_kind);
             return e;

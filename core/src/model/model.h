@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -141,9 +142,41 @@ private:
     std::vector<Model> models_;
 };
 
-// Where vmaf_model_load() looks: $VMAF_MODEL_DIR when set and not empty, else
+// The model directory on disk: $VMAF_MODEL_DIR when set and not empty, else
 // the directory configured at build time.
 std::string model_directory();
+
+// A model embedded in the library at build time (meson option built_in_models):
+// the text of <version>.json as the configured model directory held it.
+struct BuiltInModel {
+    std::string_view version;  // "vmaf_v0.6.1"
+    std::string_view json;
+};
+
+// The built-in models, in the build's order; empty when the build has none
+// (defined by the source that core/src/model/embed_models.py writes).
+std::span<const BuiltInModel> built_in_models();
+
+// Where vmaf_model_load() and vmaf_model_collection_load() find a version; the
+// first that has it wins:
+//   1. $VMAF_MODEL_DIR, when set and not empty (as model_version_path());
+//   2. the built-in models, as libvmaf (which has no other source);
+//   3. when $VMAF_MODEL_DIR is unset or empty, the directory set at build time
+//      (as model_version_path()).
+// -EINVAL for a name that is not a plain file name, a version in several folders
+// of the directory searched, or one found nowhere (*err then lists the
+// built-in names and the directory searched).
+struct ModelSource {
+    const BuiltInModel *built_in = nullptr;  // when built in
+    std::string path;                        // when a file
+};
+int find_model_version(std::string_view version, ModelSource *out, std::string *err);
+
+// find_model_version(), then load what it found (see load_model_file()).
+int load_model_version(std::string_view version, const ModelConfig &cfg, Model *out, std::string *err,
+                       bool *other_kind = nullptr);
+int load_collection_version(std::string_view version, const ModelConfig &cfg, Model *main,
+                            ModelCollection *out, std::string *err, bool *other_kind = nullptr);
 
 // Load a model file (libvmaf JSON). Errors: -EINVAL when it cannot be read
 // (as libvmaf) or for anything wrong with the content; *err says what. *other_kind is
