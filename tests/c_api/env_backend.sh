@@ -6,7 +6,7 @@
 #   log says the contexts scored on Vulkan; with no Vulkan driver, vulkan fails
 #   vmaf_init and auto scores on the CPU after exactly one notice;
 # - unknown values, a device index out of range: vmaf_init fails naming them;
-# - a nonzero gpumask keeps the context on the CPU whatever VMAF_BACKEND says;
+# - VMAF_BACKEND=vulkan wins over a nonzero gpumask (ADR 0072);
 # - two contexts at once: one device made, both on it;
 # - the pipeline cache: written by a cold run, loaded by a warm one; corrupt,
 #   unwritable or turned off, it is ignored (one notice) and scores are unchanged.
@@ -100,10 +100,11 @@ run bad_index VMAF_BACKEND=vulkan VMAF_VULKAN_DEVICE=97 --
 expect_rc bad_index 10
 has bad_index "device 97 asked for (VMAF_VULKAN_DEVICE); there are " || fail "bad_index: message"
 
-# A nonzero gpumask keeps the context on the CPU (libvmaf's meaning).
+# VMAF_BACKEND=vulkan wins over a nonzero gpumask (ADR 0072: aomenc passes garbage).
 run gpumask VMAF_BACKEND=vulkan -- 1 1
 expect_rc gpumask 0
-on_cpu gpumask
+on_vulkan gpumask
+clean_validation gpumask
 same gpumask cpu || fail "gpumask: scores differ from the CPU's"
 
 # Two contexts at once share one device.

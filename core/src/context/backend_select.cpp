@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "context/context.h"
+#include "util/env.h"
 #include "util/log.h"
 
 #if VMAF_HAVE_VULKAN
@@ -27,15 +28,21 @@ void vk::SharedStateRelease::operator()(vk::State *st) const
 
 int select_backend_from_env(Context &ctx)
 {
-    // libvmaf's meaning: a nonzero gpumask keeps the context off every GPU.
-    if (ctx.config().gpumask) return 0;
-    const char *v = std::getenv("VMAF_BACKEND");
-    if (!v || !*v || !std::strcmp(v, "cpu")) return 0;
-    const bool required = !std::strcmp(v, "vulkan");
-    if (!required && std::strcmp(v, "auto") != 0) {
-        log(VMAF_LOG_LEVEL_ERROR, "vmaf_init: VMAF_BACKEND=%s is not a backend; the values are cpu, vulkan and "
-                                  "auto (unset: cpu)\n", v);
+    const int choice = env_choice("VMAF_BACKEND", {"cpu", "vulkan", "auto"});
+    if (choice == -2) {
+        log_env(VMAF_LOG_LEVEL_ERROR, "vmaf_init: VMAF_BACKEND=%s is not a backend; the values are cpu, vulkan "
+                                      "and auto (unset: cpu)\n", env_get("VMAF_BACKEND"));
         return -EINVAL;
+    }
+    if (choice <= 0) return 0;  // unset, "" or cpu
+    const bool required = choice == 1;
+    const char *v = required ? "vulkan" : "auto";
+    // A nonzero gpumask keeps libvmaf off its GPU; here the variable is the
+    // user's own word for this process and wins (ADR 0072). Callers pass a
+    // mask they never meant (aomenc leaves it uninitialised), so it is said once.
+    if (const uint64_t mask = ctx.config().gpumask) {
+        log_env(VMAF_LOG_LEVEL_INFO, "VMAF_BACKEND=%s: VmafConfiguration.gpumask 0x%llx is not honoured; the "
+                                     "environment chooses the backend\n", v, (unsigned long long)mask);
     }
 #if VMAF_HAVE_VULKAN
     vk::State *st = nullptr;
@@ -52,16 +59,20 @@ int select_backend_from_env(Context &ctx)
             // One notice a process: FFmpeg, for one, makes more than one context
             // per filter graph. Later contexts say it at the info level.
             static std::atomic<bool> noticed{false};
-            log(noticed.exchange(true) ? VMAF_LOG_LEVEL_INFO : VMAF_LOG_LEVEL_WARNING,
-                "VMAF_BACKEND=auto: no usable Vulkan device (%s); this context scores on the CPU\n",
-                why.empty() ? std::strerror(-err) : why.c_str());
+            const char *reason = why.empty() ? std::strerror(-err) : why.c_str();
+            if (!noticed.exchange(true))
+                log_env(VMAF_LOG_LEVEL_WARNING, "VMAF_BACKEND=auto: no usable Vulkan device (%s); this context "
+                                                "scores on the CPU\n", reason);
+            else
+                log(VMAF_LOG_LEVEL_INFO, "VMAF_BACKEND=auto: no usable Vulkan device (%s); this context scores "
+                                         "on the CPU\n", reason);
             return 0;
         }
         if (quiet) quiet->replay();
     }
     if (err) {
-        log(VMAF_LOG_LEVEL_ERROR, "vmaf_init: VMAF_BACKEND=vulkan: no usable Vulkan device (%s); set "
-                                  "VMAF_BACKEND=cpu or auto to score on the CPU\n", std::strerror(-err));
+        log_env(VMAF_LOG_LEVEL_ERROR, "vmaf_init: VMAF_BACKEND=vulkan: no usable Vulkan device (%s); set "
+                                      "VMAF_BACKEND=cpu or auto to score on the CPU\n", std::strerror(-err));
         return err;
     }
     const std::string name = st->info().name;
@@ -70,11 +81,11 @@ int select_backend_from_env(Context &ctx)
     return 0;
 #else
     if (required) {
-        log(VMAF_LOG_LEVEL_ERROR, "vmaf_init: VMAF_BACKEND=vulkan: this libvmaf was built without Vulkan\n");
+        log_env(VMAF_LOG_LEVEL_ERROR, "vmaf_init: VMAF_BACKEND=vulkan: this libvmaf was built without Vulkan\n");
         return -ENOSYS;
     }
-    log(VMAF_LOG_LEVEL_WARNING, "VMAF_BACKEND=auto: this libvmaf was built without Vulkan; this context scores "
-                                "on the CPU\n");
+    log_env(VMAF_LOG_LEVEL_WARNING, "VMAF_BACKEND=auto: this libvmaf was built without Vulkan; this context "
+                                    "scores on the CPU\n");
     return 0;
 #endif
 }

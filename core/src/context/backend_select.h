@@ -1,6 +1,7 @@
 // The backend of a context whose caller does not choose one: VMAF_BACKEND
 // (cpu, vulkan or auto; unset: cpu) and VMAF_VULKAN_DEVICE, read by vmaf_init
-// when the configuration's gpumask is 0 (docs/environment.md, ADR 0063).
+// (docs/environment.md, ADR 0063). Set to vulkan or auto it wins over a nonzero
+// VmafConfiguration.gpumask (ADR 0072).
 #pragma once
 
 namespace vmaf {

@@ -245,7 +245,7 @@ void Engine::accept_carries()
         offered |= offer > 0;
     }
     if (!offered) return;
-    const bool off = env_off("VMAF_VULKAN_CARRY");
+    const bool off = !env_switch("VMAF_VULKAN_CARRY", true);
     const bool take = carrying < plain && !off;
     log(VMAF_LOG_LEVEL_DEBUG, "Vulkan engine: %s the offered carries (%u stages per frame, %u with them)%s\n",
         take ? "taking" : "not taking", plain, carrying, off ? ": VMAF_VULKAN_CARRY=0" : "");

@@ -42,8 +42,7 @@ unsigned Engine::upload_threads(const FrameFormat &fmt)
     // threads; small ones are not worth waking threads for.
     constexpr unsigned kMaxUploadThreads = 6;
     constexpr uint64_t kBytesPerThread = 1u << 20;
-    if (const char *e = std::getenv("VMAF_VULKAN_UPLOAD_THREADS"))
-        return std::clamp(unsigned(std::strtoul(e, nullptr, 10)), 1u, 64u);
+    if (const uint64_t n = env_number("VMAF_VULKAN_UPLOAD_THREADS", 1, 64, 0)) return unsigned(n);
     const uint64_t bytes = 2 * picture_storage_size(fmt.pix_fmt, fmt.bpc, fmt.w, fmt.h);
     const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
     return unsigned(std::clamp<uint64_t>(bytes / kBytesPerThread, 1, std::min(kMaxUploadThreads, hw)));

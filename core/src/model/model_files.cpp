@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/model.h"
+#include "util/file.h"
 
 #ifndef VMAF_MODEL_DIR
 #error "VMAF_MODEL_DIR must be defined by the build (meson option model_dir)"
@@ -24,28 +25,17 @@ namespace {
 constexpr const char *kModelDirEnv = "VMAF_MODEL_DIR";
 
 // Every way of failing to read the file is -EINVAL, as in libvmaf (which
-// returns that whenever fopen fails); the message says why.
+// returns that whenever fopen fails); the message says why. Only a regular file
+// of at most kMaxModelBytes is read (a FIFO or a device is refused at once).
+constexpr size_t kMaxModelBytes = size_t(64) << 20;
+
 int read_text(const std::string &path, std::string *text, std::string *err)
 {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) {
-        if (err) *err = "model file '" + path + "' is a directory";
+    std::string why;
+    if (read_regular_file(path, kMaxModelBytes, text, &why)) {
+        if (err) *err = "cannot read model file '" + path + "': " + why;
         return -EINVAL;
     }
-    errno = 0;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        const int e = errno ? errno : EIO;
-        if (err) *err = "cannot open model file '" + path + "': " + std::strerror(e);
-        return -EINVAL;
-    }
-    std::ostringstream s;
-    s << in.rdbuf();
-    if (in.bad()) {
-        if (err) *err = "cannot read model file '" + path + "'";
-        return -EINVAL;
-    }
-    *text = std::move(s).str();
     return 0;
 }
 

@@ -264,6 +264,15 @@ void release_spare_storage()
     // freed after the lock (declared before it, destroyed after it)
 }
 
+void forget_spare_storage()
+{
+    Spares &sp = spares();
+    std::lock_guard lock(sp.mutex);
+    for (auto &s : sp.kept) new std::shared_ptr<HostStorage>(std::move(s));  // never freed, on purpose
+    sp.kept.clear();
+    sp.bytes = 0;
+}
+
 size_t set_spare_limit(size_t n)
 {
     Spares &sp = spares();
@@ -293,6 +302,10 @@ int picture_alloc(VmafPicture *pic, VmafPixelFormat fmt, unsigned bpc, unsigned 
     std::shared_ptr<HostStorage> storage = bytes ? take_spare(bytes, align) : nullptr;
     if (!storage) storage = HostStorage::allocate(size);
     if (!storage) return -ENOMEM;
+    // Zeroed, stride padding and all, as the memory of a fresh process is: a
+    // caller that fills only part of each row still scores the same each run
+    // (a spare holds an earlier picture's samples).
+    std::memset(storage->base(), 0, storage->size());
     if (int err = picture_wrap(pic, fmt, bpc, w, h, std::move(storage))) return err;
     pic->ref->spare = true;  // given back to the spares with the last reference
     return 0;

@@ -60,7 +60,8 @@ std::shared_ptr<HostStorage> picture_host_storage(const VmafPicture &pic);
 
 // Allocate planes for `pic` in HostStorage that the last reference gives back:
 // storage of a released picture of the same size is taken again (spare
-// storage, below), else a new one is made.
+// storage, below), else a new one is made. Either way every byte is zero
+// (padding too), so a caller that fills part of each row scores the same each run.
 int picture_alloc(VmafPicture *pic, VmafPixelFormat fmt, unsigned bpc,
                   unsigned w, unsigned h);
 
@@ -79,6 +80,10 @@ inline constexpr size_t kMaxSpareBytes = size_t(256) << 20;
 void hold_spares();
 void drop_spares();
 void release_spare_storage();
+// In a child of fork(): the spares are the parent's, some imported by its
+// device, whose hooks must not run here. They are left alone (never freed in
+// this process) and the child starts without spares.
+void forget_spare_storage();
 // Fewer spares (0: none) for tests of the paths that free storage; returns the
 // limit before.
 size_t set_spare_limit(size_t n);

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <vector>
 
@@ -33,6 +34,7 @@ int PicturePool::create(VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned 
     for (unsigned i = 0; i < count; i++) {
         std::shared_ptr<HostStorage> p = HostStorage::allocate(size);
         if (!p) return -ENOMEM;
+        std::memset(p->base(), 0, p->size());  // as vmaf_picture_alloc's
         s->free_list.push_back(std::move(p));
     }
     out->reset(new PicturePool(std::move(s)));

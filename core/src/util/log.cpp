@@ -3,6 +3,8 @@
 #include <atomic>
 #include <cstdarg>
 #include <cstdio>
+#include <mutex>
+#include <set>
 
 namespace vmaf {
 
@@ -42,6 +44,35 @@ std::string LogCapture::first_error() const
         return s;
     }
     return "";
+}
+
+namespace {
+
+void print(VmafLogLevel level, const char *text)
+{
+    static constexpr const char *kTag[] = {"", "ERROR", "WARNING", "INFO", "DEBUG"};
+    std::fprintf(stderr, "libvmaf %s: %s", kTag[level], text);
+}
+
+}  // namespace
+
+void log_env(VmafLogLevel level, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char buf[1024];
+    std::vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    if (!t_capture && level != VMAF_LOG_LEVEL_NONE) {
+        static std::mutex *mutex = new std::mutex;  // never destroyed: logged from exit paths too
+        static std::set<std::string> *said = new std::set<std::string>;
+        std::lock_guard lock(*mutex);
+        if (said->insert(buf).second) {
+            print(level, buf);
+            return;
+        }
+    }
+    log(level, "%s", buf);
 }
 
 void log(VmafLogLevel level, const char *fmt, ...)

@@ -11,6 +11,11 @@ namespace vmaf {
 
 void log_set_level(VmafLogLevel level);
 [[gnu::format(printf, 2, 3)]] void log(VmafLogLevel level, const char *fmt, ...);
+// A line the environment caused (a variable's value refused, a device it asked
+// for missing): the first time a process logs this text it is printed whatever
+// the level a context set (a caller that silences the library still learns why
+// its VMAF_BACKEND did nothing); later times it is logged as log() does.
+[[gnu::format(printf, 2, 3)]] void log_env(VmafLogLevel level, const char *fmt, ...);
 
 // While one lives, lines logged on its thread are kept instead of printed (a
 // step that may fail quietly, such as VMAF_BACKEND=auto trying the GPU);

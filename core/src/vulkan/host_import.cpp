@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "picture/picture.h"
+#include "util/env.h"
 #include "util/log.h"
 #include "vulkan/state.h"
 
@@ -22,18 +23,12 @@ constexpr VkExternalMemoryHandleTypeFlagBits kHostAllocation = VK_EXTERNAL_MEMOR
 bool import_policy(size_t *min_bytes)
 {
     *min_bytes = HostImports::kMinImportBytes;
-    const char *v = std::getenv("VMAF_VULKAN_HOST_IMPORT");
-    if (!v || !*v || !std::strcmp(v, "1") || !std::strcmp(v, "auto")) return true;
-    if (!std::strcmp(v, "0")) return false;
-    if (!std::strcmp(v, "all")) {
-        *min_bytes = 0;
-        return true;
+    switch (env_choice("VMAF_VULKAN_HOST_IMPORT", {"0", "1", "auto", "all"})) {
+    case 0: return false;
+    case 3: *min_bytes = 0; return true;
+    case -2: env_unknown("VMAF_VULKAN_HOST_IMPORT", {"0", "1", "auto", "all"}, "taken as auto"); return true;
+    default: return true;
     }
-    static std::once_flag said;
-    std::call_once(said, [v] {
-        log(VMAF_LOG_LEVEL_WARNING, "VMAF_VULKAN_HOST_IMPORT=%s is not one of 0, 1, auto, all: taken as auto\n", v);
-    });
-    return true;
 }
 
 }  // namespace

@@ -120,7 +120,7 @@ VkImageLayout read_layout(VkImageLayout l, bool sampled)
 
 bool sampled_import_allowed()
 {
-    return !env_off("VMAF_VULKAN_SAMPLED_IMPORT");
+    return env_switch("VMAF_VULKAN_SAMPLED_IMPORT", true);
 }
 
 // Whether the kernels can read the images of `img` through views of their

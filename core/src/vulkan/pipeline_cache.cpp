@@ -5,14 +5,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string_view>
 #include <vector>
-
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "spirv.h"
 #include "util/env.h"
+#include "util/file.h"
 #include "util/log.h"
 #include "vulkan/state.h"
 
@@ -44,7 +42,13 @@ uint64_t fnv1a64(const uint8_t *p, size_t n)
 }
 
 // One warning per process for each kind of trouble.
-std::atomic<bool> g_warned_corrupt{false}, g_warned_unwritable{false};
+std::atomic<bool> g_warned_corrupt{false}, g_warned_unwritable{false}, g_warned_untrusted{false};
+
+// No pipeline cache file is near this large: a larger one is not ours.
+constexpr size_t kMaxFileBytes = size_t(1) << 30;
+// A temporary file of a save this old was left by a process that died before
+// renaming it (a save takes milliseconds).
+constexpr unsigned kStaleTemporarySeconds = 600;
 
 void warn_once(std::atomic<bool> &flag, const char *fmt, const std::string &path, const char *why)
 {
@@ -60,53 +64,11 @@ void warn_once(std::atomic<bool> &flag, const char *fmt, const std::string &path
 // neither is known.
 std::string cache_dir()
 {
-    const char *xdg = std::getenv("XDG_CACHE_HOME");
+    const char *xdg = env_get("XDG_CACHE_HOME");
     if (xdg && xdg[0] == '/') return std::string(xdg) + "/libvmaf-vk";
-    const char *home = std::getenv("HOME");
+    const char *home = env_get("HOME");
     if (home && home[0] == '/') return std::string(home) + "/.cache/libvmaf-vk";
     return "";
-}
-
-// mkdir -p of an absolute path; 0 or an errno.
-int make_dirs(const std::string &dir)
-{
-    for (size_t pos = 1; pos <= dir.size(); pos++) {
-        if (pos != dir.size() && dir[pos] != '/') continue;
-        const std::string part = dir.substr(0, pos);
-        if (mkdir(part.c_str(), 0700) != 0 && errno != EEXIST) return errno;
-    }
-    struct stat st {};
-    if (stat(dir.c_str(), &st) != 0) return errno;
-    return S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
-}
-
-bool read_file(const std::string &path, std::vector<uint8_t> *out, int *err)
-{
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        *err = errno;
-        return false;
-    }
-    out->clear();
-    uint8_t buf[65536];
-    for (;;) {
-        const ssize_t n = ::read(fd, buf, sizeof(buf));
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) {
-            *err = errno;
-            ::close(fd);
-            return false;
-        }
-        if (n == 0) break;
-        out->insert(out->end(), buf, buf + n);
-        if (out->size() > (size_t(1) << 30)) {  // not ours: no pipeline cache is that large
-            *err = EFBIG;
-            ::close(fd);
-            return false;
-        }
-    }
-    ::close(fd);
-    return true;
 }
 
 FileHeader key_of(const State &st)
@@ -125,7 +87,7 @@ FileHeader key_of(const State &st)
 }
 
 // Why `file` is not a cache this device can use; null when it is.
-const char *check_file(const std::vector<uint8_t> &file, const FileHeader &key, const VkPhysicalDeviceProperties &p)
+const char *check_file(std::string_view file, const FileHeader &key, const VkPhysicalDeviceProperties &p)
 {
     FileHeader h;
     if (file.size() < sizeof(h)) return "shorter than its header";
@@ -137,7 +99,7 @@ const char *check_file(const std::vector<uint8_t> &file, const FileHeader &key, 
         std::memcmp(h.cache_uuid, key.cache_uuid, VK_UUID_SIZE))
         return "made for another device or driver";
     if (h.data_size != file.size() - sizeof(h)) return "truncated or overlong";
-    const uint8_t *data = file.data() + sizeof(h);
+    const auto *data = reinterpret_cast<const uint8_t *>(file.data()) + sizeof(h);
     if (fnv1a64(data, size_t(h.data_size)) != h.data_checksum) return "checksum mismatch";
     // The Vulkan pipeline cache header (version one): length, version, vendor,
     // device, pipelineCacheUUID.
@@ -169,11 +131,29 @@ std::string PipelineCache::file_for(const State &st)
 std::unique_ptr<PipelineCache> PipelineCache::open(State &st)
 {
     std::unique_ptr<PipelineCache> c(new PipelineCache(st));
-    if (!env_off("VMAF_VULKAN_PIPELINE_CACHE")) {
+    if (env_switch("VMAF_VULKAN_PIPELINE_CACHE", true)) {
         c->path_ = file_for(st);
         if (c->path_.empty())
             log(VMAF_LOG_LEVEL_DEBUG, "Vulkan: pipeline cache: neither XDG_CACHE_HOME nor HOME is set; "
                                       "no file\n");
+    }
+    if (!c->path_.empty()) {
+        // A directory someone else may write into, or a link to one, would let
+        // them choose the pipelines this process runs (or where it writes): no
+        // file then. One that is not there yet is made on the first save.
+        const std::string dir = c->path_.substr(0, c->path_.rfind('/'));
+        std::string why;
+        // One that cannot be looked at is said when saving (a directory that
+        // cannot be made, as for one that is not there yet).
+        const int err = private_directory(dir, false, &why);
+        if (err == -EPERM) {
+            if (!g_warned_untrusted.exchange(true))
+                log_env(VMAF_LOG_LEVEL_WARNING, "Vulkan: pipeline cache directory %s %s; no pipeline cache file\n",
+                        dir.c_str(), why.c_str());
+            c->path_.clear();
+        } else if (!err) {
+            remove_stale_temporaries(dir, "pipelines-", ".bin", kStaleTemporarySeconds);
+        }
     }
     c->load();
     return c;
@@ -181,18 +161,18 @@ std::unique_ptr<PipelineCache> PipelineCache::open(State &st)
 
 void PipelineCache::load()
 {
-    std::vector<uint8_t> file;
+    std::string file;
     const FileHeader key = key_of(st_);
     const uint8_t *initial = nullptr;
     size_t initial_size = 0;
     if (!path_.empty()) {
-        int err = 0;
-        if (!read_file(path_, &file, &err)) {
+        std::string why;
+        if (int err = -read_regular_file(path_, kMaxFileBytes, &file, &why)) {
             if (err == ENOENT || err == ENOTDIR) {  // an unusable directory is said once, on saving
                 log(VMAF_LOG_LEVEL_DEBUG, "Vulkan: pipeline cache: no file %s yet\n", path_.c_str());
             } else {
                 warn_once(g_warned_corrupt, "Vulkan: pipeline cache %s cannot be read (%s); ignored\n", path_,
-                          std::strerror(err));
+                          why.c_str());
             }
         } else if (const char *why = check_file(file, key, st_.properties())) {
             warn_once(g_warned_corrupt, "Vulkan: pipeline cache %s ignored: %s\n", path_, why);
@@ -204,7 +184,7 @@ void PipelineCache::load()
                 log(VMAF_LOG_LEVEL_DEBUG, "Vulkan: pipeline cache %s is of another shader build; replaced\n",
                     path_.c_str());
             } else {
-                initial = file.data() + sizeof(h);
+                initial = reinterpret_cast<const uint8_t *>(file.data()) + sizeof(h);
                 initial_size = size_t(h.data_size);
             }
         }
@@ -255,37 +235,22 @@ size_t PipelineCache::save()
     std::memcpy(out.data(), &h, sizeof(h));
 
     const std::string dir = path_.substr(0, path_.rfind('/'));
-    if (int err = make_dirs(dir)) {
-        warn_once(g_warned_unwritable, "Vulkan: pipeline cache directory of %s cannot be made (%s); not saved\n",
-                  path_, std::strerror(err));
+    std::string why;
+    if (int err = private_directory(dir, true, &why)) {
+        if (err != -EPERM) {
+            warn_once(g_warned_unwritable, "Vulkan: pipeline cache directory of %s cannot be made (%s); not saved\n",
+                      path_, why.c_str());
+        } else if (!g_warned_untrusted.exchange(true)) {
+            log_env(VMAF_LOG_LEVEL_WARNING, "Vulkan: pipeline cache directory %s %s; no pipeline cache file\n",
+                    dir.c_str(), why.c_str());
+        }
         return 0;
     }
     // A file of our own in the same directory, renamed over the old one: a
     // reader sees the old file or the new one, never a mix.
-    std::string tmp = path_ + ".XXXXXX";
-    const int fd = mkstemp(tmp.data());
-    if (fd < 0) {
+    if (int err = replace_file(path_, std::string_view(reinterpret_cast<const char *>(out.data()), out.size()))) {
         warn_once(g_warned_unwritable, "Vulkan: pipeline cache %s cannot be written (%s); not saved\n", path_,
-                  std::strerror(errno));
-        return 0;
-    }
-    size_t done = 0;
-    int err = 0;
-    while (done < out.size()) {
-        const ssize_t n = ::write(fd, out.data() + done, out.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) {
-            err = n < 0 ? errno : EIO;
-            break;
-        }
-        done += size_t(n);
-    }
-    if (::close(fd) != 0 && !err) err = errno;
-    if (!err && std::rename(tmp.c_str(), path_.c_str()) != 0) err = errno;
-    if (err) {
-        ::unlink(tmp.c_str());
-        warn_once(g_warned_unwritable, "Vulkan: pipeline cache %s cannot be written (%s); not saved\n", path_,
-                  std::strerror(err));
+                  std::strerror(-err));
         return 0;
     }
     saved_size_ = size;

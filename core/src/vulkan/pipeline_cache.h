@@ -12,8 +12,14 @@
 // device, still leaves it), and again when the state goes if pipelines were
 // made since and changed it. Writes go to a temporary file in the same
 // directory, renamed over the old one, so two processes writing at once leave
-// one whole file. VMAF_VULKAN_PIPELINE_CACHE=0
+// one whole file. VMAF_VULKAN_PIPELINE_CACHE=0 (off, false, no)
 // turns the file off (the cache then lives as long as the state).
+//
+// The directory is used only when it is the user's alone (a directory itself,
+// not a link; owned by the user; not writable by group or others); else no
+// file, one warning. The file is read only when it is a regular file of at most
+// 1 GiB (util/file.h: a FIFO or a device there is refused without waiting).
+// Temporary files a killed save left are removed when ten minutes old.
 //
 // The pipelines are the same with or without it: it only saves compile time.
 #pragma once

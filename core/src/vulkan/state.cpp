@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string_view>
 
 #include "picture/picture.h"
 #include "util/env.h"
@@ -233,7 +234,7 @@ int State::create(const Config &cfg, std::unique_ptr<State> *out)
         return -EINVAL;
     }
     std::unique_ptr<State> s(new State);
-    const bool validation = cfg.validation || env_on("VMAF_VULKAN_VALIDATION");
+    const bool validation = cfg.validation || env_switch("VMAF_VULKAN_VALIDATION", false);
     if (int err = s->create_instance(validation, cfg.validation)) return err;
     if (int err = s->pick_device(cfg)) return err;
     if (int err = s->create_device()) return err;
@@ -446,13 +447,23 @@ int State::pick_device(const Config &cfg)
 
     std::string name = cfg.device_name;
     int index = cfg.device_index;
-    const char *env = std::getenv("VMAF_VULKAN_DEVICE");
+    const char *env = env_get("VMAF_VULKAN_DEVICE");
     const bool from_env = name.empty() && index < 0 && env && *env;
     if (from_env) {
-        char *end;
-        const long v = std::strtol(env, &end, 10);
-        if (*end == '\0' && v >= 0) index = int(v);
-        else name = env;
+        // Digits alone are an index (never wrapped: one past any device there
+        // can be is refused below); anything else is part of a device name.
+        const std::string_view text(env);
+        if (text.find_first_not_of("0123456789") == std::string_view::npos) {
+            uint64_t v = 0;
+            if (!parse_decimal(text, uint64_t(INT32_MAX), &v) || v >= infos.size()) {
+                log_env(VMAF_LOG_LEVEL_ERROR, "Vulkan: device %s asked for (VMAF_VULKAN_DEVICE); there are %zu\n",
+                        env, infos.size());
+                return -ENODEV;
+            }
+            index = int(v);
+        } else {
+            name = env;
+        }
     }
 
     int chosen = -1;
@@ -463,8 +474,8 @@ int State::pick_device(const Config &cfg)
             if (chosen < 0 || (!infos[size_t(chosen)].usable() && infos[i].usable())) chosen = int(i);
         }
         if (chosen < 0) {
-            log(VMAF_LOG_LEVEL_ERROR, "Vulkan: no device name contains \"%s\"%s\n", name.c_str(),
-                from_env ? " (VMAF_VULKAN_DEVICE)" : "");
+            log_env(VMAF_LOG_LEVEL_ERROR, "Vulkan: no device name contains \"%s\"%s\n", name.c_str(),
+                    from_env ? " (VMAF_VULKAN_DEVICE)" : "");
             for (size_t i = 0; i < infos.size(); i++)
                 log(VMAF_LOG_LEVEL_ERROR, "Vulkan:   device %zu: %s\n", i, infos[i].name.c_str());
             return -ENODEV;
@@ -520,10 +531,14 @@ int State::create_device()
         ifn_.GetPhysicalDeviceQueueFamilyProperties(physical_, &n, nullptr);
         std::vector<VkQueueFamilyProperties> q(n);
         ifn_.GetPhysicalDeviceQueueFamilyProperties(physical_, &n, q.data());
-        if (env_is("VMAF_VULKAN_TRANSFER_QUEUE", "compute")) {
+        // "1" and "auto" (and unset) are the default.
+        const int lane = env_choice("VMAF_VULKAN_TRANSFER_QUEUE", {"compute", "0", "1", "auto"});
+        if (lane == -2)
+            env_unknown("VMAF_VULKAN_TRANSFER_QUEUE", {"compute", "0", "1", "auto"}, "taken as auto");
+        if (lane == 0) {
             lane_ = Lane::Compute;
             xfer_family_ = queue_family_;
-        } else if (!env_off("VMAF_VULKAN_TRANSFER_QUEUE") && pick_transfer_family(q, &xfer_family_)) {
+        } else if (lane != 1 && pick_transfer_family(q, &xfer_family_)) {
             lane_ = Lane::Transfer;
             qi[1] = qi[0];
             qi[1].queueFamilyIndex = xfer_family_;
@@ -604,7 +619,7 @@ int State::finish(unsigned frames_in_flight)
             pick_queue_family(ifn_, physical_, &ours) && !(q[ours].queueFlags & VK_QUEUE_GRAPHICS_BIT))
             log(VMAF_LOG_LEVEL_INFO, "Vulkan: the caller's queue family %u also does graphics; the device's "
                                      "compute-only family %u may run the kernels faster\n", queue_family_, ours);
-        if (env_off("VMAF_VULKAN_TIMESTAMPS")) timestamp_bits_ = 0;
+        if (!env_switch("VMAF_VULKAN_TIMESTAMPS", true)) timestamp_bits_ = 0;
     }
     fn_.vkGetDeviceQueue(device_, queue_family_, queue_index_, &queue_);
     if (lane_ == Lane::Transfer) fn_.vkGetDeviceQueue(device_, xfer_family_, 0, &xfer_queue_);

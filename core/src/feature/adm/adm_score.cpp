@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "util/env.h"
+
 namespace vmaf::adm {
 
 namespace {
@@ -101,8 +103,12 @@ Settings Settings::from(const FeatureOptions &o)
     // The option, else the environment's default, else libvmaf's AVX-512 build.
     std::string edge = o.text("edge_as");
     if (!o.is_set("edge_as"))
-        if (const char *env = std::getenv("VMAF_ADM_EDGE_AS"); env && std::string_view(env) == "avx2")
-            edge = "avx2";
+        switch (env_choice("VMAF_ADM_EDGE_AS", {"avx2", "avx512"})) {
+        case 0: edge = "avx2"; break;
+        case 1: edge = "avx512"; break;
+        case -2: env_unknown("VMAF_ADM_EDGE_AS", {"avx2", "avx512"}, "taken as avx512"); break;
+        default: break;
+        }
     s.edge = edge == "avx2" ? kernels::kEdgeAvx2 : kernels::kEdgeAvx512;
     return s;
 }
