@@ -81,14 +81,28 @@ std::string option_name(int val)
     return "option";
 }
 
-// A plain decimal (or 0x hexadecimal) number within [0, max]; no sign, no junk.
-bool parse_number(const char *s, uint64_t max, uint64_t *out)
+// A plain decimal number (digits only: no sign, no space, no octal), or, for a
+// mask, 0x and hexadecimal digits, within [0, max]; never wraps.
+bool parse_number(const char *s, uint64_t max, uint64_t *out, bool hex_ok = false)
 {
-    if (!s || !*s || *s == '-' || *s == '+' || *s == ' ') return false;
-    errno = 0;
-    char *end = nullptr;
-    const unsigned long long v = std::strtoull(s, &end, 0);
-    if (errno || *end || v > max) return false;
+    if (!s || !*s) return false;
+    unsigned base = 10;
+    if (hex_ok && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        base = 16;
+        s += 2;
+        if (!*s) return false;
+    }
+    uint64_t v = 0;
+    for (; *s; s++) {
+        unsigned d;
+        if (*s >= '0' && *s <= '9') d = unsigned(*s - '0');
+        else if (base == 16 && *s >= 'a' && *s <= 'f') d = unsigned(*s - 'a' + 10);
+        else if (base == 16 && *s >= 'A' && *s <= 'F') d = unsigned(*s - 'A' + 10);
+        else return false;
+        if (v > (std::numeric_limits<uint64_t>::max() - d) / base) return false;
+        v = v * base + d;
+    }
+    if (v > max) return false;
     *out = v;
     return true;
 }
@@ -249,7 +263,7 @@ int apply(int o, const char *arg, Options *opt, std::string *err)
     case kOptSubsample: return parse_unsigned(o, arg, 1u << 20, &opt->subsample, err);
     case kOptCpumask:
     case kOptGpumask:
-        if (!parse_number(arg, std::numeric_limits<uint64_t>::max(), &mask))
+        if (!parse_number(arg, std::numeric_limits<uint64_t>::max(), &mask, true))
             return bad_value(err, o, arg, "a bit mask");
         (o == kOptCpumask ? opt->cpumask : opt->gpumask) = mask;
         return 0;

@@ -1,6 +1,7 @@
 // vmaf: score a distorted video against its reference with the libvmaf C API.
 // Options and output follow Netflix libvmaf's tool of the same name (docs/cli.md).
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <climits>
@@ -295,7 +296,7 @@ ReadPlan make_read_plan()
     if (const char *v = std::getenv("VMAF_CLI_READ_THREADS"); v && *v) {
         char *end = nullptr;
         const unsigned long n = std::strtoul(v, &end, 10);
-        if (*end || n < 1 || n > 16)
+        if (*end || n < 1 || n > 16 || !std::isdigit(static_cast<unsigned char>(*v)))
             std::fprintf(stderr, "vmaf: warning: VMAF_CLI_READ_THREADS=%s is not 1 to 16; using %u\n", v,
                          threads);
         else
