@@ -32,6 +32,7 @@ enum LongOnly : int {
     kOptAomCtc,
     kOptHwdec,
     kOptNflxCtc,
+    kOptAllowTruncated,
     kOptHelp,
 };
 
@@ -66,6 +67,7 @@ constexpr option kLongOpts[] = {
     {"aom_ctc", required_argument, nullptr, kOptAomCtc},
     {"hwdec", required_argument, nullptr, kOptHwdec},
     {"nflx_ctc", required_argument, nullptr, kOptNflxCtc},
+    {"allow-truncated", no_argument, nullptr, kOptAllowTruncated},
     {"help", no_argument, nullptr, kOptHelp},
     {nullptr, 0, nullptr, 0},
 };
@@ -286,6 +288,7 @@ int apply(int o, const char *arg, Options *opt, std::string *err)
         else return bad_value(err, o, arg, "vulkan or none");
         return 0;
     case kOptNflxCtc: return apply_preset("nflx_ctc", arg, opt, err);
+    case kOptAllowTruncated: opt->allow_truncated = true; return 0;
     case 'n': opt->no_prediction = true; return 0;
     case 'q': opt->quiet = true; return 0;
     case 'v': opt->show_version = true; return 0;
@@ -399,6 +402,8 @@ Input:
       --frame_cnt N           score at most N frames
       --frame_skip_ref N      skip the first N reference frames
       --frame_skip_dist N     skip the first N distorted frames
+      --allow-truncated       a compressed input cut short or damaged: score the
+                              frames before the damage (default: exit status 2)
 
 Scoring:
   -m, --model PARAMS          a model, ':'-separated parameters (repeatable):

@@ -99,7 +99,14 @@ bool have_libav();
 // CPU); -ENOSYS in a build without them. Planar YUV and grey frames of 8 to
 // 16 bits are read as they are; other pixel formats fail with a message
 // saying how to convert them.
-int open_libav(const std::string &path, std::unique_ptr<VideoReader> *out, std::string *err);
+// Frames come in presentation order, each one frame after the one before it
+// by its timestamps; a frame missing, a timestamp going back, or a stream
+// that ends before the length its container gives is an error (-EIO), unless
+// `allow_truncated`: then the video ends before the first frame not there, and
+// short_end() says so. The name is always a file name (never an FFmpeg
+// protocol such as "http:" or "file:").
+int open_libav(const std::string &path, std::unique_ptr<VideoReader> *out, std::string *err,
+               bool allow_truncated = false);
 // "libavformat 59.27.100, libavcodec 59.37.100" of the build, or "".
 std::string libav_versions();
 
