@@ -876,3 +876,65 @@ def test_dask_cluster_survives_a_killed_worker(lib, direct, tmp_path, processes)
     assert re.search(rf"batch: {re.escape(survivor_address)} cpu0: \d+ pairs \(\d+ in process\) "
                      r"in 1 process\(es\), 0 Vulkan", batch_log), batch_log
     assert time.monotonic() - t0 < 120
+
+
+# ----------------------------------------------------------------- results that cannot be written
+
+def test_long_names_fail_alone(lib, direct, tmp_path):
+    """A 245-character name is written (its temporary file's name is short); a name
+    whose NAME.json passes 255 bytes fails alone with the reason; the others are written."""
+    rows = golden_rows(PAIRS[:3])
+    fits, too_long = "a" * 245, "b" * 252
+    rows = [rows[0], (rows[1][0], rows[1][1], fits), (rows[2][0], rows[2][1], too_long)]
+    pairs = write_csv(tmp_path / "pairs.csv", rows)
+    out = tmp_path / "results"
+    r = run_batch(pairs, "-o", out, "--gpus", "none", "--cpu-workers", "1")
+    assert r.returncode == 1, r.stderr
+    assert "Traceback" not in r.stderr
+    assert "2 scored, 1 failed" in final_line(r.stderr)
+    summary = {s["name"]: s for s in read_summary(str(out))}
+    assert summary[fits]["status"] == "ok"
+    assert_same_scores(load(str(out), fits), direct[PAIRS[1]], fits)
+    assert summary[too_long]["status"] == "failed"
+    assert "cannot be written" in summary[too_long]["error"] and "too long" in summary[too_long]["error"]
+    assert_same_scores(load(str(out), rows[0][2]), direct[rows[0][2]], rows[0][2])
+    assert not [p for p in os.listdir(out) if p.endswith(".tmp")]
+
+
+def test_a_csv_that_is_not_utf8(tmp_path):
+    ref, dis = pair_paths(PAIRS[0])
+    p = tmp_path / "pairs.csv"
+    p.write_bytes(f"reference,distorted,name\n{ref},{dis},ok\n{ref},{dis},caf\xe9\n".encode("latin-1"))
+    r = run_batch(p, "-o", tmp_path / "out", "--gpus", "none", "--cpu-workers", "1")
+    assert r.returncode == 2, r.stderr
+    assert "Traceback" not in r.stderr
+    assert f"{p}:3: not UTF-8 text (a byte 0xe9)" in r.stderr
+
+
+def test_a_full_output_folder(lib, direct, tmp_path, monkeypatch, capsys):
+    """Every write fails as on a full disk: each pair fails alone with the reason,
+    summary.csv cannot be written either, exit status 1 without a traceback; run
+    again with room, the pairs are scored and the summary written."""
+    import errno
+    rows = golden_rows(PAIRS[:2])
+    pairs = write_csv(tmp_path / "pairs.csv", rows)
+    out = tmp_path / "results"
+    real = batch.write_atomic
+
+    def full(path, text):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), path)
+
+    monkeypatch.setenv("PYTHONPATH", PKG_DIR + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    monkeypatch.setattr(batch, "write_atomic", full)
+    args = [str(pairs), "-o", str(out), "--gpus", "none", "--cpu-workers", "1"]
+    assert batch.main(args) == 1
+    err = capsys.readouterr().err
+    for row in rows:
+        assert f"{row[2]} (line" in err and "No space left on device" in err
+    assert "summary.csv cannot be written: No space left on device" in err
+    assert not (out / "summary.csv").exists() and not list(out.glob("*.json"))
+
+    monkeypatch.setattr(batch, "write_atomic", real)
+    assert batch.main(args) == 0
+    assert "2 scored, 0 failed, 0 already scored" in capsys.readouterr().err
+    check_results(str(out), rows, direct)

@@ -124,10 +124,17 @@ def read_pairs(path: str, models=(), features=(), extra_args=()) -> list:
     come before every row's `args`."""
     base = os.path.dirname(os.path.abspath(path))
     try:
-        f = open(path, newline="", encoding="utf-8-sig")
+        with open(path, "rb") as raw:
+            data = raw.read()
     except OSError as e:
         raise BatchError(f"{path}: {e.strerror}") from e
-    with f:
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise BatchError(f"{path}:{line}: not UTF-8 text (a byte 0x{data[e.start]:02x}); "
+                         "save the file as UTF-8") from None
+    with io.StringIO(text, newline="") as f:
         reader = csv.reader(f)
         header = next(reader, None)
         if header is None:
@@ -990,8 +997,12 @@ def load_result(path: str) -> dict | None:
 
 
 def write_atomic(path: str, text: str) -> None:
+    """Write through a temporary file in the same folder, renamed over `path`.
+    The temporary name is short, whatever the length of `path`'s: a name the
+    folder takes is not refused for the temporary's sake. OSError on failure
+    (no file is left behind)."""
     d = os.path.dirname(path)
-    fd, tmp = tempfile.mkstemp(dir=d, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
+    fd, tmp = tempfile.mkstemp(dir=d, prefix=".vmafvk-", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
@@ -1259,7 +1270,15 @@ def _main(args) -> int:
     def on_result(p: Pair, r: dict) -> None:
         _account(stats, r)
         if r.get("ok"):
-            write_atomic(result_path(out_dir, p), r["json"])
+            # A result that cannot be written (a name too long for the folder, a
+            # full disk) fails its pair alone; the run goes on.
+            path = result_path(out_dir, p)
+            try:
+                write_atomic(path, r["json"])
+            except OSError as e:
+                r = {**r, "ok": False, "error": f"scored, but {path} cannot be written: "
+                                                f"{e.strerror or e}"}
+        if r.get("ok"):
             counts["ok"] += 1
             by_slot[r.get("slot", "")] = by_slot.get(r.get("slot", ""), 0) + 1
         else:
@@ -1286,7 +1305,14 @@ def _main(args) -> int:
         if bar is not None:
             bar.close()
         seconds = time.monotonic() - t0
-        summary = write_summary(out_dir, pairs, failures)
+        try:
+            summary = write_summary(out_dir, pairs, failures)
+        except OSError as e:
+            summary = None
+            _say(f"{os.path.join(out_dir, 'summary.csv')} cannot be written: {e.strerror or e}; "
+                 "run again to write it (scored pairs are not scored again)")
+    if summary is None:
+        return EXIT_FAILED
     if not args.quiet:
         for line in _stats_lines(stats):
             _say(line)
