@@ -938,3 +938,66 @@ def test_a_full_output_folder(lib, direct, tmp_path, monkeypatch, capsys):
     assert batch.main(args) == 0
     assert "2 scored, 0 failed, 0 already scored" in capsys.readouterr().err
     check_results(str(out), rows, direct)
+
+
+# ----------------------------------------------------------------- the parent ends
+
+def marked_processes(mark):
+    """Pids of the processes whose environment holds `mark` (the batch, its
+    workers and the tool processes they start)."""
+    pids = []
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/environ", "rb") as f:
+                if mark.encode() in f.read().split(b"\0"):
+                    pids.append(int(d))
+        except OSError:
+            pass
+    return pids
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs /proc to find the processes")
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
+def test_killing_the_batch_ends_its_workers(tmp_path, sig):
+    """Two workers, each waiting on a tool process that hangs: after SIGTERM the
+    batch ends them and exits; after SIGKILL they notice their parent is gone and
+    end themselves and their tool processes, and remove their temporary folders."""
+    tool = tmp_path / "vmaf"
+    tool.write_text('#!/bin/sh\n[ "$1" = --version ] && { echo "vmaf 0.0.0-vk"; exit 0; }\nexec sleep 600\n')
+    tool.chmod(0o755)
+    ref, dis = pair_paths(PAIRS[0])
+    pairs = write_csv(tmp_path / "pairs.csv", [(ref, dis, f"p{i}") for i in range(4)])
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    mark = f"VMAFVK_TEST_MARK={tmp_path}"
+    env = tool_env(TMPDIR=str(tmp), VMAFVK_TEST_MARK=str(tmp_path))
+    proc = subprocess.Popen([PYTHON, "-m", "vmafvk.batch", str(pairs), "-o", str(tmp_path / "out"), "--vmaf",
+                             str(tool), "--scorer", "tool", "--gpus", "none", "--cpu-workers", "2", "-q"],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        # The batch, two workers and their two hanging tool processes.
+        deadline = time.monotonic() + 120
+        while len(marked_processes(mark)) < 5:
+            assert proc.poll() is None, proc.stderr.read()
+            assert time.monotonic() < deadline, f"started: {marked_processes(mark)}"
+            time.sleep(0.2)
+        assert len(glob.glob(str(tmp / "vmafvk-batch-cpu*"))) == 2
+        proc.send_signal(sig)
+        rc = proc.wait(timeout=60)
+        assert rc == (143 if sig == signal.SIGTERM else -signal.SIGKILL)
+        deadline = time.monotonic() + 60
+        while marked_processes(mark) or glob.glob(str(tmp / "vmafvk-batch-*")):
+            assert time.monotonic() < deadline, (f"left behind: processes {marked_processes(mark)}, "
+                                                 f"folders {os.listdir(tmp)}")
+            time.sleep(0.2)
+        if sig == signal.SIGTERM:
+            assert "terminated (SIGTERM)" in proc.stderr.read()
+            assert [s["status"] for s in read_summary(str(tmp_path / "out"))] == ["not scored"] * 4
+    finally:
+        for pid in marked_processes(mark):
+            os.kill(pid, signal.SIGKILL)
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

@@ -505,7 +505,8 @@ class Worker:
 
     def _start(self, deadline) -> None:
         cmd = [sys.executable, "-c", _WORKER_SCRIPT, _PKG_PARENT, "--kind", self.slot.kind,
-               "--cli", self.cli, "--pairs", str(self.at_once)]
+               "--cli", self.cli, "--pairs", str(self.at_once), "--tmp", self._tmp,
+               "--parent", str(os.getpid())]
         if self.slot.kind == "gpu":
             cmd += ["--device", str(self.slot.device)]
         if self.slot.threads is not None:
@@ -767,6 +768,10 @@ class Worker:
     def close(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             try:
+                # Said before the end of its input: without it, that end is this
+                # process's death, and the worker removes self._tmp and exits.
+                self.proc.stdin.write(b'{"close": true}\n')
+                self.proc.stdin.flush()
                 self.proc.stdin.close()
                 self.proc.wait(timeout=30)
             except (OSError, subprocess.TimeoutExpired):
@@ -1174,8 +1179,23 @@ def _parse_cpu_workers(text: str):
     return int(text)
 
 
+class _Terminated(BaseException):
+    """SIGTERM, raised on the main thread: ends the run as Ctrl-C does."""
+
+
+def _on_sigterm(signum, frame):
+    raise _Terminated()
+
+
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
+    # SIGTERM ends the run as SIGINT does: the workers (and the tool processes
+    # they started) are killed, the results written so far stay and the summary
+    # is written. A worker whose parent dies without that (SIGKILL) ends itself.
+    try:
+        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    except ValueError:  # not the main thread: the caller handles its signals
+        previous = None
     try:
         return _main(args)
     except BatchError as e:
@@ -1184,6 +1204,12 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("batch: interrupted; run again to score the rest", file=sys.stderr)
         return 130
+    except _Terminated:
+        print("batch: terminated (SIGTERM); run again to score the rest", file=sys.stderr)
+        return 128 + signal.SIGTERM
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
 
 
 def _main(args) -> int:
