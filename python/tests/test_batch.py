@@ -1001,3 +1001,27 @@ def test_killing_the_batch_ends_its_workers(tmp_path, sig):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_y4m_files_the_tool_refuses_are_not_scored(lib, tmp_path):
+    """Headers the vmaf tool refuses (interlaced, C420p8, a tab) fail in the batch too,
+    with the tool's exit status 2, instead of being scored in process."""
+    ref, dis = pair_paths(PAIRS[0])
+    with open(dis, "rb") as f:
+        data = f.read()
+    header, body = data.split(b"\n", 1)
+    rows = []
+    for name, new in (("interlaced", header + b" It"), ("p8", header.replace(b"C420jpeg", b"C420p8")
+                                                        if b"C420jpeg" in header else header + b" C420p8"),
+                      ("tab", header.replace(b" H", b"\tH", 1))):
+        path = tmp_path / f"{name}.y4m"
+        path.write_bytes(new + b"\n" + body)
+        rows.append((ref, str(path), name))
+    pairs = write_csv(tmp_path / "pairs.csv", rows)
+    out = tmp_path / "results"
+    r = run_batch(pairs, "-o", out, "--gpus", "none", "--cpu-workers", "1")
+    assert r.returncode == 1, r.stderr
+    assert "0 scored, 3 failed" in final_line(r.stderr)
+    for s in read_summary(str(out)):
+        assert s["status"] == "failed" and "exit status 2" in s["error"], s
+    assert not list(out.glob("*.json"))
