@@ -1025,3 +1025,15 @@ def test_y4m_files_the_tool_refuses_are_not_scored(lib, tmp_path):
     for s in read_summary(str(out)):
         assert s["status"] == "failed" and "exit status 2" in s["error"], s
     assert not list(out.glob("*.json"))
+
+
+def test_numbers_on_the_command_line_are_digits(tmp_path):
+    """Counts are ASCII digits: '³' (a digit to str.isdigit(), not to int()), a sign,
+    a space are refused with exit status 2 and no traceback."""
+    ref, dis = pair_paths(PAIRS[0])
+    pairs = write_csv(tmp_path / "pairs.csv", [(ref, dis, "p")])
+    for opt, value in (("--cpu-workers", "\u00b3"), ("--cpu-workers", "+1"), ("--cpu-threads", " 1"),
+                       ("--gpu-pairs", "+2"), ("--cpu-nice", "\u00b3"), ("--gpu-threads", "1_0")):
+        r = run_batch(pairs, "-o", tmp_path / "out", "--gpus", "none", opt, value, timeout=60)
+        assert r.returncode == 2, (opt, value, r.stderr)
+        assert "Traceback" not in r.stderr and opt in r.stderr, (opt, value, r.stderr)

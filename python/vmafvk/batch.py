@@ -353,7 +353,7 @@ def select_gpus(devices: list, spec: str = "auto") -> tuple:
     for token in (t.strip() for t in spec.split(",")):
         if not token:
             raise ValueError(f"--gpus {spec}: empty item")
-        if token.isdigit():
+        if _is_decimal(token):
             i = int(token)
             if i >= len(devices):
                 raise ValueError(f"--gpus: no Vulkan device {i} (devices: {listing})")
@@ -1117,15 +1117,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cpu-workers", default="auto", metavar="N|auto",
                    help="CPU workers (the CPU backend); auto: one per core beside the GPU "
                         "workers, at least one when there is no GPU")
-    p.add_argument("--cpu-threads", type=int, default=None, metavar="N",
+    p.add_argument("--cpu-threads", type=_count, default=None, metavar="N",
                    help="frame threads of each CPU worker (the tool's --threads; default: its default)")
-    p.add_argument("--gpu-threads", type=int, default=None, metavar="N",
+    p.add_argument("--gpu-threads", type=_count, default=None, metavar="N",
                    help="frame threads of each GPU worker (the tool's --threads; default: its default)")
-    p.add_argument("--gpu-pairs", type=int, default=None, metavar="N",
+    p.add_argument("--gpu-pairs", type=_count, default=None, metavar="N",
                    help=f"pairs each GPU worker scores at once, on threads of its process sharing "
                         f"its Vulkan device (default {DEFAULT_GPU_PAIRS}; 1: one after the other). "
                         "CPU workers and Dask slots score one pair at a time")
-    p.add_argument("--cpu-nice", type=int, default=DEFAULT_CPU_NICE, metavar="N",
+    p.add_argument("--cpu-nice", type=_count, default=DEFAULT_CPU_NICE, metavar="N",
                    help=f"beside GPU workers, CPU workers run at this much lower priority (nice, "
                         f"0 to 19; default {DEFAULT_CPU_NICE}), so that the threads feeding a GPU "
                         "are not kept waiting for a core")
@@ -1171,10 +1171,22 @@ def _progress(total: int, quiet: bool):
                 dynamic_ncols=True, smoothing=0.1)
 
 
+def _is_decimal(text: str) -> bool:
+    """ASCII digits only (str.isdigit() takes '³' and other digits int() refuses)."""
+    return bool(re.fullmatch(r"[0-9]{1,9}", text))
+
+
+def _count(text: str) -> int:
+    """An argparse type: a whole number of ASCII digits (no sign, space or '_')."""
+    if not _is_decimal(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number (digits only)")
+    return int(text)
+
+
 def _parse_cpu_workers(text: str):
     if text == "auto":
         return None
-    if not text.isdigit():
+    if not _is_decimal(text):
         raise BatchError(f"--cpu-workers {text}: a number or auto")
     return int(text)
 

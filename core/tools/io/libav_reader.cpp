@@ -249,8 +249,6 @@ private:
                 last_end_ + frame_dur_ / 2 < end_)
                 return cut(err, "its frames end at " + seconds(last_end_, tb_) + ", its container says it lasts " +
                                     seconds(end_, tb_));
-            if (frame_hint_ && frames_ < frame_hint_)
-                return cut(err, "its container says it has " + std::to_string(frame_hint_) + " frames");
             return 0;
         }
         if ((frame_->flags & AV_FRAME_FLAG_CORRUPT) || frame_->decode_error_flags)
