@@ -32,6 +32,7 @@ enum LongOnly : int {
     kOptAomCtc,
     kOptHwdec,
     kOptNflxCtc,
+    kOptAllowTruncated,
     kOptHelp,
 };
 
@@ -66,6 +67,7 @@ constexpr option kLongOpts[] = {
     {"aom_ctc", required_argument, nullptr, kOptAomCtc},
     {"hwdec", required_argument, nullptr, kOptHwdec},
     {"nflx_ctc", required_argument, nullptr, kOptNflxCtc},
+    {"allow-truncated", no_argument, nullptr, kOptAllowTruncated},
     {"help", no_argument, nullptr, kOptHelp},
     {nullptr, 0, nullptr, 0},
 };
@@ -81,14 +83,28 @@ std::string option_name(int val)
     return "option";
 }
 
-// A plain decimal (or 0x hexadecimal) number within [0, max]; no sign, no junk.
-bool parse_number(const char *s, uint64_t max, uint64_t *out)
+// A plain decimal number (digits only: no sign, no space, no octal), or, for a
+// mask, 0x and hexadecimal digits, within [0, max]; never wraps.
+bool parse_number(const char *s, uint64_t max, uint64_t *out, bool hex_ok = false)
 {
-    if (!s || !*s || *s == '-' || *s == '+' || *s == ' ') return false;
-    errno = 0;
-    char *end = nullptr;
-    const unsigned long long v = std::strtoull(s, &end, 0);
-    if (errno || *end || v > max) return false;
+    if (!s || !*s) return false;
+    unsigned base = 10;
+    if (hex_ok && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        base = 16;
+        s += 2;
+        if (!*s) return false;
+    }
+    uint64_t v = 0;
+    for (; *s; s++) {
+        unsigned d;
+        if (*s >= '0' && *s <= '9') d = unsigned(*s - '0');
+        else if (base == 16 && *s >= 'a' && *s <= 'f') d = unsigned(*s - 'a' + 10);
+        else if (base == 16 && *s >= 'A' && *s <= 'F') d = unsigned(*s - 'A' + 10);
+        else return false;
+        if (v > (std::numeric_limits<uint64_t>::max() - d) / base) return false;
+        v = v * base + d;
+    }
+    if (v > max) return false;
     *out = v;
     return true;
 }
@@ -249,7 +265,7 @@ int apply(int o, const char *arg, Options *opt, std::string *err)
     case kOptSubsample: return parse_unsigned(o, arg, 1u << 20, &opt->subsample, err);
     case kOptCpumask:
     case kOptGpumask:
-        if (!parse_number(arg, std::numeric_limits<uint64_t>::max(), &mask))
+        if (!parse_number(arg, std::numeric_limits<uint64_t>::max(), &mask, true))
             return bad_value(err, o, arg, "a bit mask");
         (o == kOptCpumask ? opt->cpumask : opt->gpumask) = mask;
         return 0;
@@ -272,6 +288,7 @@ int apply(int o, const char *arg, Options *opt, std::string *err)
         else return bad_value(err, o, arg, "vulkan or none");
         return 0;
     case kOptNflxCtc: return apply_preset("nflx_ctc", arg, opt, err);
+    case kOptAllowTruncated: opt->allow_truncated = true; return 0;
     case 'n': opt->no_prediction = true; return 0;
     case 'q': opt->quiet = true; return 0;
     case 'v': opt->show_version = true; return 0;
@@ -385,6 +402,8 @@ Input:
       --frame_cnt N           score at most N frames
       --frame_skip_ref N      skip the first N reference frames
       --frame_skip_dist N     skip the first N distorted frames
+      --allow-truncated       a compressed input cut short or damaged: score the
+                              frames before the damage (default: exit status 2)
 
 Scoring:
   -m, --model PARAMS          a model, ':'-separated parameters (repeatable):

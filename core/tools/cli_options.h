@@ -64,6 +64,9 @@ struct Options {
     unsigned subsample = 0;
     unsigned frame_cnt = 0;  // 0: all frames
     unsigned frame_skip_ref = 0, frame_skip_dist = 0;
+    // A compressed input cut short or damaged ends where it is whole (with a
+    // warning) instead of failing.
+    bool allow_truncated = false;
     uint64_t cpumask = 0, gpumask = 0;
 
     VmafOutputFormat output_fmt = VMAF_OUTPUT_FORMAT_NONE;

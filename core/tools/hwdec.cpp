@@ -221,7 +221,9 @@ public:
     int open(const std::string &path, std::string *why)
     {
         path_ = path;
-        int e = avformat_open_input(&fmt_ctx_, path.c_str(), nullptr, nullptr);
+        // Always a file, as for the CPU reader (io/libav_reader.cpp).
+        const std::string url = "file:" + path;
+        int e = avformat_open_input(&fmt_ctx_, url.c_str(), nullptr, nullptr);
         if (e >= 0) e = avformat_find_stream_info(fmt_ctx_, nullptr);
         if (e < 0) {
             *why = path + ": cannot open (" + av_error(e) + ")";

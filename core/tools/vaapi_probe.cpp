@@ -187,7 +187,13 @@ int main(int argc, char **argv)
         if (a == "--device" && i + 1 < argc) {
             nodes.push_back(argv[++i]);
         } else if (a == "--vulkan_device" && i + 1 < argc) {
-            vulkan_device = std::atoi(argv[++i]);
+            const char *v = argv[++i];
+            if (!*v || std::strlen(v) > 3 || std::strspn(v, "0123456789") != std::strlen(v) ||
+                std::atoi(v) > 255) {
+                std::fprintf(stderr, "%s: --vulkan_device %s: expected an index from 0 to 255\n", argv[0], v);
+                return 2;
+            }
+            vulkan_device = std::atoi(v);
         } else {
             std::fprintf(stderr, "usage: %s [--device /dev/dri/renderDN] [--vulkan_device N]\n", argv[0]);
             return a == "-h" || a == "--help" ? 0 : 2;

@@ -1,6 +1,7 @@
 // vmaf: score a distorted video against its reference with the libvmaf C API.
 // Options and output follow Netflix libvmaf's tool of the same name (docs/cli.md).
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <climits>
@@ -76,7 +77,7 @@ int open_one(const Options &o, const std::string &path, std::unique_ptr<io::Vide
         e = -EINVAL;
         err = path + ": raw .yuv input needs -w, -h, -p and -b";
     } else {
-        e = io::open_libav(path, out, &err);
+        e = io::open_libav(path, out, &err, o.allow_truncated);
     }
     if (!e) return 0;
     error("%s", err.c_str());
@@ -108,6 +109,13 @@ int open_inputs(const Options &o, Inputs *in)
               describe(a).c_str(), o.dist_path.c_str(), describe(b).c_str(), how_to_match(a, b).c_str());
         return kExitInput;
     }
+    // Frames are paired one for one: inputs at different frame rates are
+    // named (each is read in presentation order; docs/cli.md).
+    const io::VideoReader &r = *in->ref, &d = *in->dist;
+    if (r.rate_den() && d.rate_den() && uint64_t(r.rate_num()) * d.rate_den() != uint64_t(d.rate_num()) * r.rate_den())
+        std::fprintf(stderr, "vmaf: warning: %s is %u/%u frames a second, %s is %u/%u: frames are paired one for "
+                     "one, in order, not by time\n", o.ref_path.c_str(), r.rate_num(), r.rate_den(),
+                     o.dist_path.c_str(), d.rate_num(), d.rate_den());
     in->format = a;
     // libvmaf's tool sizes its pictures at the deeper depth but reads the
     // shallower file's bytes unconverted; here its samples are shifted up.
@@ -295,7 +303,7 @@ ReadPlan make_read_plan()
     if (const char *v = std::getenv("VMAF_CLI_READ_THREADS"); v && *v) {
         char *end = nullptr;
         const unsigned long n = std::strtoul(v, &end, 10);
-        if (*end || n < 1 || n > 16)
+        if (*end || n < 1 || n > 16 || !std::isdigit(static_cast<unsigned char>(*v)))
             std::fprintf(stderr, "vmaf: warning: VMAF_CLI_READ_THREADS=%s is not 1 to 16; using %u\n", v,
                          threads);
         else
@@ -379,6 +387,11 @@ int score_frames(VmafContext *vmaf, Inputs &in, const Options &o, const PictureS
     }
     progress.finish();
     *n_frames = i;
+    // An input read with --allow-truncated that ended before its end.
+    for (const io::VideoReader *r : {in.ref.get(), in.dist.get()})
+        if (const std::string why = r->short_end(); !why.empty())
+            std::fprintf(stderr, "vmaf: warning: %s; frames 0 to %d were scored (--allow-truncated)\n", why.c_str(),
+                         int(i) - 1);
     if (!i) {
         error("no frames to score: %s has none%s", in.ref->path().c_str(),
               o.frame_skip_ref || o.frame_skip_dist ? " after skipping" : "");

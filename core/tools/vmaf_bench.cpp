@@ -160,10 +160,12 @@ void usage(std::FILE *f)
 
 bool parse_unsigned(const char *s, unsigned *out)
 {
+    // Digits only: strtoul alone would take a sign or leading spaces.
+    if (!*s || std::strspn(s, "0123456789") != std::strlen(s)) return false;
     char *end = nullptr;
     errno = 0;
     const unsigned long v = std::strtoul(s, &end, 10);
-    if (errno || end == s || *end || v > 1u << 20 || s[0] == '-') return false;
+    if (errno || *end || v > 1u << 20) return false;
     *out = unsigned(v);
     return true;
 }

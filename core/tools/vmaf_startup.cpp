@@ -69,6 +69,14 @@ int make_clip(unsigned w, unsigned h, unsigned n, Clip *c)
     return 0;
 }
 
+// A count of decimal digits only, 1 to 65536; 0 when it is anything else.
+unsigned count(const char *s)
+{
+    if (!*s || std::strlen(s) > 5 || std::strspn(s, "0123456789") != std::strlen(s)) return 0;
+    const unsigned long v = std::strtoul(s, nullptr, 10);
+    return v <= 65536 ? unsigned(v) : 0;
+}
+
 }  // namespace
 
 int main(int argc, char **argv)
@@ -76,16 +84,19 @@ int main(int argc, char **argv)
     unsigned w = 1920, h = 1080, n = 2;
     const char *version = "vmaf_v0.6.1";
     for (int i = 1; i + 1 < argc; i += 2) {
-        if (!std::strcmp(argv[i], "--width")) w = unsigned(std::atoi(argv[i + 1]));
-        else if (!std::strcmp(argv[i], "--height")) h = unsigned(std::atoi(argv[i + 1]));
-        else if (!std::strcmp(argv[i], "--frames")) n = unsigned(std::atoi(argv[i + 1]));
+        if (!std::strcmp(argv[i], "--width")) w = count(argv[i + 1]);
+        else if (!std::strcmp(argv[i], "--height")) h = count(argv[i + 1]);
+        else if (!std::strcmp(argv[i], "--frames")) n = count(argv[i + 1]);
         else if (!std::strcmp(argv[i], "--model")) version = argv[i + 1];
         else {
             std::fprintf(stderr, "usage: %s [--width W --height H --frames N --model VERSION]\n", argv[0]);
             return 2;
         }
     }
-    if (!w || !h || !n) return 2;
+    if (!w || !h || !n) {
+        std::fprintf(stderr, "%s: --width, --height and --frames are whole numbers from 1 to 65536\n", argv[0]);
+        return 2;
+    }
     // The pictures are made before the clock starts: the caller's decoding.
     Clip c1, c2;
     VmafConfiguration cfg{};

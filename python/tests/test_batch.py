@@ -876,3 +876,164 @@ def test_dask_cluster_survives_a_killed_worker(lib, direct, tmp_path, processes)
     assert re.search(rf"batch: {re.escape(survivor_address)} cpu0: \d+ pairs \(\d+ in process\) "
                      r"in 1 process\(es\), 0 Vulkan", batch_log), batch_log
     assert time.monotonic() - t0 < 120
+
+
+# ----------------------------------------------------------------- results that cannot be written
+
+def test_long_names_fail_alone(lib, direct, tmp_path):
+    """A 245-character name is written (its temporary file's name is short); a name
+    whose NAME.json passes 255 bytes fails alone with the reason; the others are written."""
+    rows = golden_rows(PAIRS[:3])
+    fits, too_long = "a" * 245, "b" * 252
+    rows = [rows[0], (rows[1][0], rows[1][1], fits), (rows[2][0], rows[2][1], too_long)]
+    pairs = write_csv(tmp_path / "pairs.csv", rows)
+    out = tmp_path / "results"
+    r = run_batch(pairs, "-o", out, "--gpus", "none", "--cpu-workers", "1")
+    assert r.returncode == 1, r.stderr
+    assert "Traceback" not in r.stderr
+    assert "2 scored, 1 failed" in final_line(r.stderr)
+    summary = {s["name"]: s for s in read_summary(str(out))}
+    assert summary[fits]["status"] == "ok"
+    assert_same_scores(load(str(out), fits), direct[PAIRS[1]], fits)
+    assert summary[too_long]["status"] == "failed"
+    assert "cannot be written" in summary[too_long]["error"] and "too long" in summary[too_long]["error"]
+    assert_same_scores(load(str(out), rows[0][2]), direct[rows[0][2]], rows[0][2])
+    assert not [p for p in os.listdir(out) if p.endswith(".tmp")]
+
+
+def test_a_csv_that_is_not_utf8(tmp_path):
+    ref, dis = pair_paths(PAIRS[0])
+    p = tmp_path / "pairs.csv"
+    p.write_bytes(f"reference,distorted,name\n{ref},{dis},ok\n{ref},{dis},caf\xe9\n".encode("latin-1"))
+    r = run_batch(p, "-o", tmp_path / "out", "--gpus", "none", "--cpu-workers", "1")
+    assert r.returncode == 2, r.stderr
+    assert "Traceback" not in r.stderr
+    assert f"{p}:3: not UTF-8 text (a byte 0xe9)" in r.stderr
+
+
+def test_a_full_output_folder(lib, direct, tmp_path, monkeypatch, capsys):
+    """Every write fails as on a full disk: each pair fails alone with the reason,
+    summary.csv cannot be written either, exit status 1 without a traceback; run
+    again with room, the pairs are scored and the summary written."""
+    import errno
+    rows = golden_rows(PAIRS[:2])
+    pairs = write_csv(tmp_path / "pairs.csv", rows)
+    out = tmp_path / "results"
+    real = batch.write_atomic
+
+    def full(path, text):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), path)
+
+    monkeypatch.setenv("PYTHONPATH", PKG_DIR + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    monkeypatch.setattr(batch, "write_atomic", full)
+    args = [str(pairs), "-o", str(out), "--gpus", "none", "--cpu-workers", "1"]
+    assert batch.main(args) == 1
+    err = capsys.readouterr().err
+    for row in rows:
+        assert f"{row[2]} (line" in err and "No space left on device" in err
+    assert "summary.csv cannot be written: No space left on device" in err
+    assert not (out / "summary.csv").exists() and not list(out.glob("*.json"))
+
+    monkeypatch.setattr(batch, "write_atomic", real)
+    assert batch.main(args) == 0
+    assert "2 scored, 0 failed, 0 already scored" in capsys.readouterr().err
+    check_results(str(out), rows, direct)
+
+
+# ----------------------------------------------------------------- the parent ends
+
+def marked_processes(mark):
+    """Pids of the processes whose environment holds `mark` (the batch, its
+    workers and the tool processes they start)."""
+    pids = []
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/environ", "rb") as f:
+                if mark.encode() in f.read().split(b"\0"):
+                    pids.append(int(d))
+        except OSError:
+            pass
+    return pids
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs /proc to find the processes")
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
+def test_killing_the_batch_ends_its_workers(tmp_path, sig):
+    """Two workers, each waiting on a tool process that hangs: after SIGTERM the
+    batch ends them and exits; after SIGKILL they notice their parent is gone and
+    end themselves and their tool processes, and remove their temporary folders."""
+    tool = tmp_path / "vmaf"
+    tool.write_text('#!/bin/sh\n[ "$1" = --version ] && { echo "vmaf 0.0.0-vk"; exit 0; }\nexec sleep 600\n')
+    tool.chmod(0o755)
+    ref, dis = pair_paths(PAIRS[0])
+    pairs = write_csv(tmp_path / "pairs.csv", [(ref, dis, f"p{i}") for i in range(4)])
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    mark = f"VMAFVK_TEST_MARK={tmp_path}"
+    env = tool_env(TMPDIR=str(tmp), VMAFVK_TEST_MARK=str(tmp_path))
+    proc = subprocess.Popen([PYTHON, "-m", "vmafvk.batch", str(pairs), "-o", str(tmp_path / "out"), "--vmaf",
+                             str(tool), "--scorer", "tool", "--gpus", "none", "--cpu-workers", "2", "-q"],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        # The batch, two workers and their two hanging tool processes.
+        deadline = time.monotonic() + 120
+        while len(marked_processes(mark)) < 5:
+            assert proc.poll() is None, proc.stderr.read()
+            assert time.monotonic() < deadline, f"started: {marked_processes(mark)}"
+            time.sleep(0.2)
+        assert len(glob.glob(str(tmp / "vmafvk-batch-cpu*"))) == 2
+        proc.send_signal(sig)
+        rc = proc.wait(timeout=60)
+        assert rc == (143 if sig == signal.SIGTERM else -signal.SIGKILL)
+        deadline = time.monotonic() + 60
+        while marked_processes(mark) or glob.glob(str(tmp / "vmafvk-batch-*")):
+            assert time.monotonic() < deadline, (f"left behind: processes {marked_processes(mark)}, "
+                                                 f"folders {os.listdir(tmp)}")
+            time.sleep(0.2)
+        if sig == signal.SIGTERM:
+            assert "terminated (SIGTERM)" in proc.stderr.read()
+            assert [s["status"] for s in read_summary(str(tmp_path / "out"))] == ["not scored"] * 4
+    finally:
+        for pid in marked_processes(mark):
+            os.kill(pid, signal.SIGKILL)
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_y4m_files_the_tool_refuses_are_not_scored(lib, tmp_path):
+    """Headers the vmaf tool refuses (interlaced, C420p8, a tab) fail in the batch too,
+    with the tool's exit status 2, instead of being scored in process."""
+    ref, dis = pair_paths(PAIRS[0])
+    with open(dis, "rb") as f:
+        data = f.read()
+    header, body = data.split(b"\n", 1)
+    rows = []
+    for name, new in (("interlaced", header + b" It"), ("p8", header.replace(b"C420jpeg", b"C420p8")
+                                                        if b"C420jpeg" in header else header + b" C420p8"),
+                      ("tab", header.replace(b" H", b"\tH", 1))):
+        path = tmp_path / f"{name}.y4m"
+        path.write_bytes(new + b"\n" + body)
+        rows.append((ref, str(path), name))
+    pairs = write_csv(tmp_path / "pairs.csv", rows)
+    out = tmp_path / "results"
+    r = run_batch(pairs, "-o", out, "--gpus", "none", "--cpu-workers", "1")
+    assert r.returncode == 1, r.stderr
+    assert "0 scored, 3 failed" in final_line(r.stderr)
+    for s in read_summary(str(out)):
+        assert s["status"] == "failed" and "exit status 2" in s["error"], s
+    assert not list(out.glob("*.json"))
+
+
+def test_numbers_on_the_command_line_are_digits(tmp_path):
+    """Counts are ASCII digits: '³' (a digit to str.isdigit(), not to int()), a sign,
+    a space are refused with exit status 2 and no traceback."""
+    ref, dis = pair_paths(PAIRS[0])
+    pairs = write_csv(tmp_path / "pairs.csv", [(ref, dis, "p")])
+    for opt, value in (("--cpu-workers", "\u00b3"), ("--cpu-workers", "+1"), ("--cpu-threads", " 1"),
+                       ("--gpu-pairs", "+2"), ("--cpu-nice", "\u00b3"), ("--gpu-threads", "1_0")):
+        r = run_batch(pairs, "-o", tmp_path / "out", "--gpus", "none", opt, value, timeout=60)
+        assert r.returncode == 2, (opt, value, r.stderr)
+        assert "Traceback" not in r.stderr and opt in r.stderr, (opt, value, r.stderr)

@@ -124,10 +124,17 @@ def read_pairs(path: str, models=(), features=(), extra_args=()) -> list:
     come before every row's `args`."""
     base = os.path.dirname(os.path.abspath(path))
     try:
-        f = open(path, newline="", encoding="utf-8-sig")
+        with open(path, "rb") as raw:
+            data = raw.read()
     except OSError as e:
         raise BatchError(f"{path}: {e.strerror}") from e
-    with f:
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise BatchError(f"{path}:{line}: not UTF-8 text (a byte 0x{data[e.start]:02x}); "
+                         "save the file as UTF-8") from None
+    with io.StringIO(text, newline="") as f:
         reader = csv.reader(f)
         header = next(reader, None)
         if header is None:
@@ -346,7 +353,7 @@ def select_gpus(devices: list, spec: str = "auto") -> tuple:
     for token in (t.strip() for t in spec.split(",")):
         if not token:
             raise ValueError(f"--gpus {spec}: empty item")
-        if token.isdigit():
+        if _is_decimal(token):
             i = int(token)
             if i >= len(devices):
                 raise ValueError(f"--gpus: no Vulkan device {i} (devices: {listing})")
@@ -498,7 +505,8 @@ class Worker:
 
     def _start(self, deadline) -> None:
         cmd = [sys.executable, "-c", _WORKER_SCRIPT, _PKG_PARENT, "--kind", self.slot.kind,
-               "--cli", self.cli, "--pairs", str(self.at_once)]
+               "--cli", self.cli, "--pairs", str(self.at_once), "--tmp", self._tmp,
+               "--parent", str(os.getpid())]
         if self.slot.kind == "gpu":
             cmd += ["--device", str(self.slot.device)]
         if self.slot.threads is not None:
@@ -760,6 +768,10 @@ class Worker:
     def close(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             try:
+                # Said before the end of its input: without it, that end is this
+                # process's death, and the worker removes self._tmp and exits.
+                self.proc.stdin.write(b'{"close": true}\n')
+                self.proc.stdin.flush()
                 self.proc.stdin.close()
                 self.proc.wait(timeout=30)
             except (OSError, subprocess.TimeoutExpired):
@@ -990,8 +1002,12 @@ def load_result(path: str) -> dict | None:
 
 
 def write_atomic(path: str, text: str) -> None:
+    """Write through a temporary file in the same folder, renamed over `path`.
+    The temporary name is short, whatever the length of `path`'s: a name the
+    folder takes is not refused for the temporary's sake. OSError on failure
+    (no file is left behind)."""
     d = os.path.dirname(path)
-    fd, tmp = tempfile.mkstemp(dir=d, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
+    fd, tmp = tempfile.mkstemp(dir=d, prefix=".vmafvk-", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
@@ -1101,15 +1117,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cpu-workers", default="auto", metavar="N|auto",
                    help="CPU workers (the CPU backend); auto: one per core beside the GPU "
                         "workers, at least one when there is no GPU")
-    p.add_argument("--cpu-threads", type=int, default=None, metavar="N",
+    p.add_argument("--cpu-threads", type=_count, default=None, metavar="N",
                    help="frame threads of each CPU worker (the tool's --threads; default: its default)")
-    p.add_argument("--gpu-threads", type=int, default=None, metavar="N",
+    p.add_argument("--gpu-threads", type=_count, default=None, metavar="N",
                    help="frame threads of each GPU worker (the tool's --threads; default: its default)")
-    p.add_argument("--gpu-pairs", type=int, default=None, metavar="N",
+    p.add_argument("--gpu-pairs", type=_count, default=None, metavar="N",
                    help=f"pairs each GPU worker scores at once, on threads of its process sharing "
                         f"its Vulkan device (default {DEFAULT_GPU_PAIRS}; 1: one after the other). "
                         "CPU workers and Dask slots score one pair at a time")
-    p.add_argument("--cpu-nice", type=int, default=DEFAULT_CPU_NICE, metavar="N",
+    p.add_argument("--cpu-nice", type=_count, default=DEFAULT_CPU_NICE, metavar="N",
                    help=f"beside GPU workers, CPU workers run at this much lower priority (nice, "
                         f"0 to 19; default {DEFAULT_CPU_NICE}), so that the threads feeding a GPU "
                         "are not kept waiting for a core")
@@ -1155,16 +1171,43 @@ def _progress(total: int, quiet: bool):
                 dynamic_ncols=True, smoothing=0.1)
 
 
+def _is_decimal(text: str) -> bool:
+    """ASCII digits only (str.isdigit() takes '³' and other digits int() refuses)."""
+    return bool(re.fullmatch(r"[0-9]{1,9}", text))
+
+
+def _count(text: str) -> int:
+    """An argparse type: a whole number of ASCII digits (no sign, space or '_')."""
+    if not _is_decimal(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number (digits only)")
+    return int(text)
+
+
 def _parse_cpu_workers(text: str):
     if text == "auto":
         return None
-    if not text.isdigit():
+    if not _is_decimal(text):
         raise BatchError(f"--cpu-workers {text}: a number or auto")
     return int(text)
 
 
+class _Terminated(BaseException):
+    """SIGTERM, raised on the main thread: ends the run as Ctrl-C does."""
+
+
+def _on_sigterm(signum, frame):
+    raise _Terminated()
+
+
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
+    # SIGTERM ends the run as SIGINT does: the workers (and the tool processes
+    # they started) are killed, the results written so far stay and the summary
+    # is written. A worker whose parent dies without that (SIGKILL) ends itself.
+    try:
+        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    except ValueError:  # not the main thread: the caller handles its signals
+        previous = None
     try:
         return _main(args)
     except BatchError as e:
@@ -1173,6 +1216,12 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("batch: interrupted; run again to score the rest", file=sys.stderr)
         return 130
+    except _Terminated:
+        print("batch: terminated (SIGTERM); run again to score the rest", file=sys.stderr)
+        return 128 + signal.SIGTERM
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
 
 
 def _main(args) -> int:
@@ -1259,7 +1308,15 @@ def _main(args) -> int:
     def on_result(p: Pair, r: dict) -> None:
         _account(stats, r)
         if r.get("ok"):
-            write_atomic(result_path(out_dir, p), r["json"])
+            # A result that cannot be written (a name too long for the folder, a
+            # full disk) fails its pair alone; the run goes on.
+            path = result_path(out_dir, p)
+            try:
+                write_atomic(path, r["json"])
+            except OSError as e:
+                r = {**r, "ok": False, "error": f"scored, but {path} cannot be written: "
+                                                f"{e.strerror or e}"}
+        if r.get("ok"):
             counts["ok"] += 1
             by_slot[r.get("slot", "")] = by_slot.get(r.get("slot", ""), 0) + 1
         else:
@@ -1286,7 +1343,14 @@ def _main(args) -> int:
         if bar is not None:
             bar.close()
         seconds = time.monotonic() - t0
-        summary = write_summary(out_dir, pairs, failures)
+        try:
+            summary = write_summary(out_dir, pairs, failures)
+        except OSError as e:
+            summary = None
+            _say(f"{os.path.join(out_dir, 'summary.csv')} cannot be written: {e.strerror or e}; "
+                 "run again to write it (scored pairs are not scored again)")
+    if summary is None:
+        return EXIT_FAILED
     if not args.quiet:
         for line in _stats_lines(stats):
             _say(line)

@@ -17,6 +17,8 @@ input and reads one reply per line (JSON objects):
               "pid": PID, "devices": DEVICES CREATED SO FAR, "pairs": PAIRS SO FAR,
               "seconds": S, "phases": {...}}
 
+A request {"close": true} ends it as the end of its input does.
+
 The first line it writes is {"ready": true|false, ...}: a GPU worker creates
 its device before it. With --pairs N it scores up to N requests at once, each
 on a thread of its own with its own context (a GPU worker's contexts all
@@ -26,6 +28,13 @@ its input, once the pairs it has are answered. The parent enforces timeouts
 and restarts a worker that dies, so that a pair which crashes or hangs the
 process costs only that pair (the parent runs the other pairs that were in
 flight again, one at a time).
+
+When the parent is gone (killed, even with SIGKILL, so that it could not end
+its workers itself), the worker notices within a fraction of a second (its
+parent process changes, polled on a thread of its own): it kills the tool
+processes it started, removes the parent's folder for its results (--tmp)
+and exits at once, without finishing or answering the pairs it has, so that
+nothing holds a device or waits for a pair that hangs.
 
 VMAFVK_BATCH_FAULT (tests only): "NAME=crash,NAME2=hang,NAME3=exit,NAME4=raise"
 makes the worker abort, hang or exit when it is given pair NAME, or fail in
@@ -38,6 +47,7 @@ import argparse
 import ctypes
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -268,12 +278,19 @@ class Scorer:
             backend += ["--threads", str(self.threads)]
         cmd = [self.cli, *args, *backend, "-q", "--json", "-o", out]
         try:
-            r = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE, text=True, errors="replace")
+            proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.PIPE, text=True, errors="replace")
         except OSError as e:
             return {"ok": False, "error": f"cannot run {self.cli}: {e.strerror}"}
-        if r.returncode != 0:
-            return {"ok": False, "error": tool_error(r.stderr, r.returncode)}
+        with _TOOLS_LOCK:
+            _TOOLS.add(proc)
+        try:
+            _, stderr = proc.communicate()
+        finally:
+            with _TOOLS_LOCK:
+                _TOOLS.discard(proc)
+        if proc.returncode != 0:
+            return {"ok": False, "error": tool_error(stderr, proc.returncode)}
         return {"ok": True}
 
     # -- in process ----------------------------------------------------------
@@ -413,6 +430,54 @@ def tool_error(stderr: str, rc: int) -> str:
     return f"exit status {rc}: {msg}" if msg else f"exit status {rc}"
 
 
+# The tool processes running now, killed when the parent is gone.
+_TOOLS = set()
+_TOOLS_LOCK = threading.Lock()
+# Set when the parent is gone: nothing more is answered (a reply would fail on
+# the closed pipe and end the process before its clean-up).
+_ORPHANED = threading.Event()
+
+
+def _orphaned(tmp) -> None:
+    """The parent is gone: end the tool processes, remove its folder, exit now."""
+    _ORPHANED.set()
+    with _TOOLS_LOCK:
+        tools = list(_TOOLS)
+    for proc in tools:
+        try:
+            proc.kill()
+        except OSError:
+            pass
+    for proc in tools:
+        try:
+            proc.wait(timeout=5)
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+    if tmp:
+        shutil.rmtree(tmp, ignore_errors=True)
+    os._exit(EXIT_ORPHANED)
+
+
+def watch_parent(tmp, parent=None, interval: float = 0.2) -> threading.Thread:
+    """A thread that calls _orphaned() once this process's parent is not
+    `parent` (default: the parent now): the parent died and the process was
+    adopted by another."""
+    parent = os.getppid() if parent is None else parent
+
+    def watch():
+        while True:
+            if os.getppid() != parent:
+                _orphaned(tmp)
+            time.sleep(interval)
+
+    t = threading.Thread(target=watch, name="parent-watch", daemon=True)
+    t.start()
+    return t
+
+
+EXIT_ORPHANED = 4
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m vmafvk.batch_worker")
     p.add_argument("--kind", choices=("gpu", "cpu"), required=True)
@@ -422,7 +487,11 @@ def main(argv=None) -> int:
     p.add_argument("--cli", required=True)
     p.add_argument("--tool-only", action="store_true")
     p.add_argument("--nice", type=int, default=0, help="lower this process's priority (before any thread)")
+    p.add_argument("--tmp", default=None, help="the parent's folder for results, removed if the parent dies")
+    p.add_argument("--parent", type=int, default=None, help="the parent's process id (default: the parent now)")
     a = p.parse_args(argv)
+    parent = os.getppid() if a.parent is None else a.parent
+    watch_parent(a.tmp, parent)
     if a.nice:
         os.nice(a.nice)
     at_once = max(a.pairs, 1)
@@ -441,6 +510,8 @@ def main(argv=None) -> int:
     send_lock = threading.Lock()
 
     def send(obj):
+        if _ORPHANED.is_set():
+            threading.Event().wait()  # the process is ending
         line = json.dumps(obj) + "\n"
         with send_lock:  # one whole line per reply, whichever thread sends it
             replies.write(line)
@@ -466,15 +537,29 @@ def main(argv=None) -> int:
                      "error": f"the worker failed: {type(e).__name__}: {e}"}
         send(reply)
 
-    if at_once == 1:
+    closed = False
+
+    def requests():
+        nonlocal closed
         for line in sys.stdin:
             if line.strip():
-                serve(json.loads(line))
+                req = json.loads(line)
+                if req.get("close"):
+                    closed = True
+                    return
+                yield req
+
+    if at_once == 1:
+        for req in requests():
+            serve(req)
     else:
         with ThreadPoolExecutor(max_workers=at_once, thread_name_prefix="pair") as pool:
-            for line in sys.stdin:
-                if line.strip():
-                    pool.submit(serve, json.loads(line))
+            for req in requests():
+                pool.submit(serve, req)
+    # The batch says {"close": true} before it closes the input: an end without
+    # it is the parent's death (seen here before the parent has changed).
+    if a.tmp and not closed:
+        _orphaned(a.tmp)
     scorer.drop_device()
     return 0
 

@@ -6,8 +6,17 @@ in the file, native in memory) above 8 bits. The file is memory-mapped and
 indexed once, so random access (``reader[i]``) and ``len(reader)`` are cheap.
 
 Supported colour spaces (the ``C`` header tag): 420jpeg, 420paldv, 420mpeg2,
-420, 422, 444, mono, and their high-bit-depth forms 420p10, 422p12, 444p16,
-mono10, ... (9 to 16 bits). Without a ``C`` tag the file is 4:2:0 8-bit.
+420, 422, 444, mono, and 420p10, 422p10, 444p10, mono10 and the same at 12 and
+16 bits. Without a ``C`` tag the file is 4:2:0 8-bit.
+
+The header follows the rules of the `vmaf` tool's reader (core/tools/io), so
+that a file one refuses the other refuses too (tests/data/y4m_headers.json
+holds the cases both are tested on): one line of at most 4096 bytes with its
+newline, ``YUV4MPEG2`` then tags separated by spaces, printable ASCII only;
+``W`` and ``H`` whole numbers from 1 to 65536 (decimal digits only), ``F`` as
+``num:den``, ``I`` progressive (``p`` or ``?``; interlaced files are refused),
+``C`` one of the colour spaces above; other tags are ignored. Each frame is
+``FRAME``, optional parameters after a space, a newline, and its samples.
 """
 
 from __future__ import annotations
@@ -20,7 +29,8 @@ import numpy as np
 __all__ = ["Y4MReader", "Y4MError", "read_y4m"]
 
 _MAGIC = b"YUV4MPEG2"
-_MAX_HEADER = 4096
+_MAX_HEADER = 4096  # bytes of a header line (and of a frame's), its newline included
+_MAX_DIM = 65536
 
 # Chroma subsampling shifts (x, y) per layout; None for monochrome.
 _LAYOUTS = {
@@ -29,7 +39,14 @@ _LAYOUTS = {
     "444": (0, 0),
     "mono": None,
 }
-_COLORSPACE = re.compile(r"^(420|422|444|mono)(jpeg|paldv|mpeg2)?(?:p?(\d+))?$")
+# The ``C`` tags the vmaf tool reads: layout and bits per component.
+_COLORSPACES = {
+    "420jpeg": ("420", 8), "420paldv": ("420", 8), "420mpeg2": ("420", 8), "420": ("420", 8),
+    "422": ("422", 8), "444": ("444", 8), "mono": ("mono", 8),
+    **{f"{layout}{'' if layout == 'mono' else 'p'}{bpc}": (layout, bpc)
+       for layout in ("420", "422", "444", "mono") for bpc in (10, 12, 16)},
+}
+_DIGITS = re.compile(r"[0-9]{1,10}")
 
 
 class Y4MError(ValueError):
@@ -37,16 +54,17 @@ class Y4MError(ValueError):
 
 
 def _parse_colorspace(tag: str):
-    m = _COLORSPACE.match(tag)
-    if not m:
+    if tag not in _COLORSPACES:
         raise Y4MError(f"unsupported Y4M colour space C{tag}")
-    layout, siting, depth = m.groups()
-    if siting and layout != "420":
-        raise Y4MError(f"unsupported Y4M colour space C{tag}")
-    bpc = int(depth) if depth else 8
-    if not 8 <= bpc <= 16:
-        raise Y4MError(f"unsupported Y4M bit depth {bpc} (C{tag})")
-    return layout, bpc
+    return _COLORSPACES[tag]
+
+
+def _decimal(text: str, limit: int):
+    """A whole number of decimal digits only, at most `limit`; None otherwise."""
+    if not _DIGITS.fullmatch(text):
+        return None
+    v = int(text)
+    return v if v <= limit else None
 
 
 class Y4MReader:
@@ -64,7 +82,14 @@ class Y4MReader:
         end = head.find(b"\n")
         if not head.startswith(_MAGIC) or end < 0:
             raise Y4MError(f"{self.path}: not a YUV4MPEG2 file")
-        self._parse_header(head[:end].decode("ascii", "replace"))
+        line = head[:end]
+        if len(line) > len(_MAGIC) and line[len(_MAGIC)] != 0x20:
+            raise Y4MError(f"{self.path}: not a YUV4MPEG2 file (bad signature)")
+        bad = next((b for b in line if b < 0x20 or b > 0x7E), None)
+        if bad is not None:
+            raise Y4MError(f"{self.path}: Y4M header has a byte 0x{bad:02x} "
+                           "(tags are printable ASCII separated by spaces)")
+        self._parse_header(line.decode("ascii"))
         self._data_start = end + 1
         self._map = None
         size = os.path.getsize(self.path)
@@ -77,22 +102,35 @@ class Y4MReader:
         self.width = self.height = None
         self.fps = None
         colorspace = "420"
-        for token in line.split()[1:]:
+        for token in line[len(_MAGIC):].split(" "):
+            if not token:
+                continue
             key, value = token[0], token[1:]
-            try:
+            if key in "WH":
+                v = _decimal(value, _MAX_DIM)
+                if not v:
+                    raise Y4MError(f"{self.path}: Y4M header W/H: {token} is not a whole number "
+                                   f"from 1 to {_MAX_DIM}")
                 if key == "W":
-                    self.width = int(value)
-                elif key == "H":
-                    self.height = int(value)
-                elif key == "F":
-                    num, den = (int(v) for v in value.split(":"))
-                    self.fps = num / den if den else None
-                elif key == "C":
-                    colorspace = value
-            except ValueError:
-                raise Y4MError(f"{self.path}: bad Y4M header field {token!r}") from None
-        if not self.width or not self.height or self.width < 0 or self.height < 0:
-            raise Y4MError(f"{self.path}: Y4M header lacks a valid W and H")
+                    self.width = v
+                else:
+                    self.height = v
+            elif key == "F":
+                num, _, den = value.partition(":")
+                num, den = _decimal(num, 2**32 - 1), _decimal(den, 2**32 - 1)
+                if num is None or den is None:
+                    raise Y4MError(f"{self.path}: Y4M frame rate {token} is not F<num>:<den>")
+                self.fps = num / den if den else None
+            elif key == "I":
+                if value in ("t", "b", "m"):
+                    raise Y4MError(f"{self.path}: interlaced Y4M ({token}) is not supported")
+                if value not in ("p", "?"):
+                    raise Y4MError(f"{self.path}: unknown Y4M interlacing {token} "
+                                   "(Ip, I?, It, Ib, Im)")
+            elif key == "C":
+                colorspace = value
+        if not self.width or not self.height:
+            raise Y4MError(f"{self.path}: Y4M header has no valid W/H")
         self.layout, self.bpc = _parse_colorspace(colorspace)
         self.pix_fmt = self.layout
         self.dtype = np.dtype(np.uint8) if self.bpc == 8 else np.dtype("<u2")
@@ -111,7 +149,8 @@ class Y4MReader:
         pos = self._data_start
         while pos < size:
             line_end = self._find_newline(pos, size)
-            if self._map[pos:pos + 5].tobytes() != b"FRAME" or line_end < 0:
+            if (self._map[pos:pos + 5].tobytes() != b"FRAME" or line_end < 0
+                    or (line_end > pos + 5 and self._map[pos + 5] != 0x20)):
                 raise Y4MError(f"{self.path}: frame {len(offsets)}: missing FRAME marker "
                                f"at byte {pos}")
             data = line_end + 1
@@ -123,7 +162,7 @@ class Y4MReader:
         return offsets
 
     def _find_newline(self, pos: int, size: int) -> int:
-        window = self._map[pos:min(pos + 256, size)]
+        window = self._map[pos:min(pos + _MAX_HEADER, size)]
         hits = np.flatnonzero(window == 0x0A)
         return pos + int(hits[0]) if hits.size else -1
 

@@ -7,7 +7,7 @@ namespace vmaf::io {
 
 bool have_libav() { return false; }
 
-int open_libav(const std::string &path, std::unique_ptr<VideoReader> *, std::string *err)
+int open_libav(const std::string &path, std::unique_ptr<VideoReader> *, std::string *err, bool)
 {
     if (err)
         *err = path + ": this vmaf reads .y4m and raw .yuv only (built without FFmpeg's libraries; see "

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -44,6 +45,35 @@ int fail(std::string *err, int code, const std::string &msg)
     return code;
 }
 
+constexpr size_t kMaxY4mHeader = 4096;  // bytes of a header line, its newline included
+constexpr unsigned kMaxY4mDim = 65536;
+
+// Decimal digits only (no sign, no space, no 0x), at most `max`: never wraps.
+bool parse_decimal(const std::string &s, uint64_t max, unsigned *out)
+{
+    if (s.empty() || s.size() > 10) return false;
+    uint64_t v = 0;
+    for (const char c : s) {
+        if (c < '0' || c > '9') return false;
+        v = v * 10 + unsigned(c - '0');
+    }
+    if (v > max) return false;
+    *out = unsigned(v);
+    return true;
+}
+
+bool parse_dim(const std::string &s, unsigned *out)
+{
+    return parse_decimal(s, kMaxY4mDim, out) && *out > 0;
+}
+
+std::string hex_byte(char c)
+{
+    static const char digits[] = "0123456789abcdef";
+    const unsigned v = static_cast<unsigned char>(c);
+    return {digits[v >> 4], digits[v & 15]};
+}
+
 }  // namespace
 
 VmafPixelFormat parse_pix_fmt(const std::string &s)
@@ -79,17 +109,24 @@ int VideoReader::open_y4m(const std::string &path, std::unique_ptr<VideoReader> 
     r->f_ = std::fopen(path.c_str(), "rb");
     if (!r->f_) return fail(err, -errno, path + ": " + std::strerror(errno));
 
+    // The header line's rules (python/vmafvk/y4m.py follows the same ones;
+    // tests/data/y4m_headers.json holds the cases both are tested on): at most
+    // 4095 bytes before its newline; "YUV4MPEG2", then tags separated by
+    // spaces, printable ASCII only (a tab is not a separator).
     std::string header;
     for (int c; (c = std::fgetc(r->f_)) != '\n';) {
-        if (c == EOF || header.size() > 4096)
+        if (c == EOF || header.size() + 1 >= kMaxY4mHeader)
             return fail(err, -EINVAL, path + ": not a YUV4MPEG2 file (no header line)");
         header.push_back(char(c));
     }
-    if (header.rfind("YUV4MPEG2", 0) != 0)
+    if (header.rfind("YUV4MPEG2", 0) != 0 || (header.size() > 9 && header[9] != ' '))
         return fail(err, -EINVAL, path + ": not a YUV4MPEG2 file (bad signature)");
+    for (const char c : header)
+        if (c < 0x20 || c > 0x7e)
+            return fail(err, -EINVAL, path + ": Y4M header has a byte 0x" + hex_byte(c) +
+                        " (tags are printable ASCII separated by spaces)");
 
     FrameFormat f{VMAF_PIX_FMT_YUV420P, 8, 0, 0};
-    bool interlaced = false;
     size_t pos = 9;
     while (pos < header.size()) {
         while (pos < header.size() && header[pos] == ' ') pos++;
@@ -100,9 +137,31 @@ int VideoReader::open_y4m(const std::string &path, std::unique_ptr<VideoReader> 
         if (tok.empty()) continue;
         const std::string val = tok.substr(1);
         switch (tok[0]) {
-        case 'W': f.w = unsigned(std::strtoul(val.c_str(), nullptr, 10)); break;
-        case 'H': f.h = unsigned(std::strtoul(val.c_str(), nullptr, 10)); break;
-        case 'I': interlaced = !val.empty() && val[0] != 'p' && val[0] != '?'; break;
+        case 'W':
+        case 'H': {
+            unsigned v;
+            if (!parse_dim(val, &v))
+                return fail(err, -EINVAL, path + ": Y4M header W/H: " + tok + " is not a whole number from 1 to " +
+                            std::to_string(kMaxY4mDim));
+            (tok[0] == 'W' ? f.w : f.h) = v;
+            break;
+        }
+        case 'F': {
+            const size_t colon = val.find(':');
+            unsigned num, den;
+            if (colon == std::string::npos || !parse_decimal(val.substr(0, colon), UINT32_MAX, &num) ||
+                !parse_decimal(val.substr(colon + 1), UINT32_MAX, &den))
+                return fail(err, -EINVAL, path + ": Y4M frame rate " + tok + " is not F<num>:<den>");
+            r->rate_num_ = den ? num : 0;
+            r->rate_den_ = den ? den : 0;
+            break;
+        }
+        case 'I':
+            if (val == "t" || val == "b" || val == "m")
+                return fail(err, -ENOTSUP, path + ": interlaced Y4M (" + tok + ") is not supported");
+            if (val != "p" && val != "?")
+                return fail(err, -EINVAL, path + ": unknown Y4M interlacing " + tok + " (Ip, I?, It, Ib, Im)");
+            break;
         case 'C': {
             bool found = false;
             for (const auto &cs : kColorspaces)
@@ -111,13 +170,11 @@ int VideoReader::open_y4m(const std::string &path, std::unique_ptr<VideoReader> 
                 return fail(err, -ENOTSUP, path + ": unsupported Y4M colour space C" + val);
             break;
         }
-        default: break;  // F (rate), A (aspect), X (extensions) do not matter here
+        default: break;  // A (aspect), X (extensions) and others do not matter here
         }
     }
-    if (!f.w || !f.h || f.w > 65536 || f.h > 65536)
+    if (!f.w || !f.h)
         return fail(err, -EINVAL, path + ": Y4M header has no valid W/H");
-    if (interlaced)
-        return fail(err, -ENOTSUP, path + ": interlaced Y4M is not supported");
 
     r->fmt_ = f;
     r->y4m_ = true;
@@ -182,8 +239,10 @@ int VideoReader::read_frame_header(std::string *err)
     if (n != 5 || std::memcmp(tag, "FRAME", 5) != 0)
         return fail(err, -EINVAL, path_ + ": corrupt Y4M (no FRAME marker at frame " +
                     std::to_string(frames_read_) + ")");
+    // "FRAME", then nothing or parameters after a space, in one line of at most
+    // 4096 bytes with its newline.
     for (int c, len = 0; (c = std::fgetc(f_)) != '\n'; len++) {
-        if (c == EOF || len > 4096)
+        if (c == EOF || len >= int(kMaxY4mHeader) - 6 || (len == 0 && c != ' '))
             return fail(err, -EINVAL, path_ + ": corrupt Y4M frame header at frame " +
                         std::to_string(frames_read_));
     }

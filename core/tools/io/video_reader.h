@@ -34,6 +34,12 @@ public:
     const std::string &path() const { return path_; }
     // Frame count when the file size tells it (0 when unknown).
     unsigned frame_count_hint() const { return frame_hint_; }
+    // Frames per second as num/den (both 0 when the file does not say).
+    unsigned rate_num() const { return rate_num_; }
+    unsigned rate_den() const { return rate_den_; }
+    // After the last frame: why the video ended before its end (a compressed
+    // stream cut short, read with allow_truncated), or "" when it ended whole.
+    virtual std::string short_end() const { return {}; }
 
     // Read the next frame into `pic` (allocated with format(), or with a
     // greater bit depth: the samples are then shifted up to it). Returns 1 on a
@@ -71,6 +77,7 @@ protected:
     std::string path_;
     FrameFormat fmt_{};
     unsigned frame_hint_ = 0;
+    unsigned rate_num_ = 0, rate_den_ = 0;
 
 private:
     int read_frame_header(std::string *err);
@@ -92,7 +99,14 @@ bool have_libav();
 // CPU); -ENOSYS in a build without them. Planar YUV and grey frames of 8 to
 // 16 bits are read as they are; other pixel formats fail with a message
 // saying how to convert them.
-int open_libav(const std::string &path, std::unique_ptr<VideoReader> *out, std::string *err);
+// Frames come in presentation order, each one frame after the one before it
+// by its timestamps; a frame missing, a timestamp going back, or a stream
+// that ends before the length its container gives is an error (-EIO), unless
+// `allow_truncated`: then the video ends before the first frame not there, and
+// short_end() says so. The name is always a file name (never an FFmpeg
+// protocol such as "http:" or "file:").
+int open_libav(const std::string &path, std::unique_ptr<VideoReader> *out, std::string *err,
+               bool allow_truncated = false);
 // "libavformat 59.27.100, libavcodec 59.37.100" of the build, or "".
 std::string libav_versions();
 
