@@ -12,7 +12,7 @@ packages=(
   meson ninja-build pkg-config g++ python3
   nlohmann-json3-dev catch2
   libvulkan-dev libvulkan-volk-dev glslc spirv-tools mesa-vulkan-drivers vulkan-validationlayers libva-dev
-  python3-numpy python3-cffi python3-matplotlib python3-pytest python3-setuptools python3-pip
+  python3-numpy python3-cffi python3-matplotlib python3-pytest python3-setuptools python3-pip python3-wheel
   python3-tqdm python3-distributed
   libavformat-dev libavcodec-dev libavutil-dev libswscale-dev ffmpeg clang
 )

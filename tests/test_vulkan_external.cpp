@@ -6,7 +6,9 @@
 //   - refusals: a device without VK_KHR_external_memory_fd or without
 //     VK_EXT_external_memory_dma_buf (-ENOTSUP), malformed descriptions (-EINVAL),
 //     the fds stay the caller's;
-//   - VA-API surfaces: the clean error without a display (or without libva).
+//   - VA-API surfaces: the clean error without a display (or without libva);
+//     libva opened at run time: -ENOSYS where it cannot be, and a display libva
+//     itself rejects reaching it through the opened library.
 // The validation layer is on for both devices; it must report nothing.
 #include <catch2/catch.hpp>
 
@@ -14,6 +16,7 @@
 #include <unistd.h>
 
 #include "test_vulkan_import_harness.h"
+#include "vulkan/vaapi.h"
 
 using namespace vmaf;
 using namespace vmaf::test;
@@ -262,6 +265,30 @@ TEST_CASE("VA-API surfaces: a clean error without a display", "[vulkan][external
     REQUIRE(vmaf_init(&no_state, quiet_config()) == 0);
     CHECK(vmaf_vulkan_import_va_surface(no_state, VMAF_VULKAN_IMPORT_REFERENCE, nullptr, 0, 0) < 0);
     REQUIRE(vmaf_close(no_state) == 0);
+    REQUIRE(vmaf_vulkan_state_free(&state) == 0);
+    h.check_clean();
+}
+
+TEST_CASE("VA-API surfaces: libva is opened at run time", "[vulkan][external]")
+{
+    if (!vk::vaapi_built()) {
+        CHECK(vk::probe_libva(vk::kLibva) == -ENOSYS);
+        return;
+    }
+    // A machine without libva: the name that cannot be opened is all that differs.
+    CHECK(vk::probe_libva("libva-absent-for-this-test.so.2") == -ENOSYS);
+    // libva's development files (the build had them) come with libva itself.
+    REQUIRE(vk::probe_libva(vk::kLibva) == 0);
+
+    // A display libva rejects (its magic number is not there): -EINVAL, which only the
+    // opened library's vaSyncSurface can answer for a non-null display.
+    Harness h;
+    VmafVulkanState *state = nullptr;
+    REQUIRE(vmaf_vulkan_state_init_external(&state, h.handles()) == 0);
+    VmafContext *ctx = open_context(state, true);
+    alignas(16) static unsigned char not_a_display[4096] = {};
+    CHECK(vmaf_vulkan_import_va_surface(ctx, VMAF_VULKAN_IMPORT_REFERENCE, not_a_display, 0, 0) == -EINVAL);
+    REQUIRE(vmaf_close(ctx) == 0);
     REQUIRE(vmaf_vulkan_state_free(&state) == 0);
     h.check_clean();
 }

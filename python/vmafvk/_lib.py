@@ -264,15 +264,48 @@ _library = None
 _library_lock = threading.Lock()
 
 
+# What a wheel built from a meson build directory carries (python/setup.py): the
+# library and the vmaf tool. A package installed without them has no _bundled folder.
+_BUNDLED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_bundled")
+BUNDLED_LIBRARY = os.path.join(_BUNDLED, "libvmaf.so.3")
+BUNDLED_TOOL = os.path.join(_BUNDLED, "vmaf")
+
+
+def bundled_library() -> str | None:
+    """The libvmaf.so.3 inside the package, or None."""
+    return BUNDLED_LIBRARY if os.path.isfile(BUNDLED_LIBRARY) else None
+
+
+def bundled_tool() -> str | None:
+    """The vmaf tool inside the package, or None."""
+    ok = os.path.isfile(BUNDLED_TOOL) and os.access(BUNDLED_TOOL, os.X_OK)
+    return BUNDLED_TOOL if ok else None
+
+
 def find_library_path() -> str | None:
+    """$VMAFVK_LIBRARY, else the package's own library, else the system's."""
     path = os.environ.get("VMAFVK_LIBRARY")
     if path:
         return path
-    return ctypes.util.find_library("vmaf")
+    return bundled_library() or ctypes.util.find_library("vmaf")
+
+
+def _offer_bundled_tool() -> None:
+    """vmafvk.batch and its worker processes take the tool from $VMAFVK_CLI before
+    PATH: a package that carries its own tool offers it there when neither
+    $VMAFVK_CLI nor $VMAFVK_LIBRARY chooses another, so that the library and the tool
+    of one build go together with no variable set."""
+    tool = bundled_tool()
+    if tool and not os.environ.get("VMAFVK_CLI") and not os.environ.get("VMAFVK_LIBRARY"):
+        os.environ["VMAFVK_CLI"] = tool
+
+
+_offer_bundled_tool()
 
 
 def load_library(path: str | None = None) -> Library:
-    """Open libvmaf (once). `path` overrides VMAFVK_LIBRARY and the system search."""
+    """Open libvmaf (once). `path` overrides find_library_path(): $VMAFVK_LIBRARY,
+    the package's own library, the system search."""
     global _library
     with _library_lock:
         if path is not None:
@@ -281,7 +314,8 @@ def load_library(path: str | None = None) -> Library:
         if _library is None:
             found = path or find_library_path()
             if not found:
-                raise OSError("libvmaf not found: set VMAFVK_LIBRARY to the path of libvmaf.so")
+                raise OSError("libvmaf not found: set VMAFVK_LIBRARY to the path of libvmaf.so, "
+                              "or install a vmafvk wheel that carries it (docs/python.md)")
             try:
                 _library = Library(found)
             except OSError as e:

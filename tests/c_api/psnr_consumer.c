@@ -1,8 +1,8 @@
 /* A plain C consumer of the installed library: it includes only the installed
  * headers, is built with `pkg-config --cflags --libs libvmaf`, and checks a
  * closed-form PSNR through the libvmaf 3.x API. It also checks the version macros
- * and one function of libvmaf_vulkan.h (the VA-API import, whose object needs
- * libva in a static link). */
+ * and one function of libvmaf_vulkan.h (the VA-API import, whose object opens
+ * libva at run time: a static link needs only what Libs.private names). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -39,7 +39,7 @@ int main(void)
         fprintf(stderr, "vmaf_version() %s, headers %s\n", vmaf_version(), want);
         return 11;
     }
-    /* The VA-API import (it brings libva into a static link) refuses a NULL context. */
+    /* The VA-API import (its object brings dlopen into a static link) refuses a NULL context. */
     if (vmaf_vulkan_import_va_surface(NULL, VMAF_VULKAN_IMPORT_REFERENCE, NULL, 0, 0) != -EINVAL) return 12;
 
     VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_ERROR, .n_threads = 2 };

@@ -283,9 +283,11 @@ int vmaf_vulkan_read_imported_pictures(VmafContext *vmaf, unsigned index);
  * @param va_display a VADisplay.
  * @param va_surface a VASurfaceID.
  *
+ * libva is not linked: the first call opens libva.so.2 (dlopen).
+ *
  * @return 0; -ENOSYS when the library was built without libva (meson option
- *         vaapi); -ENOTSUP when the device cannot import DMA-BUFs; -EINVAL or
- *         -EIO when the surface cannot be exported.
+ *         vaapi) or libva.so.2 cannot be opened; -ENOTSUP when the device cannot
+ *         import DMA-BUFs; -EINVAL or -EIO when the surface cannot be exported.
  */
 int vmaf_vulkan_import_va_surface(VmafContext *vmaf, enum VmafVulkanImportSide side,
                                   void *va_display, unsigned va_surface, unsigned index);
