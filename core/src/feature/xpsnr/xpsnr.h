@@ -6,7 +6,10 @@
 namespace vmaf {
 
 extern const ExtractorInfo kXpsnrExtractor;
-// No GPU twin yet: it runs on the CPU in either backend.
-inline constexpr const vk::FeatureInfo *kXpsnrTwin = nullptr;
+// Its GPU twin, as feature/registry.cpp names it beside the extractor.
+namespace vk {
+extern const FeatureInfo kXpsnrFeature;  // xpsnr_vk.cpp
+}  // namespace vk
+inline constexpr const vk::FeatureInfo *kXpsnrTwin = VMAF_GPU_TWIN(kXpsnrFeature);
 
 }  // namespace vmaf

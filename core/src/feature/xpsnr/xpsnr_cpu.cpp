@@ -75,25 +75,10 @@ public:
         uint64_t wsse[3] = {};
         const int err = ref.bpc == 8 ? measure<uint8_t>(dist, ref, wsse) : measure<uint16_t>(dist, ref, wsse);
         if (err) return err;
-        for (unsigned p = 0; p < g_.planes; p++) {
-            const uint64_t area = uint64_t(g_.pw[p]) * g_.ph[p];
-            const double v = xpsnr::score(wsse[p], area, g_.max_error);
-            summary_[p].add(wsse[p], v);
-            if (int e = out.append(xpsnr::kNames[p], index, v)) return e;
-        }
-        return 0;
+        return xpsnr::write_frame(g_, wsse, index, summary_.data(), out);
     }
 
-    int flush(ScoreSink &out) override
-    {
-        for (unsigned p = 0; p < g_.planes; p++) {
-            if (!summary_[p].frames) continue;
-            const uint64_t area = uint64_t(g_.pw[p]) * g_.ph[p];
-            if (int e = out.set_aggregate(xpsnr::kAggregateNames[p], summary_[p].value(area, g_.max_error)))
-                return e;
-        }
-        return 0;
-    }
+    int flush(ScoreSink &out) override { return xpsnr::write_summary(g_, summary_.data(), out); }
 
 private:
     template <typename T>

@@ -13,6 +13,7 @@
 #include <span>
 #include <vector>
 
+#include "feature/extractor.h"
 #include "picture/format.h"
 
 namespace vmaf::xpsnr {
@@ -201,5 +202,28 @@ struct Summary {
         return sum_score / n;
     }
 };
+
+// One frame's scores from its weighted SSEs, added to the clip's summaries.
+inline int write_frame(const Geometry &g, const uint64_t wsse[3], unsigned index, Summary summary[3],
+                       ScoreSink &out)
+{
+    for (unsigned p = 0; p < g.planes; p++) {
+        const double v = score(wsse[p], uint64_t(g.pw[p]) * g.ph[p], g.max_error);
+        summary[p].add(wsse[p], v);
+        if (int err = out.append(kNames[p], index, v)) return err;
+    }
+    return 0;
+}
+
+// The clip's scores (aggregate metrics), once at the end.
+inline int write_summary(const Geometry &g, const Summary summary[3], ScoreSink &out)
+{
+    for (unsigned p = 0; p < g.planes; p++) {
+        if (!summary[p].frames) continue;
+        const double v = summary[p].value(uint64_t(g.pw[p]) * g.ph[p], g.max_error);
+        if (int err = out.set_aggregate(kAggregateNames[p], v)) return err;
+    }
+    return 0;
+}
 
 }  // namespace vmaf::xpsnr
