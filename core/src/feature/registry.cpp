@@ -19,6 +19,7 @@
 #include "feature/speed/speed.h"
 #include "feature/ssim/ssim.h"
 #include "feature/vif/vif.h"
+#include "feature/xpsnr/xpsnr.h"
 
 namespace vmaf {
 
@@ -46,6 +47,7 @@ constexpr RegistryEntry kFeatures[] = {
     {&kFloatMsSsimExtractor, kFloatMsSsimTwin},
     {&kSpeedChromaExtractor, kSpeedChromaTwin},
     {&kSpeedTemporalExtractor, kSpeedTemporalTwin},
+    {&kXpsnrExtractor, kXpsnrTwin},
 };
 
 constexpr auto kExtractors = [] {
