@@ -243,7 +243,7 @@ TEST_CASE("psnr_hvs on the GPU against the CPU: formats, depths, odd and tiny si
 
 TEST_CASE("psnr_hvs's walk, carried into the next frame, delivers every frame's scores", "[psnr_hvs][vulkan]")
 {
-    // The walk of frame k runs in frame k+1's submission (gpu/feature.h,
+    // The walk of frame k runs in frame k+1's submission (feature/twin.h,
     // carried work): frame k's scores arrive when frame k+1 is collected, and
     // wait_idle() and flush() submit the last frame's walk alone. Frames after
     // a wait_idle() start afresh, alternating the two copies of the errors.

@@ -36,7 +36,7 @@ inline uint64_t doubleBitsToUint64(double d) { return std::bit_cast<uint64_t>(d)
 inline bool isnan(double x) { return std::isnan(x); }
 inline double abs(double x) { return std::fabs(x); }
 #define precise
-#include "feature/ssim/ssim_round.glsl"
+#include "feature/common/ssim_round.glsl"
 #undef precise
 }  // namespace glsl_round
 

@@ -20,12 +20,12 @@
 #include "caller/caller_device.h"
 #include "context/context.h"
 #include "feature/registry.h"
+#include "feature/twin.h"
 #include "golden.h"
 #include "libvmaf/libvmaf.h"
 #include "libvmaf/libvmaf_vulkan.h"
 #include "picture/picture.h"
 #include "vulkan/state.h"
-#include "gpu/feature.h"
 #include "vulkan/import.h"
 #include "vulkan/vk.h"
 

@@ -76,7 +76,7 @@ struct Part {
 // counts: stage by stage, the work carried from the frame before first, then
 // the features of each stage, each in the order they were handed in. The
 // carries on offer (VIF's and ADM's) are taken when the frame then has fewer
-// stages (gpu/feature.h).
+// stages (feature/twin.h).
 std::vector<Part> expected_parts(vk::State &st, bool host_copy)
 {
     std::vector<std::unique_ptr<vk::Feature>> features;
@@ -218,7 +218,7 @@ TEST_CASE("profile mode: every part of a frame, its own time, tiling the frame",
 TEST_CASE("profile mode: configurations sharing one instance are one part per stage", "[profile]")
 {
     // VIF with gain limits 100 and 1 (vmaf_v0.6.1 and its neg model): one
-    // instance (gpu/feature.h's variants), so one interval per stage, and
+    // instance (feature/twin.h's variants), so one interval per stage, and
     // each configuration's scores in its own sink.
     const Frames frames;
     auto st = validated_state();

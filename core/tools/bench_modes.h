@@ -61,7 +61,7 @@ struct GpuProfile {
     struct Part {
         std::string name;
         int stage = -1;
-        bool carried = false;  // carried from the frame before (gpu/feature.h)
+        bool carried = false;  // carried from the frame before (feature/twin.h)
         double total_ms = 0;
     };
     uint64_t frames = 0;

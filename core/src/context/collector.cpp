@@ -8,27 +8,6 @@
 
 namespace vmaf {
 
-namespace {
-
-// The call this thread's extraction writes belong to (CallScope), and how many
-// writes it made so far.
-thread_local uint64_t t_call = OrderKey::kNone;
-thread_local uint64_t t_seq = 0;
-
-}  // namespace
-
-CallScope::CallScope(uint64_t call) : prev_call_(t_call), prev_seq_(t_seq)
-{
-    t_call = call;
-    t_seq = 0;
-}
-
-CallScope::~CallScope()
-{
-    t_call = prev_call_;
-    t_seq = prev_seq_;
-}
-
 void FeatureCollector::place(OrderKey *at, OrderKey key, bool first)
 {
     if (key.call == OrderKey::kNone) {
@@ -135,8 +114,7 @@ std::string CollectorSink::output_name(const char *name) const
 
 OrderKey CollectorSink::next_key() const
 {
-    if (t_call == OrderKey::kNone) return {};
-    return {t_call, rank_, t_seq++};
+    return CallScope::next_key(rank_);
 }
 
 int CollectorSink::append(const char *name, unsigned index, double value)

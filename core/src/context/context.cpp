@@ -75,8 +75,8 @@ Context::~Context()
     }
     vk_engine_.reset();
 #endif
-    if (prev_ref_.ref) vmaf_picture_unref(&prev_ref_);
-    if (prev_prev_ref_.ref) vmaf_picture_unref(&prev_prev_ref_);
+    if (prev_ref_.ref) picture_unref(&prev_ref_);
+    if (prev_prev_ref_.ref) picture_unref(&prev_prev_ref_);
     vk_frame_io_.reset();  // device picture pools, imports never read: after every user
 #if VMAF_HAVE_VULKAN
     if (vk_state_) vk_state_->detach();
@@ -175,7 +175,7 @@ int Context::start(const FrameFormat &fmt, bool gpu_frames)
                     const VmafPicture *src[2] = {&r, &d};
                     for (unsigned k = 0; k < 2; k++) {
                         if (int err = picture_copy_to_new(*src[k], &pics[k])) {
-                            if (k) vmaf_picture_unref(&pics[0]);
+                            if (k) picture_unref(&pics[0]);
                             return err;
                         }
                     }
@@ -277,8 +277,8 @@ int Context::read_pictures(VmafPicture *ref, VmafPicture *dist, unsigned index)
         if (vk_engine_->host_frames_enabled()) {
             // The CPU features run from the host copies when the frame is
             // collected; the engine holds its own references to the pictures.
-            vmaf_picture_unref(ref);
-            vmaf_picture_unref(dist);
+            picture_unref(ref);
+            picture_unref(dist);
             return 0;
         }
     }
@@ -314,10 +314,10 @@ int Context::run_cpu_frame(VmafPicture *ref, VmafPicture *dist, unsigned index)
             const RefHistory h{p.ref ? &p : nullptr, pp.ref ? &pp : nullptr};
             if (int err = extract_frame(&worker_instances_[worker], r, d, h, index))
                 record_error(err);
-            vmaf_picture_unref(&r);
-            vmaf_picture_unref(&d);
-            if (p.ref) vmaf_picture_unref(&p);
-            if (pp.ref) vmaf_picture_unref(&pp);
+            picture_unref(&r);
+            picture_unref(&d);
+            if (p.ref) picture_unref(&p);
+            if (pp.ref) picture_unref(&pp);
         });
     } else {
         if (int err = extract_frame(nullptr, *ref, *dist, history, index)) return err;
@@ -328,12 +328,12 @@ int Context::run_cpu_frame(VmafPicture *ref, VmafPicture *dist, unsigned index)
     bool needs_history = false;
     for (const auto &f : features_) needs_history |= !f->on_gpu && (f->flags & kExtractorPrevRef) != 0;
     if (needs_history) {
-        if (prev_prev_ref_.ref) vmaf_picture_unref(&prev_prev_ref_);
+        if (prev_prev_ref_.ref) picture_unref(&prev_prev_ref_);
         prev_prev_ref_ = prev_ref_;
         picture_ref(&prev_ref_, ref);
     }
-    vmaf_picture_unref(ref);
-    vmaf_picture_unref(dist);
+    picture_unref(ref);
+    picture_unref(dist);
     return 0;
 }
 

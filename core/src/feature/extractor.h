@@ -13,7 +13,7 @@
 namespace vmaf {
 
 namespace vk {
-struct FeatureInfo;  // a GPU twin (gpu/feature.h)
+struct FeatureInfo;  // a GPU twin (feature/twin.h)
 }  // namespace vk
 
 // How a feature's header names its GPU twin for the registry

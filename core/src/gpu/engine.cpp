@@ -9,8 +9,8 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "context/collector.h"  // CallScope: scores listed as the CPU would write them
 #include "feature/registry.h"
+#include "feature/score_order.h"  // CallScope: scores listed as the CPU would write them
 #include "picture/picture.h"
 #include "util/align.h"
 #include "util/env.h"
@@ -89,7 +89,7 @@ Engine::~Engine()
 
 void Engine::release_slot(Slot &s)
 {
-    for (VmafPicture &p : s.pictures) vmaf_picture_unref(&p);
+    for (VmafPicture &p : s.pictures) picture_unref(&p);
     s.pictures.clear();
     s.imported[0].reset();
     s.imported[1].reset();
@@ -231,7 +231,7 @@ int Engine::init(const FrameFormat &fmt, const FeatureList &list)
     return 0;
 }
 
-// Carrying on offer (gpu/feature.h, ADR 0050): taken when the frame then
+// Carrying on offer (feature/twin.h, ADR 0050): taken when the frame then
 // has fewer stages, unless VMAF_VULKAN_CARRY=0.
 void Engine::accept_carries()
 {
@@ -326,7 +326,7 @@ int Engine::record_and_submit(unsigned slot, unsigned index, const Loader &load,
         }
     }
 
-    // Stage by stage (gpu/feature.h): one barrier between stages serves every
+    // Stage by stage (feature/twin.h): one barrier between stages serves every
     // feature, and the features' dispatches of a stage run side by side, after
     // the work carried from the frame before. Without pictures (submit_carry())
     // only that carried work, untimed.

@@ -31,8 +31,8 @@
 #include <vector>
 
 #include "feature/extractor.h"
+#include "feature/twin.h"
 #include "gpu/engine_ptr.h"
-#include "gpu/feature.h"
 #include "util/thread_pool.h"
 #include "vulkan/command.h"
 #include "vulkan/memory.h"
@@ -158,7 +158,7 @@ public:
     const GpuProfile &profile() const { return profile_; }
     // The feature instances on the GPU, in recording order (their ExtractorInfo
     // names): one for configurations an instance serves together
-    // (FeatureInfo::shares, gpu/feature.h).
+    // (FeatureInfo::shares, feature/twin.h).
     std::vector<const char *> feature_names() const;
 
 private:

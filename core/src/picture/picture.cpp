@@ -11,8 +11,6 @@
 
 #include <unistd.h>
 
-#include "api/export.h"
-
 struct VmafRef {
     std::atomic<long> count{1};
     void *storage = nullptr;
@@ -336,15 +334,7 @@ int picture_copy_to_new(const VmafPicture &src, VmafPicture *dst)
     return 0;
 }
 
-}  // namespace vmaf
-
-VMAF_EXPORT int vmaf_picture_alloc(VmafPicture *pic, enum VmafPixelFormat pix_fmt,
-                                   unsigned bpc, unsigned w, unsigned h)
-{
-    return vmaf::picture_alloc(pic, pix_fmt, bpc, w, h);
-}
-
-VMAF_EXPORT int vmaf_picture_unref(VmafPicture *pic)
+int picture_unref(VmafPicture *pic)
 {
     if (!pic) return -EINVAL;
     VmafRef *ref = pic->ref;
@@ -352,15 +342,17 @@ VMAF_EXPORT int vmaf_picture_unref(VmafPicture *pic)
     if (ref->count.fetch_sub(1, std::memory_order_acq_rel) == 1) {
         auto release = std::move(ref->release);
         void *storage = ref->storage;
-        std::shared_ptr<vmaf::HostStorage> host = std::move(ref->host);
+        std::shared_ptr<HostStorage> host = std::move(ref->host);
         const bool spare = ref->spare;
         delete ref;
         if (release) release(storage);
         // Kept for the next picture when nothing else holds it; else the last
         // reference frees it (after its hooks).
-        if (spare && host && host.use_count() == 1) vmaf::keep_spare(std::move(host));
+        if (spare && host && host.use_count() == 1) keep_spare(std::move(host));
         host.reset();
     }
     std::memset(pic, 0, sizeof(*pic));
     return 0;
 }
+
+}  // namespace vmaf

@@ -111,6 +111,11 @@ int picture_copy_to_new(const VmafPicture &src, VmafPicture *dst);
 // Take another reference to the same storage.
 void picture_ref(VmafPicture *dst, const VmafPicture *src);
 
+// Drop `pic`'s reference (the last one releases or keeps the storage, above)
+// and clear `pic`; -EINVAL for a null picture or one without a reference.
+// vmaf_picture_unref (api/picture_api.cpp).
+int picture_unref(VmafPicture *pic);
+
 // True when both pictures have the same format, depth and size.
 bool picture_same_format(const VmafPicture &a, const VmafPicture &b);
 

@@ -59,7 +59,7 @@ int DevicePicturePool::create(State &st, VmafPixelFormat fmt, unsigned bpc, unsi
         t.buffer = b.get();
         for (unsigned p = 0; p < 3; p++)
             t.plane_offset[p] = probe.data[p] ? VkDeviceSize(static_cast<std::byte *>(probe.data[p]) - b.data()) : 0;
-        vmaf_picture_unref(&probe);
+        picture_unref(&probe);
         s->free_list.push_back(i);
     }
     out->reset(new DevicePicturePool(std::move(s)));

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "feature/adm/adm_tables.h"
+#include "feature/common/adm_csf_models.h"
 
 namespace vmaf::adm {
 
@@ -29,9 +30,5 @@ using Weights = std::array<ScaleWeights, kScales>;
 // Returns -EINVAL when the set-up has no weights: the blended CSFs are only
 // tabulated for a few display heights and distances.
 int make_weights(const ViewSetup &setup, Weights *out);
-
-// The individual models, exposed for tests. lambda is the scale (0 finest).
-float watson_quant_step(int lambda, int theta, double norm_view_dist, int ref_display_height);
-float barten_csf(int lambda, double norm_view_dist, int ref_display_height, double luminance, double gain);
 
 }  // namespace vmaf::adm

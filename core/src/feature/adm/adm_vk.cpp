@@ -36,12 +36,12 @@
 #include "feature/adm/adm_kernels.h"
 #include "feature/adm/adm_score.h"
 #include "feature/adm/adm_tables.h"
+#include "feature/twin.h"
 #include "picture/picture.h"
 #include "spirv.h"
 #include "util/align.h"
 #include "vulkan/command.h"
 #include "vulkan/state.h"
-#include "gpu/feature.h"
 #include "vulkan/memory.h"
 #include "vulkan/pipeline.h"
 

@@ -49,12 +49,12 @@
 #include "feature/cambi/cambi_pool.h"
 #include "feature/cambi/cambi_settings.h"
 #include "feature/cambi/cambi_tables.h"
+#include "feature/twin.h"
 #include "picture/picture.h"
 #include "spirv.h"
 #include "util/log.h"
 #include "vulkan/command.h"
 #include "vulkan/state.h"
-#include "gpu/feature.h"
 #include "vulkan/memory.h"
 #include "vulkan/pipeline.h"
 

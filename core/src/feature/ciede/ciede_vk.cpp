@@ -14,11 +14,11 @@
 
 #include "feature/ciede/ciede.h"
 #include "feature/ciede/ciede_tables.h"
+#include "feature/twin.h"
 #include "picture/picture.h"
 #include "spirv.h"
 #include "vulkan/command.h"
 #include "vulkan/state.h"
-#include "gpu/feature.h"
 #include "vulkan/pipeline.h"
 
 namespace vmaf::vk {

@@ -1,12 +1,12 @@
 // CSF weights of the float ADM. The Watson and Barten models are the integer
-// ADM's (same formulas and roundings in libvmaf's adm_tools.h and
+// ADM's (feature/common/adm_csf_models.h; libvmaf's adm_tools.h and
 // barten_csf_tools.h); the DLM paper's CSF is float ADM's own.
 #include "feature/float_adm/float_adm_csf.h"
 
 #include <cmath>
 #include <numbers>
 
-#include "feature/adm/adm_csf.h"
+#include "feature/common/adm_csf_models.h"
 
 namespace vmaf::float_adm {
 

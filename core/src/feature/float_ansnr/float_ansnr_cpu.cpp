@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "feature/common/float_picture.h"
+#include "feature/common/float_psnr_peak.h"
 #include "feature/float_ansnr/float_ansnr_tables.h"
-#include "feature/float_psnr/float_psnr_tables.h"
 #include "util/log.h"
 
 namespace vmaf {

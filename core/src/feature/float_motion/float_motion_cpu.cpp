@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "feature/common/float_picture.h"
+#include "feature/common/float_vif_filter.h"
+#include "feature/common/float_vif_scale.h"
 #include "feature/float_motion/float_motion_tables.h"
-#include "feature/float_vif/float_vif_filter.h"
-#include "feature/float_vif/float_vif_scale.h"
 #include "util/log.h"
 
 namespace vmaf {

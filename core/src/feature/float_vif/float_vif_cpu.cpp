@@ -8,7 +8,7 @@
 #include <cmath>
 
 #include "feature/common/float_picture.h"
-#include "feature/float_vif/float_vif_scale.h"
+#include "feature/common/float_vif_scale.h"
 #include "feature/float_vif/float_vif_score.h"
 #include "util/log.h"
 

@@ -4,7 +4,7 @@
 #include <array>
 #include <vector>
 
-#include "feature/float_vif/float_vif_filter.h"
+#include "feature/common/float_vif_filter.h"
 
 namespace vmaf::float_vif {
 

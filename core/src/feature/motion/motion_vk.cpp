@@ -21,11 +21,11 @@
 #include "feature/motion/motion.h"
 #include "feature/motion/motion_score.h"
 #include "feature/motion/motion_tables.h"
+#include "feature/twin.h"
 #include "picture/picture.h"
 #include "spirv.h"
 #include "util/align.h"
 #include "vulkan/state.h"
-#include "gpu/feature.h"
 #include "vulkan/memory.h"
 #include "vulkan/pipeline.h"
 

@@ -8,10 +8,10 @@
 
 #include "feature/psnr/psnr.h"
 #include "feature/psnr/psnr_tables.h"
+#include "feature/twin.h"
 #include "picture/picture.h"
 #include "spirv.h"
 #include "vulkan/state.h"
-#include "gpu/feature.h"
 #include "vulkan/pipeline.h"
 
 namespace vmaf::vk {

@@ -17,7 +17,7 @@
 // between them is a stage boundary the other features' chains share rather
 // than a drain of its own. The walk, a chain of
 // dependent rounds on three workgroups whose latency would add a stage to every
-// frame, is carried into the next frame's command buffer (gpu/feature.h,
+// frame, is carried into the next frame's command buffer (feature/twin.h,
 // ADR 0047), where it runs beside that frame's stage 0. So the blocks' errors,
 // which it reads, have two copies, one per frame parity.
 // collect() finishes the scores with the CPU's code (psnr_hvs_tables.h).
@@ -27,11 +27,11 @@
 
 #include "feature/psnr_hvs/psnr_hvs.h"
 #include "feature/psnr_hvs/psnr_hvs_tables.h"
+#include "feature/twin.h"
 #include "picture/picture.h"
 #include "spirv.h"
 #include "vulkan/command.h"
 #include "vulkan/state.h"
-#include "gpu/feature.h"
 #include "vulkan/memory.h"
 #include "vulkan/pipeline.h"
 

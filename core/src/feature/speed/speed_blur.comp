@@ -8,7 +8,7 @@
 // needed. One thread per output. speed_temporal's samples are the previous
 // frame's minus this one's (resampled after the subtraction, as on the CPU).
 #include "speed_common.glsl"
-#include "feature/ssim/ssim_round.glsl"
+#include "feature/common/ssim_round.glsl"
 
 layout(local_size_x = kSpeedTile, local_size_y = kSpeedTile) in;
 

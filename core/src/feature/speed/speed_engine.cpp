@@ -4,7 +4,7 @@
 #include <cerrno>
 #include <cmath>
 
-#include "feature/float_vif/float_vif_filter.h"
+#include "feature/common/float_vif_filter.h"
 #include "feature/speed/speed_kernel.h"
 #include "feature/speed/speed_tables.h"
 #include "util/log.h"

@@ -9,8 +9,8 @@
 #include <cstddef>
 #include <vector>
 
-#include "feature/float_vif/float_vif_kernel.h"
-#include "feature/float_vif/float_vif_scale.h"
+#include "feature/common/float_vif_kernel.h"
+#include "feature/common/float_vif_scale.h"
 #include "feature/speed/speed_cov.h"
 #include "feature/speed/speed_linalg.h"
 

@@ -4,7 +4,7 @@
 // by row in order, divided by sw * sh (correctly rounded). One thread per
 // window, one workgroup per plane.
 #include "speed_common.glsl"
-#include "feature/ssim/ssim_round.glsl"
+#include "feature/common/ssim_round.glsl"
 
 layout(local_size_x = 32) in;
 

@@ -34,14 +34,14 @@
 #include <vector>
 
 #include "feature/common/float_picture.h"
-#include "feature/float_vif/float_vif_kernel.h"
-#include "feature/float_vif/float_vif_scale.h"
+#include "feature/common/float_vif_kernel.h"
+#include "feature/common/float_vif_scale.h"
 #include "feature/options.h"
 #include "feature/speed/speed.h"
 #include "feature/speed/speed_engine.h"
 #include "feature/speed/speed_kernel.h"
 #include "feature/speed/speed_tables.h"
-#include "gpu/feature.h"
+#include "feature/twin.h"
 #include "picture/picture.h"
 #include "spirv.h"
 #include "util/align.h"

@@ -51,7 +51,7 @@ int ssim_mirror(int i, int n)
 
 float gauss_tap(int k) { return uintBitsToFloat(kSsimGaussianBits[k]); }
 
-#include "ssim_round.glsl"
+#include "feature/common/ssim_round.glsl"
 
 // The device's results, corrected (the conversion from d's bits alone).
 float to_float(double d) { return to_float_rn(d); }

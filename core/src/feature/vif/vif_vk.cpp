@@ -13,7 +13,7 @@
 // only in vif_enhn_gain_limit (vmaf_v0.6.1 and vmaf_v0.6.1neg together): its
 // dispatches compute every pixel's terms once and one Σ log2(numer2 /
 // numer1) per limit (vif_scale.glsl), and each variant's scores come from the
-// shared sums and its own (gpu/feature.h's variants).
+// shared sums and its own (feature/twin.h's variants).
 //
 // Scales 2 and 3 are thin (a few hundred workgroups at 1080p). Where the
 // Engine takes the offer (ADR 0050), they run in the next frame's stages 0
@@ -28,6 +28,7 @@
 #include <cmath>
 #include <vector>
 
+#include "feature/twin.h"
 #include "feature/vif/vif.h"
 #include "feature/vif/vif_gpu_layout.h"
 #include "feature/vif/vif_score.h"
@@ -37,7 +38,6 @@
 #include "util/align.h"
 #include "vulkan/command.h"
 #include "vulkan/state.h"
-#include "gpu/feature.h"
 #include "vulkan/memory.h"
 #include "vulkan/pipeline.h"
 

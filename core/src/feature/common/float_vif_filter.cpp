@@ -1,4 +1,4 @@
-#include "feature/float_vif/float_vif_filter.h"
+#include "feature/common/float_vif_filter.h"
 
 namespace vmaf::float_vif {
 

@@ -1,6 +1,8 @@
 // Constants of the float VIF family (behaviour of libvmaf's float_vif.c,
-// vif.c and vif_tools.c), shared by the CPU extractor and float_motion
-// (neither has a Vulkan twin: the GPU backend runs them on the CPU).
+// vif.c and vif_tools.c), shared by the CPU extractor, float_motion and
+// SpEED (so they live in feature/common/, with float_vif_kernel.h,
+// float_vif_filter.h and float_vif_scale.h). float_vif and float_motion have
+// no Vulkan twin: the GPU backend runs them on the CPU.
 #pragma once
 
 #include <cstdint>

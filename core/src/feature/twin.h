@@ -1,4 +1,6 @@
 // The interface of a GPU feature: the Vulkan twin of one CPU extractor.
+// It lives in feature/, below the engine that drives it (gpu/), so that the
+// twins and the engine both include it downward (ADR 0077).
 //
 // A GPU feature lives in its feature folder (core/src/feature/<name>/<name>_vk.cpp),
 // defines a `const vk::FeatureInfo`, which its header names as the twin of its

@@ -9,7 +9,7 @@
 #include <cstring>
 #include <limits>
 
-#include "feature/float_vif/float_vif_tables.h"
+#include "feature/common/float_vif_tables.h"
 
 namespace vmaf::float_vif {
 

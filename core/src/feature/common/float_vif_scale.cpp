@@ -1,4 +1,4 @@
-#include "feature/float_vif/float_vif_scale.h"
+#include "feature/common/float_vif_scale.h"
 
 #include <cmath>
 #include <cstring>

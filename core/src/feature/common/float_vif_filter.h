@@ -3,13 +3,13 @@
 // each output is a float sum over the taps in order, starting from 0, without
 // fused multiply-adds). libvmaf's AVX2 convolution and its scalar fallback
 // compute the same sums, so every output here is bit-identical to either.
-// Shared by float_vif and float_motion.
+// Shared by float_vif, float_motion and SpEED.
 #pragma once
 
 #include <cstddef>
 #include <vector>
 
-#include "feature/float_vif/float_vif_kernel.h"
+#include "feature/common/float_vif_kernel.h"
 
 namespace vmaf::float_vif {
 

@@ -9,7 +9,7 @@
 // Written in the subset of GLSL and C++ both accept (with `precise` empty and
 // the bit-cast built-ins defined): test_ssim_vk compiles it as C++ and checks
 // it against IEEE arithmetic with perturbed candidates. Included by
-// ssim_common.glsl.
+// ssim_common.glsl and by SpEED's speed_blur.comp and speed_mean.comp.
 
 // The adjacent float of f towards +inf (up) or -inf.
 float next_float(float f, bool up)

@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <string_view>
 
-#include "feature/float_vif/float_vif_filter.h"
+#include "feature/common/float_vif_filter.h"
 
 namespace vmaf::float_vif {
 
