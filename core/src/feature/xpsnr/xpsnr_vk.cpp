@@ -12,7 +12,7 @@
 
 #include "feature/xpsnr/xpsnr.h"
 #include "feature/xpsnr/xpsnr_tables.h"
-#include "gpu/feature.h"
+#include "feature/twin.h"
 #include "picture/picture.h"
 #include "spirv.h"
 #include "vulkan/memory.h"
