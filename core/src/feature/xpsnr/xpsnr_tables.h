@@ -118,8 +118,10 @@ inline double block_weight(const Geometry &g, unsigned bx, unsigned by, const Lu
 }
 
 // The filter's in-line min-smoothing of the weights of pictures up to 640x480,
-// in its raster order: each block's left neighbour is lowered to the larger of
-// its own neighbours where that is smaller, and the last block likewise.
+// in its raster order: on reaching block idx, block idx - 1 is lowered to the
+// largest weight of its left, right and upper neighbours where that is smaller
+// (the filter's edge rules included), and at the end the last block likewise
+// from its left and upper ones.
 inline void smooth_weights(const Geometry &g, std::vector<double> &wt)
 {
     const unsigned n_w = g.w_blk;
