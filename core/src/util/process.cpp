@@ -19,12 +19,12 @@ long process_id()
     return long(::getpid());
 }
 
-int on_fork(void (*prepare)(), void (*after)())
+int call_around_fork(void (*prepare)(), void (*after)())
 {
     return -::pthread_atfork(prepare, after, after);
 }
 
-int on_exit(void (*fn)())
+int call_at_exit(void (*fn)())
 {
     // In a shared library atexit() registers with the library's own handle:
     // the call also comes when the library is unloaded.

@@ -27,7 +27,7 @@ struct Registry {
     std::map<std::string, Shared> by_choice;  // VMAF_VULKAN_DEVICE's value ("" for the automatic choice)
     uint64_t created = 0;
     long pid = 0;            // the process whose states by_choice holds
-    bool hooks = false;      // on_fork and on_exit registered
+    bool hooks = false;      // call_around_fork and call_at_exit registered
 };
 
 Registry &registry()
@@ -86,8 +86,8 @@ int shared_state_acquire(State **out)
             // After the driver is loaded, so that the exit hook runs before its
             // destructors.
             r.hooks = true;
-            on_fork(lock_for_fork, unlock_after_fork);
-            on_exit(trim_at_exit);
+            call_around_fork(lock_for_fork, unlock_after_fork);
+            call_at_exit(trim_at_exit);
         }
     } else if (s.state->hung()) {
         log(VMAF_LOG_LEVEL_ERROR, "Vulkan: the process's device is hung; no new context can use it\n");
