@@ -18,6 +18,7 @@
 #include "feature/psnr_hvs/psnr_hvs.h"
 #include "feature/speed/speed.h"
 #include "feature/ssim/ssim.h"
+#include "feature/ssimulacra2/ssimulacra2.h"
 #include "feature/vif/vif.h"
 
 namespace vmaf {
@@ -46,6 +47,7 @@ constexpr RegistryEntry kFeatures[] = {
     {&kFloatMsSsimExtractor, kFloatMsSsimTwin},
     {&kSpeedChromaExtractor, kSpeedChromaTwin},
     {&kSpeedTemporalExtractor, kSpeedTemporalTwin},
+    {&kSsimulacra2Extractor, kSsimulacra2Twin},
 };
 
 constexpr auto kExtractors = [] {
