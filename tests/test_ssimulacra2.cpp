@@ -1,5 +1,8 @@
-// ssimulacra2: the score of identical frames, and the errors for bad options
-// and too small pictures.
+// ssimulacra2 against libjxl's own ssimulacra2 tool on every golden pair, built
+// for Highway's SSE2 target (unfused multiply-adds: NAME.ssimulacra2.nofma.json,
+// written by scripts/truth/ssimulacra2.sh --no-fma from RGB files an
+// independent converter made); the score of identical frames; the errors for
+// bad options and too small pictures.
 #include <catch2/catch.hpp>
 
 #include <cerrno>
@@ -19,6 +22,25 @@ using namespace vmaf;
 using namespace vmaf::test;
 
 namespace {
+
+// libjxl prints its score with 8 decimals; the extractor must agree to 1e-6.
+constexpr double kTolerance = 1e-6;
+
+// The per-frame scores of `pair` in output `output` (options add a suffix)
+// against the tool's in NAME`suffix`.
+void check_pair(const std::string &pair, const std::string &suffix, const ApiOptions &opts,
+                const std::string &output = "ssimulacra2")
+{
+    const std::string path = data_dir() + "/" + pair + suffix;
+    INFO(path);
+    REQUIRE(std::ifstream(path).good());
+    const Expected e = load_expected(path);
+    const auto got = run_pair(pair, {{"ssimulacra2", opts}}, {output});
+    const double diff = max_frame_diff(got.at(output), e, "ssimulacra2");
+    std::printf("ssimulacra2 %-32s %-24s max |diff| %.3g over %zu frames\n", pair.c_str(), suffix.c_str(), diff,
+                e.frames.size());
+    CHECK(diff <= kTolerance);
+}
 
 // One picture pair scored by the extractor itself.
 struct Scored {
@@ -44,6 +66,17 @@ unsigned pattern(unsigned pl, unsigned x, unsigned y, unsigned seed)
 }
 
 }  // namespace
+
+TEST_CASE("ssimulacra2 libjxl_fma=0 matches libjxl's tool (SSE2, unfused) on every golden pair",
+          "[ssimulacra2][golden]")
+{
+    for (const auto &pair : golden_pairs())
+        check_pair(pair, ".ssimulacra2.nofma.json", {{"libjxl_fma", "0"}}, "ssimulacra2_nofma");
+    for (const char *pair : {"coffee_320x240_crf28", "rocket_320x240_10bit_crf30"})
+        check_pair(pair, ".ssimulacra2.nofma.bt709_full.json",
+                   {{"matrix", "bt709"}, {"range", "full"}, {"libjxl_fma", "0"}},
+                   "ssimulacra2_nofma_matrix_bt709_range_full");
+}
 
 TEST_CASE("ssimulacra2 of identical frames is 100", "[ssimulacra2]")
 {

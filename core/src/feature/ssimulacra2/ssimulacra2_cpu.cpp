@@ -4,9 +4,11 @@
 // sRGB pictures: sRGB -> linear, 6 scales (2x2 box downsampling in linear RGB),
 // XYB, the recursive Gaussian blur, SSIM and edge-difference maps, their 1- and
 // 4-norms, the weighted sum and the final mapping. Every float operation is
-// libjxl's, in its order, with its fused multiply-adds where its SIMD code
-// (Highway, FMA targets such as AVX2) fuses them: std::fma here. The build has
-// -ffp-contract=off, so nothing else is fused.
+// libjxl's, in its order. Its Highway code's multiply-adds are fused on
+// targets with FMA (AVX2 and up) and not on the others (SSE2, SSE4), which
+// moves scores by up to a few hundredths: option libjxl_fma picks which
+// (std::fma or a multiply and an add). The build has -ffp-contract=off, so
+// nothing else is fused.
 #include "feature/ssimulacra2/ssimulacra2.h"
 
 #include <algorithm>
@@ -27,6 +29,13 @@ namespace {
 
 namespace s2 = ssimulacra2;
 
+// a * b + c: one rounding where libjxl's Highway code runs on a target with
+// FMA (AVX2 and up), two on one without (SSE2, SSE4; option libjxl_fma).
+inline float madd(bool fused, float a, float b, float c)
+{
+    return fused ? std::fma(a, b, c) : a * b + c;
+}
+
 constexpr OptionSpec kOptions[] = {
     {"matrix", nullptr, OptType::String, 0, 0, 0, true,
      "YUV -> RGB matrix: auto (bt709 above 650 lines, else bt601), bt601, bt709 or bt2020", "auto",
@@ -34,6 +43,8 @@ constexpr OptionSpec kOptions[] = {
     {"range", nullptr, OptType::String, 0, 0, 0, true,
      "YUV sample range: limited (16-235 luma, 16-240 chroma at 8 bits) or full", "limited",
      "limited|full"},
+    {"libjxl_fma", "nofma", OptType::Bool, 1, 0, 1, true,
+     "fuse multiply-adds as libjxl's AVX2/AVX-512 code does (0: as its SSE2/SSE4 code)"},
 };
 
 constexpr const char *kProvided[] = {s2::kName};
@@ -109,26 +120,26 @@ void to_rgb(const VmafPicture &pic, const Conversion &cv, unsigned ss_x, unsigne
 
 // ---- sRGB -> linear, linear RGB -> XYB ----
 
-float srgb_to_linear(float x)
+float srgb_to_linear(float x, bool fused)
 {
     // Inputs are in [0, 1]: no sign to carry.
     if (!(x > s2::kSrgbThreshold)) return x * s2::kSrgbLowDivInv;
     float p = s2::kSrgbP[4], q = s2::kSrgbQ[4];
     for (int i = 3; i >= 0; i--) {
-        p = std::fma(p, x, s2::kSrgbP[i]);
-        q = std::fma(q, x, s2::kSrgbQ[i]);
+        p = madd(fused, p, x, s2::kSrgbP[i]);
+        q = madd(fused, q, x, s2::kSrgbQ[i]);
     }
     return p / q;
 }
 
-void linearize(Image3 &img)
+void linearize(Image3 &img, bool fused)
 {
     for (auto &plane : img.p)
-        for (float &v : plane) v = srgb_to_linear(v);
+        for (float &v : plane) v = srgb_to_linear(v, fused);
 }
 
 // cbrt(x) + add for x >= 0, libjxl's CubeRootAndAdd.
-float cube_root_add(float x, float add)
+float cube_root_add(float x, float add, bool fused)
 {
     constexpr float k13 = 1.0f / 3;
     constexpr float k43 = 4.0f / 3;
@@ -140,16 +151,16 @@ float cube_root_add(float x, float add)
     std::memcpy(&r, &guess, sizeof r);
     for (int i = 0; i < 3; i++) {
         const float r2 = r * r;
-        r = std::fma(-x3, r2 * r2, k43 * r);
+        r = madd(fused, -x3, r2 * r2, k43 * r);
     }
     float r2 = r * r;
-    r = std::fma(k13, std::fma(-x, r2 * r2, r), r);
+    r = madd(fused, k13, madd(fused, -x, r2 * r2, r), r);
     r2 = r * r;
-    return std::fma(r2, x, add);
+    return madd(fused, r2, x, add);
 }
 
 // Linear RGB `in` -> positive XYB `out` (libjxl's ToXYB, then MakePositiveXYB).
-void to_xyb(const Image3 &in, float neg_bias_cbrt, Image3 &out)
+void to_xyb(const Image3 &in, float neg_bias_cbrt, bool fused, Image3 &out)
 {
     out.resize(in.w, in.h);
     const auto &m = s2::kOpsin;
@@ -158,9 +169,9 @@ void to_xyb(const Image3 &in, float neg_bias_cbrt, Image3 &out)
         const float r = in.p[0][i], g = in.p[1][i], b = in.p[2][i];
         float c[3];
         for (int j = 0; j < 3; j++) {
-            float mixed = std::fma(m[j][0], r, std::fma(m[j][1], g, std::fma(m[j][2], b, s2::kOpsinBias)));
+            float mixed = madd(fused, m[j][0], r, madd(fused, m[j][1], g, madd(fused, m[j][2], b, s2::kOpsinBias)));
             if (std::signbit(mixed)) mixed = 0.0f;
-            c[j] = cube_root_add(mixed, neg_bias_cbrt);
+            c[j] = cube_root_add(mixed, neg_bias_cbrt, fused);
         }
         const float xv = 0.5f * (c[0] - c[1]);
         const float yv = 0.5f * (c[0] + c[1]);
@@ -281,7 +292,7 @@ const RecursiveGaussian &gaussian()
 
 // One row, horizontally: outputs one at a time at the edges, four at a time
 // (each lane with its own multipliers) in between, as libjxl's FastGaussian1D.
-void blur_row(const RecursiveGaussian &rg, const float *in, float *out, std::ptrdiff_t xsize)
+void blur_row(const RecursiveGaussian &rg, const float *in, float *out, std::ptrdiff_t xsize, bool fused)
 {
     const std::ptrdiff_t N = rg.radius;
     float prev[3] = {}, prev2[3] = {};
@@ -291,9 +302,9 @@ void blur_row(const RecursiveGaussian &rg, const float *in, float *out, std::ptr
         float o[3];
         for (int k = 0; k < 3; k++) {
             float v = sum * rg.mul_in[k][0];
-            v = std::fma(rg.mul_prev2[k][0], prev2[k], v);
+            v = madd(fused, rg.mul_prev2[k][0], prev2[k], v);
             prev2[k] = prev[k];
-            v = std::fma(rg.mul_prev[k][0], prev[k], v);
+            v = madd(fused, rg.mul_prev[k][0], prev[k], v);
             prev[k] = v;
             o[k] = v;
         }
@@ -312,9 +323,9 @@ void blur_row(const RecursiveGaussian &rg, const float *in, float *out, std::ptr
         for (int k = 0; k < 3; k++)
             for (int j = 0; j < 4; j++) {
                 float v = s[0] * rg.mul_in[k][j];
-                for (int m = 1; m < 4; m++) v = std::fma(j >= m ? rg.mul_in[k][j - m] : 0.0f, s[m], v);
-                v = std::fma(rg.mul_prev2[k][j], prev2[k], v);
-                v = std::fma(rg.mul_prev[k][j], prev[k], v);
+                for (int m = 1; m < 4; m++) v = madd(fused, j >= m ? rg.mul_in[k][j - m] : 0.0f, s[m], v);
+                v = madd(fused, rg.mul_prev2[k][j], prev2[k], v);
+                v = madd(fused, rg.mul_prev[k][j], prev[k], v);
                 o[k][j] = v;
             }
         for (int k = 0; k < 3; k++) {
@@ -328,13 +339,16 @@ void blur_row(const RecursiveGaussian &rg, const float *in, float *out, std::ptr
 
 class Blur {
 public:
+    explicit Blur(bool fused) : fused_(fused) {}
+
     // out = blur(in), one plane.
     void plane(const float *in, float *out, unsigned w, unsigned h)
     {
+        const bool fused = fused_;
         const RecursiveGaussian &rg = gaussian();
         temp_.resize(std::size_t(w) * h);
         for (unsigned y = 0; y < h; y++)
-            blur_row(rg, in + std::size_t(y) * w, temp_.data() + std::size_t(y) * w, w);
+            blur_row(rg, in + std::size_t(y) * w, temp_.data() + std::size_t(y) * w, w, fused);
         // Vertically, every column on its own: y_n = n2 s - d1 y_{n-1} - y_{n-2}
         // for each of the three terms, s the sum of the inputs N + 1 rows up and
         // N - 1 rows down (zero outside).
@@ -351,7 +365,7 @@ public:
                 float *st = state_.data() + std::size_t(x) * 6;
                 float y[3];
                 for (int k = 0; k < 3; k++) {
-                    y[k] = std::fma(rg.n2[k], sum, std::fma(-rg.d1[k], st[k], -st[3 + k]));
+                    y[k] = madd(fused, rg.n2[k], sum, madd(fused, -rg.d1[k], st[k], -st[3 + k]));
                     st[3 + k] = st[k];
                     st[k] = y[k];
                 }
@@ -367,6 +381,7 @@ public:
     }
 
 private:
+    bool fused_;
     std::vector<float> temp_, state_;
 };
 
@@ -453,7 +468,8 @@ double score(const std::vector<ScaleNorms> &scales)
 class Ssimulacra2Cpu final : public Extractor {
 public:
     explicit Ssimulacra2Cpu(const FeatureOptions &opts)
-        : matrix_(opts.text("matrix")), full_range_(opts.text("range") == "full")
+        : matrix_(opts.text("matrix")), full_range_(opts.text("range") == "full"), fused_(opts.flag("libjxl_fma")),
+          blur_(fused_)
     {
     }
 
@@ -483,8 +499,8 @@ public:
     {
         rgb(ref, lin_[0]);
         rgb(dist, lin_[1]);
-        linearize(lin_[0]);
-        linearize(lin_[1]);
+        linearize(lin_[0], fused_);
+        linearize(lin_[1], fused_);
         std::vector<ScaleNorms> scales;
         for (int scale = 0; scale < s2::kNumScales; scale++) {
             if (lin_[0].w < s2::kMinSide || lin_[0].h < s2::kMinSide) break;
@@ -494,8 +510,8 @@ public:
                     std::swap(lin_[s], tmp_);
                 }
             }
-            to_xyb(lin_[0], neg_bias_cbrt_, xyb_[0]);
-            to_xyb(lin_[1], neg_bias_cbrt_, xyb_[1]);
+            to_xyb(lin_[0], neg_bias_cbrt_, fused_, xyb_[0]);
+            to_xyb(lin_[1], neg_bias_cbrt_, fused_, xyb_[1]);
             multiply(xyb_[0], xyb_[0]);
             blur_.image(mul_, sigma11_);
             multiply(xyb_[1], xyb_[1]);
@@ -529,6 +545,7 @@ private:
 
     std::string matrix_;
     bool full_range_;
+    bool fused_;
     FrameFormat fmt_{};
     Conversion conv_{};
     unsigned ss_x_ = 0, ss_y_ = 0;
