@@ -1,8 +1,9 @@
 // ssimulacra2 against libjxl's own ssimulacra2 tool on every golden pair, built
-// for Highway's SSE2 target (unfused multiply-adds: NAME.ssimulacra2.nofma.json,
-// written by scripts/truth/ssimulacra2.sh --no-fma from RGB files an
-// independent converter made); the score of identical frames; the errors for
-// bad options and too small pictures.
+// for Highway's AVX2 target (fused multiply-adds: tests/data/NAME.ssimulacra2.json)
+// and for its SSE2 target (unfused: NAME.ssimulacra2.nofma.json), both written
+// by scripts/truth/ssimulacra2.sh from RGB files an independent converter
+// made; the score of identical frames; the errors for bad options and too
+// small pictures.
 #include <catch2/catch.hpp>
 
 #include <cerrno>
@@ -66,6 +67,14 @@ unsigned pattern(unsigned pl, unsigned x, unsigned y, unsigned seed)
 }
 
 }  // namespace
+
+TEST_CASE("ssimulacra2 matches libjxl's tool (AVX2, fused) on every golden pair", "[ssimulacra2][golden]")
+{
+    for (const auto &pair : golden_pairs()) check_pair(pair, ".ssimulacra2.json", {});
+    for (const char *pair : {"coffee_320x240_crf28", "rocket_320x240_10bit_crf30"})
+        check_pair(pair, ".ssimulacra2.bt709_full.json", {{"matrix", "bt709"}, {"range", "full"}},
+                   "ssimulacra2_matrix_bt709_range_full");
+}
 
 TEST_CASE("ssimulacra2 libjxl_fma=0 matches libjxl's tool (SSE2, unfused) on every golden pair",
           "[ssimulacra2][golden]")
