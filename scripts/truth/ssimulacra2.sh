@@ -24,8 +24,8 @@
 set -euo pipefail
 
 ssim2_script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ffmpeg_script_name=truth/ssimulacra2
-# shellcheck source=../ffmpeg/lib.sh
+export ffmpeg_script_name=truth/ssimulacra2
+# shellcheck source=scripts/ffmpeg/lib.sh
 source "$ssim2_script_dir/../ffmpeg/lib.sh"
 
 ssim2_cache=${LIBVMAF_VK_SSIMULACRA2_CACHE:-${XDG_CACHE_HOME:-${HOME:?set HOME or LIBVMAF_VK_SSIMULACRA2_CACHE}/.cache}/libvmaf-vk/ssimulacra2}
