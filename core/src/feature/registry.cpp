@@ -18,6 +18,7 @@
 #include "feature/psnr_hvs/psnr_hvs.h"
 #include "feature/speed/speed.h"
 #include "feature/ssim/ssim.h"
+#include "feature/ssimulacra2/ssimulacra2.h"
 #include "feature/vif/vif.h"
 #include "feature/xpsnr/xpsnr.h"
 
@@ -48,6 +49,7 @@ constexpr RegistryEntry kFeatures[] = {
     {&kSpeedChromaExtractor, kSpeedChromaTwin},
     {&kSpeedTemporalExtractor, kSpeedTemporalTwin},
     {&kXpsnrExtractor, kXpsnrTwin},
+    {&kSsimulacra2Extractor, kSsimulacra2Twin},
 };
 
 constexpr auto kExtractors = [] {

@@ -1,0 +1,566 @@
+// ssimulacra2 on the CPU. Each frame pair is converted to RGB (the matrix and
+// range of the options, chroma repeated over the samples it covers, clamped to
+// [0, 1], float), and scored the way libjxl's `ssimulacra2` tool scores two
+// sRGB pictures: sRGB -> linear, 6 scales (2x2 box downsampling in linear RGB),
+// XYB, the recursive Gaussian blur, SSIM and edge-difference maps, their 1- and
+// 4-norms, the weighted sum and the final mapping. Every float operation is
+// libjxl's, in its order. Its Highway code's multiply-adds are fused on
+// targets with FMA (AVX2 and up) and not on the others (SSE2, SSE4), which
+// moves scores by up to a few hundredths: option libjxl_fma picks which
+// (std::fma or a multiply and an add). The build has -ffp-contract=off, so
+// nothing else is fused.
+#include "feature/ssimulacra2/ssimulacra2.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "feature/ssimulacra2/ssimulacra2_tables.h"
+#include "picture/picture.h"
+#include "util/log.h"
+
+namespace vmaf {
+
+namespace {
+
+namespace s2 = ssimulacra2;
+
+// a * b + c: one rounding where libjxl's Highway code runs on a target with
+// FMA (AVX2 and up), two on one without (SSE2, SSE4; option libjxl_fma).
+inline float madd(bool fused, float a, float b, float c)
+{
+    return fused ? std::fma(a, b, c) : a * b + c;
+}
+
+constexpr OptionSpec kOptions[] = {
+    {"matrix", nullptr, OptType::String, 0, 0, 0, true,
+     "YUV -> RGB matrix: auto (bt709 above 650 lines, else bt601), bt601, bt709 or bt2020", "auto",
+     "auto|bt601|bt709|bt2020"},
+    {"range", nullptr, OptType::String, 0, 0, 0, true,
+     "YUV sample range: limited (16-235 luma, 16-240 chroma at 8 bits) or full", "limited",
+     "limited|full"},
+    {"libjxl_fma", "nofma", OptType::Bool, 1, 0, 1, true,
+     "fuse multiply-adds as libjxl's AVX2/AVX-512 code does (0: as its SSE2/SSE4 code)"},
+};
+
+constexpr const char *kProvided[] = {s2::kName};
+
+// Three float planes of one size, row-major without padding.
+struct Image3 {
+    unsigned w = 0, h = 0;
+    std::vector<float> p[3];
+
+    void resize(unsigned nw, unsigned nh)
+    {
+        w = nw;
+        h = nh;
+        for (auto &v : p) v.resize(std::size_t(w) * h);
+    }
+    float *row(unsigned c, unsigned y) { return p[c].data() + std::size_t(y) * w; }
+    const float *row(unsigned c, unsigned y) const { return p[c].data() + std::size_t(y) * w; }
+};
+
+// ---- YUV -> RGB ----
+
+struct Conversion {
+    double y_off, y_scale, c_off, c_scale;  // normalized = (sample - off) / scale
+    double cr_r, cb_g, cr_g, cb_b;          // R = Y + cr_r Cr, G = Y - cb_g Cb - cr_g Cr, B = Y + cb_b Cb
+};
+
+Conversion make_conversion(s2::LumaWeights k, bool full, unsigned bpc)
+{
+    Conversion c{};
+    const double s = double(1u << (bpc - 8));
+    if (full) {
+        c.y_off = 0.0;
+        c.y_scale = double((1u << bpc) - 1);
+        c.c_off = double(1u << (bpc - 1));
+        c.c_scale = double((1u << bpc) - 1);
+    } else {
+        c.y_off = 16.0 * s;
+        c.y_scale = 219.0 * s;
+        c.c_off = 128.0 * s;
+        c.c_scale = 224.0 * s;
+    }
+    const double kg = 1.0 - k.kr - k.kb;
+    c.cr_r = 2.0 * (1.0 - k.kr);
+    c.cb_b = 2.0 * (1.0 - k.kb);
+    c.cb_g = 2.0 * k.kb * (1.0 - k.kb) / kg;
+    c.cr_g = 2.0 * k.kr * (1.0 - k.kr) / kg;
+    return c;
+}
+
+float clamp01(double v) { return float(std::min(std::max(v, 0.0), 1.0)); }
+
+template <typename T>
+void to_rgb(const VmafPicture &pic, const Conversion &cv, unsigned ss_x, unsigned ss_y, Image3 &out)
+{
+    for (unsigned y = 0; y < out.h; y++) {
+        const T *ly = reinterpret_cast<const T *>(static_cast<const uint8_t *>(pic.data[0]) +
+                                                  std::ptrdiff_t(y) * pic.stride[0]);
+        const T *lu = reinterpret_cast<const T *>(static_cast<const uint8_t *>(pic.data[1]) +
+                                                  std::ptrdiff_t(y >> ss_y) * pic.stride[1]);
+        const T *lv = reinterpret_cast<const T *>(static_cast<const uint8_t *>(pic.data[2]) +
+                                                  std::ptrdiff_t(y >> ss_y) * pic.stride[2]);
+        float *r = out.row(0, y), *g = out.row(1, y), *b = out.row(2, y);
+        for (unsigned x = 0; x < out.w; x++) {
+            const double yn = (double(ly[x]) - cv.y_off) / cv.y_scale;
+            const double cb = (double(lu[x >> ss_x]) - cv.c_off) / cv.c_scale;
+            const double cr = (double(lv[x >> ss_x]) - cv.c_off) / cv.c_scale;
+            r[x] = clamp01(yn + cv.cr_r * cr);
+            g[x] = clamp01(yn - cv.cb_g * cb - cv.cr_g * cr);
+            b[x] = clamp01(yn + cv.cb_b * cb);
+        }
+    }
+}
+
+// ---- sRGB -> linear, linear RGB -> XYB ----
+
+float srgb_to_linear(float x, bool fused)
+{
+    // Inputs are in [0, 1]: no sign to carry.
+    if (!(x > s2::kSrgbThreshold)) return x * s2::kSrgbLowDivInv;
+    float p = s2::kSrgbP[4], q = s2::kSrgbQ[4];
+    for (int i = 3; i >= 0; i--) {
+        p = madd(fused, p, x, s2::kSrgbP[i]);
+        q = madd(fused, q, x, s2::kSrgbQ[i]);
+    }
+    return p / q;
+}
+
+void linearize(Image3 &img, bool fused)
+{
+    for (auto &plane : img.p)
+        for (float &v : plane) v = srgb_to_linear(v, fused);
+}
+
+// cbrt(x) + add for x >= 0, libjxl's CubeRootAndAdd.
+float cube_root_add(float x, float add, bool fused)
+{
+    constexpr float k13 = 1.0f / 3;
+    constexpr float k43 = 4.0f / 3;
+    const float x3 = k13 * x;
+    int32_t bits;
+    std::memcpy(&bits, &x, sizeof bits);
+    const int32_t guess = bits == 0 ? 0 : s2::kCbrtExpBias - (bits >> 23) * s2::kCbrtExpMul;
+    float r;
+    std::memcpy(&r, &guess, sizeof r);
+    for (int i = 0; i < 3; i++) {
+        const float r2 = r * r;
+        r = madd(fused, -x3, r2 * r2, k43 * r);
+    }
+    float r2 = r * r;
+    r = madd(fused, k13, madd(fused, -x, r2 * r2, r), r);
+    r2 = r * r;
+    return madd(fused, r2, x, add);
+}
+
+// Linear RGB `in` -> positive XYB `out` (libjxl's ToXYB, then MakePositiveXYB).
+void to_xyb(const Image3 &in, float neg_bias_cbrt, bool fused, Image3 &out)
+{
+    out.resize(in.w, in.h);
+    const auto &m = s2::kOpsin;
+    const std::size_t n = std::size_t(in.w) * in.h;
+    for (std::size_t i = 0; i < n; i++) {
+        const float r = in.p[0][i], g = in.p[1][i], b = in.p[2][i];
+        float c[3];
+        for (int j = 0; j < 3; j++) {
+            float mixed = madd(fused, m[j][0], r, madd(fused, m[j][1], g, madd(fused, m[j][2], b, s2::kOpsinBias)));
+            if (std::signbit(mixed)) mixed = 0.0f;
+            c[j] = cube_root_add(mixed, neg_bias_cbrt, fused);
+        }
+        const float xv = 0.5f * (c[0] - c[1]);
+        const float yv = 0.5f * (c[0] + c[1]);
+        out.p[2][i] = (c[2] - yv) + s2::kBOffset;
+        out.p[0][i] = xv * s2::kXScale + s2::kXOffset;
+        out.p[1][i] = yv + s2::kYOffset;
+    }
+}
+
+// 2x2 box average, the last row and column repeated where the size is odd.
+void downsample(const Image3 &in, Image3 &out)
+{
+    out.resize((in.w + 1) / 2, (in.h + 1) / 2);
+    for (unsigned c = 0; c < 3; c++)
+        for (unsigned oy = 0; oy < out.h; oy++) {
+            float *ro = out.row(c, oy);
+            for (unsigned ox = 0; ox < out.w; ox++) {
+                float sum = 0.0f;
+                for (unsigned iy = 0; iy < 2; iy++)
+                    for (unsigned ix = 0; ix < 2; ix++) {
+                        const unsigned x = std::min(ox * 2 + ix, in.w - 1);
+                        const unsigned y = std::min(oy * 2 + iy, in.h - 1);
+                        sum += in.row(c, y)[x];
+                    }
+                ro[ox] = sum * 0.25f;
+            }
+        }
+}
+
+// ---- the recursive Gaussian (Charalampidis 2016, as libjxl implements it) ----
+
+struct RecursiveGaussian {
+    int radius;
+    float n2[3], d1[3];
+    // Four outputs at once: the multipliers of each of the four lanes.
+    float mul_prev[3][4], mul_prev2[3][4], mul_in[3][4];
+};
+
+RecursiveGaussian make_gaussian(double sigma)
+{
+    RecursiveGaussian rg{};
+    constexpr double kPi = 3.141592653589793238;
+    const double radius = ::roundf(float(3.2795 * sigma + 0.2546));
+    const double pi_div_2r = kPi / (2.0 * radius);
+    const double omega[3] = {pi_div_2r, 3.0 * pi_div_2r, 5.0 * pi_div_2r};
+    const double p1 = +1.0 / std::tan(0.5 * omega[0]);
+    const double p3 = -1.0 / std::tan(0.5 * omega[1]);
+    const double p5 = +1.0 / std::tan(0.5 * omega[2]);
+    const double r1 = +p1 * p1 / std::sin(omega[0]);
+    const double r3 = -p3 * p3 / std::sin(omega[1]);
+    const double r5 = +p5 * p5 / std::sin(omega[2]);
+    const double neg_half_sigma2 = -0.5 * sigma * sigma;
+    const double recip_radius = 1.0 / radius;
+    double rho[3];
+    for (int i = 0; i < 3; i++) rho[i] = std::exp(neg_half_sigma2 * omega[i] * omega[i]) * recip_radius;
+    const double d13 = p1 * r3 - r1 * p3;
+    const double d35 = p3 * r5 - r3 * p5;
+    const double d51 = p5 * r1 - r5 * p1;
+    const double recip_d13 = 1.0 / d13;
+    const double zeta15 = d35 * recip_d13;
+    const double zeta35 = d51 * recip_d13;
+    double a[3][3] = {{p1, p3, p5}, {r1, r3, r5}, {zeta15, zeta35, 1.0}};
+    // Inverse by cofactors, in libjxl's order.
+    double t[3][3];
+    t[0][0] = a[1][1] * a[2][2] - a[1][2] * a[2][1];
+    t[0][1] = a[0][2] * a[2][1] - a[0][1] * a[2][2];
+    t[0][2] = a[0][1] * a[1][2] - a[0][2] * a[1][1];
+    t[1][0] = a[1][2] * a[2][0] - a[1][0] * a[2][2];
+    t[1][1] = a[0][0] * a[2][2] - a[0][2] * a[2][0];
+    t[1][2] = a[0][2] * a[1][0] - a[0][0] * a[1][2];
+    t[2][0] = a[1][0] * a[2][1] - a[1][1] * a[2][0];
+    t[2][1] = a[0][1] * a[2][0] - a[0][0] * a[2][1];
+    t[2][2] = a[0][0] * a[1][1] - a[0][1] * a[1][0];
+    const double det = a[0][0] * t[0][0] + a[0][1] * t[1][0] + a[0][2] * t[2][0];
+    const double idet = 1.0 / det;
+    for (int j = 0; j < 3; j++)
+        for (int i = 0; i < 3; i++) a[j][i] = t[j][i] * idet;
+    const double gamma[3] = {1.0, radius * radius - sigma * sigma, zeta15 * rho[0] + zeta35 * rho[1] + rho[2]};
+    double beta[3];
+    for (int y = 0; y < 3; y++) {
+        double e = 0.0;
+        for (int x = 0; x < 3; x++) e += a[y][x] * gamma[x];
+        beta[y] = e;
+    }
+    rg.radius = int(radius);
+    for (int i = 0; i < 3; i++) {
+        const double n2 = -beta[i] * std::cos(omega[i] * (radius + 1.0));
+        const double d1 = -2.0 * std::cos(omega[i]);
+        rg.n2[i] = float(n2);
+        rg.d1[i] = float(d1);
+        const double d_2 = d1 * d1;
+        rg.mul_prev[i][0] = float(-d1);
+        rg.mul_prev[i][1] = float(d_2 - 1.0);
+        rg.mul_prev[i][2] = float(-d_2 * d1 + 2.0 * d1);
+        rg.mul_prev[i][3] = float(d_2 * d_2 - 3.0 * d_2 + 1.0);
+        rg.mul_prev2[i][0] = float(-1.0);
+        rg.mul_prev2[i][1] = float(d1);
+        rg.mul_prev2[i][2] = float(-d_2 + 1.0);
+        rg.mul_prev2[i][3] = float(d_2 * d1 - 2.0 * d1);
+        rg.mul_in[i][0] = float(n2);
+        rg.mul_in[i][1] = float(-d1 * n2);
+        rg.mul_in[i][2] = float(d_2 * n2 - n2);
+        rg.mul_in[i][3] = float(-d_2 * d1 * n2 + 2.0 * d1 * n2);
+    }
+    return rg;
+}
+
+const RecursiveGaussian &gaussian()
+{
+    // The sigma goes through a volatile so that the compiler evaluates the
+    // transcendental functions at run time with the C library, as libjxl does.
+    static const RecursiveGaussian rg = [] {
+        volatile double sigma = s2::kBlurSigma;
+        return make_gaussian(sigma);
+    }();
+    return rg;
+}
+
+// One row, horizontally: outputs one at a time at the edges, four at a time
+// (each lane with its own multipliers) in between, as libjxl's FastGaussian1D.
+void blur_row(const RecursiveGaussian &rg, const float *in, float *out, std::ptrdiff_t xsize, bool fused)
+{
+    const std::ptrdiff_t N = rg.radius;
+    float prev[3] = {}, prev2[3] = {};
+    const auto one = [&](std::ptrdiff_t n) {
+        const std::ptrdiff_t left = n - N - 1, right = n + N - 1;
+        const float sum = (left >= 0 ? in[left] : 0.0f) + (right < xsize ? in[right] : 0.0f);
+        float o[3];
+        for (int k = 0; k < 3; k++) {
+            float v = sum * rg.mul_in[k][0];
+            v = madd(fused, rg.mul_prev2[k][0], prev2[k], v);
+            prev2[k] = prev[k];
+            v = madd(fused, rg.mul_prev[k][0], prev[k], v);
+            prev[k] = v;
+            o[k] = v;
+        }
+        return o[0] + (o[1] + o[2]);
+    };
+    std::ptrdiff_t n = -N + 1;
+    const std::ptrdiff_t first_aligned = (N + 1 + 3) / 4 * 4;
+    for (; n < std::min(first_aligned, xsize); ++n) {
+        const float v = one(n);
+        if (n >= 0) out[n] = v;
+    }
+    for (; n < xsize - N + 1 - 3; n += 4) {
+        float s[4];
+        for (int j = 0; j < 4; j++) s[j] = in[n - N - 1 + j] + in[n + N - 1 + j];
+        float o[3][4];
+        for (int k = 0; k < 3; k++)
+            for (int j = 0; j < 4; j++) {
+                float v = s[0] * rg.mul_in[k][j];
+                for (int m = 1; m < 4; m++) v = madd(fused, j >= m ? rg.mul_in[k][j - m] : 0.0f, s[m], v);
+                v = madd(fused, rg.mul_prev2[k][j], prev2[k], v);
+                v = madd(fused, rg.mul_prev[k][j], prev[k], v);
+                o[k][j] = v;
+            }
+        for (int k = 0; k < 3; k++) {
+            prev2[k] = o[k][2];
+            prev[k] = o[k][3];
+        }
+        for (int j = 0; j < 4; j++) out[n + j] = o[0][j] + (o[1][j] + o[2][j]);
+    }
+    for (; n < xsize; ++n) out[n] = one(n);
+}
+
+class Blur {
+public:
+    explicit Blur(bool fused) : fused_(fused) {}
+
+    // out = blur(in), one plane.
+    void plane(const float *in, float *out, unsigned w, unsigned h)
+    {
+        const bool fused = fused_;
+        const RecursiveGaussian &rg = gaussian();
+        temp_.resize(std::size_t(w) * h);
+        for (unsigned y = 0; y < h; y++)
+            blur_row(rg, in + std::size_t(y) * w, temp_.data() + std::size_t(y) * w, w, fused);
+        // Vertically, every column on its own: y_n = n2 s - d1 y_{n-1} - y_{n-2}
+        // for each of the three terms, s the sum of the inputs N + 1 rows up and
+        // N - 1 rows down (zero outside).
+        state_.assign(std::size_t(w) * 6, 0.0f);  // per column: y1, y3, y5 at n-1, then at n-2
+        const std::ptrdiff_t N = rg.radius, ysize = h;
+        for (std::ptrdiff_t n = -N + 1; n < ysize; ++n) {
+            const std::ptrdiff_t top = n - N - 1, bottom = n + N - 1;
+            const float *rt = top >= 0 ? temp_.data() + std::size_t(top) * w : nullptr;
+            const float *rb = bottom < ysize ? temp_.data() + std::size_t(bottom) * w : nullptr;
+            float *ro = n >= 0 ? out + std::size_t(n) * w : nullptr;
+            for (unsigned x = 0; x < w; x++) {
+                const float b = rb ? rb[x] : 0.0f;
+                const float sum = rt ? rt[x] + b : b;
+                float *st = state_.data() + std::size_t(x) * 6;
+                float y[3];
+                for (int k = 0; k < 3; k++) {
+                    y[k] = madd(fused, rg.n2[k], sum, madd(fused, -rg.d1[k], st[k], -st[3 + k]));
+                    st[3 + k] = st[k];
+                    st[k] = y[k];
+                }
+                if (ro) ro[x] = y[0] + (y[1] + y[2]);
+            }
+        }
+    }
+
+    void image(const Image3 &in, Image3 &out)
+    {
+        out.resize(in.w, in.h);
+        for (unsigned c = 0; c < 3; c++) plane(in.p[c].data(), out.p[c].data(), in.w, in.h);
+    }
+
+private:
+    bool fused_;
+    std::vector<float> temp_, state_;
+};
+
+// ---- maps and score ----
+
+struct ScaleNorms {
+    double ssim[6];       // per channel: 1-norm, 4-norm
+    double edgediff[12];  // per channel: artifact 1, 4-norm, detail lost 1, 4-norm
+};
+
+double quartic(double x)
+{
+    x *= x;
+    x *= x;
+    return x;
+}
+
+void ssim_map(const Image3 &m1, const Image3 &m2, const Image3 &s11, const Image3 &s22, const Image3 &s12,
+              double *avg)
+{
+    const double one_per_pixels = 1.0 / double(std::size_t(m1.h) * m1.w);
+    const std::size_t n = std::size_t(m1.w) * m1.h;
+    for (unsigned c = 0; c < 3; c++) {
+        double sum0 = 0.0, sum1 = 0.0;
+        for (std::size_t i = 0; i < n; i++) {
+            const float mu1 = m1.p[c][i], mu2 = m2.p[c][i];
+            const float mu11 = mu1 * mu1, mu22 = mu2 * mu2, mu12 = mu1 * mu2;
+            const float num_m = float(1.0 - double((mu1 - mu2) * (mu1 - mu2)));
+            const float num_s = 2 * (s12.p[c][i] - mu12) + s2::kC2;
+            const float denom_s = (s11.p[c][i] - mu11) + (s22.p[c][i] - mu22) + s2::kC2;
+            double d = 1.0 - double(num_m * num_s / denom_s);
+            d = std::max(d, 0.0);
+            sum0 += d;
+            sum1 += quartic(d);
+        }
+        avg[c * 2] = one_per_pixels * sum0;
+        avg[c * 2 + 1] = std::sqrt(std::sqrt(one_per_pixels * sum1));
+    }
+}
+
+void edge_diff_map(const Image3 &img1, const Image3 &mu1, const Image3 &img2, const Image3 &mu2, double *avg)
+{
+    const double one_per_pixels = 1.0 / double(std::size_t(img1.h) * img1.w);
+    const std::size_t n = std::size_t(img1.w) * img1.h;
+    for (unsigned c = 0; c < 3; c++) {
+        double sum[4] = {};
+        for (std::size_t i = 0; i < n; i++) {
+            const double d1 = (1.0 + double(std::abs(img2.p[c][i] - mu2.p[c][i]))) /
+                                  (1.0 + double(std::abs(img1.p[c][i] - mu1.p[c][i]))) -
+                              1.0;
+            const double artifact = std::max(d1, 0.0);
+            sum[0] += artifact;
+            sum[1] += quartic(artifact);
+            const double detail_lost = std::max(-d1, 0.0);
+            sum[2] += detail_lost;
+            sum[3] += quartic(detail_lost);
+        }
+        avg[c * 4] = one_per_pixels * sum[0];
+        avg[c * 4 + 1] = std::sqrt(std::sqrt(one_per_pixels * sum[1]));
+        avg[c * 4 + 2] = one_per_pixels * sum[2];
+        avg[c * 4 + 3] = std::sqrt(std::sqrt(one_per_pixels * sum[3]));
+    }
+}
+
+// The weights are taken in order over the scales computed: pictures with
+// fewer than 6 scales use the first weights, as libjxl's tool does.
+double score(const std::vector<ScaleNorms> &scales)
+{
+    double s = 0.0;
+    std::size_t i = 0;
+    for (unsigned c = 0; c < 3; c++)
+        for (const ScaleNorms &sc : scales)
+            for (unsigned n = 0; n < 2; n++) {
+                s += s2::kWeights[i++] * std::abs(sc.ssim[c * 2 + n]);
+                s += s2::kWeights[i++] * std::abs(sc.edgediff[c * 4 + n]);
+                s += s2::kWeights[i++] * std::abs(sc.edgediff[c * 4 + n + 2]);
+            }
+    s = s * s2::kScoreScale;
+    s = s2::kPolyA * s - s2::kPolyB * s * s + s2::kPolyC * s * s * s;
+    if (s > 0) return 100.0 - 10.0 * std::pow(s, s2::kScoreExponent);
+    return 100.0;
+}
+
+class Ssimulacra2Cpu final : public Extractor {
+public:
+    explicit Ssimulacra2Cpu(const FeatureOptions &opts)
+        : matrix_(opts.text("matrix")), full_range_(opts.text("range") == "full"), fused_(opts.flag("libjxl_fma")),
+          blur_(fused_)
+    {
+    }
+
+    int init(const FrameFormat &fmt) override
+    {
+        if (fmt.pix_fmt == VMAF_PIX_FMT_YUV400P) {
+            log(VMAF_LOG_LEVEL_ERROR, "ssimulacra2: needs chroma planes (4:0:0 input given)\n");
+            return -EINVAL;
+        }
+        if (fmt.w < s2::kMinSide || fmt.h < s2::kMinSide) {
+            log(VMAF_LOG_LEVEL_ERROR, "ssimulacra2: picture %ux%u is too small; width and height must be at least %u\n",
+                fmt.w, fmt.h, s2::kMinSide);
+            return -EINVAL;
+        }
+        s2::LumaWeights k = s2::kBt601;
+        if (matrix_ == "bt709" || (matrix_ == "auto" && fmt.h > s2::kAutoHdHeight)) k = s2::kBt709;
+        else if (matrix_ == "bt2020") k = s2::kBt2020;
+        conv_ = make_conversion(k, full_range_, fmt.bpc);
+        chroma_shift(fmt.pix_fmt, &ss_x_, &ss_y_);
+        fmt_ = fmt;
+        volatile float bias = s2::kOpsinBias;
+        neg_bias_cbrt_ = -std::cbrt(float(bias));
+        return 0;
+    }
+
+    int extract(const VmafPicture &ref, const VmafPicture &dist, unsigned index, ScoreSink &out) override
+    {
+        rgb(ref, lin_[0]);
+        rgb(dist, lin_[1]);
+        linearize(lin_[0], fused_);
+        linearize(lin_[1], fused_);
+        std::vector<ScaleNorms> scales;
+        for (int scale = 0; scale < s2::kNumScales; scale++) {
+            if (lin_[0].w < s2::kMinSide || lin_[0].h < s2::kMinSide) break;
+            if (scale) {
+                for (int s = 0; s < 2; s++) {
+                    downsample(lin_[s], tmp_);
+                    std::swap(lin_[s], tmp_);
+                }
+            }
+            to_xyb(lin_[0], neg_bias_cbrt_, fused_, xyb_[0]);
+            to_xyb(lin_[1], neg_bias_cbrt_, fused_, xyb_[1]);
+            multiply(xyb_[0], xyb_[0]);
+            blur_.image(mul_, sigma11_);
+            multiply(xyb_[1], xyb_[1]);
+            blur_.image(mul_, sigma22_);
+            multiply(xyb_[0], xyb_[1]);
+            blur_.image(mul_, sigma12_);
+            blur_.image(xyb_[0], mu_[0]);
+            blur_.image(xyb_[1], mu_[1]);
+            ScaleNorms sc{};
+            ssim_map(mu_[0], mu_[1], sigma11_, sigma22_, sigma12_, sc.ssim);
+            edge_diff_map(xyb_[0], mu_[0], xyb_[1], mu_[1], sc.edgediff);
+            scales.push_back(sc);
+        }
+        return out.append(s2::kName, index, score(scales));
+    }
+
+private:
+    void rgb(const VmafPicture &pic, Image3 &out) const
+    {
+        out.resize(fmt_.w, fmt_.h);
+        if (fmt_.bpc > 8) to_rgb<uint16_t>(pic, conv_, ss_x_, ss_y_, out);
+        else to_rgb<uint8_t>(pic, conv_, ss_x_, ss_y_, out);
+    }
+
+    void multiply(const Image3 &a, const Image3 &b)
+    {
+        mul_.resize(a.w, a.h);
+        for (unsigned c = 0; c < 3; c++)
+            for (std::size_t i = 0; i < a.p[c].size(); i++) mul_.p[c][i] = a.p[c][i] * b.p[c][i];
+    }
+
+    std::string matrix_;
+    bool full_range_;
+    bool fused_;
+    FrameFormat fmt_{};
+    Conversion conv_{};
+    unsigned ss_x_ = 0, ss_y_ = 0;
+    float neg_bias_cbrt_ = 0.0f;
+    Image3 lin_[2], tmp_, xyb_[2], mul_, sigma11_, sigma22_, sigma12_, mu_[2];
+    Blur blur_;
+};
+
+std::unique_ptr<Extractor> create(const FeatureOptions &opts)
+{
+    return std::make_unique<Ssimulacra2Cpu>(opts);
+}
+
+}  // namespace
+
+const ExtractorInfo kSsimulacra2Extractor = {"ssimulacra2", kProvided, kOptions, 0, create};
+
+}  // namespace vmaf

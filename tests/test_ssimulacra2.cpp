@@ -1,0 +1,135 @@
+// ssimulacra2 against libjxl's own ssimulacra2 tool on every golden pair, built
+// for Highway's AVX2 target (fused multiply-adds: tests/data/NAME.ssimulacra2.json)
+// and for its SSE2 target (unfused: NAME.ssimulacra2.nofma.json), both written
+// by scripts/truth/ssimulacra2.sh from RGB files an independent converter
+// made; the score of identical frames; the errors for bad options and too
+// small pictures.
+#include <catch2/catch.hpp>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+
+#include "feature/ssimulacra2/ssimulacra2.h"
+#include "golden.h"
+#include "libvmaf/libvmaf.h"
+#include "options.h"
+#include "pictures.h"
+#include "run.h"
+#include "sink.h"
+
+using namespace vmaf;
+using namespace vmaf::test;
+
+namespace {
+
+// libjxl prints its score with 8 decimals; the extractor must agree to 1e-6.
+constexpr double kTolerance = 1e-6;
+
+// The per-frame scores of `pair` in output `output` (options add a suffix)
+// against the tool's in NAME`suffix`.
+void check_pair(const std::string &pair, const std::string &suffix, const ApiOptions &opts,
+                const std::string &output = "ssimulacra2")
+{
+    const std::string path = data_dir() + "/" + pair + suffix;
+    INFO(path);
+    REQUIRE(std::ifstream(path).good());
+    const Expected e = load_expected(path);
+    const auto got = run_pair(pair, {{"ssimulacra2", opts}}, {output});
+    const double diff = max_frame_diff(got.at(output), e, "ssimulacra2");
+    std::printf("ssimulacra2 %-32s %-24s max |diff| %.3g over %zu frames\n", pair.c_str(), suffix.c_str(), diff,
+                e.frames.size());
+    CHECK(diff <= kTolerance);
+}
+
+// One picture pair scored by the extractor itself.
+struct Scored {
+    int err;
+    double value;
+};
+
+Scored score_once(const Dict &opts, const VmafPicture &ref, const VmafPicture &dis)
+{
+    auto ex = kSsimulacra2Extractor.create(options_for(kSsimulacra2Extractor, opts));
+    Scored s{ex->init(format_of(ref)), NAN};
+    if (s.err) return s;
+    MapSink sink;
+    s.err = ex->extract(ref, dis, 0, sink);
+    if (!s.err) s.err = sink.get("ssimulacra2", 0, &s.value);
+    return s;
+}
+
+unsigned pattern(unsigned pl, unsigned x, unsigned y, unsigned seed)
+{
+    const unsigned h = (x * 73856093u) ^ (y * 19349663u) ^ (pl * 83492791u) ^ (seed * 2654435761u);
+    return pl ? 96 + (h >> 7) % 64 : 32 + ((x * 5 + y * 3) % 160) + (h >> 9) % 32;
+}
+
+}  // namespace
+
+TEST_CASE("ssimulacra2 matches libjxl's tool (AVX2, fused) on every golden pair", "[ssimulacra2][golden]")
+{
+    for (const auto &pair : golden_pairs()) check_pair(pair, ".ssimulacra2.json", {});
+    for (const char *pair : {"coffee_320x240_crf28", "rocket_320x240_10bit_crf30"})
+        check_pair(pair, ".ssimulacra2.bt709_full.json", {{"matrix", "bt709"}, {"range", "full"}},
+                   "ssimulacra2_matrix_bt709_range_full");
+}
+
+TEST_CASE("ssimulacra2 libjxl_fma=0 matches libjxl's tool (SSE2, unfused) on every golden pair",
+          "[ssimulacra2][golden]")
+{
+    for (const auto &pair : golden_pairs())
+        check_pair(pair, ".ssimulacra2.nofma.json", {{"libjxl_fma", "0"}}, "ssimulacra2_nofma");
+    for (const char *pair : {"coffee_320x240_crf28", "rocket_320x240_10bit_crf30"})
+        check_pair(pair, ".ssimulacra2.nofma.bt709_full.json",
+                   {{"matrix", "bt709"}, {"range", "full"}, {"libjxl_fma", "0"}},
+                   "ssimulacra2_nofma_matrix_bt709_range_full");
+}
+
+TEST_CASE("ssimulacra2 of identical frames is 100", "[ssimulacra2]")
+{
+    for (VmafPixelFormat fmt : {VMAF_PIX_FMT_YUV420P, VMAF_PIX_FMT_YUV422P, VMAF_PIX_FMT_YUV444P}) {
+        const auto gen = [](unsigned pl, unsigned x, unsigned y) { return pattern(pl, x, y, 1); };
+        VmafPicture a = make_picture(fmt, 8, 37, 29, gen), b = make_picture(fmt, 8, 37, 29, gen);
+        const Scored s = score_once({}, a, b);
+        CHECK(s.err == 0);
+        CHECK(s.value == 100.0);
+        VmafPicture c = make_picture(fmt, 8, 37, 29, [](unsigned pl, unsigned x, unsigned y) {
+            return pattern(pl, x, y, 2);
+        });
+        const Scored d = score_once({}, a, c);
+        CHECK(d.err == 0);
+        CHECK(d.value < 100.0);
+        vmaf_picture_unref(&a);
+        vmaf_picture_unref(&b);
+        vmaf_picture_unref(&c);
+    }
+}
+
+TEST_CASE("ssimulacra2 rejects bad options and pictures below 8x8", "[ssimulacra2]")
+{
+    FeatureOptions o;
+    std::string err;
+    CHECK(FeatureOptions::parse(kSsimulacra2Extractor.options, {{"matrix", "bt470"}}, &o, &err) == -EINVAL);
+    CHECK(FeatureOptions::parse(kSsimulacra2Extractor.options, {{"range", "tv"}}, &o, &err) == -EINVAL);
+    CHECK(FeatureOptions::parse(kSsimulacra2Extractor.options, {{"no_such_option", "1"}}, &o, &err) == -EINVAL);
+    CHECK(use_with("ssimulacra2", {{"matrix", "bt470"}}) < 0);
+    CHECK(use_with("ssimulacra2", {{"matrix", "bt2020"}, {"range", "full"}}) == 0);
+
+    const auto gen = [](unsigned pl, unsigned x, unsigned y) { return pattern(pl, x, y, 3); };
+    for (const auto &[w, h] : {std::pair{7u, 8u}, std::pair{8u, 7u}, std::pair{1u, 1u}}) {
+        VmafPicture a = make_picture(VMAF_PIX_FMT_YUV420P, 8, w, h, gen);
+        CHECK(score_once({}, a, a).err == -EINVAL);
+        vmaf_picture_unref(&a);
+    }
+    // 8x8 is libjxl's smallest: two scales (8x8 and 4x4), scored.
+    VmafPicture a = make_picture(VMAF_PIX_FMT_YUV420P, 8, 8, 8, gen);
+    const Scored s = score_once({}, a, a);
+    CHECK(s.err == 0);
+    CHECK(s.value == 100.0);
+    vmaf_picture_unref(&a);
+    VmafPicture g = make_picture(VMAF_PIX_FMT_YUV400P, 8, 16, 16, gen);
+    CHECK(score_once({}, g, g).err == -EINVAL);
+    vmaf_picture_unref(&g);
+}
