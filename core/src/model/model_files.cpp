@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/model.h"
+#include "util/os.h"
 
 #ifndef VMAF_MODEL_DIR
 #error "VMAF_MODEL_DIR must be defined by the build (meson option model_dir)"
@@ -27,12 +28,12 @@ constexpr const char *kModelDirEnv = "VMAF_MODEL_DIR";
 int read_text(const std::string &path, std::string *text, std::string *err)
 {
     std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) {
+    if (std::filesystem::is_directory(os::fs_path(path), ec)) {
         if (err) *err = "model file '" + path + "' is a directory";
         return -EINVAL;
     }
     errno = 0;
-    std::ifstream in(path, std::ios::binary);
+    std::ifstream in(os::fs_path(path), std::ios::binary);
     if (!in) {
         const int e = errno ? errno : EIO;
         if (err) *err = "cannot open model file '" + path + "': " + std::strerror(e);
@@ -64,8 +65,8 @@ int read_json(const std::string &path, nlohmann::json *doc, std::string *err)
 bool readable_file(const std::string &path)
 {
     std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) return false;
-    return std::ifstream(path).good();
+    if (!std::filesystem::is_regular_file(os::fs_path(path), ec)) return false;
+    return std::ifstream(os::fs_path(path)).good();
 }
 
 void prefix(std::string *err, const std::string &path)
@@ -77,8 +78,8 @@ void prefix(std::string *err, const std::string &path)
 
 std::string model_directory()
 {
-    const char *env = std::getenv(kModelDirEnv);
-    return env && *env ? std::string(env) : std::string(VMAF_MODEL_DIR);
+    const std::string env = os::get_env(kModelDirEnv);
+    return !env.empty() ? env : std::string(VMAF_MODEL_DIR);
 }
 
 int model_version_path(std::string_view version, std::string *path, std::string *err)
@@ -99,10 +100,10 @@ int model_version_path(std::string_view version, std::string *path, std::string 
     // (vmaf_v1.0.16/vmaf_v1.0.16_3d0h.json): look one level down.
     std::vector<std::string> found;
     std::error_code ec;
-    for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    for (std::filesystem::directory_iterator it(os::fs_path(dir), ec), end; !ec && it != end; it.increment(ec)) {
         std::error_code ec2;
         if (!it->is_directory(ec2)) continue;
-        const std::string candidate = (it->path() / file).string();
+        const std::string candidate = os::utf8_path(it->path() / os::fs_path(file));
         if (readable_file(candidate)) found.push_back(candidate);
     }
     std::sort(found.begin(), found.end());

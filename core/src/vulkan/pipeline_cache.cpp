@@ -7,13 +7,10 @@
 #include <cstring>
 #include <vector>
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include "spirv.h"
 #include "util/env.h"
 #include "util/log.h"
+#include "util/os.h"
 #include "vulkan/state.h"
 
 namespace vmaf::vk {
@@ -53,60 +50,6 @@ void warn_once(std::atomic<bool> &flag, const char *fmt, const std::string &path
         return;
     }
     log(VMAF_LOG_LEVEL_WARNING, fmt, path.c_str(), why);
-}
-
-// $XDG_CACHE_HOME/libvmaf-vk (an absolute XDG_CACHE_HOME only, as the XDG
-// base directory specification says), else $HOME/.cache/libvmaf-vk; "" when
-// neither is known.
-std::string cache_dir()
-{
-    const char *xdg = std::getenv("XDG_CACHE_HOME");
-    if (xdg && xdg[0] == '/') return std::string(xdg) + "/libvmaf-vk";
-    const char *home = std::getenv("HOME");
-    if (home && home[0] == '/') return std::string(home) + "/.cache/libvmaf-vk";
-    return "";
-}
-
-// mkdir -p of an absolute path; 0 or an errno.
-int make_dirs(const std::string &dir)
-{
-    for (size_t pos = 1; pos <= dir.size(); pos++) {
-        if (pos != dir.size() && dir[pos] != '/') continue;
-        const std::string part = dir.substr(0, pos);
-        if (mkdir(part.c_str(), 0700) != 0 && errno != EEXIST) return errno;
-    }
-    struct stat st {};
-    if (stat(dir.c_str(), &st) != 0) return errno;
-    return S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
-}
-
-bool read_file(const std::string &path, std::vector<uint8_t> *out, int *err)
-{
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        *err = errno;
-        return false;
-    }
-    out->clear();
-    uint8_t buf[65536];
-    for (;;) {
-        const ssize_t n = ::read(fd, buf, sizeof(buf));
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) {
-            *err = errno;
-            ::close(fd);
-            return false;
-        }
-        if (n == 0) break;
-        out->insert(out->end(), buf, buf + n);
-        if (out->size() > (size_t(1) << 30)) {  // not ours: no pipeline cache is that large
-            *err = EFBIG;
-            ::close(fd);
-            return false;
-        }
-    }
-    ::close(fd);
-    return true;
 }
 
 FileHeader key_of(const State &st)
@@ -155,7 +98,7 @@ const char *check_file(const std::vector<uint8_t> &file, const FileHeader &key, 
 
 std::string PipelineCache::file_for(const State &st)
 {
-    const std::string dir = cache_dir();
+    const std::string dir = os::user_cache_dir("libvmaf-vk");
     if (dir.empty()) return "";
     const VkPhysicalDeviceProperties &p = st.properties();
     char name[128];
@@ -172,8 +115,8 @@ std::unique_ptr<PipelineCache> PipelineCache::open(State &st)
     if (!env_off("VMAF_VULKAN_PIPELINE_CACHE")) {
         c->path_ = file_for(st);
         if (c->path_.empty())
-            log(VMAF_LOG_LEVEL_DEBUG, "Vulkan: pipeline cache: neither XDG_CACHE_HOME nor HOME is set; "
-                                      "no file\n");
+            log(VMAF_LOG_LEVEL_DEBUG, "Vulkan: pipeline cache: no user cache directory (neither XDG_CACHE_HOME "
+                                      "nor HOME; LOCALAPPDATA on Windows); no file\n");
     }
     c->load();
     return c;
@@ -187,7 +130,8 @@ void PipelineCache::load()
     size_t initial_size = 0;
     if (!path_.empty()) {
         int err = 0;
-        if (!read_file(path_, &file, &err)) {
+        // No pipeline cache is anywhere near 1 GiB: a larger file is not ours.
+        if ((err = os::read_file(path_, &file, size_t(1) << 30))) {
             if (err == ENOENT || err == ENOTDIR) {  // an unusable directory is said once, on saving
                 log(VMAF_LOG_LEVEL_DEBUG, "Vulkan: pipeline cache: no file %s yet\n", path_.c_str());
             } else {
@@ -255,35 +199,14 @@ size_t PipelineCache::save()
     std::memcpy(out.data(), &h, sizeof(h));
 
     const std::string dir = path_.substr(0, path_.rfind('/'));
-    if (int err = make_dirs(dir)) {
+    if (int err = os::make_dirs(dir)) {
         warn_once(g_warned_unwritable, "Vulkan: pipeline cache directory of %s cannot be made (%s); not saved\n",
                   path_, std::strerror(err));
         return 0;
     }
     // A file of our own in the same directory, renamed over the old one: a
     // reader sees the old file or the new one, never a mix.
-    std::string tmp = path_ + ".XXXXXX";
-    const int fd = mkstemp(tmp.data());
-    if (fd < 0) {
-        warn_once(g_warned_unwritable, "Vulkan: pipeline cache %s cannot be written (%s); not saved\n", path_,
-                  std::strerror(errno));
-        return 0;
-    }
-    size_t done = 0;
-    int err = 0;
-    while (done < out.size()) {
-        const ssize_t n = ::write(fd, out.data() + done, out.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) {
-            err = n < 0 ? errno : EIO;
-            break;
-        }
-        done += size_t(n);
-    }
-    if (::close(fd) != 0 && !err) err = errno;
-    if (!err && std::rename(tmp.c_str(), path_.c_str()) != 0) err = errno;
-    if (err) {
-        ::unlink(tmp.c_str());
+    if (int err = os::replace_file(path_, out.data(), out.size())) {
         warn_once(g_warned_unwritable, "Vulkan: pipeline cache %s cannot be written (%s); not saved\n", path_,
                   std::strerror(err));
         return 0;
