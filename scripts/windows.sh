@@ -6,7 +6,7 @@
 # NATIVE_BUILD_DIR): every number must be the same. docs/windows.md.
 #   bash scripts/windows.sh          # the cross build (installs the compiler as root)
 #   bash scripts/windows.sh test     # ... then the comparison under Wine
-#   VULKAN=1 bash scripts/windows.sh test   # also --backend vulkan through Wine's Vulkan
+#   BACKEND=vulkan bash scripts/windows.sh test   # the same with --backend vulkan (Wine's Vulkan)
 # The Windows build reads y4m and raw YUV only (no FFmpeg libraries, no VA-API).
 set -euo pipefail
 cd "$(dirname "$0")/.."

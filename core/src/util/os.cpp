@@ -202,11 +202,15 @@ int64_t regular_file_size(std::FILE *f)
 
 int64_t read_at(std::FILE *f, void *dst, size_t n, int64_t offset)
 {
-    // ReadFile at an offset given in OVERLAPPED, on a handle opened without
-    // FILE_FLAG_OVERLAPPED: a synchronous read there, as pread is.
-    HANDLE h = HANDLE(_get_osfhandle(_fileno(f)));
+    // ReadFile at an offset (in OVERLAPPED) also moves the file pointer of the
+    // handle it reads through, under the stream's position: so it reads through
+    // a handle of its own, opened again from the stream's (its own pointer).
+    HANDLE stream = HANDLE(_get_osfhandle(_fileno(f)));
+    HANDLE h = stream == INVALID_HANDLE_VALUE
+                   ? INVALID_HANDLE_VALUE
+                   : ReOpenFile(stream, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, 0);
     if (h == INVALID_HANDLE_VALUE) {
-        errno = EBADF;
+        errno = stream == INVALID_HANDLE_VALUE ? EBADF : errno_of(GetLastError());
         return -1;
     }
     OVERLAPPED ov{};
@@ -214,13 +218,14 @@ int64_t read_at(std::FILE *f, void *dst, size_t n, int64_t offset)
     ov.OffsetHigh = DWORD(uint64_t(offset) >> 32);
     DWORD got = 0;
     const DWORD want = DWORD(std::min<size_t>(n, size_t(1) << 30));
-    if (!ReadFile(h, dst, want, &got, &ov)) {
-        const DWORD e = GetLastError();
-        if (e == ERROR_HANDLE_EOF) return 0;
+    const bool ok = ReadFile(h, dst, want, &got, &ov);
+    const DWORD e = ok ? 0 : GetLastError();
+    CloseHandle(h);
+    if (!ok && e != ERROR_HANDLE_EOF) {
         errno = errno_of(e);
         return -1;
     }
-    return int64_t(got);
+    return ok ? int64_t(got) : 0;
 }
 
 int seek(std::FILE *f, int64_t offset, int whence) { return _fseeki64(f, offset, whence); }
