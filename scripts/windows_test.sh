@@ -55,7 +55,7 @@ fi
 export WINEPREFIX="$root/$win_dir/wine"
 export WINEDEBUG=${WINEDEBUG:--all}
 export WINEDLLOVERRIDES=${WINEDLLOVERRIDES:-mscoree,mshtml=}
-# A Wine session started without a display (an earlier CPU run) has no Vulkan:
+# A Wine server started without a display (an earlier CPU run) has no Vulkan:
 # this prefix's is ended first, so that this run's programs start their own.
 wineserver=$(command -v wineserver || echo /usr/lib/wine/wineserver)
 "$wineserver" -k 2>/dev/null || true
