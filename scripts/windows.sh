@@ -70,7 +70,8 @@ else
   meson setup "$build_dir" --cross-file scripts/cross/x86_64-w64-mingw32.ini --cross-file "$deps/paths.ini" \
     "${options[@]}" >/dev/null
 fi
-nice ninja -C "$build_dir" -j"${JOBS:-2}" core/src/libvmaf-3.dll core/tools/vmaf.exe core/tools/vmaf_bench.exe
+nice ninja -C "$build_dir" -j"${JOBS:-2}" core/src/libvmaf-3.dll core/tools/vmaf.exe core/tools/vmaf_bench.exe \
+  core/tools/vmaf_startup.exe
 echo "windows: built $build_dir/core/src/libvmaf-3.dll (import library libvmaf.dll.a)," \
      "$build_dir/core/tools/vmaf.exe, $build_dir/core/tools/vmaf_bench.exe"
 

@@ -47,7 +47,7 @@ if [ "$backend" = vulkan ] && [ -z "${DISPLAY:-}" ]; then
 fi
 [ -f "$exe" ] || { echo "windows_test: $exe is missing: run bash scripts/windows.sh" >&2; exit 1; }
 if [ -f "$native_dir/build.ninja" ]; then
-  nice ninja -C "$native_dir" -j"${JOBS:-2}" core/tools/vmaf >/dev/null
+  nice ninja -C "$native_dir" -j"${JOBS:-2}" core/tools/vmaf core/tools/vmaf_startup >/dev/null
 fi
 [ -x "$native" ] || { echo "windows_test: $native is missing: run bash scripts/setup.sh" >&2; exit 1; }
 
@@ -165,5 +165,23 @@ else
   failed=$((failed + 1))
 fi
 
-echo "$((pairs + 1 - failed)) passed, $failed failed"
+# A client of the DLL through its import library (vmaf_startup, libvmaf.h
+# only; synthetic frames): the same mean VMAF as the native one.
+checks=$((pairs + 1))
+startup="$root/$win_dir/core/tools/vmaf_startup.exe"
+if [ "$backend" = cpu ] && [ -f "$startup" ] && [ -x "$root/$native_dir/core/tools/vmaf_startup" ]; then
+  checks=$((checks + 1))
+  score() { grep -o '"vmaf": [0-9.]*' | cut -d' ' -f2; }
+  a=$("$root/$native_dir/core/tools/vmaf_startup" --width 320 --height 240 --frames 3 2>/dev/null | score || true)
+  b=$(WINEPATH="$(winpath "$root/$win_dir/core/src")" "$wine" "$startup" --width 320 --height 240 --frames 3 \
+      2>/dev/null | score || true)
+  if [ -n "$a" ] && [ "$a" = "$b" ]; then
+    echo "windows_test: vmaf_startup.exe on libvmaf-3.dll: VMAF $b, as native"
+  else
+    echo "windows_test: vmaf_startup.exe on libvmaf-3.dll: VMAF '$b', native '$a'" >&2
+    failed=$((failed + 1))
+  fi
+fi
+
+echo "$((checks - failed)) passed, $failed failed"
 [ "$failed" -eq 0 ]
