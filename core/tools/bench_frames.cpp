@@ -10,6 +10,7 @@
 #include <numbers>
 
 #include "io/video_reader.h"
+#include "util/os.h"
 
 namespace vmaf::bench {
 
@@ -177,7 +178,7 @@ int write_synthetic_y4m(unsigned w, unsigned h, unsigned count, const std::strin
         *err = "out of memory for the frames";
         return -ENOMEM;
     }
-    std::FILE *files[2] = {std::fopen(ref_path.c_str(), "wb"), std::fopen(dist_path.c_str(), "wb")};
+    std::FILE *files[2] = {os::open_file(ref_path, "wb"), os::open_file(dist_path, "wb")};
     int e = 0;
     for (unsigned s = 0; s < 2; s++)
         if (!files[s] && !e) {

@@ -12,15 +12,16 @@
 #include <memory>
 #include <string>
 #include <thread>
-#include <unistd.h>
 #include <vector>
 
 #include "backend.h"
 #include "cli_options.h"
 #include "hwdec.h"
+#include "io/utf8_args.h"
 #include "io/video_reader.h"
 #include "libvmaf/libvmaf.h"
 #include "read_ahead.h"
+#include "util/os.h"
 #if VMAF_CLI_HAVE_VULKAN
 #include "libvmaf/libvmaf_vulkan.h"
 #endif
@@ -487,17 +488,14 @@ int report_scores(VmafContext *vmaf, const Models &models, unsigned n_frames, st
 // truncate a file the shell opened for appending.
 int write_to_stdout(VmafContext *vmaf, VmafOutputFormat fmt)
 {
-    const char *dir = std::getenv("TMPDIR");
-    std::string path = std::string(dir && *dir ? dir : "/tmp") + "/vmaf-output-XXXXXX";
-    const int fd = mkstemp(path.data());
-    if (fd < 0) {
-        error("could not create a temporary file in %s: %s", dir ? dir : "/tmp", std::strerror(errno));
+    std::string path;
+    if (const int e = os::make_temp_file("vmaf-output-", &path)) {
+        error("could not create a temporary file in %s: %s", path.c_str(), std::strerror(e));
         return kExitScore;
     }
-    close(fd);
     int err = vmaf_write_output(vmaf, path.c_str(), fmt);
     if (!err) {
-        std::FILE *f = std::fopen(path.c_str(), "rb");
+        std::FILE *f = os::open_file(path, "rb");
         char buf[1 << 16];
         size_t n;
         while (f && (n = std::fread(buf, 1, sizeof buf, f)) > 0)
@@ -506,7 +504,7 @@ int write_to_stdout(VmafContext *vmaf, VmafOutputFormat fmt)
         if (f) std::fclose(f);
         if (std::fflush(stdout)) err = -EIO;
     }
-    std::remove(path.c_str());
+    os::remove_file(path);
     if (err) {
         error("could not write the output to standard output: %s", std::strerror(-err));
         return kExitScore;
@@ -600,7 +598,7 @@ private:
 
 int run(const Options &o, PhaseTimer &timer)
 {
-    const bool tty = isatty(fileno(stderr));
+    const bool tty = os::is_terminal(stderr);
     const bool chatty = tty && !o.quiet;
     // Frames decoded on the GPU: FFmpeg's device, adopted by the library. When
     // either input cannot be, both are decoded on the CPU (a context takes host
@@ -646,7 +644,7 @@ int run(const Options &o, PhaseTimer &timer)
     cfg.gpumask = o.gpumask;
     // --backend (or --hwdec) is this tool's choice: VMAF_BACKEND, the library's
     // choice for callers that make none, applies only without it.
-    if (o.backend_given || hw) unsetenv("VMAF_BACKEND");
+    if (o.backend_given || hw) os::unset_env("VMAF_BACKEND");
     ContextHandle ctx;
     if (int err = vmaf_init(&ctx.v, cfg)) {
         error("could not create a VMAF context: %s", std::strerror(-err));
@@ -703,6 +701,9 @@ int run(const Options &o, PhaseTimer &timer)
 int main(int argc, char **argv)
 {
     using namespace vmaf::cli;
+    vmaf::io::Utf8Args utf8_args(argc, argv);  // paths in any language on Windows too
+    argc = utf8_args.argc();
+    argv = utf8_args.argv();
     Options o;
     std::string err;
     if (parse_options(argc, argv, &o, &err)) {

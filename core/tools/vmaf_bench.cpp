@@ -22,9 +22,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
-#include <dirent.h>
 #include <memory>
-#include <unistd.h>
 #include <vector>
 #include <string>
 
@@ -34,8 +32,10 @@
 #include "cli_presets.h"
 #include "context/context.h"
 #include "feature/registry.h"
+#include "io/utf8_args.h"
 #include "libvmaf/libvmaf.h"
 #include "model/model.h"
+#include "util/os.h"
 
 namespace vmaf::bench {
 
@@ -99,28 +99,10 @@ double quantile(const std::vector<double> &sorted, double q)
 }
 
 // Resident memory of this process, bytes.
-uint64_t rss_bytes()
-{
-    std::FILE *f = std::fopen("/proc/self/statm", "r");
-    unsigned long long size = 0, resident = 0;
-    if (f) {
-        if (std::fscanf(f, "%llu %llu", &size, &resident) != 2) resident = 0;
-        std::fclose(f);
-    }
-    return uint64_t(resident) * uint64_t(sysconf(_SC_PAGESIZE));
-}
+uint64_t rss_bytes() { return os::resident_bytes(); }
 
 // Open file descriptors of this process.
-int open_fds()
-{
-    DIR *d = opendir("/proc/self/fd");
-    if (!d) return -1;
-    int n = 0;
-    while (const dirent *e = readdir(d))
-        if (e->d_name[0] != '.') n++;
-    closedir(d);
-    return n - 1;  // the directory's own
-}
+int open_fds() { return os::open_handles(); }
 
 void usage(std::FILE *f)
 {
@@ -713,7 +695,7 @@ int main_impl(int argc, char **argv)
                     r.fds_end);
     }
     if (!o.json.empty()) {
-        std::FILE *f = o.json == "-" ? stdout : std::fopen(o.json.c_str(), "w");
+        std::FILE *f = o.json == "-" ? stdout : os::open_file(o.json, "w");
         if (!f) {
             std::fprintf(stderr, "vmaf_bench: cannot write %s: %s\n", o.json.c_str(), std::strerror(errno));
             return 1;
@@ -732,4 +714,8 @@ int main_impl(int argc, char **argv)
 
 }  // namespace vmaf::bench
 
-int main(int argc, char **argv) { return vmaf::bench::main_impl(argc, argv); }
+int main(int argc, char **argv)
+{
+    vmaf::io::Utf8Args utf8_args(argc, argv);  // paths in any language on Windows too
+    return vmaf::bench::main_impl(utf8_args.argc(), utf8_args.argv());
+}

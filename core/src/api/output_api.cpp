@@ -9,6 +9,7 @@
 #include "context/context.h"
 #include "output/writer.h"
 #include "util/log.h"
+#include "util/os.h"
 
 namespace {
 
@@ -38,7 +39,7 @@ VMAF_EXPORT int vmaf_write_output(VmafContext *vmaf, const char *output_path,
 {
     if (!vmaf || !output_path) return -EINVAL;
     if (fmt <= VMAF_OUTPUT_FORMAT_NONE || fmt > VMAF_OUTPUT_FORMAT_SUB) return -EINVAL;
-    std::FILE *f = std::fopen(output_path, "w");
+    std::FILE *f = vmaf::os::open_file(output_path, "wb");  // "\n" as it is on Windows too
     if (!f) {
         const int err = errno;
         vmaf::log(VMAF_LOG_LEVEL_ERROR, "could not open %s: %s\n", output_path, std::strerror(err));

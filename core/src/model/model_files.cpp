@@ -13,6 +13,7 @@
 
 #include "model/model.h"
 #include "util/file.h"
+#include "util/os.h"
 
 #ifndef VMAF_MODEL_DIR
 #error "VMAF_MODEL_DIR must be defined by the build (meson option model_dir)"
@@ -62,8 +63,8 @@ int read_json(const std::string &path, nlohmann::json *doc, std::string *err)
 bool readable_file(const std::string &path)
 {
     std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) return false;
-    return std::ifstream(path).good();
+    if (!std::filesystem::is_regular_file(os::fs_path(path), ec)) return false;
+    return std::ifstream(os::fs_path(path)).good();
 }
 
 void prefix(std::string *err, const std::string &path)
@@ -75,8 +76,8 @@ void prefix(std::string *err, const std::string &path)
 
 std::string model_directory()
 {
-    const char *env = std::getenv(kModelDirEnv);
-    return env && *env ? std::string(env) : std::string(VMAF_MODEL_DIR);
+    const std::string env = os::get_env(kModelDirEnv);
+    return !env.empty() ? env : std::string(VMAF_MODEL_DIR);
 }
 
 namespace {
@@ -101,10 +102,10 @@ int search_directory(const std::string &dir, const std::string &v, std::string *
     if (readable_file(*path)) return 0;
     std::vector<std::string> found;
     std::error_code ec;
-    for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    for (std::filesystem::directory_iterator it(os::fs_path(dir), ec), end; !ec && it != end; it.increment(ec)) {
         std::error_code ec2;
         if (!it->is_directory(ec2)) continue;
-        const std::string candidate = (it->path() / file).string();
+        const std::string candidate = os::utf8_path(it->path() / os::fs_path(file));
         if (readable_file(candidate)) found.push_back(candidate);
     }
     std::sort(found.begin(), found.end());

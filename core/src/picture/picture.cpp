@@ -9,7 +9,7 @@
 #include <new>
 #include <vector>
 
-#include <unistd.h>
+#include "util/os.h"
 
 struct VmafRef {
     std::atomic<long> count{1};
@@ -40,10 +40,7 @@ std::atomic<size_t> g_required_alignment{0};
 
 size_t host_alignment()
 {
-    static const size_t page = [] {
-        const long p = sysconf(_SC_PAGESIZE);
-        return p > 0 ? size_t(p) : size_t(4096);
-    }();
+    static const size_t page = os::page_size();
     return std::max({size_t(4096), page, g_required_alignment.load(std::memory_order_relaxed)});
 }
 
@@ -71,10 +68,10 @@ std::shared_ptr<HostStorage> HostStorage::allocate(size_t size)
     const size_t align = host_alignment();
     size = storage_bytes(size, align);
     if (!size) return nullptr;
-    void *base = std::aligned_alloc(align, size);
+    void *base = os::aligned_alloc(align, size);
     if (!base) return nullptr;
     std::shared_ptr<HostStorage> s(new (std::nothrow) HostStorage(base, size));
-    if (!s) std::free(base);
+    if (!s) os::aligned_free(base);
     return s;
 }
 
@@ -82,7 +79,7 @@ HostStorage::~HostStorage()
 {
     // No other reference exists, so no hook can be added or removed any more.
     for (auto &[token, fn] : hooks_) fn();
-    std::free(base_);
+    os::aligned_free(base_);
 }
 
 uint64_t HostStorage::add_hook(std::function<void()> fn)

@@ -12,6 +12,7 @@
 #include "util/env.h"
 #include "util/file.h"
 #include "util/log.h"
+#include "util/os.h"
 #include "vulkan/state.h"
 
 namespace vmaf::vk {
@@ -57,18 +58,6 @@ void warn_once(std::atomic<bool> &flag, const char *fmt, const std::string &path
         return;
     }
     log(VMAF_LOG_LEVEL_WARNING, fmt, path.c_str(), why);
-}
-
-// $XDG_CACHE_HOME/libvmaf-vk (an absolute XDG_CACHE_HOME only, as the XDG
-// base directory specification says), else $HOME/.cache/libvmaf-vk; "" when
-// neither is known.
-std::string cache_dir()
-{
-    const char *xdg = env_get("XDG_CACHE_HOME");
-    if (xdg && xdg[0] == '/') return std::string(xdg) + "/libvmaf-vk";
-    const char *home = env_get("HOME");
-    if (home && home[0] == '/') return std::string(home) + "/.cache/libvmaf-vk";
-    return "";
 }
 
 FileHeader key_of(const State &st)
@@ -117,7 +106,7 @@ const char *check_file(std::string_view file, const FileHeader &key, const VkPhy
 
 std::string PipelineCache::file_for(const State &st)
 {
-    const std::string dir = cache_dir();
+    const std::string dir = os::user_cache_dir("libvmaf-vk");
     if (dir.empty()) return "";
     const VkPhysicalDeviceProperties &p = st.properties();
     char name[128];
@@ -134,8 +123,8 @@ std::unique_ptr<PipelineCache> PipelineCache::open(State &st)
     if (env_switch("VMAF_VULKAN_PIPELINE_CACHE", true)) {
         c->path_ = file_for(st);
         if (c->path_.empty())
-            log(VMAF_LOG_LEVEL_DEBUG, "Vulkan: pipeline cache: neither XDG_CACHE_HOME nor HOME is set; "
-                                      "no file\n");
+            log(VMAF_LOG_LEVEL_DEBUG, "Vulkan: pipeline cache: no user cache directory (neither XDG_CACHE_HOME "
+                                      "nor HOME; LOCALAPPDATA on Windows); no file\n");
     }
     if (!c->path_.empty()) {
         // A directory someone else may write into, or a link to one, would let

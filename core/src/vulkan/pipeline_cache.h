@@ -2,7 +2,8 @@
 // are loaded instead of compiled again (ADR 0063).
 //
 // One file per device and driver, in $XDG_CACHE_HOME/libvmaf-vk/ (else
-// ~/.cache/libvmaf-vk/), named by vendor and device id, driver version and
+// ~/.cache/libvmaf-vk/; on Windows %LOCALAPPDATA%\libvmaf-vk\, util/os.h),
+// named by vendor and device id, driver version and
 // pipelineCacheUUID; its own header repeats that key with the hash of the
 // embedded SPIR-V (spirv::kBuildHash) and a checksum of the data. A file whose
 // header, key, checksum or Vulkan pipeline cache header does not match is

@@ -4,11 +4,10 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <vector>
 
 #include "picture/picture.h"
+#include "util/os.h"
 
 namespace vmaf::io {
 
@@ -106,7 +105,7 @@ int VideoReader::open_y4m(const std::string &path, std::unique_ptr<VideoReader> 
 {
     std::unique_ptr<VideoReader> r(new VideoReader);
     r->path_ = path;
-    r->f_ = std::fopen(path.c_str(), "rb");
+    r->f_ = os::open_file(path, "rb");
     if (!r->f_) return fail(err, -errno, path + ": " + std::strerror(errno));
 
     // The header line's rules (python/vmafvk/y4m.py follows the same ones;
@@ -179,13 +178,12 @@ int VideoReader::open_y4m(const std::string &path, std::unique_ptr<VideoReader> 
     r->fmt_ = f;
     r->y4m_ = true;
     r->frame_bytes_ = frame_size(f);
-    struct stat st;
-    if (fstat(fileno(r->f_), &st) == 0 && S_ISREG(st.st_mode)) {
+    if (const int64_t size = os::regular_file_size(r->f_); size >= 0) {
         const long here = std::ftell(r->f_);
         r->positional_ = true;
-        r->file_size_ = st.st_size;
+        r->file_size_ = off_t(size);
         // "FRAME\n" is the common frame header; parameters would make it longer.
-        r->frame_hint_ = unsigned((st.st_size - here) / long(r->frame_bytes_ + 6));
+        r->frame_hint_ = unsigned((size - here) / int64_t(r->frame_bytes_ + 6));
     }
     *out = std::move(r);
     return 0;
@@ -205,18 +203,17 @@ int VideoReader::open_raw(const std::string &path, unsigned w, unsigned h,
                     " (8, 10, 12 or 16)");
     std::unique_ptr<VideoReader> r(new VideoReader);
     r->path_ = path;
-    r->f_ = std::fopen(path.c_str(), "rb");
+    r->f_ = os::open_file(path, "rb");
     if (!r->f_) return fail(err, -errno, path + ": " + std::strerror(errno));
     r->fmt_ = FrameFormat{fmt, bpc, w, h};
     r->frame_bytes_ = frame_size(r->fmt_);
-    struct stat st;
-    if (fstat(fileno(r->f_), &st) == 0 && S_ISREG(st.st_mode)) {
-        if (st.st_size % long(r->frame_bytes_))
+    if (const int64_t size = os::regular_file_size(r->f_); size >= 0) {
+        if (size % int64_t(r->frame_bytes_))
             return fail(err, -EINVAL, path + ": file size is not a whole number of " +
                         std::to_string(w) + "x" + std::to_string(h) + " frames");
-        r->frame_hint_ = unsigned(st.st_size / long(r->frame_bytes_));
+        r->frame_hint_ = unsigned(size / int64_t(r->frame_bytes_));
         r->positional_ = true;
-        r->file_size_ = st.st_size;
+        r->file_size_ = off_t(size);
     }
     *out = std::move(r);
     return 0;
@@ -347,14 +344,12 @@ int VideoReader::fill(const FrameSpan &span, VmafPicture *pic, std::vector<uint8
 {
     off_t at = span.offset;
     int read_errno = 0;
-    const int fd = fileno(f_);
     // A raw file's end was found by locate(): here a frame not there at all is
     // cut short like any other.
     const int r = fill_planes(pic, span.index, false, bounce, err, [&](uint8_t *dst, size_t n) {
         size_t got = 0;
         while (got < n) {
-            const ssize_t k = pread(fd, dst + got, n - got, at);
-            if (k < 0 && errno == EINTR) continue;
+            const int64_t k = os::read_at(f_, dst + got, n - got, at);
             if (k <= 0) {
                 if (k < 0) read_errno = errno;
                 break;

@@ -29,6 +29,7 @@
 #include "feature/cambi/cambi_tables.h"
 #include "feature/cambi/cambi_x86.h"
 #include "util/log.h"
+#include "util/os.h"
 #include "util/simd.h"
 
 namespace vmaf {
@@ -239,7 +240,7 @@ private:
     int open_heatmaps(const std::string &dir)
     {
         std::error_code ec;
-        std::filesystem::create_directories(dir, ec);
+        std::filesystem::create_directories(os::fs_path(dir), ec);
         if (ec) {
             log(VMAF_LOG_LEVEL_ERROR, "cambi: cannot create heatmaps_path %s: %s\n", dir.c_str(),
                 ec.message().c_str());
@@ -249,7 +250,7 @@ private:
         for (int s = 0; s < cambi::kScales; s++) {
             const std::string path = dir + "/cambi_heatmap_scale_" + std::to_string(s) + "_" + std::to_string(w) +
                                      "x" + std::to_string(h) + "_16b.gray";
-            heatmaps_[s] = std::fopen(path.c_str(), "wb");
+            heatmaps_[s] = os::open_file(path, "wb");
             if (!heatmaps_[s]) {
                 log(VMAF_LOG_LEVEL_ERROR, "cambi: cannot open heatmap file %s\n", path.c_str());
                 return -EINVAL;
