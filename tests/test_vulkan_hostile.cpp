@@ -363,7 +363,15 @@ TEST_CASE("fork() with a context open: the child makes its own device and scores
         FAIL("the child hung (killed after 120 s)");
     }
     REQUIRE(WIFEXITED(status));
-    CHECK(WEXITSTATUS(status) == 0);
+    // Mesa's drivers (lavapipe, CI's device) give a child a device of its own,
+    // and it must score. NVIDIA's driver refuses any device to the child of a
+    // process that opened one (vkCreateDevice: VK_ERROR_INITIALIZATION_FAILED,
+    // seen on an H100 with driver 580.159): then vmaf_init must fail cleanly
+    // (exit 10), and never hang or hand the child its parent's device.
+    if (parents_state->properties().deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU)
+        CHECK(WEXITSTATUS(status) == 0);
+    else
+        CHECK((WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 10));
 
     // The parent's context still scores on its device.
     CHECK(parent->ctx.vulkan_state() == parents_state);
