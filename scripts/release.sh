@@ -13,7 +13,8 @@
 #   bash scripts/release.sh --dist-tests  # meson dist also builds and tests the tarball
 # Environment: BUILD_DIR (default build-release), MODEL_DIR (the models built into the
 # library and its fallback folder; default: what scripts/get-models.sh provides),
-# JOBS (compile jobs, default 2), LIBAV=enabled (the vmaf tool reads FFmpeg's formats,
+# JOBS (compile jobs, default 2), PYTHON (the one with setuptools and wheel that builds
+# the wheel; default /usr/bin/python3, the system's), LIBAV=enabled (the vmaf tool reads FFmpeg's formats,
 # and then needs the build machine's FFmpeg libraries; default disabled).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,6 +34,8 @@ done
 fail() { echo "release: $*" >&2; exit 1; }
 
 build_dir=${BUILD_DIR:-build-release}
+python=${PYTHON:-/usr/bin/python3}
+[ -x "$python" ] || python=python3
 jobs=${JOBS:-2}
 out=$root/dist
 
@@ -46,6 +49,9 @@ grep -q "^## \[$version\]" CHANGELOG.md ||
 wheel_version=$(sed -n 's/^version = "\([^"]*\)"/\1/p' python/pyproject.toml)
 [ "$wheel_version" = "$version" ] ||
   fail "python/pyproject.toml: version \"$wheel_version\", but meson.build's vmafvk_version is $version"
+py_version=$(sed -n 's/^__version__ = "\([^"]*\)"/\1/p' python/vmafvk/__init__.py)
+[ "$py_version" = "$version" ] ||
+  fail "python/vmafvk/__init__.py: __version__ \"$py_version\", but meson.build's vmafvk_version is $version"
 git diff --quiet HEAD -- || fail "the work tree has uncommitted changes: meson dist packs the last commit only"
 echo "release: libvmaf-vk $version (libvmaf API $api_version, vmaf_version() $api_version-vk$version)"
 
@@ -75,7 +81,7 @@ else
 fi
 nice ninja -C "$build_dir" -j"$jobs"
 models=$(meson introspect "$build_dir" --buildoptions |
-  python3 -c 'import json,sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "built_in_models"))')
+  python3 -c 'import json,sys; print(json.dumps(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "built_in_models")))')
 [ "$models" = true ] || fail "$build_dir: built_in_models is off"
 
 # 1. The source tarball. meson dist configures the unpacked tree with this build's
@@ -129,17 +135,18 @@ if [ "$build_windows" = 1 ]; then
 fi
 
 # 4. The wheel, carrying this build's library and tool.
-VMAFVK_BUILD_DIR=$root/$build_dir python3 -m pip wheel --no-deps --no-build-isolation --no-index -w "$out" ./python
+VMAFVK_BUILD_DIR=$root/$build_dir "$python" -m pip wheel --no-deps --no-build-isolation --no-index -w "$out" ./python
 wheel=$out/vmafvk-$version-py3-none-linux_x86_64.whl
 [ -f "$wheel" ] || fail "pip made no $wheel (python/pyproject.toml's version?)"
 
-# A last check on what is packed: the binary tarball's tool, unpacked, with no model
-# folder named, scores a golden pair as libvmaf does.
-mkdir "$stage/check"
+# A last check on what is packed: the binary tarball's tool, unpacked, scores a golden
+# pair as libvmaf does with the built-in model alone: $VMAF_MODEL_DIR, an empty folder,
+# replaces the build's model folder (which exists on this machine).
+mkdir "$stage/check" "$stage/no-models"
 tar -C "$stage/check" -xf "$out/$linux_name.tar.xz"
 expected=$(python3 -c 'import json,sys; print("%.6f" % json.load(open(sys.argv[1]))["pooled_metrics"]["vmaf"]["mean"])' \
   tests/data/coffee_320x240_crf28.libvmaf.json)
-got=$(env -u VMAF_MODEL_DIR LD_LIBRARY_PATH="$stage/check/$linux_name/lib" "$stage/check/$linux_name/bin/vmaf" \
+got=$(VMAF_MODEL_DIR="$stage/no-models" LD_LIBRARY_PATH="$stage/check/$linux_name/lib" "$stage/check/$linux_name/bin/vmaf" \
   -r tests/data/coffee_320x240_crf28_ref.y4m -d tests/data/coffee_320x240_crf28_dis.y4m --quiet |
   sed -n 's/^VMAF score: //p')
 [ "$got" = "$expected" ] || fail "the packed vmaf scores the coffee pair '$got', libvmaf $expected"
