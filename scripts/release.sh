@@ -10,12 +10,13 @@
 # .pc files and the wheel agree with it.
 #   bash scripts/release.sh               # no Windows zip unless build-windows/ exists
 #   bash scripts/release.sh --windows     # the Windows zip too (build-windows/ must exist)
-#   bash scripts/release.sh --dist-tests  # meson dist also builds and tests the tarball
+#   bash scripts/release.sh --dist-tests  # also builds the source tarball and runs its tests
 # Environment: BUILD_DIR (default build-release), MODEL_DIR (the models built into the
 # library and its fallback folder; default: what scripts/get-models.sh provides),
-# JOBS (compile jobs, default 2), PYTHON (the one with setuptools and wheel that builds
-# the wheel; default /usr/bin/python3, the system's), LIBAV=enabled (the vmaf tool reads FFmpeg's formats,
-# and then needs the build machine's FFmpeg libraries; default disabled).
+# JOBS (compile jobs, default 2), PYTHON (the one with setuptools and wheel that
+# builds the wheel; default /usr/bin/python3, the system's), LIBAV=enabled (the vmaf
+# tool reads FFmpeg's formats, and then needs the build machine's FFmpeg libraries;
+# default disabled).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -26,7 +27,7 @@ for arg in "$@"; do
   case "$arg" in
     --windows) windows=yes ;;
     --dist-tests) dist_tests=1 ;;
-    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "release: unknown argument '$arg' (allowed: --windows, --dist-tests)" >&2; exit 2 ;;
   esac
 done
@@ -84,11 +85,8 @@ models=$(meson introspect "$build_dir" --buildoptions |
   python3 -c 'import json,sys; print(json.dumps(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "built_in_models")))')
 [ "$models" = true ] || fail "$build_dir: built_in_models is off"
 
-# 1. The source tarball. meson dist configures the unpacked tree with this build's
-# options (so its model_dir) and, with --dist-tests, builds and tests it.
-dist_args=(--formats xztar)
-[ "$dist_tests" = 1 ] || dist_args+=(--no-tests)
-nice meson dist -C "$build_dir" "${dist_args[@]}"
+# 1. The source tarball.
+nice meson dist -C "$build_dir" --formats xztar --no-tests
 meson_tarball=$build_dir/meson-dist/libvmaf-vk-$api_version.tar.xz
 [ -f "$meson_tarball" ] || fail "meson dist made no $meson_tarball"
 # Its folder carries the project (API) version; the release is named by vmafvk_version.
@@ -98,6 +96,16 @@ mv "$stage/src/libvmaf-vk-$api_version" "$stage/src/libvmaf-vk-$version"
 mtime=$(git log -1 --format=%ct HEAD)
 tar -C "$stage/src" --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$mtime" \
   -cJf "$out/libvmaf-vk-$version.tar.xz" "libvmaf-vk-$version"
+# --dist-tests: the tarball, unpacked, configured as a packager would (the models named
+# by -Dmodel_dir, the test suite on), built and tested.
+if [ "$dist_tests" = 1 ]; then
+  mkdir "$stage/dist-check"
+  tar -C "$stage/dist-check" -xf "$out/libvmaf-vk-$version.tar.xz"
+  meson setup "$stage/dist-check/build" "$stage/dist-check/libvmaf-vk-$version" -Dmodel_dir="$model_dir" >/dev/null
+  nice ninja -C "$stage/dist-check/build" -j"$jobs"
+  nice meson test -C "$stage/dist-check/build" --num-processes "$jobs" --print-errorlogs ||
+    fail "the source tarball's tests fail (log: $stage/dist-check/build/meson-logs/testlog.txt, removed on exit)"
+fi
 
 # 2. The Linux binary tarball: meson install into a folder, packed from the prefix.
 linux_name=libvmaf-vk-$version-linux-x86_64
