@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """Build hooks of the vmafvk package: the wheel carries the library and the tool.
 
 The metadata is in pyproject.toml; this file only adds what setuptools cannot

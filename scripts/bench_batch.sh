@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # Pairs per second of `python -m vmafvk.batch` on a catalog made of the golden pairs
 # (tests/data) replicated to about 200 pairs (vmaf_v0.6.1, 10 frames each, 176x144
 # to 322x186), beside the vmaf tool run one pair at a time in a shell loop:

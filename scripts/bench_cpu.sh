@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # CPU throughput of the vmaf CLI on the 1080p benchmark pair, for each thread
 # count given (default: 1 and 2).
 #   scripts/bench_cpu.sh [THREADS...]                 vmaf_v0.6.1 + PSNR

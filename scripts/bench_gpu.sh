@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # Throughput of a feature set (default vmaf_v0.6.1 + PSNR) per backend and picture
 # path (vmaf_bench), at 1080p and 2160p 8-bit 4:2:0: the CPU on every core, then
 # the Vulkan paths (host pictures, a device picture pool, frames imported from

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # Whether one context keeps the GPU busy: the same vmaf_bench run as 1 and as N
 # processes started together. If N processes add up to more than one, the GPU
 # was partly idle under one context. Each run's timed window (vmaf_bench's JSON

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # Start-up figures (issue 40, docs/performance.md), side by side in one run:
 #   - a 2-frame clip end to end with the vmaf tool: --backend vulkan with a cold
 #     pipeline cache, with a warm one, with the file turned off, and on the CPU;

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # Builds the libFuzzer targets (tests/fuzz, into build-fuzz/ with clang,
 # -Dfuzzing=true, CPU only) and runs each for SECONDS on a scratch copy of its
 # seed corpus (tests/fuzz/corpus/<target>/ is never modified). Fails on any

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # Provides Netflix's published VMAF models (libvmaf JSON) in one directory and
 # prints that directory on stdout; what it did goes to stderr.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # The hostile-input set of issue 51 on its own: what a careless or malicious
 # caller, environment or file does (FIFOs and /dev/zero as cache or model files,
 # a forked child, overflowing variables, a silent caller at log level NONE,

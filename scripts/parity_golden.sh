@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # Score parity on every golden pair, as a CI system would check it: the CPU and
 # Vulkan backends and Netflix libvmaf's JSON must agree to 4 decimal places on
 # every feature and on VMAF (python -m vmafvk.parity). Exits nonzero on the

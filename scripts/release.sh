@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # The release artefacts, into dist/ (docs/release.md):
 #   libvmaf-vk-VERSION.tar.xz                 the source (meson dist, from the committed tree)
 #   libvmaf-vk-VERSION-linux-x86_64.tar.xz    a release build installed (lib, headers, .pc, vmaf)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # One-step set-up on a fresh Debian bookworm machine: installs the build
 # dependencies (as root, through apt), finds or fetches the VMAF models, then
 # configures and builds into build/.

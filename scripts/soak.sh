@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # Long runs: FRAMES frame pairs (default 100000) through one context per mode,
 # with resident and device memory and open files sampled along the way
 # (vmaf_bench --soak). Fails when open files differ before and after, device

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # Builds (via setup.sh) and runs the whole test suite: unit and golden-parity
 # tests on the CPU and, through lavapipe with the Khronos validation layer, on
 # Vulkan; CLI tests; Python package tests; the same again under AddressSanitizer

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # ThreadSanitizer: builds the library and tests with clang and -fsanitize=thread
 # into build-tsan/ and runs the tests that use threads: frame threads of one
 # context, several contexts on several threads (CPU), and several contexts

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # Windows x86-64 from Debian bookworm: a MinGW-w64 cross build into
 # build-windows/ (libvmaf-3.dll with its import library libvmaf.dll.a, vmaf.exe,
 # vmaf_bench.exe), then, with `test`, the Windows vmaf.exe run under Wine on every

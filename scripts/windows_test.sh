@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # The Windows build (scripts/windows.sh) under Wine against the native build:
 # every golden pair of tests/data scored by build-windows/core/tools/vmaf.exe
 # and by build/core/tools/vmaf with the same options must give the same JSON,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Integer ADM against Netflix libvmaf's output on every golden pair (default
 // and adm_enhn_gain_limit=1), plus closed forms, bit-depth invariance, kernel
 // dispatch, the public API's output names, and option validation.

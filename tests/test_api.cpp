@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The C API's argument checks and error paths: negative errno, never a crash.
 #include <catch2/catch.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Allocation failures inside the exports: an export that allocates returns
 // -ENOMEM (and logs why) when an allocation fails, instead of letting
 // std::bad_alloc cross the C ABI and end the caller's process. This program

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // CAMBI against Netflix libvmaf's output on every golden pair large enough for
 // it (the default run and the aom_ctc v7.0 / nflx_ctc v1.0 presets, which add
 // cambi with its defaults), plus options, output names, full-reference mode,

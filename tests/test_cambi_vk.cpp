@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The CAMBI GPU twin: on every golden pair that has a cambi score, through the
 // Engine, identical to the CPU extractor and within the CPU test's tolerance
 // of libvmaf's JSON (default run and both CTC presets); identical to the CPU

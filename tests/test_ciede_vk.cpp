@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The ciede GPU twin: libvmaf's numbers on every golden pair through the
 // Engine, and the CPU extractor as oracle on synthetic input of every depth,
 // chroma layout and awkward size, including extreme and saturated colours:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Several contexts used from several threads at once, each with its own frame
 // threads: every context's scores equal a lone single-threaded context's,
 // bit for bit. Also built under ThreadSanitizer (scripts/tsan.sh).

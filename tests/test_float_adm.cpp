@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Float ADM against Netflix libvmaf's output on every golden pair, plus the
 // enhancement gain limit and other options, output names, closed forms,
 // bit-depth invariance and size and option validation.

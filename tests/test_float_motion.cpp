@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Float motion against Netflix libvmaf's output on every golden pair, options
 // and their output names, bad options, thread counts and short sequences.
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Float VIF against Netflix libvmaf's output on every golden pair, options and
 // their output names, bad options and size limits, and the float VMAF model.
 #include <catch2/catch.hpp>

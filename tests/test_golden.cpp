@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // End-to-end parity through the public C API: every golden pair, every model
 // libvmaf was run with, features computed here from the pictures (not taken
 // from libvmaf's output), compared with Netflix libvmaf's JSON: every per-frame

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Hostile input to the library that needs no GPU: the strict parser of the
 // environment (util/env.h), files that are not regular files where a model
 // belongs (util/file.h), a cache directory others could write, stale temporary

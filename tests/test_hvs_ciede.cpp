@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // psnr_hvs, ciede, float_psnr, float_ansnr and float_moment against Netflix
 // libvmaf's output on every golden pair, plus closed forms and input checks.
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // VMAF models: loading (path, version, model directory), prediction against
 // Netflix libvmaf's own per-frame scores from libvmaf's own per-frame features,
 // bootstrap statistics, pooling, flags, overloads and error handling.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Integer motion against Netflix libvmaf's output on every golden pair, plus
 // closed forms and thread-count independence.
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The output writers: the exact text of each format for a hand-filled collector
 // (layouts as libvmaf 3.x writes them), number formatting, subsampling, missing
 // and non-finite values, empty collectors; every JSON document must parse.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Picture allocation, reference counting and the preallocation pool.
 #include <catch2/catch.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // PSNR against Netflix libvmaf's output on every golden pair, plus closed forms.
 #include <catch2/catch.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The psnr_hvs GPU twin: libvmaf's numbers on every golden pair through the
 // Engine, and the CPU extractor as oracle on synthetic pictures (odd sizes,
 // tiny planes, 8/10/12-bit extremes, 4:2:0/4:2:2/4:4:4): every score is the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The PSNR GPU twin: libvmaf's numbers on every golden pair, through the Engine
 // and through the public API, and bit-identical to the CPU extractor for every
 // option, pixel format and bit depth.

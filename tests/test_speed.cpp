@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // speed_chroma and speed_temporal against Netflix libvmaf's output on every
 // golden pair large enough for them, options and their output names, bad
 // options, and pictures too small for SpEED.

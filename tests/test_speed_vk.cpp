@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The SpEED GPU twins (speed_chroma, speed_temporal): bit-identical to the CPU
 // extractors on synthetic and golden pictures, for every pixel format, bit
 // depth, weighting mode, supported kernel scale and option, near the minimum

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // float_ssim and float_ms_ssim against Netflix libvmaf's outputs on every
 // golden pair (default options and the aom_ctc v7.0 dB options), their
 // options and size limits, and the portable and vector kernels against each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The float_ssim and float_ms_ssim GPU twins: on every golden pair through the
 // Engine, within the CPU test's 1e-4 of libvmaf's JSON with its default, aom_ctc
 // v7.0 and nflx_ctc v1.0 options, and against the CPU extractor (as oracle) on

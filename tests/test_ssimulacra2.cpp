@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // ssimulacra2 against libjxl's own ssimulacra2 tool on every golden pair, built
 // for Highway's AVX2 target (fused multiply-adds: tests/data/NAME.ssimulacra2.json)
 // and for its SSE2 target (unfused: NAME.ssimulacra2.nofma.json), both written

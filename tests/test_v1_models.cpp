@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The VMAF v1 models (vmaf_v1.0.16_3d0h, _5d0h, _3d0h_2160, _1d5h_2160) and
 // their high-frame-rate variants (vmaf_v1.0.16_hfr_*) by
 // name through the C API on the CPU: every per-frame output libvmaf printed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The VMAF v1 models (and their HFR variants, whose motion3 takes the
 // five-frame window) by name through the C API with the Vulkan backend: every
 // feature (cambi, integer adm3, integer motion3 and speed_chroma, with the

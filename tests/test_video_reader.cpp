@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Y4M and raw readers: formats, and clean errors on bad files.
 #include <catch2/catch.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Integer VIF against Netflix libvmaf's output on every golden pair (default
 // and vif_enhn_gain_limit=1), plus closed forms, bit-depth invariance, a
 // plain 64-bit restatement of the fixed-point definition for full-range

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The integer VIF GPU twin: every output bit-identical to the CPU extractor on
 // every golden pair (through the Engine and through the C API with a Vulkan
 // state imported, where VMAF itself is then compared), within 1e-4 of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // One adopted device shared by several contexts on several threads at once,
 // submissions going through the caller's queue-lock callbacks: every context's
 // scores equal the CPU's. Contexts with frame threads finish SpEED's frames on

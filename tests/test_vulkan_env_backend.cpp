@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // VMAF_BACKEND and VMAF_VULKAN_DEVICE read by vmaf_init (context/backend_select.h),
 // the process's shared device (vulkan/shared_device.h) and the pipeline cache's
 // file (vulkan/pipeline_cache.h). tests/c_api/env_backend.sh runs the same from a

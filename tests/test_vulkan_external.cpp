@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // External memory inputs of the Vulkan backend, through the public API:
 //   - pictures written into memory that one VkDevice exports as opaque fds and
 //     the library's (adopted) device imports: scores identical to the host path

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // GPU faults, injected: a failed queue submission, a frame wait that reports a
 // lost device or times out, device memory that cannot be allocated. The call
 // that meets the fault returns an error, every later call on the context

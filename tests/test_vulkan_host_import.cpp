@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Host pictures read by the GPU where they are (vulkan/host_import.h): scores of
 // the import path equal the copy path's and the CPU's; imports are made once per
 // allocation, go before their memory is freed, and pictures that cannot be

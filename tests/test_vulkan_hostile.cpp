@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Hostile use of the library's own Vulkan device (docs/reliability.md):
 // VMAF_VULKAN_DEVICE values that once wrapped into another device,
 // VMAF_VULKAN_PIPELINE_CACHE's words, a FIFO or /dev/zero where the pipeline

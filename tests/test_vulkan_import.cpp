@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Zero-copy inputs of the Vulkan backend, through the public API on a device the
 // test creates and the library adopts (validation layer on the test's instance,
 // zero messages required):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The import tests' caller: the caller-owned Vulkan device vmaf_bench's
 // vulkan-import mode uses too (caller/caller_device.h), adopted by the library
 // through vmaf_vulkan_state_init_external(); plus images and exportable memory

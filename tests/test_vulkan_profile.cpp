@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The engine's profile mode (State::set_profiling, Engine::profile()): one
 // interval per part of a frame in command-buffer order (the upload, the host
 // copy when the CPU features get one, every stage of every feature, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The Vulkan runtime: device listing and choice, the allocator, the frame ring,
 // and a real kernel (PSNR's SSE reduction) checked against closed forms. Runs on
 // whatever device the loader offers (lavapipe in CI) with validation on.

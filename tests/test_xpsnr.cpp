@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // XPSNR against FFmpeg's xpsnr filter on every golden pair (per frame and the
 // whole clip, as the filter prints them at 4 decimals), plus closed forms.
 #include <catch2/catch.hpp>

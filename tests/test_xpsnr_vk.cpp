@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The XPSNR GPU twin: bit-identical to the CPU extractor (itself checked against
 // FFmpeg's filter in test_xpsnr) on every golden pair, through the Engine and
 // through a context, and on synthetic pictures of every format, depth and path

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Which engine computes the features: the CPU extractors, or a Vulkan device
 // imported into the context before the first picture.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The frames vmaf_bench scores: a short cycle of reference/distorted pairs held
 // in memory, either made up (a moving textured pattern and a blurred, noisy copy
 // of it) or read from a pair of .y4m files.

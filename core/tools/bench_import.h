@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // vmaf_bench's vulkan-import mode: frames in VkImages of the caller's own
 // device (caller/caller_device.h), as a decoder or renderer holds them. Before the timed loop a ring of frame pairs is uploaded once; in the
 // loop each frame is handed to the library by description only.

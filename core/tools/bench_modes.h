@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The four ways vmaf_bench hands frames to the library (one per --mode), and the
 // one number the public API does not give: the engine's GPU time.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The vmaf command line: libvmaf's option names and meanings, plus --backend.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The --aom_ctc and --nflx_ctc presets: the models and features of the AOM and
 // Netflix common test conditions, expanded as libvmaf's tools/cli_parse.c does.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The Vulkan device the library would choose, as a program sees the devices
 // (vmaf_vulkan_list_devices() order, which is vkEnumeratePhysicalDevices' and
 // FFmpeg's): what the program was told (an index, or a case-insensitive part

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // --hwdec vulkan: both inputs decoded by FFmpeg's Vulkan hwaccel on a VkDevice
 // that FFmpeg creates and the library adopts; each decoded frame (an AVVkFrame)
 // is imported into the context as VkImages, so no picture reaches host memory.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 #include "read_ahead.h"
 
 #include "libvmaf/libvmaf.h"

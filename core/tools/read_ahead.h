@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Reading frames ahead on threads: the vmaf tool's file reading overlaps the
 // library's scoring (adr/0028-cli-read-ahead.md, adr/0045-cli-parallel-reads.md).
 //

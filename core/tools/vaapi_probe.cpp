@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // vmaf_vaapi_probe: what this machine offers for scoring VA-API surfaces on the
 // GPU. For each DRM render node: the VA driver, its decode profiles, whether NV12
 // and P010 surfaces export as DRM PRIME 2 DMA-BUFs (and with which layout), and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // vmaf: score a distorted video against its reference with the libvmaf C API.
 // Options and output follow Netflix libvmaf's tool of the same name (docs/cli.md).
 #include <algorithm>

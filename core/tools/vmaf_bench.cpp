@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // vmaf_bench: throughput of one feature set on one backend and picture path at a
 // time. The sets (--features) are the vmaf tool's: vmaf_v0.6.1 + PSNR (what `vmaf
 // -m version=vmaf_v0.6.1 --feature psnr` computes, the default), a VMAF v1 model

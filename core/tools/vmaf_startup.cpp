@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Start-up as a client that never chooses a backend sees it (libvmaf.h only;
 // VMAF_BACKEND decides): the time to the first score of a short clip, and the
 // time for a second context, opened while the first is still open, to be

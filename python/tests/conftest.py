@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """Shared set-up: the package from this source tree, the library under test, golden data.
 
 Environment: VMAFVK_LIBRARY (path of the libvmaf.so under test; meson test sets

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """python -m vmafvk.batch: every pair's scores are the vmaf tool's own, locally
 (CPU workers, a lavapipe worker) and on a real Dask cluster that loses a worker
 mid-run; resume, failures, --gpus selection, CSV naming."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """The bindings against Netflix libvmaf's own output for the golden pairs."""
 
 import json

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """The parity and plot command-line tools, run as a CI would run them."""
 
 import json

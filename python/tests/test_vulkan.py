@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """The Vulkan backend through the bindings: device listing, scores against the
 CPU backend and Netflix libvmaf, the parity tool with a Vulkan run.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """The wheel: built offline from a meson build directory, installed into a fresh
 virtual environment, it scores with the library and the tool it carries, with no
 VMAFVK_* variable set and from a folder outside the checkout.

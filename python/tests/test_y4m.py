@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """The pure-Python Y4M reader: every layout and depth, against bytes written here."""
 
 import json

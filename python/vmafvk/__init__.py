@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """vmafvk: Python bindings of libvmaf-vk (libvmaf's C API, CPU and Vulkan backends).
 
     import vmafvk

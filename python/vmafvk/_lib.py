@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """Loading libvmaf and declaring its C API for ctypes.
 
 The library is opened lazily, on the first call that needs it, so that the

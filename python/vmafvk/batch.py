@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """Batch scoring of a catalog of reference/distorted pairs.
 
     python -m vmafvk.batch PAIRS.csv -o results/                  # this machine's GPUs and cores

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """A long-lived scoring process of vmafvk.batch: one per GPU or CPU worker.
 
 It scores pair after pair through the bindings in its own process, keeping

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """vmafvk.Context: one scoring session over a sequence of frame pairs."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """Score parity: the CPU backend against the Vulkan backend and a reference.
 
     python -m vmafvk.parity REF.y4m DIST.y4m [--reference-json libvmaf.json]

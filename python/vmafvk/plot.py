@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """Per-frame plots of libvmaf JSON logs.
 
     python -m vmafvk.plot LOG.json [LOG2.json ...] -o out.png [--feature psnr_y ...]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """The optional Vulkan half of the bindings (libvmaf_vulkan.h).
 
 Every entry point is probed: a library without them, or one built without

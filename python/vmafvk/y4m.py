@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """A small YUV4MPEG2 (.y4m) reader on numpy.
 
 Frames come back as a tuple of planes (Y, U, V), or (Y,) for monochrome

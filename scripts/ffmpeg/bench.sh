@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # Throughput of the FFmpeg integration on a GPU with Vulkan video decode: two
 # H.264 streams decoded with -hwaccel vulkan (decoder-owned AVVkFrames), then
 #   decode   nothing else (both streams to the null muxer)

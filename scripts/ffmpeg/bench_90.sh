@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # What the series' patches 0004 (the scheduler feeds every input a pairing
 # filter waits on) and 0005 (a Vulkan video session's decodes in submission
 # order) still do on an FFmpeg base, and whether libvmaf_vulkan keeps pace with

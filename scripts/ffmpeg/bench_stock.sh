@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # FFmpeg's stock libvmaf filter, unchanged, on software-decoded input: what every
 # libvmaf client that does not choose a backend gets (ab-av1, Av1an, GStreamer's
 # element work the same way), on the CPU and on the GPU through VMAF_BACKEND

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # Builds FFmpeg (FFMPEG_VERSION: 9.0.2, the default, or 8.1.2) with its
 # libvmaf-vk patch series (ffmpeg-patches/9.0/ or 8.1/) against libvmaf-vk
 # installed in a prefix, and prints the path of the ffmpeg program on stdout

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """Compares libvmaf JSON logs of one clip pair: every run against every other
 on all the metrics they share, and each run against Netflix libvmaf's golden
 JSON on the metrics it has. Prints one summary line; exits 1 (saying where)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # shellcheck shell=bash
 # Shared by scripts/ffmpeg/*.sh (sourced, not run): the pinned FFmpeg sources, the
 # cache layout, the private apt configuration and the patched source tree.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # The FFmpeg patch series of one base, ffmpeg-patches/<major.minor>/ (see
 # ffmpeg-patches/README.md); FFMPEG_VERSION picks it: 9.0.2 (default) or 8.1.2.
 #

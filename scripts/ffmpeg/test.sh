@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # CI test of the FFmpeg integration: builds FFmpeg 9.0.2 with ffmpeg-patches/9.0/
 # against the library in BUILD_DIR, then scores every golden pair three ways:
 #   vulkan  the libvmaf_vulkan filter on Vulkan frames (format=...,hwupload)

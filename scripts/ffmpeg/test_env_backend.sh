@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # FFmpeg's stock libvmaf filter, unchanged, put on the GPU by VMAF_BACKEND alone
 # (docs/environment.md). For an 8-bit and a 10-bit golden pair:
 #   cpu      VMAF_BACKEND=cpu: the filter's scores, which must agree with Netflix

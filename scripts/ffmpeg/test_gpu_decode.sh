@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # Test of FFmpeg's Vulkan video decoding feeding libvmaf_vulkan, for a machine
 # whose GPU decodes H.264 and HEVC through Vulkan (lavapipe does not, so CI
 # cannot run it). Clips with a keyframe every 40 frames, decoded with

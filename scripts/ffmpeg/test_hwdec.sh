@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # CI test of the vmaf tool's --hwdec vulkan: builds only the tool against the
 # FFmpeg 9.0.2 libraries of the cache (FFMPEG_VERSION picks another base;
 # scripts/ffmpeg/build.sh --libs; after

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # Reference scores for the ssimulacra2 feature from libjxl's own `ssimulacra2`
 # tool, unmodified.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """Converts each frame of a .y4m clip to an RGB PFM file (float32, sRGB-encoded
 values in [0, 1]) for libjxl's ssimulacra2 tool, by the conversion the
 ssimulacra2 feature documents (docs/features/ssimulacra2.md), written here

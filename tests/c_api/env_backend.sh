@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # VMAF_BACKEND for a client that never chooses a backend (env_backend_client.c,
 # public libvmaf.h only), with the validation layer on for the Vulkan runs:
 #   env_backend.sh CLIENT DATA_DIR

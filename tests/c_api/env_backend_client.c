@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 /* A client that never chooses a backend: it includes only <libvmaf/libvmaf.h>
  * (no libvmaf_vulkan.h), as FFmpeg's libvmaf filter, GStreamer's vmaf element
  * and the tools built on them do. VMAF_BACKEND decides where it scores.

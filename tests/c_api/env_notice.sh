@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # What the environment causes is said once per process whatever log level the
 # caller sets (docs/environment.md): a client at log level NONE (GStreamer's
 # vmaf element's default) calls vmaf_init three times under values that fail

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 /* A client that silences the library (log_level 0, VMAF_LOG_LEVEL_NONE, as
  * GStreamer's vmaf element does by default) and calls vmaf_init N times, closing
  * each context it gets. It includes only <libvmaf/libvmaf.h>.

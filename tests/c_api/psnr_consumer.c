@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 /* A plain C consumer of the installed library: it includes only the installed
  * headers, is built with `pkg-config --cflags --libs libvmaf`, and checks a
  * closed-form PSNR through the libvmaf 3.x API. It also checks the version macros

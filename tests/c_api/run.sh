@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # Installs the library into a scratch prefix and builds a C consumer against
 # the installed headers through pkg-config alone, then runs it: linked with the
 # shared library, and again with the static one (`pkg-config --static`). Also

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """vmaf_bench --features and --profile (Python 3 standard library only).
 
 Run as: python3 bench_features.py VMAF_BENCH VMAF_TOOL VULKAN(0|1)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """Bad input and bad command lines: each must end with a clear message and a
 nonzero exit status (docs/cli.md), never a crash or a hang."""
 import sys

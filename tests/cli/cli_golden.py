@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """Every golden pair through the CLI, against Netflix libvmaf's own output.
 
 For each pair and each libvmaf command line a golden output exists for (the

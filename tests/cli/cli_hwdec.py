@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """--hwdec vulkan. In a build with GPU decoding (FFmpeg 6.1 or later, e.g. the
 8.1 of scripts/ffmpeg/build.sh --libs): H.264 and HEVC encodes made here score
 exactly as decoding them on the CPU does, and an input the GPU cannot decode

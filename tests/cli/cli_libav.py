@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """Input through FFmpeg's libraries: encodes made here with the ffmpeg program
 (FFV1, lossless, and H.264) score exactly as the same frames as .y4m; frame
 selection works on them; mismatched and unsupported inputs and --hwdec get

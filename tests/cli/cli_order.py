@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """The order metrics are listed in: every output format lists the same names in
 the same order (per frame, pooled, aggregate) whichever backend computes them and
 with any thread count, and that order is libvmaf's where its own output fixes one.

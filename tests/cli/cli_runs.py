@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """Successful runs: output formats and destinations, thread-count independence,
 frame selection, raw input, 4:2:2 input."""
 import csv

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """Compressed input cut short or damaged (FFmpeg input): an H.264 file with
 B-frames cut at several points fails with exit status 2 naming the file, and
 with --allow-truncated scores exactly the frames the whole file gives for the

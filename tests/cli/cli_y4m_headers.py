@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """Hostile Y4M headers: the vmaf tool accepts or refuses each case of
 y4m_headers.json (the table python/tests/test_y4m.py runs through the Python
 reader too), a refusal being exit status 2 with a message naming the file."""

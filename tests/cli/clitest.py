@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """Helpers shared by the vmaf command-line tests (Python 3 standard library only).
 
 Each test script is run by meson as: python3 SCRIPT VMAF_EXECUTABLE DATA_DIR.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 # vmaf_vaapi_probe's answers where they are known in advance: a render node that
 # does not exist, and a machine without any (CI). On a machine with render nodes
 # the probe's own end-to-end check (identical surfaces must score the PSNR cap)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The C API driven by a fuzzed sequence of calls on small pictures, CPU only:
 // vmaf_init (fuzzed configuration), vmaf_use_feature, vmaf_use_features_from_model,
 // vmaf_picture_alloc (fuzzed sizes, formats, bit depths, sample values),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The vmaf command line (core/tools/cli_options.cpp, cli_presets.cpp):
 // parse_options on a fuzzed argv, which takes in --feature, -m/--model,
 // --aom_ctc/--nflx_ctc and every numeric option. The parser is called twice per

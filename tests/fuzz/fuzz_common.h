@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Shared helpers of the fuzz targets: a reader that turns the fuzzer's bytes
 // into structured values, and an in-memory file for APIs that take a path.
 // Built both as libFuzzer targets (-Dfuzzing=true, clang) and, with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Feature names, option keys and option values as a library user passes them:
 // vmaf_feature_dictionary_set, vmaf_use_feature (option parsing, validation,
 // name suffixes) and vmaf_model_feature_overload on a model, then two small

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The JSON model loaders on fuzzed files: vmaf_model_load_from_path and
 // vmaf_model_collection_load_from_path (nlohmann::json, the model_dict schema,
 // the libsvm text). A model that loads then predicts one frame from imported

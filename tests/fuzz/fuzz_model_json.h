@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // A small synthetic model in libvmaf's JSON schema (not a trained model): the
 // fuzz targets load it to have features to overload and a model to score with.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The output writers (core/src/output: XML, JSON, CSV, MicroDVD subtitles)
 // through vmaf_write_output, on score tables made of fuzzed feature names,
 // frame indices and values (NaN, infinities, subnormals, huge numbers), with a

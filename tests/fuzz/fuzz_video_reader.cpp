@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The .y4m and raw .yuv readers (core/tools/io/video_reader.cpp) on fuzzed files.
 //
 // Input: one control byte, then the file.

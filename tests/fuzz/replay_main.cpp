@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Replays fuzz inputs through one target's LLVMFuzzerTestOneInput, for builds
 // without libFuzzer: every file named, and every file in each directory named
 // (sorted, not recursive). The corpus is thereby a regression suite in every

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """Includes point downward only: core/src by its layers, the feature folders
 never sideways, core/tools only to the public headers (ADR 0062, ADR 0077).
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """The library (and the vmaf tool) load where neither libva nor a Vulkan loader is installed.
 
 usage: check_needed.py READELF FILE...

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """Checks that no kernel leaves a floating-point add open to fusing with a multiply.
 
 The GPU twins match the CPU to the bit only if the driver computes a * b + c as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The "[.][bench]" throughput case of a GPU twin: frames per second of the GPU
 // engine and of the CPU extractor (one thread) on cycled frames of 1080p 8-bit
 // and 2160p 10-bit 4:2:0, the twin's scores checked equal to the extractor's on

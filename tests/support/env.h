@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // An environment variable set (or unset, with nullptr) for the lifetime of an
 // object, then restored: for the library's VMAF_* switches, read when a state,
 // engine or model is made.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Test helpers: golden clip pairs and libvmaf's expected outputs.
 #pragma once
 

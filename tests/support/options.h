@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Test helper: an extractor's options parsed from a dictionary.
 #pragma once
 

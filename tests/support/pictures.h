@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Test helpers: synthetic pictures from sample generators.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Test helper: score a golden pair through the public C API.
 #pragma once
 

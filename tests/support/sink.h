@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Test helper: a score sink that keeps everything, by provided name and index.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Everything written to stderr (where the library logs) while a StderrCapture
 // lives, for tests that check a log line.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Test helper: the VMAF v1 models (vmaf_v1.0.16_*) on a golden pair through the
 // public C API, compared with Netflix libvmaf's JSON for the same pair and model
 // (NAME.libvmaf.v1_MODEL.json) to the bit; or, where libvmaf fails, what this

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Test helpers for the Vulkan backend: a validated device state, the GPU and
 // CPU runners and their comparison, and scores through the C API.
 #pragma once

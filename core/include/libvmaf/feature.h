@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 /* libvmaf-vk: feature extractor options.
  * Source-compatible with libvmaf 3.x <libvmaf/feature.h>. */
 #ifndef LIBVMAF_FEATURE_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 /* libvmaf-vk: the main C API.
  * Source-compatible with libvmaf 3.x <libvmaf/libvmaf.h>: programs written
  * against Netflix libvmaf build against this header unchanged.

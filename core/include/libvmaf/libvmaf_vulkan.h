@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 /* libvmaf-vk: the Vulkan compute backend.
  * Shaped like libvmaf 3.x's <libvmaf/libvmaf_cuda.h>: create a state (one device),
  * import it into a context before its first picture, and the features that have a

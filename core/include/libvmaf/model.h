@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 /* libvmaf-vk: VMAF models (libvmaf JSON format).
  * Source-compatible with libvmaf 3.x <libvmaf/model.h>. */
 #ifndef LIBVMAF_MODEL_H

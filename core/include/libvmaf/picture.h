@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 /* libvmaf-vk: picture storage shared by the CPU and Vulkan backends.
  * Source-compatible with libvmaf 3.x <libvmaf/picture.h>. */
 #ifndef LIBVMAF_PICTURE_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The body of the opaque VmafFeatureDictionary.
 #pragma once
 

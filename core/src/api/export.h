@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Marks the C ABI entry points: everything else in the library is hidden.
 #pragma once
 

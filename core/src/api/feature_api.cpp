@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // VmafFeatureDictionary: the C face of vmaf::Dict.
 #include <cerrno>
 #include <new>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The exception barrier of the C ABI: every export that may allocate or call
 // code that throws runs its body through guarded(), so that no C++ exception
 // crosses extern "C". std::bad_alloc becomes -ENOMEM, any other exception

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // extern "C" shims of libvmaf.h: check arguments, translate, call the Context.
 #include <cerrno>
 #include <exception>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // extern "C" shims of libvmaf/model.h: check arguments, load, report errors.
 //
 // Option dictionaries given to the overload functions are consumed (freed),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // vmaf_write_output: the C entry point of the writers.
 #include <cerrno>
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // extern "C" shims of libvmaf/picture.h: the pictures themselves, their
 // storage and its reuse, live in picture/ (picture/picture.h).
 #include "api/export.h"

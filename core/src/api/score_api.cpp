@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // extern "C" shims of the model half of libvmaf.h: register a model's features,
 // predict per-frame scores from the collector, pool them.
 //

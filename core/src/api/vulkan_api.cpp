@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // <libvmaf/libvmaf_vulkan.h>: argument checks, then api/vulkan_device.h.
 #include <cerrno>
 #include <new>

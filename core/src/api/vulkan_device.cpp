@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The Vulkan side of the public API: configuration -> State, device listing.
 #include <algorithm>
 #include <cerrno>

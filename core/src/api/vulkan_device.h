@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // What the C shims of <libvmaf/libvmaf_vulkan.h> (api/vulkan_api.cpp) call:
 // api/vulkan_device.cpp with Vulkan, api/vulkan_stubs.cpp without.
 #pragma once

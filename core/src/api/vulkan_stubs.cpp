@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The Vulkan API in a library built without Vulkan: every call fails cleanly.
 #include <cerrno>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The backend of a context whose caller does not choose one: VMAF_BACKEND
 // (cpu, vulkan or auto; unset: cpu) and VMAF_VULKAN_DEVICE, read by vmaf_init
 // (docs/environment.md, ADR 0063). Set to vulkan or auto it wins over a nonzero

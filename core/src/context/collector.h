@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Per-frame scores of every feature and model, by output name.
 #pragma once
 

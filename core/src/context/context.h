@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // VmafContext: registered features, the frame scheduler (thread pool or the
 // caller's thread, and the Vulkan engine when one is imported), the collector.
 #pragma once

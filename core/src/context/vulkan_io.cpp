@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The Context's Vulkan picture paths: device picture pools and imported frames.
 #include "context/vulkan_io.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // A context's Vulkan frame I/O (vk::FrameIo): its picture pool (host, device or
 // none) and the frame being imported. Owned by the Context (context/context.h);
 // the Context member functions that use it are in context/vulkan_io.cpp.

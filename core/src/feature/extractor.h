@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The feature extractor interface. Every feature (psnr, motion, vif, adm) has a
 // CPU implementation of this interface and, with Vulkan, a GPU twin.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Typed, validated options of one feature extractor, and the output-name
 // suffix libvmaf derives from non-default options ("_egl_1").
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The table of feature extractors and libvmaf's feature-name aliases.
 #pragma once
 

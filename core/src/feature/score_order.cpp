@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 #include "feature/score_order.h"
 
 namespace vmaf {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Where a score write stands in the order of a run, beside ScoreSink
 // (feature/extractor.h): whoever writes scores through a sink (the Context on
 // the CPU, the GPU engine) marks its calls with a CallScope, and the sink

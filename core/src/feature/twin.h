@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The interface of a GPU feature: the Vulkan twin of one CPU extractor.
 // It lives in feature/, below the engine that drives it (gpu/), so that the
 // twins and the engine both include it downward (ADR 0077).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The frame engine (gpu/engine.h): its life (create, init, the features and
 // their stages), recording and submitting a frame, collecting results in frame
 // order. Host uploads are in engine_upload.cpp, imports in engine_import.cpp,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The frame engine: runs the GPU features of a context on one Vulkan device.
 //
 // Per frame, one command buffer brings both pictures into the device planes

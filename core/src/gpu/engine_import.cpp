@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The frame engine's imports: caller images and external memory, acquired,
 // copied or sampled into the planes of FrameBuffers (the unpack kernels), and
 // their submission with the semaphores they carry.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The frame engine's timestamps: GPU time per frame and, in profile mode,
 // one interval per part of the frame (GpuProfile).
 #include "gpu/engine.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The frame engine's uploads: host pictures read in place or copied into
 // staging (on the transfer lane where there is one), and device pictures, into
 // the planes of FrameBuffers.

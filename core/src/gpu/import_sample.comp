@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 #version 450
 #extension GL_EXT_control_flow_attributes : require
 // Imported pictures read in place: one plane, sampled through an R8/R16 (or

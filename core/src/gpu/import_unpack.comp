@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 #version 450
 // Imported pictures: one plane from its raw device copy into the engine's plane
 // layout. Picks one component of interleaved chroma (NV12, P010) and shifts

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """Writes the table of built-in models: a C++ source with one string constant per
 model file given, named by its version (the file name without .json).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Model prediction, score transform and feature option overloads.
 #include "model/model.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // VMAF models in libvmaf's JSON format: loading, per-frame prediction, and
 // bootstrap model collections (a main model plus N bootstrap models whose
 // spread gives a confidence interval).

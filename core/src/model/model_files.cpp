@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Finding and reading model files.
 #include <algorithm>
 #include <cerrno>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Reading libvmaf's JSON model format into a Model / ModelCollection.
 //
 // A model file is {"model_dict": {...}, ...anything else}; model_dict holds

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Pooling of per-frame scores over a range of frames, as libvmaf pools them
 // (vmaf_feature_score_pooled): shared by the context, the model code and the
 // output writers so that every pooled number is computed one way.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // A libsvm regression model (the "model" string of a libvmaf JSON model):
 // parsed from libsvm's text format, evaluated as libsvm's svm_predict does.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // JSON in libvmaf's layout: version, fps, frames[] {frameNum, metrics},
 // pooled_metrics {name: {min, max, mean, harmonic_mean}}, aggregate_metrics.
 #include <cmath>

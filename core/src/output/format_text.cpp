@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The two line formats: CSV (one row per listed frame) and MicroDVD subtitles
 // (one caption per frame, so a player shows the scores over the video).
 #include "output/score_table.h"

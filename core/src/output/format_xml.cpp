@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // XML in libvmaf's layout: <VMAF version>, <params>, <fyi fps>, one <frame> per
 // listed frame with a name="value" attribute per score, <pooled_metrics>,
 // <aggregate_metrics>. Every attribute is followed by a space, as libvmaf does.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 #include "output/score_table.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The shared view the four writers print from: which frames get a line, which
 // features have a score on each, and libvmaf's number formatting.
 #pragma once

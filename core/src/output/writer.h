@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Score documents in libvmaf's four output formats: XML, JSON, CSV and MicroDVD
 // subtitles. The layout, field names and number formatting follow libvmaf 3.x so
 // that tools parsing libvmaf's files read ours unchanged (docs/output-formats.md).

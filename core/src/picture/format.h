@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The geometry every frame of a sequence shares: what extractors, their GPU
 // twins and the Vulkan importer are set up for.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // VmafPicture storage: aligned, reference-counted planes.
 #pragma once
 

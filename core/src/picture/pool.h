@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // A fixed set of host pictures recycled between fetches
 // (vmaf_preallocate_pictures / vmaf_fetch_preallocated_picture).
 #pragma once

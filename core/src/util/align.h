@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Rounding sizes and offsets up to a multiple of an alignment.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The library's one reader of the environment (docs/environment.md lists every
 // variable and what it accepts). Values are parsed strictly: a number is
 // decimal digits only and never wraps; a switch is one of a few words; a value

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Files the library reads and writes of its own accord (the pipeline cache, model
 // files): only regular files are opened, never more than a bound is read, and a
 // cache directory is used only when it is the user's alone. The system calls

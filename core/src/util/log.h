@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Library log: "libvmaf ERROR: ..." lines on stderr, filtered by level.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // What differs between POSIX systems and Windows in the library, in one place:
 // memory pages, files named by UTF-8 paths, the user's cache directory. The
 // rest of the library and the programs is written once against these (the

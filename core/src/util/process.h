@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The process the library runs in: its id (a child made by fork() has another),
 // and hooks around fork() and exit. The system calls live in process.cpp.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Run-time instruction-set dispatch of the CPU kernels. A kernel is written once
 // as a VMAF_INLINE template and inlined into one function per target (generic,
 // AVX2, AVX-512), which the extractor picks at start-up; every copy does the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // A fixed pool of worker threads with a bounded queue: producers block when
 // the queue is full, which bounds the pictures held in flight.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Command recording and submission.
 //
 // FrameRing: one command pool and buffer per frame-in-flight slot and one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Pictures in host-visible device memory (VMAF_VULKAN_PICTURE_PREALLOCATION_METHOD_DEVICE).
 //
 // Each picture of the pool is one buffer, laid out like a host picture

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause-Patent
 """Embed SPIR-V modules into C++: embed_spirv.py OUT.h OUT.cpp IN.spv...
 
 Each IN.spv becomes `vmaf::vk::spirv::<stem>`, a Shader holding its words;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Writes C++ table values as GLSL constants. Each tables/<feature>.cpp is a small
 // native program, run at build time, that includes the feature's <feature>_tables.h
 // and prints <feature>_tables.glsl with this: kernels include that header, so the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 #include "vulkan/host_import.h"
 
 #include <cstdlib>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Host pictures the GPU reads where they are: the library's HostStorage
 // (picture/picture.h: vmaf_picture_alloc and picture pools) imported as device
 // memory with VK_EXT_external_memory_host, a buffer over it, and the frame's

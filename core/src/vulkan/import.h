@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Pictures that are already on the device: VkImages of the caller's device
 // (vmaf_vulkan_import_image) and external memory (opaque fds, DMA-BUFs).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Device memory for long-lived buffers.
 //
 // The library allocates few buffers, once per engine: picture planes, staging and

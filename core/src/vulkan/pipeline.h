@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Compute pipelines from embedded SPIR-V.
 //
 // Every kernel of the library has the same simple interface: storage buffers at

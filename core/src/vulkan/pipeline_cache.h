@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The on-disk VkPipelineCache: compute pipelines compiled by an earlier process
 // are loaded instead of compiled again (ADR 0063).
 //

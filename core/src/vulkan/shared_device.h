@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The process's own device: one State per device choice (VMAF_VULKAN_DEVICE),
 // made on first use and shared by every context that VMAF_BACKEND puts on the
 // GPU (ADR 0063). It outlives its last context, for the life of the process

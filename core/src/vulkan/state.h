@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The Vulkan device state: an instance, a physical device, a device and the one
 // compute queue the library submits to. `VmafVulkanState` wraps one.
 //

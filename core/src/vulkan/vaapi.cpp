@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 #include "vulkan/vaapi.h"
 
 #include <unistd.h>

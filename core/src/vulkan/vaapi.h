@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // VA-API surfaces as DMA-BUFs (vmaf_vulkan_import_va_surface). Built with libva's
 // headers when the meson option vaapi finds them; otherwise vaapi_built() is false
 // and the import says so. Nothing links libva: the first import opens it at run time

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The one way the library includes Vulkan: through volk, with no prototypes, so
 // nothing links libvulkan. The loader is opened at run time (loader.cpp); every
 // device-level call goes through the State's function table.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // A caller's own Vulkan device, as a decoder or renderer holds one: its instance
 // (the Khronos validation layer optional, every message counted), physical
 // device, device with what the library's kernels need, one queue and the lock

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Builds without FFmpeg's libraries: only .y4m and raw .yuv.
 #include <cerrno>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Any container and codec FFmpeg's libraries decode, as a VideoReader.
 #include "io/video_reader.h"
 

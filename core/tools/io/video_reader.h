@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Readers for .y4m and raw planar .yuv files (CLI, benchmarks and tests; the
 // library core never reads files).
 #pragma once

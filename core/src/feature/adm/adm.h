@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // adm: libvmaf's integer adm feature.
 #pragma once
 

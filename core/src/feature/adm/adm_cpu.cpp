@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Integer ADM on the CPU (libvmaf's "adm" extractor, integer_adm.c).
 //
 // Per scale: one db2 wavelet level of both luma planes; decoupling of the

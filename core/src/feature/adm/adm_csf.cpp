@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // CSF weights: a model's (feature/common/adm_csf_models.h, whose float
 // roundings are libvmaf's, because the weights are converted to fixed point
 // and one ulp there moves the integer scores) or a tabulated blend.

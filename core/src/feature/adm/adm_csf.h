@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Contrast sensitivity weights of the ADM detail bands, per scale and
 // orientation, from the viewing set-up (host side: the Vulkan twin uploads
 // the same numbers).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The two floating-point steps of integer ADM's decoupling, in integers,
 // bit-exact to the CPU's IEEE arithmetic (round to nearest even):
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Integer ADM kernels: one wavelet level, decoupling, CSF/masking thresholds,
 // and the two per-scale sums (reference energy and masked distortion).
 //

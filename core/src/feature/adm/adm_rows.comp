@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 #version 450
 // Integer ADM: the per-scale sums from adm_scale.glsl's partials.
 //

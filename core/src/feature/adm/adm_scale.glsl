@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // One scale of integer ADM (the twin of adm_cpu.cpp's per-scale work), included
 // by adm_scale0.comp (16-bit bands, ADM_NARROW) and adm_scale.comp (scales 1..3,
 // 32-bit bands). Everything the picture size and the options decide (sizes,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The float half of integer ADM. Every expression keeps libvmaf's mix of float
 // and double and its order of operations: the scores are printed from these
 // floats, so one rounding done differently shows.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The finishing step of integer ADM, shared by the CPU extractor and its Vulkan
 // twin.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Integer ADM constants shared by the CPU extractor and its Vulkan twin
 // (behaviour of libvmaf's integer_adm.c). Only plain integers and floats live
 // here, so a shader can receive them through a generated header or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // adm_tables.glsl: the integer ADM constants for the Vulkan twin. What depends
 // on the picture or the options (shifts per scale and depth, rectangles, CSF
 // weights, the gain limit) reaches kernels as specialization constants,

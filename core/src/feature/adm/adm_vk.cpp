@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Integer ADM on the GPU: the twin of adm_cpu.cpp.
 //
 // One dispatch per scale (feature/adm/adm_scale0.comp for the picture and its

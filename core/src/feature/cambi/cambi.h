@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // cambi: libvmaf's banding detector (Contrast Aware Multiscale Banding Index).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Shared declarations of the CAMBI kernels (cambi_*.comp): the buffers every
 // kernel of the feature binds, in one layout (core/src/feature/cambi/cambi_vk.cpp).
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // CAMBI on the CPU: libvmaf's banding index of the distorted picture (and, in
 // full-reference mode, of the reference), matching its cambi.c.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 #version 450
 // CAMBI, step 4 (per scale): the c-value of every sample.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The CAMBI Vulkan twin's buffer layout, shared by cambi_vk.cpp and the kernels
 // (exported to GLSL as cambi_tables.glsl by feature/cambi/cambi_tables_glsl.cpp).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // CAMBI's window-histogram updates, written once and included into the
 // portable kernels (cambi_kernels.h) and into each instruction-set region of
 // cambi_x86.h, where `RangeAdd` (adding +1 or -1 to a run of counts) is that

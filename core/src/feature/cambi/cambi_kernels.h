@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // CAMBI's per-row kernels on 10-bit samples in uint16_t rows. They are inlined
 // into one build per instruction set (cambi_cpu.cpp), where the compiler
 // vectorizes the simple loops; cambi_x86.h has hand-written vector c-values.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The top and sum passes (cambi_top.comp, cambi_sum.comp) run every slot in
 // one dispatch: a slot's workgroups are [first, first + groups) of it
 // (kConstSlots). The last of a slot's workgroups to finish then finishes the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 #version 450
 // CAMBI, step 1: the luma plane as 10-bit samples at the encode size
 // (nearest-sample resampling by the host's maps, which follow libvmaf's float

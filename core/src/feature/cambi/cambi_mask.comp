@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 #version 450
 // CAMBI, step 2: the spatial mask. A sample is flat when it equals its right
 // and lower neighbours (a missing one counts as equal); the mask is 1 where

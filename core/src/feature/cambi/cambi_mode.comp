@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 #version 450
 // CAMBI, step 3 (per scale): the scale's picture (the previous scale's
 // filtered picture, or the loaded one, taken every `step` samples), its 3x3

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // CAMBI's spatial pooling: the mean of the topk fraction of largest c-values.
 //
 // libvmaf selects them with a quickselect (Hoare partition around arr[k]) and

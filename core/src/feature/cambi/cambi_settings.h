@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // cambi's options resolved for one picture format (libvmaf's cambi.c init): the
 // encode and source sizes, windows, contrast steps and the luma band they read.
 // The CPU extractor and its Vulkan twin both start from these.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 #version 450
 // CAMBI, step 6 (every scale): the exact sum, in units of 2^-24, of the
 // c-values above the selected bin (a 64-bit partial per workgroup), and the

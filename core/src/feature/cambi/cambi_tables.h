@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // CAMBI constants and the small scalar rules of libvmaf's cambi.c (and the
 // luminance model of its luminance_tools.c), shared by the CPU extractor and a
 // later GPU twin.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // cambi_tables.glsl: the CAMBI Vulkan twin's buffer layout and limits
 // (cambi_gpu_layout.h). The tables themselves (reciprocals, TVI limits, weights) are
 // uploaded by the host from cambi_tables.h.

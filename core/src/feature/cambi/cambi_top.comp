@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 #version 450
 // CAMBI, step 5 (every scale): the histogram of the c-values' upper 16 bits
 // (zeros left out); then, in the last workgroup, the selection of the values

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // CAMBI on the GPU: the twin of cambi_cpu.cpp, for the distorted picture and,
 // in full-reference mode, the reference (each stage then runs both).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The AVX2 and AVX-512 builds of CAMBI's histogram updates (runs of counts
 // 16 or 32 at a time) and c-value row (cambi_kernels.h's c_values_row, 8 or
 // 16 columns at a time with gathers). Each lane does the

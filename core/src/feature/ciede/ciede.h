@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // ciede: libvmaf's CIEDE2000 colour difference (ciede2000 = 45 - 20 log10(mean dE00)).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // ciede on the CPU. Chroma is first brought to luma resolution the way libvmaf
 // does it (including its reads past the row ends for 4:2:2, see
 // LibvmafChroma), each pixel of both pictures goes YUV -> Lab in double with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 #version 450
 // ciede: CIEDE2000 of every pixel of two pictures, summed per tile.
 //

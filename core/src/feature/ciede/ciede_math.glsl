@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Double-precision elementary functions for the ciede kernel.
 //
 // GLSL has pow, exp, log, sin, cos and atan for float only, and does not round

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // ciede constants shared by the CPU extractor and its Vulkan twin
 // (behaviour of libvmaf's ciede.c: BT.709 YUV -> sRGB -> XYZ (D65) -> CIELAB,
 // then CIEDE2000 per pixel with kL = 0.65, kC = 1, kH = 4).

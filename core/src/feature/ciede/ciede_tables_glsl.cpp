@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // ciede_tables.glsl: the ciede constants for the Vulkan twin (doubles with the
 // LF suffix, so they reach the kernel to the last bit), the kernel's layout,
 // and the constants of its double-precision elementary functions

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // ciede on the GPU: the twin of ciede_cpu.cpp. One kernel
 // (feature/ciede/ciede_de.comp) computes every pixel's CIEDE2000 difference, chroma
 // read where libvmaf's upsampling reads it, and writes one double sum per tile

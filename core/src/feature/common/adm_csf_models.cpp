@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The Watson and Barten models. The float/double mix below is deliberate:
 // each intermediate is rounded to float exactly where libvmaf rounds it,
 // because the integer ADM converts the weights to fixed point and one ulp

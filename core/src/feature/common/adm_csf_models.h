@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The contrast sensitivity models of ADM's detail bands, which the integer
 // ADM (adm/adm_csf.h) and the float ADM (float_adm/float_adm_csf.h) both
 // weight with (behaviour of libvmaf's adm_tools.h and barten_csf_tools.h).

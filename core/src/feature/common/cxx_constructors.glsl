@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // For the shader headers that C++ host tests also compile (adm_exact.glsl,
 // vif_gain.glsl): GLSL builds a struct with its constructor syntax, S(a, b);
 // C++ compilers before parenthesized aggregate initialisation (clang 16) need a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Planes as float, the way libvmaf's float extractors see them: 8-bit samples
 // as they are, deeper ones divided by 2^(bpc - 8) (so every depth is on the
 // 8-bit scale), plus an integer offset (e.g. -128 for the float VIF/ADM/motion

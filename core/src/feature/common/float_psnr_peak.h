@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The peaks and caps of libvmaf's float PSNR (float_psnr.c and psnr.c),
 // shared by float_psnr and float_ansnr's PSNR.
 #pragma once

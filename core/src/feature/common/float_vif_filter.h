@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Separable, edge-mirrored float filtering of planes (libvmaf's vif_filter1d_*
 // and convolution_f32_*: a vertical pass into a row, then a horizontal pass;
 // each output is a float sum over the taps in order, starting from 0, without

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The per-sample arithmetic of float VIF, written as small functions a shader
 // can mirror: kernel taps, edge mirroring, the fast log2 and the per-pixel
 // statistic. Every expression keeps libvmaf's operand types (float, or double

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Resampling of a float plane to another size (libvmaf's vif_scale_frame_s):
 // float_vif's vif_prescale and float_motion's half-size second scale. Same size
 // in and out is a plain copy.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Constants of the float VIF family (behaviour of libvmaf's float_vif.c,
 // vif.c and vif_tools.c), shared by the CPU extractor, float_motion and
 // SpEED (so they live in feature/common/, with float_vif_kernel.h,

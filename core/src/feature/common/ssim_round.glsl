@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The few float operations whose rounding Vulkan leaves open, made correctly
 // rounded (round to nearest, ties to even) from a candidate result the device
 // computed: the double-to-float conversion, float division and square root,

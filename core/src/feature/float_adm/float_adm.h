@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // float_adm: libvmaf's floating-point ADM (DLM adm2, AIM, adm3 and the four
 // scale scores).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Float ADM on the CPU (libvmaf's "float_adm" extractor: float_adm.c, adm.c,
 // adm_tools.c).
 //

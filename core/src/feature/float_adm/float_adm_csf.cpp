@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // CSF weights of the float ADM. The Watson and Barten models are the integer
 // ADM's (feature/common/adm_csf_models.h; libvmaf's adm_tools.h and
 // barten_csf_tools.h); the DLM paper's CSF is float ADM's own.

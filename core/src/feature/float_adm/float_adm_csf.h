@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Contrast sensitivity weights of the float ADM's detail bands, per scale
 // (host side: the Vulkan twin uploads the same numbers).
 #pragma once

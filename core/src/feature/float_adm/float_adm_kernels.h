@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Per-sample arithmetic of the float ADM, in libvmaf's order of float and
 // double operations (adm_tools.c, scalar C: libvmaf has no SIMD float ADM).
 // Each function is small and free of buffers' layout so that a shader can

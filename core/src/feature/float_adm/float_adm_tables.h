@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Float ADM constants of the CPU extractor, which has no Vulkan twin yet
 // (behaviour of libvmaf's float_adm.c, adm.c and adm_tools.c). Plain numbers
 // only, so a shader can receive them as specialization constants.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // float_ansnr: libvmaf's anti-noise SNR (float_ansnr) and its PSNR twin (float_anpsnr).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // float_ansnr on the CPU: the reference and the distorted luma (float, 8-bit
 // scale, minus 128) are smoothed by different 2-D filters; the signal is the
 // filtered reference's energy, the noise its squared difference to the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // float_ansnr constants and arithmetic shared by the CPU extractor and its later
 // Vulkan twin (behaviour of libvmaf's float_ansnr.c, ansnr.c and ansnr_tools.c:
 // the 2-D filters, mirrored borders, float accumulators).

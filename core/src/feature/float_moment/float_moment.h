@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // float_moment: libvmaf's first and second moments of the luma planes.
 #pragma once
 

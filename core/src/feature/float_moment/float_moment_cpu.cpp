@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // float_moment on the CPU: mean and mean square of each luma plane, as float
 // on the 8-bit scale, summed in double.
 #include "feature/float_moment/float_moment.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // float_moment arithmetic of the CPU extractor, which has no Vulkan twin
 // (behaviour of libvmaf's float_moment.c and moment.c).
 #pragma once

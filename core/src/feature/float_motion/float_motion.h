@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // float_motion: libvmaf's floating-point motion feature.
 #pragma once
 

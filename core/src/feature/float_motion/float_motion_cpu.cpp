@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Float motion on the CPU: the mean absolute difference between consecutive
 // blurred reference pictures. motion2 of a frame is the smaller of its own and
 // the next frame's score, written once the next frame is in (the last frame's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Constants of float motion (behaviour of libvmaf's float_motion.c, motion.c
 // and motion_tools.h), of the CPU extractor, which has no Vulkan twin.
 #pragma once

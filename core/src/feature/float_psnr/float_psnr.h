@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // float_psnr: libvmaf's floating-point luma PSNR.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // float_psnr on the CPU: luma as float on the 8-bit scale, squared errors in
 // float summed in double, libvmaf's per-depth peak and cap.
 #include "feature/float_psnr/float_psnr.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // float_psnr constants of the CPU extractor, which has no Vulkan twin
 // (behaviour of libvmaf's float_psnr.c and psnr.c). The peaks and caps, which
 // float_ansnr's PSNR uses too, are in feature/common/float_psnr_peak.h.

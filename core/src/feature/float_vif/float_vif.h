@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // float_vif: libvmaf's floating-point VIF feature.
 #pragma once
 

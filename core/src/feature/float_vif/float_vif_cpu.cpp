@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Float VIF on the CPU: luma as (sample - 128) floats, optional prescaling,
 // then the four-scale statistic of vif.c.
 #include "feature/float_vif/float_vif.h"

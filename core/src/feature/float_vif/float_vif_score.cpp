@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 #include "feature/float_vif/float_vif_score.h"
 
 namespace vmaf::float_vif {

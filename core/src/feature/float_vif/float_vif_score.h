@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Float VIF over the four scales (libvmaf's compute_vif in vif.c).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // motion: libvmaf's integer motion feature.
 #pragma once
 

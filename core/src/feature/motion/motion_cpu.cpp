@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Integer motion on the CPU: blurred SAD between consecutive reference frames,
 // then motion2 (min of both neighbours) and motion3 (blended) at flush.
 #include "feature/motion/motion.h"

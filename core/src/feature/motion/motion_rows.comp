@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 #version 450
 // Integer motion's row sums: each row's tile sums (motion_sad.comp) added
 // modulo 2^32, as libvmaf's 32-bit row sum wraps, into the feature's results.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 #version 450
 // Integer motion: the SAD of the blurred difference between the previous and the
 // current reference luma (the twin of motion_cpu.cpp's blurred_sad()), and the

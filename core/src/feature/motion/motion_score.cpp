@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 #include "feature/motion/motion_score.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The scoring of integer motion, shared by the CPU extractor and its Vulkan
 // twin: both reduce a frame to the same exact SAD, and this turns SADs into
 // every output (the per-frame SAD score, then motion2 and motion3 at flush), so

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Integer motion constants shared by the CPU extractor and its Vulkan twin
 // (behaviour of libvmaf's integer_motion.c).
 #pragma once

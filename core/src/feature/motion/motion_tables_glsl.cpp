@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // motion_tables.glsl: the integer motion blur for the Vulkan twin. The per-depth
 // vertical shift (motion::vertical_shift) reaches kernels as a specialization constant.
 #include "feature/motion/motion_tables.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Integer motion on the GPU: the twin of motion_cpu.cpp.
 //
 // The CPU blurs the difference of the previous and the current reference luma,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // psnr: libvmaf's integer psnr feature.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // PSNR on the CPU: exact integer SSE per plane, then libvmaf's peak and cap rules.
 #include "feature/psnr/psnr.h"
 

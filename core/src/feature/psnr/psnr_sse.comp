@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 #version 450
 // PSNR: the exact sum of squared differences of one plane of two pictures.
 //

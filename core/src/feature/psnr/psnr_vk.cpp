@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // PSNR on the GPU: the twin of psnr_cpu.cpp. The kernel (feature/psnr/psnr_sse.comp)
 // reduces each plane's squared errors exactly into 64-bit partial sums, one per
 // band of rows; collect() adds the partials and scores them with the same

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // psnr_hvs: libvmaf's PSNR-HVS (Xiph's DCT-domain, contrast-masked PSNR) per plane
 // and combined.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 #version 450
 // PSNR-HVS: the masked, CSF-weighted squared DCT errors of every 8x8 block
 // (a new block every 7 samples) of the three planes, in one dispatch.

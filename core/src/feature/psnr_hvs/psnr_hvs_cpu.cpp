@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // psnr_hvs on the CPU. Each plane is cut into 8x8 blocks every 7 samples; per
 // block the samples' global and quadrant variances give a masking strength,
 // both blocks go through the integer DCT, and each coefficient's error beyond

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 #version 450
 // PSNR-HVS: where each plane's serial float sum stands before each run of
 // kRun blocks, approximately: the exclusive prefix sums, in double, of the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 #version 450
 // PSNR-HVS: each block's step (psnr_hvs_sum.glsl) in the binades the plane's
 // serial float sum may be in when it reaches the block: kHvsCandidates of them

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // PSNR-HVS: the CPU's serial float sum of a plane's weighted errors, exactly,
 // without adding them one by one.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // psnr_hvs constants and integer transform, shared by the CPU extractor and its
 // Vulkan twin (psnr_hvs_vk.cpp; feature/psnr_hvs/psnr_hvs_tables_glsl.cpp exports them to GLSL)
 // (behaviour of libvmaf's third_party/xiph/psnr_hvs.c: the

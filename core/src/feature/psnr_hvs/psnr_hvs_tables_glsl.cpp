@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // psnr_hvs_tables.glsl: the psnr_hvs constants for the Vulkan twin. Float tables
 // travel as their bit patterns (uintBitsToFloat in the kernel), so the GPU uses
 // the very floats the CPU does, with no decimal round trip.

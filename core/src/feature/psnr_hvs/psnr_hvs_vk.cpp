@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // psnr_hvs on the GPU: the twin of psnr_hvs_cpu.cpp, to the bit. Four kernels:
 //   0. psnr_hvs_blocks.comp: every 8x8 block of the three planes in one
 //      dispatch, 32 blocks per workgroup of 256 threads sharing the work, with

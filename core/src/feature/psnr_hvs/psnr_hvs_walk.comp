@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 #version 450
 // PSNR-HVS: each plane's serial float sum of its weighted errors, to the bit of
 // the CPU's (psnr_hvs_sum.glsl), from the blocks' steps (psnr_hvs_steps.comp).

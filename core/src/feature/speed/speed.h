@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // speed_chroma and speed_temporal: libvmaf's SpEED-QA features.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 #version 450
 // SpEED's anti-aliasing blur at every kSpeedDecimation-th row and column
 // (speed_engine.cpp's prepare(): float_vif's vertical_pass at the row, then

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // SpEED's shared kernel code (speed_copy, speed_blur, speed_local, speed_mean,
 // speed_cov): the bindings, reading a plane as the CPU's float picture
 // (feature/common/float_picture.h, offset kPixelOffset) and float_vif's edge

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 #version 450
 // speed_temporal: this frame's luma planes (raw words) into the history
 // buffer, for the next frame's differences.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 #version 450
 // The covariance sums of a prepared plane (speed_engine.cpp's covariance(),
 // speed_kernel.h's CovAcc and cov_row): entry (xi, yi <= xi) sums over the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The covariance sums, portable and with AVX2 + FMA. Both follow libvmaf's
 // AVX2 kernel (speed_kernel.h, CovAcc): the same lanes, the same fused
 // multiply-adds (std::fma rounds once, as the instruction does), the same

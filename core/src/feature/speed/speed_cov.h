@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The covariance sum of SpEED: sum over a w x h window pair of
 // (x - mx) * (y - my), in double, in the order of libvmaf's AVX2 kernel
 // (speed_kernel.h, cov_row). A portable build and, on x86-64 processors with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // SpEED-QA on the CPU: speed_chroma scores the Cb and Cr planes of each frame
 // pair; speed_temporal scores the frame-to-frame differences of the luma
 // planes (previous minus current, of the reference and of the distorted).

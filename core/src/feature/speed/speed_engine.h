@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // SpEED-QA's score of one pair of float planes (libvmaf's speed.c): each plane
 // is optionally resampled, blurred and decimated by 16, a 3-tap local mean is
 // subtracted, and on 5x5 blocks of the result a Gaussian scale mixture is

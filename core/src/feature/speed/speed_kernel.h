@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The per-element arithmetic of SpEED-QA, written as small functions a shader
 // can mirror. Every expression keeps libvmaf's operand types: float storage,
 // with double where libvmaf mixes in a double (its sqrt, log2 and the 1e-6

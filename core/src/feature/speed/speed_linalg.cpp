@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 #include "feature/speed/speed_linalg.h"
 
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The small dense linear algebra of SpEED-QA, in float, step for step as
 // libvmaf's speed.c does it (so the eigenvalues and solutions round the same):
 // eigenvalues of a symmetric matrix by Householder tridiagonalisation and

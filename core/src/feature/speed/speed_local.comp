@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 #version 450
 // The local mean removed from the decimated plane (speed_engine.cpp's
 // prepare(): float_vif's filter_plane with the local kernel, then dec -= blur):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 #version 450
 // The 25 window means of a prepared plane (speed_engine.cpp's covariance()):
 // window (r, c) is sw x sh samples from row r, column c, summed in float row

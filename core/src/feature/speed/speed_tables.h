@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Constants of SpEED-QA (behaviour of libvmaf's speed.c: speed_chroma and
 // speed_temporal), of the CPU extractors and their Vulkan twins
 // (speed_vk.cpp, through speed_tables.glsl).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // speed_tables.glsl: SpEED's constants for the Vulkan twins (speed_vk.cpp),
 // from speed_tables.h and speed_kernel.h, and the specialization constants
 // that carry the filter taps (computed at run time from speed_kernelscale by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // speed_chroma and speed_temporal on the GPU: the twins of speed_cpu.cpp.
 //
 // The per-sample work runs in four stages of kernels (speed_*.comp, sharing

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // float_ms_ssim on the CPU: libvmaf's float_ms_ssim.c and ms_ssim.c. Five
 // scales of the luma planes (each halved through the 9x9 low-pass filter),
 // SSIM's mean terms at each, combined with Wang's exponents.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // float_ssim on the CPU: libvmaf's float_ssim.c and ssim.c. The luma planes
 // on the 8-bit float scale, optionally box-downscaled (scale, or by the
 // frame size), then mean SSIM over the 11x11 Gaussian window.

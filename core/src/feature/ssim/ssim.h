@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // float_ssim and float_ms_ssim: libvmaf's float SSIM and multi-scale SSIM
 // extractors, sharing one engine (Gaussian window, per-pixel terms,
 // decimation).

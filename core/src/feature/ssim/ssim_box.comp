@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 #version 450
 // float_ssim's downscaling (ssim_engine.cpp's box_decimate): each output is the
 // factor x factor box of 1 / factor^2 taps at (x factor, y factor), rows outer,

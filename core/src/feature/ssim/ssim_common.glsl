@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The float SSIM family's shared kernel code (ssim_box.comp, ssim_lpf.comp,
 // ssim_terms.comp): reading a plane as libvmaf's float picture, and the few
 // float operations whose rounding Vulkan leaves open (the double-to-float

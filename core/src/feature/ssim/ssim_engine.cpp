@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The float SSIM engine (ssim_engine.h), its portable kernels and the pick
 // of the vector ones (ssim_simd_x86.h).
 #include "feature/ssim/ssim_engine.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The float SSIM engine: SSIM's mean terms over one pair of planes, and the
 // two decimations (float_ssim's box, MS-SSIM's low-pass halving), on the
 // kernel build an instance picked.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The SSIM Vulkan twins' kernel layout, shared by ssim_vk.cpp and the kernels
 // (exported to GLSL as ssim_tables.glsl by feature/ssim/ssim_tables_glsl.cpp).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The arithmetic of the float SSIM family, one output at a time, in libvmaf's
 // order of float and double operations (feature/iqa/convolve.c, decimate.c,
 // ssim_tools.c). The portable kernels are loops over these functions; the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 #version 450
 // MS-SSIM's step to the next scale (ssim_kernel.h's lpf_point): the 9x9
 // low-pass filter at every second sample of every second row, rows outer,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The float SSIM kernels over one vector width: included by ssim_simd_x86.h
 // inside a target region, after the definition of the width's `Isa`. No
 // include guard: it is compiled once per width. Each lane does the operations

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The AVX2 and AVX-512 builds of the float SSIM kernels: the kernels are
 // written once, in ssim_simd_tmpl.h, and compiled twice below, each inside a
 // target region and a namespace of its own with the vector operations of its

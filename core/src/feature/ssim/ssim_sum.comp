@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 #version 450
 // The frame sums of one ssim_terms.comp dispatch: its workgroups' four doubles
 // (sums of l c s, l, c and s) added in a fixed order, so that only four doubles

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Constants of the float SSIM family (float_ssim and float_ms_ssim), shared by
 // both CPU extractors and their Vulkan twins (ssim_vk.cpp). Values and their float
 // rounding are libvmaf's (feature/iqa/ssim_tools.h, ssim.c, ms_ssim.c).

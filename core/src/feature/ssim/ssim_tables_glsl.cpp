@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // ssim_tables.glsl: the float SSIM family's constants for the Vulkan twins, as
 // the bit patterns of the very floats the CPU code uses (kernels turn them back
 // with uintBitsToFloat), so no decimal literal is parsed twice.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 #version 450
 // SSIM's per-pixel terms over one pair of planes and their sums (ssim_engine.cpp's
 // Engine::ssim with ssim_kernel.h's window_sum, window_sum_product, column_sum

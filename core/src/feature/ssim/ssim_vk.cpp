@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // float_ssim and float_ms_ssim on the GPU: the twins of float_ssim_cpu.cpp and
 // float_ms_ssim_cpu.cpp.
 //

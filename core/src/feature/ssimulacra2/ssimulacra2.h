@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // ssimulacra2: libjxl's SSIMULACRA 2 perceptual score of the RGB pictures the
 // YUV frames convert to (docs/features/ssimulacra2.md).
 #pragma once

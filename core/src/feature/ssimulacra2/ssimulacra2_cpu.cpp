@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // ssimulacra2 on the CPU. Each frame pair is converted to RGB (the matrix and
 // range of the options, chroma repeated over the samples it covers, clamped to
 // [0, 1], float), and scored the way libjxl's `ssimulacra2` tool scores two

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The constants of ssimulacra2: the YUV -> RGB conversion this project defines,
 // and libjxl's (libjxl 0.11: tools/ssimulacra2.cc, tools/gauss_blur.cc,
 // lib/jxl/cms/opsin_params.h, lib/jxl/cms/transfer_functions-inl.h,

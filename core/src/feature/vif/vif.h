@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // vif: libvmaf's integer vif feature.
 #pragma once
 

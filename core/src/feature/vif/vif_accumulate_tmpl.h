@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // VIF's per-pixel information terms (accumulate() in vif_cpu.cpp) over one
 // vector width: included by vif_cpu.cpp inside a target region, after the
 // definition of the width's `AccIsa`. No include guard: it is compiled once per

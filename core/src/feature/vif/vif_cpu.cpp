@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Integer VIF on the CPU: per-scale local means, variances and covariance from
 // separable Gaussian windows in fixed point, then the information ratio through
 // a Q11 log2 table, over four dyadic scales of the luma plane.

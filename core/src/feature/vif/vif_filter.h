@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The window sums of VIF's CPU extractor as 16-bit multiply-adds.
 //
 // Horizontal pass. The rows the vertical passes leave behind (means and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // VIF's window-sum kernels over one vector width: included by
 // vif_filter_x86.h inside a target region, after the definition of the
 // width's `Isa`. No include guard: it is compiled once per width. `Rows` has

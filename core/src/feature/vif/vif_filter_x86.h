@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The AVX2 and AVX-512 builds of VIF's window-sum kernels (vif_filter.h says
 // how they work). The kernels are written once, in vif_filter_tmpl.h, and
 // compiled twice below, each time inside a target region and a namespace of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The gain step of integer VIF in integers, bit-exact to its IEEE doubles.
 //
 // Per pixel above the noise floor, with σ12 > 0 and σ2² > 0, the CPU (and

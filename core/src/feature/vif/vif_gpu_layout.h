@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The layout of the Vulkan VIF kernel (feature/vif/vif_scale.glsl), shared by the
 // host side (vif_vk.cpp) and, through the generated vif_tables.glsl, the kernel.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // One scale of integer VIF (the twin of vif_cpu.cpp's statistic() and halve()),
 // included by vif_scale0..3.comp, each of which defines VIF_SCALE so that the
 // window, the tile and every loop are compile-time constants (fully unrolled,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 #version 450
 // Integer VIF, scale 3, the gain step's last operations in double (devices with
 // shaderFloat64): see vif_scale.glsl and vif_gain.glsl.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 #include "feature/vif/vif_score.h"
 
 namespace vmaf::vif {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // The finishing step of integer VIF, shared by the CPU extractor and its Vulkan
 // twin: four integer sums per scale become libvmaf's float numerator and
 // denominator, then the outputs of one frame. Both backends reduce their pixels

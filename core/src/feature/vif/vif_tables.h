@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Integer VIF constants shared by the CPU extractor and its Vulkan twin
 // (behaviour of libvmaf's integer_vif.c). Everything here is plain integers
 // and one generator, so a shader can receive the same values through a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // vif_tables.glsl: the integer VIF constants for the Vulkan twin, and its kernel's
 // layout (vif_gpu_layout.h). The 64 KiB log2 table is not here: the feature uploads
 // vif::make_log2_table() into a buffer.

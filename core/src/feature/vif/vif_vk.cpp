@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // Integer VIF on the GPU: the twin of vif_cpu.cpp.
 //
 // One dispatch per scale (feature/vif/vif_scale0..3.comp, vif_scale.glsl): each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // xpsnr: the extended perceptually weighted PSNR of FFmpeg's xpsnr filter.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 #version 450
 // XPSNR: what one block of a plane contributes, in integers (the host weighs
 // and sums them with xpsnr_tables.h, as the CPU extractor does).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // XPSNR on the CPU: FFmpeg's xpsnr filter (libavfilter/vf_xpsnr.c). Per luma
 // block, the squared error and the activity (high-pass and temporal difference
 // of the first input, with its previous frames kept here) give a weight; each

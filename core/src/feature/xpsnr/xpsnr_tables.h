@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // XPSNR geometry and host arithmetic shared by the CPU extractor and its Vulkan
 // twin (behaviour of FFmpeg's libavfilter/vf_xpsnr.c). Both backends measure the
 // same integers per luma block (squared error, spatial and temporal activity)

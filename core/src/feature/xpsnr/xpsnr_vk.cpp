@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
 // XPSNR on the GPU: the twin of xpsnr_cpu.cpp. One kernel
 // (feature/xpsnr/xpsnr_block.comp, one workgroup per block) measures each luma
 // block's squared error and spatial and temporal activity, moving the
