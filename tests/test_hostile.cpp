@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
 // Hostile input to the library that needs no GPU: the strict parser of the
 // environment (util/env.h), files that are not regular files where a model
-// belongs (util/file.h), a cache directory others could write, stale temporary
+// belongs (util/os.h), a cache directory others could write, stale temporary
 // files, and pictures a caller fills only in part (picture/picture.h).
 // tests/test_vulkan_hostile.cpp has the GPU's cases.
 #include <catch2/catch.hpp>
@@ -23,7 +23,7 @@
 #include "stderr_capture.h"
 #include "libvmaf/libvmaf.h"
 #include "util/env.h"
-#include "util/file.h"
+#include "util/os.h"
 
 using namespace vmaf;
 using vmaf::test::EnvOverride;
@@ -139,20 +139,20 @@ TEST_CASE("read_regular_file: a FIFO or a device is refused at once, a bound is 
     const std::string fifo = (dir.path / "fifo").string();
     REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
     std::string out, why;
-    CHECK(read_regular_file(fifo, 1 << 20, &out, &why) == -EINVAL);
+    CHECK(os::read_regular_file(fifo, 1 << 20, &out, &why) == -EINVAL);
     CHECK(why == "is a FIFO, not a regular file");
-    CHECK(read_regular_file("/dev/zero", 1 << 20, &out, &why) == -EINVAL);
+    CHECK(os::read_regular_file("/dev/zero", 1 << 20, &out, &why) == -EINVAL);
     CHECK(why == "is a character device, not a regular file");
-    CHECK(read_regular_file(dir.path.string(), 1 << 20, &out, &why) == -EINVAL);
+    CHECK(os::read_regular_file(dir.path.string(), 1 << 20, &out, &why) == -EINVAL);
     CHECK(why == "is a directory, not a regular file");
-    CHECK(read_regular_file((dir.path / "none").string(), 1 << 20, &out, &why) == -ENOENT);
+    CHECK(os::read_regular_file((dir.path / "none").string(), 1 << 20, &out, &why) == -ENOENT);
 
     const std::string file = (dir.path / "f").string();
     const std::string text(5000, 'x');
-    REQUIRE(replace_file(file, text) == 0);
-    CHECK(read_regular_file(file, 5000, &out, &why) == 0);
+    REQUIRE(os::replace_file(file, text) == 0);
+    CHECK(os::read_regular_file(file, 5000, &out, &why) == 0);
     CHECK(out == text);
-    CHECK(read_regular_file(file, 4999, &out, &why) == -EFBIG);
+    CHECK(os::read_regular_file(file, 4999, &out, &why) == -EFBIG);
 }
 
 TEST_CASE("a model path that is a FIFO or /dev/zero fails at once", "[hostile][file]")
@@ -194,35 +194,35 @@ TEST_CASE("private_directory: a link, another user's folder, one others may writ
     TempDir dir;
     std::string why;
     const std::string mine = (dir.path / "mine").string();
-    CHECK(private_directory(mine, false, &why) == -ENOENT);
-    CHECK(private_directory(mine, true, &why) == 0);
+    CHECK(os::private_directory(mine, false, &why) == -ENOENT);
+    CHECK(os::private_directory(mine, true, &why) == 0);
     struct stat st {};
     REQUIRE(stat(mine.c_str(), &st) == 0);
     CHECK((st.st_mode & 0777) == 0700);
 
     const std::string link = (dir.path / "link").string();
     REQUIRE(symlink(mine.c_str(), link.c_str()) == 0);
-    CHECK(private_directory(link, true, &why) == -EPERM);
+    CHECK(os::private_directory(link, true, &why) == -EPERM);
     CHECK_THAT(why, Catch::Contains("is a symbolic link"));
 
     const std::string open = (dir.path / "open").string();
     REQUIRE(mkdir(open.c_str(), 0700) == 0);
     REQUIRE(chmod(open.c_str(), 0777) == 0);
-    CHECK(private_directory(open, true, &why) == -EPERM);
+    CHECK(os::private_directory(open, true, &why) == -EPERM);
     CHECK_THAT(why, Catch::Contains("has mode 0777"));
     REQUIRE(chmod(open.c_str(), 0720) == 0);
-    CHECK(private_directory(open, true, &why) == -EPERM);
+    CHECK(os::private_directory(open, true, &why) == -EPERM);
 
     const std::string file = (dir.path / "file").string();
-    REQUIRE(replace_file(file, "x") == 0);
-    CHECK(private_directory(file, true, &why) == -EPERM);
-    CHECK(private_directory(file + "/sub", true, &why) == -ENOTDIR);
+    REQUIRE(os::replace_file(file, "x") == 0);
+    CHECK(os::private_directory(file, true, &why) == -EPERM);
+    CHECK(os::private_directory(file + "/sub", true, &why) == -ENOTDIR);
 
     if (geteuid() == 0) {  // root can give a folder away
         const std::string theirs = (dir.path / "theirs").string();
         REQUIRE(mkdir(theirs.c_str(), 0700) == 0);
         REQUIRE(chown(theirs.c_str(), 65534, 65534) == 0);
-        CHECK(private_directory(theirs, true, &why) == -EPERM);
+        CHECK(os::private_directory(theirs, true, &why) == -EPERM);
         CHECK_THAT(why, Catch::Contains("is owned by user 65534"));
     }
 }
@@ -232,7 +232,7 @@ TEST_CASE("remove_stale_temporaries: old ones of a killed save go, fresh ones an
     TempDir dir;
     auto make = [&](const char *name, int age_s) {
         const std::string p = (dir.path / name).string();
-        REQUIRE(replace_file(p, "partial") == 0);
+        REQUIRE(os::replace_file(p, "partial") == 0);
         const timespec t[2] = {{time(nullptr) - age_s, 0}, {time(nullptr) - age_s, 0}};
         REQUIRE(utimensat(AT_FDCWD, p.c_str(), t, 0) == 0);
     };
@@ -241,7 +241,7 @@ TEST_CASE("remove_stale_temporaries: old ones of a killed save go, fresh ones an
     make("pipelines-10de-2330-00000001-ab.bin.fresh1", 5);
     make("pipelines-10de-2330-00000001-ab.bin", 3600);
     make("other.bin.Xy12Zq", 3600);
-    CHECK(remove_stale_temporaries(dir.path.string(), "pipelines-", ".bin", 600) == 2);
+    CHECK(os::remove_stale_temporaries(dir.path.string(), "pipelines-", ".bin", 600) == 2);
     CHECK(!std::filesystem::exists(dir.path / "pipelines-10de-2330-00000001-ab.bin.Xy12Zq"));
     CHECK(std::filesystem::exists(dir.path / "pipelines-10de-2330-00000001-ab.bin.fresh1"));
     CHECK(std::filesystem::exists(dir.path / "pipelines-10de-2330-00000001-ab.bin"));

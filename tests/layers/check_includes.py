@@ -58,16 +58,6 @@ LAYERS = [
 # is moved to the public API. Nothing may be added; an entry whose include
 # has gone must be removed.
 TOOL_INTERNALS = {
-    ('bench_frames.cpp', 'util/os.h'):
-        'the library\'s one file of operating-system differences (UTF-8 paths on Windows, '
-        'binary writes): the programs\' files are opened as the library opens its own',
-    ('io/video_reader.cpp', 'util/os.h'):
-        'positional reads and UTF-8 file names on Windows, from the library\'s one file of '
-        'operating-system differences',
-    ('vmaf.cpp', 'util/os.h'):
-        'output files opened by UTF-8 name in binary mode on Windows, as the library opens its own',
-    ('vmaf_bench.cpp', 'util/os.h'):
-        'the JSON result and --write-y4m files opened by UTF-8 name on Windows',
     ('bench_import.h', 'vulkan/vk.h'):
         'vmaf_bench\'s vulkan-import mode keeps its own images, memory and semaphores '
         '(Vulkan types through the library\'s loader)',
@@ -97,6 +87,19 @@ TOOL_INTERNALS = {
         'vmaf_bench looks up the extractors it asks about (find_extractor)',
     ('vmaf_bench.cpp', 'model/model.h'):
         'vmaf_bench lists a model\'s features (VmafModel::impl) to say where each ran',
+    # util/os.h: the one place for what differs on Windows (ADR 0076); a second
+    # copy for the programs would be a second place to keep right.
+    ('bench_frames.cpp', 'util/os.h'):
+        'the benchmark writes its frames through UTF-8 paths, opened as UTF-16 on Windows',
+    ('io/video_reader.cpp', 'util/os.h'):
+        'the readers open UTF-8 paths (UTF-16 on Windows), size regular files and read at an '
+        'offset (pread; ReadFile through a handle of its own on Windows)',
+    ('vmaf.cpp', 'util/os.h'):
+        'the tool\'s temporary file for standard output, its UTF-8 paths, the terminal check and '
+        'unsetting VMAF_BACKEND, each written once for POSIX and Windows',
+    ('vmaf_bench.cpp', 'util/os.h'):
+        'the soak mode\'s resident memory and open handles (/proc on Linux, psapi on Windows) and '
+        'its JSON through a UTF-8 path',
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)

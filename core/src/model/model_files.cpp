@@ -13,7 +13,6 @@
 #include <nlohmann/json.hpp>
 
 #include "model/model.h"
-#include "util/file.h"
 #include "util/os.h"
 
 #ifndef VMAF_MODEL_DIR
@@ -34,7 +33,7 @@ constexpr size_t kMaxModelBytes = size_t(64) << 20;
 int read_text(const std::string &path, std::string *text, std::string *err)
 {
     std::string why;
-    if (read_regular_file(path, kMaxModelBytes, text, &why)) {
+    if (os::read_regular_file(path, kMaxModelBytes, text, &why)) {
         if (err) *err = "cannot read model file '" + path + "': " + why;
         return -EINVAL;
     }
@@ -134,8 +133,7 @@ std::string directory_origin(const std::string &dir, bool from_env)
 
 bool model_dir_from_env()
 {
-    const char *env = std::getenv(kModelDirEnv);
-    return env && *env;
+    return !os::get_env(kModelDirEnv).empty();
 }
 
 }  // namespace

@@ -5,7 +5,13 @@
 #include <cstring>
 #include <string>
 
+#ifdef _WIN32
+#include <mutex>
+#include <set>
+#endif
+
 #include "util/log.h"
+#include "util/os.h"
 
 namespace vmaf {
 
@@ -36,7 +42,19 @@ std::string listed(std::initializer_list<const char *> values)
 
 const char *env_get(const char *name)
 {
+#ifdef _WIN32
+    // getenv there gives the ANSI code page: the value is read as UTF-16
+    // (os::find_env) and kept, each distinct value once, for the life of the
+    // process, so that the pointer stays valid as getenv's would.
+    std::string value;
+    if (!os::find_env(name, &value)) return nullptr;
+    static std::mutex mutex;
+    static std::set<std::string> values;
+    const std::lock_guard<std::mutex> lock(mutex);
+    return values.insert(std::move(value)).first->c_str();
+#else
     return std::getenv(name);
+#endif
 }
 
 bool parse_decimal(std::string_view text, uint64_t max, uint64_t *out)

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 
 #ifdef _WIN32
 #include <windows.h>
@@ -15,6 +16,7 @@
 #else
 #include <dirent.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #endif
@@ -105,54 +107,153 @@ std::string user_cache_dir(const char *app)
     return dir + app;
 }
 
-int make_dirs(const std::string &dir)
+namespace {
+
+// What a handle's GetFileType says it is, for messages.
+const char *kind_of_type(DWORD type)
 {
-    std::error_code ec;
-    std::filesystem::create_directories(fs_path(dir), ec);
-    std::error_code ec2;
-    if (std::filesystem::is_directory(fs_path(dir), ec2)) return 0;
-    if (!ec) return ENOTDIR;
-    return ec.category() == std::generic_category() ? ec.value() : EACCES;
+    switch (type) {
+    case FILE_TYPE_CHAR: return "a character device";
+    case FILE_TYPE_PIPE: return "a pipe";
+    default: return "something else";
+    }
 }
 
-int read_file(const std::string &path, std::vector<uint8_t> *out, size_t max)
+int close_keep(HANDLE h, int err)
 {
-    std::FILE *f = open_file(path, "rb");
-    if (!f) return errno ? errno : EIO;
-    out->clear();
-    uint8_t buf[65536];
-    int err = 0;
-    for (;;) {
-        const size_t n = std::fread(buf, 1, sizeof(buf), f);
-        out->insert(out->end(), buf, buf + n);
-        if (out->size() > max) {
-            err = EFBIG;
-            break;
-        }
-        if (n < sizeof(buf)) {
-            if (std::ferror(f)) err = EIO;
-            break;
-        }
-    }
-    std::fclose(f);
+    CloseHandle(h);
     return err;
 }
 
-int replace_file(const std::string &path, const void *data, size_t size)
+// A negative errno and its text in *why, from GetLastError's `e`.
+int fail(DWORD e, std::string *why)
 {
-    // A name of our own beside the file: the process and a counter.
+    int err = errno_of(e);
+    if (!err) err = EIO;
+    *why = std::strerror(err);
+    return -err;
+}
+
+}  // namespace
+
+int read_regular_file(const std::string &path, size_t max_bytes, std::string *out, std::string *why)
+{
+    const std::wstring wpath = widen(path);
+    // A directory cannot be opened as a file (ERROR_ACCESS_DENIED): said as what it is.
+    const DWORD attrs = GetFileAttributesW(wpath.c_str());
+    if (attrs != INVALID_FILE_ATTRIBUTES && (attrs & FILE_ATTRIBUTE_DIRECTORY)) {
+        *why = "is a directory, not a regular file";
+        return -EINVAL;
+    }
+    // Opening a named pipe never waits (a busy one fails with ERROR_PIPE_BUSY);
+    // the type check below refuses it, a device (NUL, CON, COM1) too.
+    HANDLE h = CreateFileW(wpath.c_str(), GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+                           nullptr, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr);
+    if (h == INVALID_HANDLE_VALUE) return fail(GetLastError(), why);
+    const DWORD type = GetFileType(h);
+    if (type != FILE_TYPE_DISK) {
+        *why = std::string("is ") + kind_of_type(type) + ", not a regular file";
+        return close_keep(h, -EINVAL);
+    }
+    LARGE_INTEGER size;
+    if (!GetFileSizeEx(h, &size)) return close_keep(h, fail(GetLastError(), why));
+    if (size.QuadPart < 0 || uint64_t(size.QuadPart) > max_bytes) {
+        *why = "has " + std::to_string((long long)size.QuadPart) + " bytes, more than the " +
+               std::to_string(max_bytes) + " such a file may have";
+        return close_keep(h, -EFBIG);
+    }
+    // Reads go on to the end, which a file that grows meanwhile may push past
+    // the bound: stop there.
+    std::string data;
+    data.resize(size_t(size.QuadPart));
+    size_t done = 0;
+    for (;;) {
+        if (done == data.size()) {
+            if (data.size() > max_bytes) {
+                *why = "has grown past the " + std::to_string(max_bytes) + " bytes such a file may have";
+                return close_keep(h, -EFBIG);
+            }
+            data.resize(data.size() + 4096);
+        }
+        DWORD got = 0;
+        const DWORD want = DWORD(std::min<size_t>(data.size() - done, size_t(1) << 30));
+        if (!ReadFile(h, data.data() + done, want, &got, nullptr)) {
+            const DWORD e = GetLastError();
+            if (e == ERROR_HANDLE_EOF) break;
+            return close_keep(h, fail(e, why));
+        }
+        if (got == 0) break;
+        done += got;
+    }
+    CloseHandle(h);
+    if (done > max_bytes) {
+        *why = "has grown past the " + std::to_string(max_bytes) + " bytes such a file may have";
+        return -EFBIG;
+    }
+    data.resize(done);
+    *out = std::move(data);
+    return 0;
+}
+
+int private_directory(const std::string &dir, bool create, std::string *why)
+{
+    const std::wstring wdir = widen(dir);
+    DWORD attrs = GetFileAttributesW(wdir.c_str());
+    if (attrs == INVALID_FILE_ATTRIBUTES) {
+        const DWORD e = GetLastError();
+        if ((e != ERROR_FILE_NOT_FOUND && e != ERROR_PATH_NOT_FOUND) || !create) return fail(e, why);
+        std::error_code ec;
+        std::filesystem::create_directories(fs_path(dir), ec);
+        attrs = GetFileAttributesW(wdir.c_str());
+        if (attrs == INVALID_FILE_ATTRIBUTES) {
+            if (!ec) return fail(GetLastError(), why);
+            const std::error_condition c = ec.default_error_condition();
+            const int err = c.category() == std::generic_category() && c.value() ? c.value() : EACCES;
+            *why = std::strerror(err);
+            return -err;
+        }
+    }
+    // Ownership and the ACL are not looked at here (docs/windows.md).
+    if (attrs & FILE_ATTRIBUTE_REPARSE_POINT) {
+        *why = "is a reparse point (a junction or a symbolic link; the cache directory must be a directory itself)";
+        return -EPERM;
+    }
+    if (!(attrs & FILE_ATTRIBUTE_DIRECTORY)) {
+        *why = "is a file, not a directory";
+        return -EPERM;
+    }
+    return 0;
+}
+
+int replace_file(const std::string &path, std::string_view data)
+{
+    // path.XXXXXX as mkstemp makes on POSIX systems (remove_stale_temporaries
+    // knows that shape): six letters or digits from the process, a counter and
+    // the clock, a new name tried when one is taken.
     static std::atomic<unsigned> counter{0};
-    const std::string tmp = path + "." + std::to_string(GetCurrentProcessId()) + "." +
-                            std::to_string(counter.fetch_add(1)) + ".tmp";
-    const std::wstring wtmp = widen(tmp);
-    HANDLE h = CreateFileW(wtmp.c_str(), GENERIC_WRITE, 0, nullptr, CREATE_NEW, FILE_ATTRIBUTE_NORMAL, nullptr);
-    if (h == INVALID_HANDLE_VALUE) return errno_of(GetLastError());
+    static const char kDigits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
+    std::string tmp;
+    std::wstring wtmp;
+    HANDLE h = INVALID_HANDLE_VALUE;
+    for (int attempt = 0; attempt < 100 && h == INVALID_HANDLE_VALUE; attempt++) {
+        uint64_t v = (uint64_t(GetCurrentProcessId()) << 32) ^ (uint64_t(counter.fetch_add(1)) * 2654435761u) ^
+                     uint64_t(GetTickCount64());
+        tmp = path + ".";
+        for (int i = 0; i < 6; i++, v /= 36) tmp += kDigits[v % 36];
+        wtmp = widen(tmp);
+        h = CreateFileW(wtmp.c_str(), GENERIC_WRITE, 0, nullptr, CREATE_NEW, FILE_ATTRIBUTE_NORMAL, nullptr);
+        if (h == INVALID_HANDLE_VALUE && GetLastError() != ERROR_FILE_EXISTS) {
+            const int err = errno_of(GetLastError());
+            return -(err ? err : EIO);
+        }
+    }
+    if (h == INVALID_HANDLE_VALUE) return -EEXIST;
     int err = 0;
     size_t done = 0;
-    while (done < size) {
-        const DWORD chunk = DWORD(std::min<size_t>(size - done, size_t(1) << 30));
+    while (done < data.size()) {
+        const DWORD chunk = DWORD(std::min<size_t>(data.size() - done, size_t(1) << 30));
         DWORD wrote = 0;
-        if (!WriteFile(h, static_cast<const uint8_t *>(data) + done, chunk, &wrote, nullptr) || !wrote) {
+        if (!WriteFile(h, data.data() + done, chunk, &wrote, nullptr) || !wrote) {
             err = errno_of(GetLastError());
             if (!err) err = EIO;
             break;
@@ -160,10 +261,43 @@ int replace_file(const std::string &path, const void *data, size_t size)
         done += wrote;
     }
     if (!CloseHandle(h) && !err) err = EIO;
-    if (!err && !MoveFileExW(wtmp.c_str(), widen(path).c_str(), MOVEFILE_REPLACE_EXISTING))
+    if (!err && !MoveFileExW(wtmp.c_str(), widen(path).c_str(), MOVEFILE_REPLACE_EXISTING)) {
         err = errno_of(GetLastError());
-    if (err) DeleteFileW(wtmp.c_str());
-    return err;
+        if (!err) err = EIO;
+    }
+    if (err) {
+        DeleteFileW(wtmp.c_str());
+        return -err;
+    }
+    return 0;
+}
+
+unsigned remove_stale_temporaries(const std::string &dir, std::string_view prefix, std::string_view suffix,
+                                  unsigned min_age_s)
+{
+    WIN32_FIND_DATAW fd;
+    HANDLE find = FindFirstFileW(widen(dir + "/*").c_str(), &fd);
+    if (find == INVALID_HANDLE_VALUE) return 0;
+    FILETIME now_ft;
+    GetSystemTimeAsFileTime(&now_ft);
+    const auto ticks = [](const FILETIME &t) { return (uint64_t(t.dwHighDateTime) << 32) | t.dwLowDateTime; };
+    const uint64_t now = ticks(now_ft);  // 100 ns units
+    unsigned removed = 0;
+    do {
+        if (fd.dwFileAttributes & (FILE_ATTRIBUTE_DIRECTORY | FILE_ATTRIBUTE_REPARSE_POINT)) continue;
+        const std::string n = narrow(fd.cFileName, wcslen(fd.cFileName));
+        const std::string_view name(n);
+        // PREFIX ... SUFFIX . six characters
+        if (name.size() < prefix.size() + suffix.size() + 7) continue;
+        if (name.substr(0, prefix.size()) != prefix) continue;
+        const size_t dot = name.size() - 7;
+        if (name[dot] != '.' || name.substr(dot - suffix.size(), suffix.size()) != suffix) continue;
+        const uint64_t modified = ticks(fd.ftLastWriteTime);
+        if (now < modified || now - modified < uint64_t(min_age_s) * 10000000u) continue;  // may be written now
+        if (DeleteFileW(widen(dir + "/" + n).c_str())) removed++;
+    } while (FindNextFileW(find, &fd));
+    FindClose(find);
+    return removed;
 }
 
 int remove_file(const std::string &path)
@@ -250,9 +384,34 @@ std::string get_env(const char *name)
     return v ? narrow(v, wcslen(v)) : std::string();
 }
 
+bool find_env(const char *name, std::string *value)
+{
+    const wchar_t *v = _wgetenv(widen(name).c_str());
+    if (!v) return false;
+    *value = narrow(v, wcslen(v));
+    return true;
+}
+
 void unset_env(const char *name) { _putenv_s(name, ""); }  // "" removes it there
 
 bool is_terminal(std::FILE *f) { return _isatty(_fileno(f)) != 0; }
+
+long process_id()
+{
+    return long(GetCurrentProcessId());
+}
+
+int call_around_fork(void (*)(), void (*)())
+{
+    return 0;  // no fork() on Windows: a new process never inherits this one's state
+}
+
+int call_at_exit(void (*fn)())
+{
+    // In a DLL, atexit() registers with the DLL's own table: the call also
+    // comes when the library is unloaded.
+    return std::atexit(fn) ? -ENOMEM : 0;
+}
 
 #else  // POSIX
 
@@ -282,52 +441,149 @@ std::string user_cache_dir(const char *app)
     return "";
 }
 
+namespace {
+
+const char *kind_of(mode_t mode)
+{
+    if (S_ISDIR(mode)) return "a directory";
+    if (S_ISFIFO(mode)) return "a FIFO";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISSOCK(mode)) return "a socket";
+    if (S_ISLNK(mode)) return "a symbolic link";
+    return "something else";
+}
+
+int close_keep(int fd, int err)
+{
+    ::close(fd);
+    return err;
+}
+
+}  // namespace
+
+int read_regular_file(const std::string &path, size_t max_bytes, std::string *out, std::string *why)
+{
+    // O_NONBLOCK: opening a FIFO with no writer returns at once instead of
+    // waiting for one; the type check below then refuses it.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        const int e = errno;
+        *why = std::strerror(e);
+        return -e;
+    }
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+        const int e = errno;
+        *why = std::strerror(e);
+        return close_keep(fd, -e);
+    }
+    if (!S_ISREG(st.st_mode)) {
+        *why = std::string("is ") + kind_of(st.st_mode) + ", not a regular file";
+        return close_keep(fd, -EINVAL);
+    }
+    if (st.st_size < 0 || uint64_t(st.st_size) > max_bytes) {
+        *why = "has " + std::to_string((long long)st.st_size) + " bytes, more than the " + std::to_string(max_bytes) +
+               " such a file may have";
+        return close_keep(fd, -EFBIG);
+    }
+    // A regular file never blocks; reads go on to the end, which a file that
+    // grows meanwhile may push past the bound: stop there.
+    std::string data;
+    data.resize(size_t(st.st_size));
+    size_t done = 0;
+    for (;;) {
+        if (done == data.size()) {
+            if (data.size() > max_bytes) {
+                *why = "has grown past the " + std::to_string(max_bytes) + " bytes such a file may have";
+                return close_keep(fd, -EFBIG);
+            }
+            data.resize(data.size() + 4096);
+        }
+        const ssize_t n = ::read(fd, data.data() + done, data.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            const int e = errno;
+            *why = std::strerror(e);
+            return close_keep(fd, -e);
+        }
+        if (n == 0) break;
+        done += size_t(n);
+    }
+    ::close(fd);
+    if (done > max_bytes) {
+        *why = "has grown past the " + std::to_string(max_bytes) + " bytes such a file may have";
+        return -EFBIG;
+    }
+    data.resize(done);
+    *out = std::move(data);
+    return 0;
+}
+
+namespace {
+
+// mkdir -p of an absolute path, each new part 0700; 0 or a negative errno.
 int make_dirs(const std::string &dir)
 {
     for (size_t pos = 1; pos <= dir.size(); pos++) {
         if (pos != dir.size() && dir[pos] != '/') continue;
         const std::string part = dir.substr(0, pos);
-        if (mkdir(part.c_str(), 0700) != 0 && errno != EEXIST) return errno;
+        if (::mkdir(part.c_str(), 0700) != 0 && errno != EEXIST) return -errno;
     }
-    struct stat st {};
-    if (stat(dir.c_str(), &st) != 0) return errno;
-    return S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+    return 0;
 }
 
-int read_file(const std::string &path, std::vector<uint8_t> *out, size_t max)
+}  // namespace
+
+int private_directory(const std::string &dir, bool create, std::string *why)
 {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return errno;
-    out->clear();
-    uint8_t buf[65536];
-    int err = 0;
-    for (;;) {
-        const ssize_t n = ::read(fd, buf, sizeof(buf));
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) {
-            err = errno;
-            break;
+    struct stat st {};
+    if (::lstat(dir.c_str(), &st) != 0) {
+        int e = errno;
+        if (e == ENOENT && create) {
+            if (int m = make_dirs(dir)) {
+                *why = std::strerror(-m);
+                return m == -EPERM ? -EACCES : m;
+            }
+            if (::lstat(dir.c_str(), &st) == 0) e = 0;
+            else e = errno;
         }
-        if (n == 0) break;
-        out->insert(out->end(), buf, buf + n);
-        if (out->size() > max) {
-            err = EFBIG;
-            break;
+        if (e) {
+            *why = std::strerror(e);
+            return e == EPERM ? -EACCES : -e;
         }
     }
-    ::close(fd);
-    return err;
+    if (S_ISLNK(st.st_mode)) {
+        *why = "is a symbolic link (the cache directory must be a directory itself)";
+        return -EPERM;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        *why = std::string("is ") + kind_of(st.st_mode) + ", not a directory";
+        return -EPERM;
+    }
+    if (st.st_uid != ::geteuid()) {
+        *why = "is owned by user " + std::to_string(unsigned(st.st_uid)) + ", not by this process's user " +
+               std::to_string(unsigned(::geteuid()));
+        return -EPERM;
+    }
+    if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+        char mode[8];
+        std::snprintf(mode, sizeof(mode), "%04o", unsigned(st.st_mode & 07777));
+        *why = std::string("has mode ") + mode + ": others may write into it (chmod go-w to use it)";
+        return -EPERM;
+    }
+    return 0;
 }
 
-int replace_file(const std::string &path, const void *data, size_t size)
+int replace_file(const std::string &path, std::string_view data)
 {
     std::string tmp = path + ".XXXXXX";
-    const int fd = mkstemp(tmp.data());
-    if (fd < 0) return errno;
+    const int fd = ::mkstemp(tmp.data());
+    if (fd < 0) return -errno;
     size_t done = 0;
     int err = 0;
-    while (done < size) {
-        const ssize_t n = ::write(fd, static_cast<const uint8_t *>(data) + done, size - done);
+    while (done < data.size()) {
+        const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) {
             err = n < 0 ? errno : EIO;
@@ -337,8 +593,35 @@ int replace_file(const std::string &path, const void *data, size_t size)
     }
     if (::close(fd) != 0 && !err) err = errno;
     if (!err && std::rename(tmp.c_str(), path.c_str()) != 0) err = errno;
-    if (err) ::unlink(tmp.c_str());
-    return err;
+    if (err) {
+        ::unlink(tmp.c_str());
+        return -err;
+    }
+    return 0;
+}
+
+unsigned remove_stale_temporaries(const std::string &dir, std::string_view prefix, std::string_view suffix,
+                                  unsigned min_age_s)
+{
+    DIR *d = ::opendir(dir.c_str());
+    if (!d) return 0;
+    const time_t now = std::time(nullptr);
+    unsigned removed = 0;
+    while (const dirent *e = ::readdir(d)) {
+        const std::string_view name(e->d_name);
+        // PREFIX ... SUFFIX . six characters
+        if (name.size() < prefix.size() + suffix.size() + 7) continue;
+        if (name.substr(0, prefix.size()) != prefix) continue;
+        const size_t dot = name.size() - 7;
+        if (name[dot] != '.' || name.substr(dot - suffix.size(), suffix.size()) != suffix) continue;
+        const std::string path = dir + "/" + std::string(name);
+        struct stat st {};
+        if (::lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != ::geteuid()) continue;
+        if (now - st.st_mtime < time_t(min_age_s)) continue;  // a process may be writing it now
+        if (::unlink(path.c_str()) == 0) removed++;
+    }
+    ::closedir(d);
+    return removed;
 }
 
 int remove_file(const std::string &path) { return std::remove(path.c_str()) == 0 ? 0 : errno; }
@@ -401,9 +684,34 @@ std::string get_env(const char *name)
     return v ? std::string(v) : std::string();
 }
 
+bool find_env(const char *name, std::string *value)
+{
+    const char *v = std::getenv(name);
+    if (!v) return false;
+    *value = v;
+    return true;
+}
+
 void unset_env(const char *name) { unsetenv(name); }
 
 bool is_terminal(std::FILE *f) { return isatty(fileno(f)) != 0; }
+
+long process_id()
+{
+    return long(::getpid());
+}
+
+int call_around_fork(void (*prepare)(), void (*after)())
+{
+    return -::pthread_atfork(prepare, after, after);
+}
+
+int call_at_exit(void (*fn)())
+{
+    // In a shared library atexit() registers with the library's own handle:
+    // the call also comes when the library is unloaded.
+    return std::atexit(fn) ? -ENOMEM : 0;
+}
 
 #endif
 

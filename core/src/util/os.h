@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
 // What differs between POSIX systems and Windows in the library, in one place:
-// memory pages, files named by UTF-8 paths, the user's cache directory. The
+// memory pages, files named by UTF-8 paths, the files the library reads and
+// writes of its own accord (regular files only, a bound on their size, a cache
+// directory that is the user's alone), the user's cache directory, the
+// environment, the process (its id, fork and exit hooks). The
 // rest of the library and the programs is written once against these (the
 // programs' arguments: tools/io/utf8_args.h; docs/windows.md).
 //
@@ -15,6 +18,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace vmaf::os {
@@ -40,16 +44,40 @@ std::string utf8_path(const std::filesystem::path &path);
 // Windows %LOCALAPPDATA%/app.
 std::string user_cache_dir(const char *app);
 
-// mkdir -p of a directory (mode 0700 where modes exist); 0 or an errno.
-int make_dirs(const std::string &dir);
+// The whole of `path` into *out when it is a regular file of at most
+// `max_bytes`: what the library reads of its own accord (the pipeline cache,
+// model files). The open never blocks (a FIFO or a named pipe is refused, not
+// waited on) and the type is checked on the open file (on Windows: a disk
+// file, GetFileType). Returns 0, or a negative errno with *why saying what it
+// is: -EINVAL for what is not a regular file ("is a FIFO, not a regular file";
+// a device, a directory), -EFBIG for a file over the bound, the open's own
+// error otherwise (-ENOENT, -EACCES, ...).
+int read_regular_file(const std::string &path, size_t max_bytes, std::string *out, std::string *why);
 
-// The whole file at `path` into *out, at most `max` bytes (EFBIG past that); 0
-// or an errno.
-int read_file(const std::string &path, std::vector<uint8_t> *out, size_t max);
+// Whether `dir` may hold the user's cache: a directory itself (not a link to
+// one; on Windows not a reparse point: a junction or a symbolic link). On
+// POSIX systems it must also be owned by the user running the process and no
+// one else may write into it (no group or other write permission), as OpenSSH
+// asks of ~/.ssh; on Windows its owner and ACL are not looked at (the default
+// %LOCALAPPDATA% is the user's alone; docs/windows.md). With `create`, a
+// directory that is not there is made (mode 0700 where modes exist, its
+// parents too). Returns 0; -EPERM when it is there but fails those checks
+// (*why says which); another negative errno when it cannot be looked at or
+// made (-ENOENT when it is not there and not made; -ENOTDIR, -EACCES, ...).
+int private_directory(const std::string &dir, bool create, std::string *why);
 
-// Writes `data` to a new file beside `path` and renames it over `path`: a
-// reader sees the old file or the new one, never a mix. 0 or an errno.
-int replace_file(const std::string &path, const void *data, size_t size);
+// Writes `data` to a temporary file `path`.XXXXXX in the same directory and
+// renames it over `path`, so a reader sees the old file or the new one whole.
+// Returns 0 or a negative errno (the temporary file is removed).
+int replace_file(const std::string &path, std::string_view data);
+
+// Removes the temporary files replace_file leaves when a process dies between
+// writing and renaming: the regular files of `dir` named PREFIX...SUFFIX.XXXXXX
+// (six characters after the dot), owned by the user (not looked at on
+// Windows) and not modified for `min_age_s` seconds. Returns how many it
+// removed.
+unsigned remove_stale_temporaries(const std::string &dir, std::string_view prefix, std::string_view suffix,
+                                  unsigned min_age_s);
 
 // Removes the file at `path`; 0 or an errno.
 int remove_file(const std::string &path);
@@ -80,10 +108,27 @@ int open_handles();
 // as UTF-16: getenv there gives the ANSI code page); "" when unset.
 std::string get_env(const char *name);
 
+// The same, telling unset (false) from set to "" (true, *value "").
+bool find_env(const char *name, std::string *value);
+
 // Removes the variable `name` from this process's environment.
 void unset_env(const char *name);
 
 // Whether `f` is a terminal.
 bool is_terminal(std::FILE *f);
+
+// This process's id (a child made by fork() has another).
+long process_id();
+
+// Calls `prepare` in the thread that forks, before the fork, and `after` in
+// both processes after it (pthread_atfork): a lock taken in `prepare` and let
+// go in `after` is never inherited held. Windows has no fork: nothing is
+// registered there and it returns 0. Returns 0 or a negative errno.
+int call_around_fork(void (*prepare)(), void (*after)());
+
+// Calls `fn` when the process exits normally (or this library is unloaded),
+// before the destructors of the libraries loaded before the call (a Vulkan
+// driver's among them). Returns 0 or a negative errno.
+int call_at_exit(void (*fn)());
 
 }  // namespace vmaf::os

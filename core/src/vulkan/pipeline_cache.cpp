@@ -11,7 +11,6 @@
 
 #include "spirv.h"
 #include "util/env.h"
-#include "util/file.h"
 #include "util/log.h"
 #include "util/os.h"
 #include "vulkan/state.h"
@@ -135,14 +134,14 @@ std::unique_ptr<PipelineCache> PipelineCache::open(State &st)
         std::string why;
         // One that cannot be looked at is said when saving (a directory that
         // cannot be made, as for one that is not there yet).
-        const int err = private_directory(dir, false, &why);
+        const int err = os::private_directory(dir, false, &why);
         if (err == -EPERM) {
             if (!g_warned_untrusted.exchange(true))
                 log_env(VMAF_LOG_LEVEL_WARNING, "Vulkan: pipeline cache directory %s %s; no pipeline cache file\n",
                         dir.c_str(), why.c_str());
             c->path_.clear();
         } else if (!err) {
-            remove_stale_temporaries(dir, "pipelines-", ".bin", kStaleTemporarySeconds);
+            os::remove_stale_temporaries(dir, "pipelines-", ".bin", kStaleTemporarySeconds);
         }
     }
     c->load();
@@ -157,7 +156,7 @@ void PipelineCache::load()
     size_t initial_size = 0;
     if (!path_.empty()) {
         std::string why;
-        if (int err = -read_regular_file(path_, kMaxFileBytes, &file, &why)) {
+        if (int err = -os::read_regular_file(path_, kMaxFileBytes, &file, &why)) {
             if (err == ENOENT || err == ENOTDIR) {  // an unusable directory is said once, on saving
                 log(VMAF_LOG_LEVEL_DEBUG, "Vulkan: pipeline cache: no file %s yet\n", path_.c_str());
             } else {
@@ -226,7 +225,7 @@ size_t PipelineCache::save()
 
     const std::string dir = path_.substr(0, path_.rfind('/'));
     std::string why;
-    if (int err = private_directory(dir, true, &why)) {
+    if (int err = os::private_directory(dir, true, &why)) {
         if (err != -EPERM) {
             warn_once(g_warned_unwritable, "Vulkan: pipeline cache directory of %s cannot be made (%s); not saved\n",
                       path_, why.c_str());
@@ -238,7 +237,7 @@ size_t PipelineCache::save()
     }
     // A file of our own in the same directory, renamed over the old one: a
     // reader sees the old file or the new one, never a mix.
-    if (int err = replace_file(path_, std::string_view(reinterpret_cast<const char *>(out.data()), out.size()))) {
+    if (int err = os::replace_file(path_, std::string_view(reinterpret_cast<const char *>(out.data()), out.size()))) {
         warn_once(g_warned_unwritable, "Vulkan: pipeline cache %s cannot be written (%s); not saved\n", path_,
                   std::strerror(-err));
         return 0;

@@ -20,7 +20,7 @@
 // The directory is used only when it is the user's alone (a directory itself,
 // not a link; owned by the user; not writable by group or others); else no
 // file, one warning. The file is read only when it is a regular file of at most
-// 1 GiB (util/file.h: a FIFO or a device there is refused without waiting).
+// 1 GiB (util/os.h: a FIFO or a device there is refused without waiting).
 // Temporary files a killed save left are removed when ten minutes old.
 //
 // The pipelines are the same with or without it: it only saves compile time.

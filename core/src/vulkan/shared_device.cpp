@@ -11,7 +11,7 @@
 #include "picture/picture.h"
 #include "util/env.h"
 #include "util/log.h"
-#include "util/process.h"
+#include "util/os.h"
 #include "vulkan/state.h"
 
 namespace vmaf::vk {
@@ -43,7 +43,7 @@ Registry &registry()
 // The child forgets them (never freed in it) and makes its own. Under the lock.
 void forget_parents_states(Registry &r)
 {
-    const long pid = process_id();
+    const long pid = os::process_id();
     if (r.pid == pid) return;
     if (r.pid != 0 && !r.by_choice.empty()) {
         for (auto &[key, sh] : r.by_choice) (void)sh.state.release();
@@ -87,8 +87,8 @@ int shared_state_acquire(State **out)
             // After the driver is loaded, so that the exit hook runs before its
             // destructors.
             r.hooks = true;
-            call_around_fork(lock_for_fork, unlock_after_fork);
-            call_at_exit(trim_at_exit);
+            os::call_around_fork(lock_for_fork, unlock_after_fork);
+            os::call_at_exit(trim_at_exit);
         }
     } else if (s.state->hung()) {
         log(VMAF_LOG_LEVEL_ERROR, "Vulkan: the process's device is hung; no new context can use it\n");
@@ -106,7 +106,7 @@ void shared_state_release(State *state)
     {
         Registry &r = registry();
         std::lock_guard lock(r.mutex);
-        if (r.pid != process_id()) return;  // a parent's state, in a child: not ours to touch
+        if (r.pid != os::process_id()) return;  // a parent's state, in a child: not ours to touch
         for (auto it = r.by_choice.begin(); it != r.by_choice.end(); ++it) {
             if (it->second.state.get() != state) continue;
             if (--it->second.refs == 0 && state->hung()) {
@@ -129,7 +129,7 @@ unsigned shared_state_trim()
     {
         Registry &r = registry();
         std::lock_guard lock(r.mutex);
-        if (r.pid != process_id()) return 0;  // a child's exit leaves its parent's states alone
+        if (r.pid != os::process_id()) return 0;  // a child's exit leaves its parent's states alone
         for (auto it = r.by_choice.begin(); it != r.by_choice.end();) {
             if (it->second.refs == 0) {
                 idle.push_back(std::move(it->second.state));
@@ -152,7 +152,7 @@ SharedStateStats shared_state_stats()
     std::lock_guard lock(r.mutex);
     SharedStateStats s;
     s.created = r.created;
-    if (r.pid != 0 && r.pid != process_id()) return s;
+    if (r.pid != 0 && r.pid != os::process_id()) return s;
     for (const auto &[key, sh] : r.by_choice) {
         s.live++;
         s.references += sh.refs;
