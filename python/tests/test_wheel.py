@@ -113,10 +113,10 @@ def golden_mean():
 def test_package_library_and_tool_are_the_bundled_ones(venv):
     r = run(venv, "-c", textwrap.dedent("""
         import json, os, vmafvk
-        from vmafvk import _lib
+        from vmafvk import _lib, batch
         print(json.dumps({"package": os.path.dirname(vmafvk.__file__),
                           "library": _lib.load_library().path,
-                          "tool": os.environ.get("VMAFVK_CLI"),
+                          "tool": batch.find_cli(),
                           "version": vmafvk.library_version()}))
         """))
     assert r.returncode == 0, r.stderr

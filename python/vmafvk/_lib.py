@@ -291,17 +291,6 @@ def find_library_path() -> str | None:
     return bundled_library() or ctypes.util.find_library("vmaf")
 
 
-def _offer_bundled_tool() -> None:
-    """vmafvk.batch and its worker processes take the tool from $VMAFVK_CLI before
-    PATH: a package that carries its own tool offers it there when neither
-    $VMAFVK_CLI nor $VMAFVK_LIBRARY chooses another, so that the library and the tool
-    of one build go together with no variable set."""
-    tool = bundled_tool()
-    if tool and not os.environ.get("VMAFVK_CLI") and not os.environ.get("VMAFVK_LIBRARY"):
-        os.environ["VMAFVK_CLI"] = tool
-
-
-_offer_bundled_tool()
 
 
 def load_library(path: str | None = None) -> Library:

@@ -45,6 +45,8 @@ import time
 import uuid as _uuid
 from dataclasses import dataclass, field
 
+from . import _lib
+
 __all__ = ["Pair", "Slot", "Worker", "find_cli", "list_devices", "main", "read_pairs", "select_gpus"]
 
 COLUMNS = ("reference", "distorted", "name", "model", "features", "args")
@@ -232,7 +234,8 @@ def _cli_ok(path: str) -> bool:
 def find_cli(explicit: str | None = None) -> str:
     """The `vmaf` tool: `explicit` (--vmaf), $VMAFVK_CLI, the tool of the build
     that $VMAFVK_LIBRARY comes from (BUILD/core/src/libvmaf.so ->
-    BUILD/core/tools/vmaf), else `vmaf` on PATH."""
+    BUILD/core/tools/vmaf), else the tool the package carries (the wheel's, of
+    the same build as its library), else `vmaf` on PATH."""
     for what, path in (("--vmaf", explicit), ("$VMAFVK_CLI", os.environ.get("VMAFVK_CLI"))):
         if path:
             if not _cli_ok(path):
@@ -243,6 +246,10 @@ def find_cli(explicit: str | None = None) -> str:
         beside = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(lib))), "tools", "vmaf")
         if _cli_ok(beside):
             return beside
+    else:
+        bundled = _lib.bundled_tool()
+        if bundled:
+            return bundled
     found = shutil.which("vmaf")
     if found:
         return os.path.abspath(found)
