@@ -926,7 +926,7 @@ def test_a_full_output_folder(lib, direct, tmp_path, monkeypatch, capsys):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), path)
 
     monkeypatch.setenv("PYTHONPATH", PKG_DIR + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    monkeypatch.setattr(batch, "write_atomic", full)
+    monkeypatch.setattr(batch.summary, "write_atomic", full)
     args = [str(pairs), "-o", str(out), "--gpus", "none", "--cpu-workers", "1"]
     assert batch.main(args) == 1
     err = capsys.readouterr().err
@@ -935,7 +935,7 @@ def test_a_full_output_folder(lib, direct, tmp_path, monkeypatch, capsys):
     assert "summary.csv cannot be written: No space left on device" in err
     assert not (out / "summary.csv").exists() and not list(out.glob("*.json"))
 
-    monkeypatch.setattr(batch, "write_atomic", real)
+    monkeypatch.setattr(batch.summary, "write_atomic", real)
     assert batch.main(args) == 0
     assert "2 scored, 0 failed, 0 already scored" in capsys.readouterr().err
     check_results(str(out), rows, direct)

@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import zipfile
 
 import pytest
 
@@ -85,6 +86,12 @@ def venv(tmp_path_factory):
     wheels = glob.glob(str(dist / "vmafvk-*.whl"))
     assert len(wheels) == 1, wheels
     assert "-py3-none-linux_" in os.path.basename(wheels[0]), wheels[0]
+    # Every module of the package is in the wheel (vmafvk.batch is a package of its own).
+    with zipfile.ZipFile(wheels[0]) as z:
+        packaged = {n for n in z.namelist() if n.endswith(".py")}
+    sources = {os.path.relpath(p, PKG_DIR).replace(os.sep, "/")
+               for p in glob.glob(os.path.join(PKG_DIR, "vmafvk", "**", "*.py"), recursive=True)}
+    assert "vmafvk/batch/cli.py" in sources and not sources - packaged, sorted(sources - packaged)
 
     env_dir = tmp / "venv"
     # --without-pip: the system's pip (a site package it sees) installs into it.
