@@ -1038,3 +1038,166 @@ def test_numbers_on_the_command_line_are_digits(tmp_path):
         r = run_batch(pairs, "-o", tmp_path / "out", "--gpus", "none", opt, value, timeout=60)
         assert r.returncode == 2, (opt, value, r.stderr)
         assert "Traceback" not in r.stderr and opt in r.stderr, (opt, value, r.stderr)
+
+
+# ----------------------------------------------------------------- mixed pools (ADR 0082)
+
+def mixed_run(tmp_path, n_pairs, fault, gpu_pairs):
+    """Golden pairs on the lavapipe worker and one CPU worker, made slow by
+    VMAFVK_BATCH_FAULT `fault` ("@cpu=sleep:60": a CPU worker waits 60 s before
+    each pair, far slower than the other): (result, wall seconds, rows, results
+    folder)."""
+    index = lavapipe_index()
+    if index is None:
+        pytest.skip("no lavapipe (CPU Vulkan) device")
+    rows = golden_rows(PAIRS[:n_pairs])
+    pairs = write_csv(tmp_path / "pairs.csv", rows)
+    out = tmp_path / "results"
+    env = tool_env(VMAFVK_BATCH_FAULT=fault, TMPDIR=str(tmp_path))
+    t0 = time.monotonic()
+    r = run_batch(pairs, "-o", out, "--gpus", str(index), "--gpu-pairs", str(gpu_pairs),
+                  "--cpu-workers", "1", env=env, timeout=240)
+    return r, time.monotonic() - t0, rows, str(out)
+
+
+def test_mixed_pool_a_slow_cpu_worker_does_not_hold_the_last_pair(lib, direct, tmp_path):
+    """The CPU worker takes a pair and would hold it 60 s; once the queue is empty
+    the GPU worker scores it again, its result is written once, the CPU worker's
+    process is killed: the run takes what the GPU worker alone takes (about 3
+    lavapipe pairs here), not the slow worker's 60 s."""
+    r, wall, rows, out = mixed_run(tmp_path, 3, "@cpu=sleep:60", 1)
+    assert r.returncode == 0, r.stderr
+    assert wall < 40, f"{wall:.1f} s: the slow worker held a pair\n{r.stderr}"
+    check_results(out, rows, direct)
+    assert f"(scored by gpu0 {len(rows)})" in final_line(r.stderr), r.stderr
+    assert "1 pair(s) scored again beside a slower worker when the queue was empty; " \
+           "1 written from the second copy" in r.stderr, r.stderr
+    # Nothing left behind by the killed copy: no worker folder, no temporary result.
+    assert not glob.glob(str(tmp_path / "vmafvk-batch-*")), os.listdir(tmp_path)
+
+
+def test_mixed_pool_a_slow_gpu_worker_cancels_its_copies(lib, direct, tmp_path):
+    """The GPU worker (2 pairs at once) would hold both its pairs 60 s; the CPU
+    worker (4 s before each pair, so that the GPU worker has taken 2 when it
+    starts) scores them again when the queue is empty, and the GPU worker's copies
+    are cancelled, the first by a cancel request to its process (the other pair
+    still in flight there), the last by killing the process."""
+    r, wall, rows, out = mixed_run(tmp_path, 3, "@gpu=sleep:60,@cpu=sleep:4", 2)
+    assert r.returncode == 0, r.stderr
+    assert wall < 40, f"{wall:.1f} s: the slow worker held a pair\n{r.stderr}"
+    check_results(out, rows, direct)
+    assert f"(scored by cpu0 {len(rows)})" in final_line(r.stderr), r.stderr
+    assert "2 pair(s) scored again beside a slower worker when the queue was empty; " \
+           "2 written from the second copy" in r.stderr, r.stderr
+    assert not glob.glob(str(tmp_path / "vmafvk-batch-*")), os.listdir(tmp_path)
+
+
+class FakeClock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+def fake_pool(n_pairs, n_cpu, adaptive):
+    from vmafvk.batch.local import _Pool
+    todo = [batch.Pair(i + 2, f"p{i}", "/r.y4m", "/d.y4m") for i in range(n_pairs)]
+    slots = batch.make_slots([{"index": 0, "name": "gpu"}], n_cpu, gpu_pairs=1)
+    said = []
+    clock = FakeClock()
+    pool = _Pool(todo, slots, adaptive, said.append, clock)
+    return pool, clock, said
+
+
+def test_auto_stops_cpu_workers_the_gpu_outpaces():
+    """--cpu-workers auto: 4 CPU workers at 4 s a pair score 1 pair/s together; the
+    GPU worker, a pair each 0.2 s (5 pairs/s), outpaces them: they take no new pair
+    (a closed-form case of issue 51's catalog: 725 against 171 frame pairs/s)."""
+    pool, clock, said = fake_pool(100, 4, adaptive=True)
+    held = {f"cpu{i}": pool.take(f"cpu{i}")[0] for i in range(4)}
+    for _ in range(3):  # the GPU worker's first pairs: 5 a second
+        g = pool.take("gpu0")[0]
+        clock.now += 0.2
+        pool.finish("gpu0", g, {"ok": True, "seconds": 0.2})
+    # Each CPU worker's first pair (its start), then warm ones, at 4 s a pair:
+    # the second warm pair decides.
+    clock.now += 4.0
+    for label, name in held.items():
+        assert pool.finish(label, name, {"ok": True, "seconds": 4.0}) is not None
+        held[label] = pool.take(label)[0]
+    assert not pool.retired
+    clock.now += 4.0
+    assert pool.finish("cpu0", held["cpu0"], {"ok": True, "seconds": 4.0}) is not None
+    assert not pool.retired and pool.take("cpu0") is not None
+    assert pool.finish("cpu1", held["cpu1"], {"ok": True, "seconds": 4.0}) is not None
+    assert pool.retired == {"cpu0", "cpu1", "cpu2", "cpu3"}, said
+    assert said and "5.00 pairs/s" in said[0] and "4 CPU workers together about 1.00" in said[0]
+    assert pool.take("cpu0") is None  # the queue is not empty, but it is retired
+    assert pool.take("gpu0") is not None
+
+
+def test_auto_keeps_cpu_workers_that_outpace_the_gpu():
+    """The golden catalog's case: 4 CPU workers at 0.02 s a pair (200 pairs/s together)
+    beside a GPU worker at 0.05 s a pair (20 pairs/s): they all go on."""
+    pool, clock, said = fake_pool(100, 4, adaptive=True)
+    for _ in range(4):
+        for i in range(4):
+            label = f"cpu{i}"
+            name = pool.take(label)[0]
+            clock.now += 0.005
+            pool.finish(label, name, {"ok": True, "seconds": 0.02})
+        g = pool.take("gpu0")[0]
+        clock.now += 0.05
+        pool.finish("gpu0", g, {"ok": True, "seconds": 0.05})
+    assert not pool.retired and not said
+    # An explicit --cpu-workers count is never changed.
+    pool, clock, said = fake_pool(100, 4, adaptive=False)
+    assert not pool.adaptive
+
+
+def test_the_straggler_chosen_is_the_one_expected_to_finish_last():
+    """An idle worker takes again the pair expected to end last, only where that is
+    later than it would end there; the first success is the result, the other copy
+    is told to stop, and a failure waits for the copy still running."""
+    pool, clock, said = fake_pool(3, 2, adaptive=False)
+
+    class W:
+        def __init__(self):
+            self.cancelled, self.woken = [], 0
+
+        def cancel(self, key):
+            self.cancelled.append(key)
+
+        def wake(self):
+            self.woken += 1
+
+    pool.workers = {label: W() for label in ("gpu0", "cpu0", "cpu1")}
+    a, b, c = pool.take("cpu0")[0], pool.take("cpu1")[0], pool.take("gpu0")[0]
+    assert pool.take("gpu0") is batch.protocol.WAIT  # nothing measured: no copy yet
+    clock.now = 1.0
+    assert pool.finish("gpu0", c, {"ok": True, "seconds": 1.0})["ok"]
+    # cpu0 started at 0, cpu1 too; nothing measured on the CPU: both unbounded.
+    assert pool.take("gpu0")[0] == a
+    clock.now = 1.5
+    assert pool.finish("cpu1", b, {"ok": True, "seconds": 1.5})
+    # cpu1 measured 1.5 s a pair: a (on cpu0 since 0) should end at 1.5, i.e. in 0 s,
+    # sooner than gpu0's 1 s: nothing more to take again.
+    assert pool.take("cpu1") is batch.protocol.WAIT
+    # The CPU copy fails while the GPU copy runs: that waits.
+    assert pool.finish("cpu0", a, {"ok": False, "error": "x"}) is None
+    clock.now = 2.0
+    r = pool.finish("gpu0", a, {"ok": True, "seconds": 1.0})
+    assert r["ok"] and pool.again_won == 1
+    assert pool.take("cpu1") is None and pool.take("gpu0") is None
+    # A success with a copy still running cancels that copy.
+    pool, clock, said = fake_pool(2, 1, adaptive=False)
+    pool.workers = {label: W() for label in ("gpu0", "cpu0")}
+    a, b = pool.take("cpu0")[0], pool.take("gpu0")[0]
+    clock.now = 1.0
+    pool.finish("gpu0", b, {"ok": True, "seconds": 1.0})
+    assert pool.take("gpu0")[0] == a
+    clock.now = 1.2
+    assert pool.finish("cpu0", a, {"ok": True, "seconds": 1.2})["ok"]
+    assert pool.workers["gpu0"].cancelled == [a]
+    assert pool.finish("gpu0", a, {"ok": True, "seconds": 0.3}) is None  # written once

@@ -39,7 +39,13 @@ nothing holds a device or waits for a pair that hangs.
 
 VMAFVK_BATCH_FAULT (tests only): "NAME=crash,NAME2=hang,NAME3=exit,NAME4=raise"
 makes the worker abort, hang or exit when it is given pair NAME, or fail in
-process after its first frame.
+process after its first frame; "@cpu=sleep:S" (or "@gpu=...") makes a worker of
+that kind wait S seconds before each pair, as a much slower worker would.
+
+A request {"cancel": ID} (another worker's result for that pair was written
+first) stops pair ID: it stops between frames (or its wait), its output is
+removed and it is answered {"id": ID, "ok": false, "cancelled": true}. A pair the
+tool is running finishes and is answered as usual (the batch drops it).
 """
 
 from __future__ import annotations
@@ -198,6 +204,17 @@ class _Fallback(Exception):
     """The pair goes to the tool (before anything was scored in process)."""
 
 
+class _Cancelled(Exception):
+    """The batch needs this pair's result no more (cancel)."""
+
+
+def _remove(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
 class Scorer:
     """Scores requests, from several threads at once; holds the Vulkan device of a
     GPU worker, which the contexts of the pairs being scored share."""
@@ -210,6 +227,7 @@ class Scorer:
         self._lock = threading.Lock()  # the counters and the device
         self._users = {}               # device -> contexts of pairs using it
         self.why_tool = ""
+        self._cancels = {}             # request id -> Event, set by cancel()
         self.faults = {}
         for item in filter(None, os.environ.get("VMAFVK_BATCH_FAULT", "").split(",")):
             name, _, what = item.partition("=")
@@ -224,6 +242,21 @@ class Scorer:
             _lib.load_library()
         except (ImportError, OSError) as e:
             self.why_tool = f"the bindings cannot score here ({e})"
+
+    def expect(self, rid) -> None:
+        """Request `rid` was read: cancel(rid) may name it from now on."""
+        with self._lock:
+            self._cancels[rid] = threading.Event()
+
+    def forget(self, rid) -> None:
+        with self._lock:
+            self._cancels.pop(rid, None)
+
+    def cancel(self, rid) -> None:
+        with self._lock:
+            ev = self._cancels.get(rid)
+        if ev is not None:
+            ev.set()
 
     def open_device(self) -> None:
         """A GPU worker's device, made once (again only after a failed pair)."""
@@ -312,7 +345,7 @@ class Scorer:
         return ref, dist, n
 
     def score_in_process(self, job: PairJob, out: str, phases: dict, device=None,
-                         fault=None) -> None:
+                         fault=None, cancelled=None) -> None:
         t = time.monotonic()
         ref, dist, n = self._open_inputs(job)
         lib = self._lib
@@ -344,6 +377,8 @@ class Scorer:
             t = time.monotonic()
             bpc = ref.bpc if ref.bpc > 8 else None
             for i in range(n):
+                if cancelled is not None and cancelled.is_set():
+                    raise _Cancelled()
                 ctx.feed(ref[job.skip_ref + i], dist[job.skip_dist + i], bpc=bpc)
                 if fault == "raise":
                     raise RuntimeError("VMAFVK_BATCH_FAULT: an error after the first frame")
@@ -369,7 +404,14 @@ class Scorer:
     def handle(self, req: dict) -> dict:
         t0 = time.monotonic()
         name, args, out = req.get("name", ""), req["args"], req["out"]
+        with self._lock:
+            cancelled = self._cancels.get(req.get("id"))
         fault = self.faults.get(name)
+        slow = self.faults.get("@" + self.kind, "")
+        if slow.startswith("sleep:"):
+            (cancelled or threading.Event()).wait(float(slow[6:]))
+        if cancelled is not None and cancelled.is_set():  # before it started
+            return {"id": req.get("id"), "ok": False, "cancelled": True, "pid": os.getpid()}
         if fault == "crash":
             os.abort()
         elif fault == "exit":
@@ -391,8 +433,11 @@ class Scorer:
         if job is not None:
             failed = False
             try:
-                self.score_in_process(job, out, phases, device, fault)
+                self.score_in_process(job, out, phases, device, fault, cancelled)
                 reply["ok"] = True
+            except _Cancelled:
+                _remove(out)
+                return {"id": req.get("id"), "ok": False, "cancelled": True, "pid": os.getpid()}
             except _Fallback as e:
                 job, why = None, f"set-up failed in process: {e}"
             except Exception as e:  # noqa: BLE001 -- the tool scores it, or says why not
@@ -536,6 +581,8 @@ def main(argv=None) -> int:
         except Exception as e:  # noqa: BLE001 -- a bad request: its pair fails, the others go on
             reply = {"id": req.get("id"), "ok": False, "pid": os.getpid(),
                      "error": f"the worker failed: {type(e).__name__}: {e}"}
+        finally:
+            scorer.forget(req.get("id"))
         send(reply)
 
     closed = False
@@ -548,6 +595,10 @@ def main(argv=None) -> int:
                 if req.get("close"):
                     closed = True
                     return
+                if "cancel" in req:
+                    scorer.cancel(req["cancel"])
+                    continue
+                scorer.expect(req.get("id"))
                 yield req
 
     if at_once == 1:

@@ -251,7 +251,8 @@ def _main(args) -> int:
                 run_dask(args.scheduler, todo, options, on_result)
             else:
                 run_local(todo, slots, cli, args.timeout, on_result, args.scorer == "tool",
-                          None if args.quiet else (lambda m: _say(m, bar)))
+                          None if args.quiet else (lambda m: _say(m, bar)),
+                          adaptive=cpu_workers is None)
     finally:
         if bar is not None:
             bar.close()

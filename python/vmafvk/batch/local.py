@@ -1,47 +1,210 @@
 # SPDX-License-Identifier: BSD-2-Clause-Patent
-"""Local runs: this machine's workers taking pairs from a shared queue."""
+"""Local runs: this machine's workers taking pairs from a shared queue.
+
+When the queue is empty, a worker with room scores again a pair still running on
+a slower worker (a straggler): the first result of a pair is the one written,
+and the other copy is cancelled (ADR 0082). With `--cpu-workers auto` beside GPU
+workers, the CPU workers take no new pairs once the GPU workers are measured to
+score more pairs a second than all of them together.
+"""
 
 from __future__ import annotations
 
+import collections
 import queue
 import threading
+import time
 
-from .protocol import Worker
+from .protocol import WAIT, Worker
+
+# A pair is scored again on an idle worker when it is expected to take longer
+# where it runs than its whole time on that worker.
+MAX_COPIES = 2            # the pair where it runs, and one copy
+# Completions of a GPU worker before its rate counts (its first ones include its
+# start and several pairs finishing together); warm pairs of the CPU workers.
+_RATE_MIN_GPU = 3
+_RATE_MIN_CPU = 2
+
+
+class _Pool:
+    """The shared queue, which worker has which pair, and how long each worker
+    takes a pair (its measured rate). Thread-safe; `clock` for the tests."""
+
+    def __init__(self, todo: list, slots: list, adaptive: bool = False, notice=None,
+                 clock=time.monotonic):
+        self.pairs = {p.name: p for p in todo}
+        self.queue = collections.deque(p.name for p in todo)
+        self.slots = {s.label: s for s in slots}
+        self.adaptive = adaptive and any(s.kind == "gpu" for s in slots) and \
+            any(s.kind == "cpu" for s in slots)
+        self.notice, self.clock = notice, clock
+        self.workers = {}                 # label -> Worker (wake, cancel)
+        self.copies = {}                  # name -> {label: time given} (unfinished pairs)
+        self.done = set()
+        self.retired = set()              # workers that take no new pair
+        self.closed = False
+        self.times = collections.defaultdict(list)   # label -> seconds of its pairs scored
+        self.finished_at = collections.defaultdict(list)  # label -> when its pairs finished
+        self.second = {}                  # name -> the worker given its second copy
+        self.again_won = 0                # pairs whose second copy was written
+        self._lock = threading.Lock()
+
+    # -- measured times ---------------------------------------------------------------
+
+    def _own(self, label: str):
+        """Seconds a pair takes on this worker: the mean of its pairs after its first
+        (which includes the process's start), else that first one; None before."""
+        t = self.times.get(label) or []
+        if not t:
+            return None
+        warm = t[1:] or t
+        return sum(warm) / len(warm)
+
+    def _expected(self, label: str):
+        """As _own(), else the mean of its kind's workers; None when none finished."""
+        own = self._own(label)
+        if own is not None:
+            return own
+        kind = self.slots[label].kind
+        means = [m for m in (self._own(x) for x, s in self.slots.items() if s.kind == kind)
+                 if m is not None]
+        return sum(means) / len(means) if means else None
+
+    def _straggler(self, label: str, now: float):
+        """The unfinished pair another worker is expected to finish last, if that is
+        later than this worker would finish it; None otherwise."""
+        mine = self._own(label)
+        if mine is None:
+            return None
+        best, best_left = None, mine
+        for name, on in self.copies.items():
+            if label in on or len(on) >= MAX_COPIES:
+                continue
+            left = 0.0
+            for other, t0 in on.items():
+                expected = self._expected(other)
+                # Nothing measured there yet: it has taken `now - t0` and is not done.
+                left = max(left, float("inf") if expected is None else expected - (now - t0))
+            if left > best_left:
+                best, best_left = name, left
+        return best
+
+    # -- the workers' side ------------------------------------------------------------
+
+    def take(self, label: str):
+        """(key, tool arguments, name) for this worker, None when it is done, or
+        WAIT when it may get a pair to score again later."""
+        with self._lock:
+            if self.closed:
+                return None
+            now = self.clock()
+            name = None
+            if label not in self.retired and self.queue:
+                name = self.queue.popleft()
+            elif not self.copies or label in self.retired:
+                return None
+            else:
+                name = self._straggler(label, now)
+                if name is None:
+                    return WAIT
+                self.second[name] = label
+            self.copies.setdefault(name, {})[label] = now
+            p = self.pairs[name]
+            return name, p.cli_args(), p.name
+
+    def finish(self, label: str, name: str, r: dict):
+        """A worker's result for pair `name`: the result to write (the first
+        success, or the last copy's failure), or None (a later copy, or a failure
+        while another copy still runs)."""
+        with self._lock:
+            on = self.copies.get(name, {})
+            on.pop(label, None)
+            if r.get("ok"):
+                self.times[label].append(r.get("seconds", 0.0))
+                self.finished_at[label].append(self.clock())
+            if name in self.done or (not r.get("ok") and on):
+                return None
+            self.done.add(name)
+            self.copies.pop(name, None)
+            if r.get("ok") and self.second.get(name) == label:
+                self.again_won += 1
+            others = [self.workers[x] for x in on if x in self.workers]
+            waiting = list(self.workers.values())
+            if self.adaptive and r.get("ok"):
+                self._decide()
+        for w in others:
+            w.cancel(name)
+        for w in waiting:  # a pair to score again, or the end
+            w.wake()
+        return r
+
+    def _decide(self) -> None:
+        """--cpu-workers auto beside GPU workers: once both kinds are measured, the
+        CPU workers take no new pair while the GPU workers score more pairs a
+        second than all the CPU workers together would."""
+        gpu_rate = 0.0
+        for label, s in self.slots.items():
+            if s.kind != "gpu":
+                continue
+            at = self.finished_at.get(label) or []
+            if len(at) < _RATE_MIN_GPU or at[-1] <= at[0]:
+                return
+            gpu_rate += (len(at) - 1) / (at[-1] - at[0])
+        cpu = [label for label, s in self.slots.items() if s.kind == "cpu"]
+        warm = [t for label in cpu for t in (self.times.get(label) or [])[1:]]
+        if len(warm) < _RATE_MIN_CPU:
+            return
+        cpu_rate = len(cpu) / (sum(warm) / len(warm))
+        if cpu_rate < gpu_rate and not self.retired:
+            self.retired.update(cpu)
+            self.adaptive = False
+            if self.notice is not None:
+                self.notice(f"the GPU worker(s) score {gpu_rate:.2f} pairs/s and the {len(cpu)} CPU "
+                            f"workers together about {cpu_rate:.2f}: the CPU workers take no new pair "
+                            "(--cpu-workers auto)")
+
+    def close(self) -> None:
+        with self._lock:
+            self.closed = True
+            self.queue.clear()
+            waiting = list(self.workers.values())
+        for w in waiting:
+            w.wake()
 
 
 def run_local(todo: list, slots: list, cli: str, timeout, on_result, tool_only: bool = False,
-              notice=None) -> dict:
+              notice=None, adaptive: bool = False) -> dict:
     """Score `todo` with one long-lived worker process per slot, each scoring its
-    slot's pairs at once from a shared queue; on_result(pair, result) is called
-    on this thread, in completion order, once per pair. Returns {slot label:
+    slot's pairs at once from a shared queue; when the queue is empty, an idle
+    worker scores again a pair a slower worker still has, and the first result
+    counts. on_result(pair, result) is called on this thread, in completion
+    order, once per pair. `adaptive` (--cpu-workers auto): the CPU workers stop
+    taking pairs when the GPU workers outpace them all. Returns {slot label:
     Worker}, closed."""
-    work = queue.Queue()
-    for p in todo:
-        work.put(p)
+    pool = _Pool(todo, slots, adaptive, notice)
     done = queue.Queue()
     workers = {s.label: Worker(s, cli, tool_only, notice) for s in slots}
+    pool.workers = workers
 
     def run(slot):
         w = workers[slot.label]
         told = []
 
         def take():
-            try:
-                p = work.get_nowait()
-            except queue.Empty:
-                return None
-            return p, p.cli_args(), p.name
+            return pool.take(slot.label)
 
-        def emit(p, r):
+        def emit(name, r):
             if w.notice and not told and notice is not None:
                 notice(f"{slot.label}: pairs go to the vmaf tool, one process each: {w.notice}")
                 told.append(True)
             elif (r.get("via") == "tool" and r.get("why", "").startswith("failed in process")
                   and not told and notice is not None):
                 # A pair the worker should have scored: say so once per worker.
-                notice(f"{slot.label}: {p.name} went to the vmaf tool: {r['why']}")
+                notice(f"{slot.label}: {name} went to the vmaf tool: {r['why']}")
                 told.append(True)
-            done.put((p, r))
+            r = pool.finish(slot.label, name, r)
+            if r is not None:
+                done.put((pool.pairs[name], r))
 
         w.run(take, timeout, emit)
 
@@ -55,11 +218,7 @@ def run_local(todo: list, slots: list, cli: str, timeout, on_result, tool_only: 
             on_result(*done.get())
         finished = True
     finally:
-        while True:  # what is left is not taken any more
-            try:
-                work.get_nowait()
-            except queue.Empty:
-                break
+        pool.close()  # what is left is not taken any more
         if not finished:  # interrupted: the pairs being scored are abandoned
             for w in workers.values():
                 w.abort()
@@ -67,4 +226,7 @@ def run_local(todo: list, slots: list, cli: str, timeout, on_result, tool_only: 
             t.join()
         for w in workers.values():
             w.close()
+    if pool.second and notice is not None:
+        notice(f"{len(pool.second)} pair(s) scored again beside a slower worker when the queue "
+               f"was empty; {pool.again_won} written from the second copy")
     return workers

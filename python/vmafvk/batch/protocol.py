@@ -61,6 +61,13 @@ class _Flight:
     t0: float
     deadline: float | None
     alone: bool                # scored again, alone, after its process was lost
+    cancelled: bool = False    # another worker's copy was written first: its reply is dropped
+
+
+# take() gives this when it has no pair now but may have one later (a pair to
+# score again beside a slower worker): the worker waits for wake().
+WAIT = object()
+_WOKEN = object()
 
 
 class Worker:
@@ -86,6 +93,36 @@ class Worker:
         self._stop = threading.Event()
         self._started = {}          # pid: Vulkan devices, processes no result has reported yet
         self._peak = 0              # most pairs in flight so far
+        self._waiting = False       # take() said WAIT: wait for wake() or a reply
+        self._cancels = set()       # keys to drop (cancel()), from other threads
+        self._cancel_lock = threading.Lock()
+        self._wake_r, self._wake_w = os.pipe()
+        os.set_blocking(self._wake_r, False)
+        os.set_blocking(self._wake_w, False)
+
+    def wake(self) -> None:
+        """From another thread: run() asks take() again (it may have a pair now)."""
+        try:
+            os.write(self._wake_w, b"w")
+        except OSError:  # full (a wake is pending anyway) or closed
+            pass
+
+    def cancel(self, key) -> None:
+        """From another thread: the pair `key` needs no result from this worker any
+        more (another worker's was written). If it is in flight here, it is
+        dropped: a process scoring one pair at a time is killed (with any tool
+        process it started), one scoring several is told to stop that pair; its
+        temporary output is removed and nothing is emitted for it."""
+        with self._cancel_lock:
+            self._cancels.add(key)
+        self.wake()
+
+    def _drain_wake(self) -> None:
+        try:
+            while os.read(self._wake_r, 4096):
+                pass
+        except (BlockingIOError, OSError):
+            pass
 
     def _start(self, deadline) -> None:
         cmd = [sys.executable, "-c", _WORKER_SCRIPT, _PKG_PARENT, "--kind", self.slot.kind,
@@ -115,8 +152,9 @@ class Worker:
         if ready.get("via") == "tool" and ready.get("why") and not self.tool_only and not self.notice:
             self.notice = ready["why"]
 
-    def _reply(self, deadline):
-        """The next line of the worker as a dict; None at its end; _Timeout."""
+    def _reply(self, deadline, wake: bool = False):
+        """The next line of the worker as a dict; None at its end; _Timeout; with
+        `wake`, _WOKEN when wake() was called first."""
         fd = self.proc.stdout.fileno()
         while b"\n" not in self._buf:
             wait = None if deadline is None else deadline - time.monotonic()
@@ -124,8 +162,14 @@ class Worker:
                 raise _Timeout()
             poller = select.poll()  # not select(): descriptors may pass FD_SETSIZE
             poller.register(fd, select.POLLIN | select.POLLHUP | select.POLLERR)
-            if not poller.poll(None if wait is None else max(1, int(wait * 1000 + 0.999))):
+            if wake:
+                poller.register(self._wake_r, select.POLLIN)
+            events = dict(poller.poll(None if wait is None else max(1, int(wait * 1000 + 0.999))))
+            if not events:
                 raise _Timeout()
+            if fd not in events:
+                self._drain_wake()
+                return _WOKEN
             chunk = os.read(fd, 1 << 16)
             if not chunk:
                 return None
@@ -167,6 +211,7 @@ class Worker:
         """From another thread: run() stops (without results for the pairs it has)
         and the process is killed."""
         self._stop.set()
+        self.wake()
         proc = self.proc
         if proc is not None:
             try:
@@ -203,10 +248,13 @@ class Worker:
         while not self._stop.is_set():
             try:
                 more = self._fill(take, more, again, flights, timeout, emit)
+                self._drop_cancelled(flights)
                 if flights:
                     self._wait(flights, again, timeout, emit)
                 elif not more and not again:
                     return
+                elif self._waiting:
+                    self._idle()
             except Exception as e:  # noqa: BLE001 -- the pairs it has fail, the others go on
                 self.kill()
                 why = f"{type(e).__name__}: {e}"
@@ -221,6 +269,7 @@ class Worker:
     def _fill(self, take, more, again, flights, timeout, emit) -> bool:
         """Sends pairs while there is room: up to the slot's pairs at once, but a
         pair scored again goes alone. Returns whether take() may give more."""
+        self._waiting = False
         while not self._stop.is_set():
             if flights and (self.proc is None or self.proc.poll() is not None):
                 break  # it ended with pairs in flight: _wait reads its last replies first
@@ -237,6 +286,9 @@ class Worker:
                 item = take()
                 if item is None:
                     return False
+                if item is WAIT:
+                    self._waiting = True
+                    break
                 key, args, name = item
                 alone = False
             self._send(key, args, name, alone, flights, timeout, emit)
@@ -276,11 +328,44 @@ class Worker:
         except OSError:
             pass  # it ended: _wait reads what it answered, then finds it lost
 
+    def _idle(self) -> None:
+        """No pair in flight, none to take now: wait for wake()."""
+        poller = select.poll()
+        poller.register(self._wake_r, select.POLLIN)
+        poller.poll()
+        self._drain_wake()
+
+    def _drop_cancelled(self, flights) -> None:
+        """The pairs cancel() named: a process with nothing else in flight, or one
+        that reads its requests one at a time, is killed; else it is told to drop
+        them, and their replies are not emitted."""
+        with self._cancel_lock:
+            keys, self._cancels = self._cancels, set()
+        hit = [f for f in flights.values() if f.key in keys and not f.cancelled]
+        if not hit:
+            return
+        hit_ids = {f.id for f in hit}
+        if self.at_once == 1 or all(f.cancelled or f.id in hit_ids for f in flights.values()):
+            self.kill()
+            for f in list(flights.values()):
+                _unlink(f.out)
+            flights.clear()
+            return
+        for f in hit:
+            f.cancelled = True
+            try:
+                self.proc.stdin.write((json.dumps({"cancel": f.id}) + "\n").encode())
+                self.proc.stdin.flush()
+            except OSError:
+                pass  # it ended: _wait finds it lost
+
     def _wait(self, flights, again, timeout, emit) -> None:
-        """The next reply, a pair past its deadline, or the process's end."""
+        """The next reply, a pair past its deadline, the process's end, or wake()."""
         deadlines = [f.deadline for f in flights.values() if f.deadline is not None]
         try:
-            reply = self._reply(min(deadlines) if deadlines else None)
+            reply = self._reply(min(deadlines) if deadlines else None, wake=True)
+            if reply is _WOKEN:
+                return
         except _Timeout:
             if self._stop.is_set():
                 return
@@ -319,7 +404,11 @@ class Worker:
         flights.clear()
         for f in lost:
             _unlink(f.out)
+        lost = [f for f in lost if not f.cancelled]  # another worker's copy was written
+        for f in lost:
             again.append((f.key, f.args, f.name))
+        if not lost:
+            return
         if self.say is not None:
             self.say(f"{self.slot.label}: {why}; scoring again, one at a time, the pair(s) "
                      f"that were in flight: {', '.join(f.name for f in lost)}")
@@ -341,6 +430,8 @@ class Worker:
 
     def _emit(self, f: _Flight, result: dict, emit) -> None:
         _unlink(f.out)
+        if f.cancelled:
+            return
         r = {"ok": False, "slot": self.slot.label, **result,
              "seconds": time.monotonic() - f.t0, "at_once": self._peak}
         if f.alone:
@@ -363,6 +454,12 @@ class Worker:
         self.kill()
         if self._log is not None:
             self._log.close()
+        for fd in (self._wake_r, self._wake_w):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self._wake_r = self._wake_w = -1
         shutil.rmtree(self._tmp, ignore_errors=True)
 
 
