@@ -122,3 +122,74 @@ def test_plot_bad_input(tmp_path):
     r = run_tool("vmafvk.plot", golden_path(PAIR), "--score", "nope", "-o", tmp_path / "x.png")
     assert r.returncode == 2
     assert not (tmp_path / "x.png").exists()
+
+
+def tool_log(tmp_path, pair, *features):
+    """The vmaf tool's JSON for a golden pair with these --feature values."""
+    from vmafvk import batch
+    try:
+        cli = batch.find_cli()
+    except batch.BatchError as e:
+        pytest.skip(f"no vmaf tool: {e}")
+    ref, dist = pair_paths(pair)
+    out = tmp_path / f"{pair}.json"
+    args = [a for f in features for a in ("--feature", f)]
+    r = subprocess.run([cli, "-r", ref, "-d", dist, *args, "-q", "--json", "-o", str(out)],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    return str(out)
+
+
+def ffmpeg_xpsnr(pair):
+    """FFmpeg's xpsnr filter's stats file: ({plane: [per-frame value or inf]},
+    {plane: its "XPSNR average" over the clip})."""
+    planes, average = {"y": [], "cb": [], "cr": []}, {}
+    data_dir = os.path.dirname(golden_path(pair))
+    with open(os.path.join(data_dir, f"{pair}.ffmpeg.xpsnr.txt")) as f:
+        for line in f:
+            words = line.split()
+            for plane, tag in (("y", "y:"), ("cb", "u:"), ("cr", "v:")):
+                if tag in words and line.startswith("n:"):
+                    planes[plane].append(float(words[words.index(tag) + 1]))
+                elif tag in words and line.startswith("XPSNR average"):
+                    average[plane] = float(words[words.index(tag) + 1])
+    return planes, average
+
+
+def test_plot_xpsnr_and_ssimulacra2(tmp_path):
+    """`--feature xpsnr` draws xpsnr_y, xpsnr_cb and xpsnr_cr (FFmpeg's xpsnr filter's
+    numbers at its 4 decimals, the label with the pooled mean and the whole-clip
+    score), `--feature ssimulacra2` libjxl's scores; identical frames (XPSNR
+    infinite, null in the JSON) are gaps, counted in the label."""
+    pytest.importorskip("matplotlib")
+    from vmafvk import plot
+    pair, same = PAIR, "chelsea_176x144_identical"
+    logs = [tool_log(tmp_path, p, "xpsnr", "ssimulacra2") for p in (pair, same)]
+    out = tmp_path / "plot.png"
+    r = run_tool("vmafvk.plot", *logs, "--feature", "xpsnr", "--feature", "ssimulacra2", "-o", out)
+    assert r.returncode == 0 and "skipped" not in r.stderr, r.stderr
+    assert out.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+
+    docs = [plot.load_log(p) for p in logs]
+    names = plot.panel_names(docs, ["vmaf", "xpsnr", "ssimulacra2"])
+    assert names == ["vmaf", "xpsnr_y", "xpsnr_cb", "xpsnr_cr", "ssimulacra2"]
+    truth, average = ffmpeg_xpsnr(pair)
+    for plane in ("y", "cb", "cr"):
+        lines = plot.panel_lines(docs, ["dist", "same"], f"xpsnr_{plane}")
+        assert [line["log"] for line in lines] == [0, 1]
+        dist, ident = lines
+        assert dist["xs"] == list(range(len(truth[plane])))
+        assert [round(v, 4) for v in dist["ys"]] == truth[plane]
+        mean = docs[0]["pooled_metrics"][f"xpsnr_{plane}"]["mean"]
+        clip = docs[0]["aggregate_metrics"][f"axpsnr_{plane}"]
+        assert round(clip, 4) == average[plane]
+        assert dist["label"] == f"dist  (mean {mean:.4f}, whole clip {clip:.4f})"
+        assert ffmpeg_xpsnr(same)[0][plane] == [float("inf")] * 10
+        assert ident["xs"] == [] and ident["label"] == (
+            "same  (mean not finite, whole clip not finite; 10 of 10 frames not finite)")
+    with open(os.path.join(os.path.dirname(golden_path(pair)), f"{pair}.ssimulacra2.json")) as f:
+        libjxl = [fr["metrics"]["ssimulacra2"] for fr in json.load(f)["frames"]]
+    dist, ident = plot.panel_lines(docs, ["dist", "same"], "ssimulacra2")
+    assert len(dist["ys"]) == len(libjxl)
+    assert all(abs(a - b) <= 1e-6 for a, b in zip(dist["ys"], libjxl))
+    assert ident["ys"] == [100.0] * 10

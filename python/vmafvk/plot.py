@@ -4,9 +4,13 @@
     python -m vmafvk.plot LOG.json [LOG2.json ...] -o out.png [--feature psnr_y ...]
 
 The first panel shows the model score (--score, default "vmaf") over the
-frame number; each --feature adds a panel below it. Every log is one line in
-every panel, labelled with its file name and its pooled mean. Only needs
-matplotlib and the JSON files, not libvmaf.
+frame number; each --feature adds a panel below it: a score's name (psnr_y,
+ssimulacra2), or a feature as the tool's --feature names it (xpsnr, psnr) for
+each of its per-plane scores (xpsnr_y, xpsnr_cb, xpsnr_cr, also with an option
+suffix such as xpsnr_y_fps_60). Every log is one line in every panel, labelled
+with its file name and its pooled mean (and XPSNR's whole-clip score). Frames
+whose score is not finite (JSON null: XPSNR or PSNR of identical planes) are
+gaps, counted in the label. Only needs matplotlib and the JSON files, not libvmaf.
 """
 
 from __future__ import annotations
@@ -17,7 +21,11 @@ import math
 import os
 import sys
 
-__all__ = ["main", "plot_logs"]
+__all__ = ["main", "panel_lines", "panel_names", "plot_logs"]
+
+_PLANES = ("y", "cb", "cr")
+# Scores in decibels (the y axis says so).
+_DECIBELS = ("psnr", "float_psnr", "xpsnr")
 
 
 def _label(path: str) -> str:
@@ -26,21 +34,84 @@ def _label(path: str) -> str:
 
 
 def _series(doc: dict, name: str):
-    """(frame numbers, values, pooled mean) of `name` in one document, or None."""
-    xs, ys = [], []
+    """(frame numbers, values, pooled mean, frames not finite) of `name` in one
+    document, or None when no frame has it. A frame whose value is null (the
+    writers' infinite or NaN) is left out and counted; the mean is then None
+    unless the document pooled it."""
+    xs, ys, not_finite = [], [], 0
     for i, fr in enumerate(doc.get("frames", [])):
-        v = fr.get("metrics", {}).get(name)
-        if v is None:
+        metrics = fr.get("metrics", {})
+        if name not in metrics:
+            continue
+        v = metrics[name]
+        if v is None or not math.isfinite(float(v)):
+            not_finite += 1
             continue
         xs.append(fr.get("frameNum", i))
         ys.append(float(v))
-    if not xs:
+    if not xs and not not_finite:
         return None
-    pooled = doc.get("pooled_metrics", {}).get(name, {})
+    pooled = (doc.get("pooled_metrics", {}) or {}).get(name, {}) or {}
     mean = pooled.get("mean")
-    if mean is None:
+    if mean is None and ys and not not_finite:
         mean = math.fsum(ys) / len(ys)
-    return xs, ys, float(mean)
+    return xs, ys, None if mean is None else float(mean), not_finite
+
+
+def _metric_names(docs) -> list:
+    names = []
+    for doc in docs:
+        for fr in doc.get("frames", []):
+            for k in fr.get("metrics", {}):
+                if k not in names:
+                    names.append(k)
+    return names
+
+
+def panel_names(docs, names) -> list:
+    """The scores to draw for the names asked: a score any log has stays as it
+    is; a feature's name that no log has as a score (xpsnr, psnr) stands for its
+    per-plane scores NAME_y, NAME_cb, NAME_cr (each also with an option suffix,
+    xpsnr_y_fps_60), in that order; a name that matches nothing stays (and is
+    reported as absent)."""
+    have = _metric_names(docs)
+    out = []
+    for name in names:
+        found = [name] if name in have else [
+            m for p in _PLANES for m in have if m == f"{name}_{p}" or m.startswith(f"{name}_{p}_")]
+        for m in found or [name]:
+            if m not in out:
+                out.append(m)
+    return out
+
+
+def _whole_clip(doc: dict, name: str):
+    """XPSNR's whole-clip score (aggregate axpsnr_PLANE, without option suffix) for a
+    per-frame xpsnr name: (True, value or None when not finite) or (False, None)."""
+    if not name.startswith("xpsnr_"):
+        return False, None
+    plane = name.split("_")[1]
+    agg = doc.get("aggregate_metrics", {}) or {}
+    key = f"axpsnr_{plane}"
+    return (key in agg), agg.get(key)
+
+
+def panel_lines(docs, labels, name) -> list:
+    """One dict per log that has `name`: label (with its means), xs, ys."""
+    lines = []
+    for k, (doc, label) in enumerate(zip(docs, labels)):
+        s = _series(doc, name)
+        if s is None:
+            continue
+        xs, ys, mean, not_finite = s
+        text = f"mean {mean:.4f}" if mean is not None else "mean not finite"
+        has_clip, clip = _whole_clip(doc, name)
+        if has_clip:
+            text += f", whole clip {clip:.4f}" if clip is not None else ", whole clip not finite"
+        if not_finite:
+            text += f"; {not_finite} of {not_finite + len(ys)} frames not finite"
+        lines.append({"log": k, "label": f"{label}  ({text})", "xs": xs, "ys": ys})
+    return lines
 
 
 def load_log(path: str) -> dict:
@@ -63,7 +134,7 @@ def plot_logs(paths, out: str, score: str = "vmaf", features=(), labels=None,
     labels = list(labels) if labels else [_label(p) for p in paths]
     if len(labels) != len(paths):
         raise ValueError(f"{len(labels)} labels for {len(paths)} logs")
-    names = [score] + [f for f in features if f != score]
+    names = panel_names(docs, [score] + [f for f in features if f != score])
     present = [n for n in names if any(_series(d, n) for d in docs)]
     absent = [n for n in names if n not in present]
     if absent:
@@ -78,16 +149,13 @@ def plot_logs(paths, out: str, score: str = "vmaf", features=(), labels=None,
     # Runs that agree draw on top of each other: vary the dashes so every one stays visible.
     styles = ["-", "--", "-.", ":"]
     for ax, name in zip(axes[:, 0], present):
-        for k, (doc, label) in enumerate(zip(docs, labels)):
-            s = _series(doc, name)
-            if s is None:
-                continue
-            xs, ys, mean = s
-            ax.plot(xs, ys, marker=markers[k % len(markers)], markersize=4, linewidth=1.5,
-                    linestyle=styles[k % len(styles)], color=colors[k % len(colors)],
-                    label=f"{label}  (mean {mean:.4f})")
+        for line in panel_lines(docs, labels, name):
+            k = line["log"]
+            ax.plot(line["xs"], line["ys"], marker=markers[k % len(markers)], markersize=4,
+                    linewidth=1.5, linestyle=styles[k % len(styles)], color=colors[k % len(colors)],
+                    label=line["label"])
         ax.set_title(name)
-        ax.set_ylabel(f"{name} (dB)" if name.startswith(("psnr", "float_psnr")) else name)
+        ax.set_ylabel(f"{name} (dB)" if name.startswith(_DECIBELS) else name)
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize="small", loc="best")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
@@ -106,7 +174,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("logs", nargs="+", metavar="LOG.json", help="libvmaf JSON output")
     p.add_argument("-o", "--output", required=True, metavar="OUT.png", help="image to write")
     p.add_argument("--feature", action="append", default=[], metavar="NAME",
-                   help="also plot this per-frame score in its own panel (repeatable)")
+                   help="also plot this per-frame score in its own panel (repeatable); a "
+                        "feature's name (xpsnr, psnr) plots each of its per-plane scores")
     p.add_argument("--score", default="vmaf", help="model score of the first panel (default vmaf)")
     p.add_argument("--label", action="append", default=None,
                    help="legend label per log, in order (default: the file names)")
