@@ -1100,10 +1100,10 @@ class FakeClock:
         return self.now
 
 
-def fake_pool(n_pairs, n_cpu, adaptive):
+def fake_pool(n_pairs, n_cpu, adaptive, gpu_pairs=1):
     from vmafvk.batch.local import _Pool
     todo = [batch.Pair(i + 2, f"p{i}", "/r.y4m", "/d.y4m") for i in range(n_pairs)]
-    slots = batch.make_slots([{"index": 0, "name": "gpu"}], n_cpu, gpu_pairs=1)
+    slots = batch.make_slots([{"index": 0, "name": "gpu"}], n_cpu, gpu_pairs=gpu_pairs)
     said = []
     clock = FakeClock()
     pool = _Pool(todo, slots, adaptive, said.append, clock)
@@ -1150,6 +1150,20 @@ def test_auto_keeps_cpu_workers_that_outpace_the_gpu():
         g = pool.take("gpu0")[0]
         clock.now += 0.05
         pool.finish("gpu0", g, {"ok": True, "seconds": 0.05})
+    assert not pool.retired and not said
+    # Pairs at once finish in bursts: 4 at once of 1 s each are 4 pairs a second
+    # (not 4 pairs in the milliseconds between their ends), below 4 CPU workers at
+    # 0.5 s a pair (8 a second together).
+    pool, clock, said = fake_pool(100, 4, adaptive=True, gpu_pairs=4)
+    gpu = [pool.take("gpu0")[0] for _ in range(4)]
+    for rnd in range(3):
+        for i in range(4):
+            name = pool.take(f"cpu{i}")[0]
+            pool.finish(f"cpu{i}", name, {"ok": True, "seconds": 0.5})
+        for name in gpu:
+            clock.now += 0.001
+            pool.finish("gpu0", name, {"ok": True, "seconds": 1.0})
+        gpu = [pool.take("gpu0")[0] for _ in range(4)]
     assert not pool.retired and not said
     # An explicit --cpu-workers count is never changed.
     pool, clock, said = fake_pool(100, 4, adaptive=False)

@@ -20,10 +20,8 @@ from .protocol import WAIT, Worker
 # A pair is scored again on an idle worker when it is expected to take longer
 # where it runs than its whole time on that worker.
 MAX_COPIES = 2            # the pair where it runs, and one copy
-# Completions of a GPU worker before its rate counts (its first ones include its
-# start and several pairs finishing together); warm pairs of the CPU workers.
-_RATE_MIN_GPU = 3
-_RATE_MIN_CPU = 2
+# Pairs after a worker's first ones (which include its start) before its rate counts.
+_RATE_MIN_WARM = 2
 
 
 class _Pool:
@@ -44,21 +42,22 @@ class _Pool:
         self.retired = set()              # workers that take no new pair
         self.closed = False
         self.times = collections.defaultdict(list)   # label -> seconds of its pairs scored
-        self.finished_at = collections.defaultdict(list)  # label -> when its pairs finished
         self.second = {}                  # name -> the worker given its second copy
         self.again_won = 0                # pairs whose second copy was written
         self._lock = threading.Lock()
 
     # -- measured times ---------------------------------------------------------------
 
+    def _warm(self, label: str) -> list:
+        """Seconds of the worker's pairs after its first ones: the first pair of each
+        of its threads (one, or --gpu-pairs) includes the process's start."""
+        return (self.times.get(label) or [])[self.slots[label].pairs:]
+
     def _own(self, label: str):
-        """Seconds a pair takes on this worker: the mean of its pairs after its first
-        (which includes the process's start), else that first one; None before."""
-        t = self.times.get(label) or []
-        if not t:
-            return None
-        warm = t[1:] or t
-        return sum(warm) / len(warm)
+        """Seconds a pair takes on this worker: the mean of its warm pairs, else of
+        its first ones; None before it scored one."""
+        t = self._warm(label) or self.times.get(label) or []
+        return sum(t) / len(t) if t else None
 
     def _expected(self, label: str):
         """As _own(), else the mean of its kind's workers; None when none finished."""
@@ -121,7 +120,6 @@ class _Pool:
             on.pop(label, None)
             if r.get("ok"):
                 self.times[label].append(r.get("seconds", 0.0))
-                self.finished_at[label].append(self.clock())
             if name in self.done or (not r.get("ok") and on):
                 return None
             self.done.add(name)
@@ -141,18 +139,20 @@ class _Pool:
     def _decide(self) -> None:
         """--cpu-workers auto beside GPU workers: once both kinds are measured, the
         CPU workers take no new pair while the GPU workers score more pairs a
-        second than all the CPU workers together would."""
+        second than all the CPU workers together would. A worker's rate is the
+        pairs it has at once divided by the mean time of its warm pairs (pairs
+        scored at once overlap: 4 at once of 1 s each are 4 a second)."""
         gpu_rate = 0.0
         for label, s in self.slots.items():
             if s.kind != "gpu":
                 continue
-            at = self.finished_at.get(label) or []
-            if len(at) < _RATE_MIN_GPU or at[-1] <= at[0]:
+            warm = self._warm(label)
+            if len(warm) < _RATE_MIN_WARM:
                 return
-            gpu_rate += (len(at) - 1) / (at[-1] - at[0])
+            gpu_rate += s.pairs / (sum(warm) / len(warm))
         cpu = [label for label, s in self.slots.items() if s.kind == "cpu"]
-        warm = [t for label in cpu for t in (self.times.get(label) or [])[1:]]
-        if len(warm) < _RATE_MIN_CPU:
+        warm = [t for label in cpu for t in self._warm(label)]
+        if len(warm) < _RATE_MIN_WARM:
             return
         cpu_rate = len(cpu) / (sum(warm) / len(warm))
         if cpu_rate < gpu_rate and not self.retired:
