@@ -13,10 +13,13 @@
 # VMAF_TEST_FUZZ=0 the fuzzing.
 #
 # On 2 cores most of the time goes to compiling four builds (release, ASan, TSan,
-# fuzzing) and to the Vulkan tests, whose driver (lavapipe) and validation layer
-# keep about one core busy. So the sanitizer and fuzzing builds start at once, at
-# the lowest priority, beside the first pass's tests, and take the time those
-# leave idle; each stage still waits for its own build (adr/0059).
+# fuzzing) and to the tests, of which a Vulkan one (lavapipe and the validation
+# layer) or a script's keeps about one core busy. So the other builds run in the
+# background at the lowest priority and take the time the tests leave idle: the
+# ASan/UBSan build beside the first pass, alone, so that it is done when that
+# pass is; the TSan and fuzzing builds after it, beside the tests under ASan.
+# Each stage still waits for its own build. The FFmpeg part runs beside the TSan
+# tests (adr/0059, adr/0084).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -37,10 +40,19 @@ stage_done "release build" "$s"
 asan_args="-Db_sanitize=address,undefined -Doptimization=1 -Ddebug=false -Dc_args=-g1 -Dcpp_args=-g1"
 logs=$(mktemp -d "${TMPDIR:-/tmp}/vmaf-test-builds.XXXXXX")
 declare -A builds=()
-background_build() {  # NAME COMMAND...: run a build at the lowest priority, log in $logs/NAME
-  local name=$1
-  shift
-  nice -n 19 "$@" > "$logs/$name.log" 2>&1 &
+background_build() {  # NAME AFTER COMMAND...: run a build at the lowest priority, log
+  # in $logs/NAME.log, once the build AFTER ('' for none) has ended, failed or not
+  local name=$1 after=$2
+  shift 2
+  (
+    if [ -n "$after" ]; then
+      while [ ! -e "$logs/$after.done" ]; do sleep 5; done
+    fi
+    rc=0
+    nice -n 19 "$@" || rc=$?
+    touch "$logs/$name.done"
+    exit $rc
+  ) > "$logs/$name.log" 2>&1 &
   builds[$name]=$!
 }
 wait_build() {  # NAME: wait for its build; on failure print its log and stop
@@ -52,14 +64,16 @@ wait_build() {  # NAME: wait for its build; on failure print its log and stop
   fi
   stage_done "waiting for the $name build" "$s"
 }
+after_asan=
 if [ "${VMAF_TEST_ASAN:-1}" != 0 ]; then
-  background_build asan env BUILD_DIR=build-asan MESON_ARGS="$asan_args" bash scripts/setup.sh
+  background_build asan '' env BUILD_DIR=build-asan MESON_ARGS="$asan_args" bash scripts/setup.sh
+  after_asan=asan
 fi
 if [ "${VMAF_TEST_TSAN:-1}" != 0 ]; then
-  background_build tsan env TSAN_BUILD_ONLY=1 bash scripts/tsan.sh
+  background_build tsan "$after_asan" env TSAN_BUILD_ONLY=1 bash scripts/tsan.sh
 fi
 if [ "${VMAF_TEST_FUZZ:-1}" != 0 ]; then
-  background_build fuzz env FUZZ_BUILD_ONLY=1 bash scripts/fuzz.sh 1
+  background_build fuzz "$after_asan" env FUZZ_BUILD_ONLY=1 bash scripts/fuzz.sh 1
 fi
 
 s=$SECONDS
@@ -83,6 +97,25 @@ if [ "${VMAF_TEST_ASAN:-1}" != 0 ]; then
     meson test -C build-asan --print-errorlogs --num-processes 2 --timeout-multiplier 2
   stage_done "tests under ASan/UBSan" "$s"
 fi
+# The FFmpeg integration (release build) runs in the background beside the TSan
+# tests, which run one at a time, its output kept in $logs/ffmpeg.log and printed
+# when it has ended, before the fuzzing, which takes both cores.
+ffmpeg_job=
+if [ "${VMAF_TEST_FFMPEG:-1}" != 0 ]; then
+  (
+    s=$SECONDS
+    bash scripts/ffmpeg/test.sh
+    printf '%-28s %5d s\n' "FFmpeg filters" $((SECONDS - s)) > "$logs/ffmpeg.stages"
+    # The vmaf tool built against that FFmpeg's libraries, for --hwdec vulkan
+    # (scripts/ffmpeg/test_hwdec.sh). VMAF_TEST_HWDEC=0 skips it.
+    if [ "${VMAF_TEST_HWDEC:-1}" != 0 ]; then
+      s=$SECONDS
+      bash scripts/ffmpeg/test_hwdec.sh
+      printf '%-28s %5d s\n' "vmaf tool on FFmpeg (--hwdec)" $((SECONDS - s)) >> "$logs/ffmpeg.stages"
+    fi
+  ) > "$logs/ffmpeg.log" 2>&1 &
+  ffmpeg_job=$!
+fi
 # The threading tests under ThreadSanitizer (clang, build-tsan/). VMAF_TEST_TSAN=0
 # skips them.
 if [ "${VMAF_TEST_TSAN:-1}" != 0 ]; then
@@ -91,22 +124,22 @@ if [ "${VMAF_TEST_TSAN:-1}" != 0 ]; then
   bash scripts/tsan.sh
   stage_done "tests under TSan" "$s"
 fi
+if [ -n "$ffmpeg_job" ]; then
+  s=$SECONDS
+  ffmpeg_rc=0
+  wait "$ffmpeg_job" || ffmpeg_rc=$?
+  cat "$logs/ffmpeg.log"
+  if [ "$ffmpeg_rc" != 0 ]; then
+    echo "test: the FFmpeg stage failed (its output above)" >&2
+    exit 1
+  fi
+  while IFS= read -r line; do stages+=("$line"); done < "$logs/ffmpeg.stages"
+  stage_done "waiting for FFmpeg after TSan" "$s"
+fi
 # Each fuzz target on its seed corpus; any finding fails. VMAF_TEST_FUZZ=0 skips them.
 if [ "${VMAF_TEST_FUZZ:-1}" != 0 ]; then
   wait_build fuzz
   s=$SECONDS
   FUZZ_JOBS=2 bash scripts/fuzz.sh "${VMAF_TEST_FUZZ_SECONDS:-20}"
   stage_done "fuzzing" "$s"
-fi
-if [ "${VMAF_TEST_FFMPEG:-1}" != 0 ]; then
-  s=$SECONDS
-  bash scripts/ffmpeg/test.sh
-  stage_done "FFmpeg filters" "$s"
-  # The vmaf tool built against that FFmpeg's libraries, for --hwdec vulkan
-  # (scripts/ffmpeg/test_hwdec.sh). VMAF_TEST_HWDEC=0 skips it.
-  if [ "${VMAF_TEST_HWDEC:-1}" != 0 ]; then
-    s=$SECONDS
-    bash scripts/ffmpeg/test_hwdec.sh
-    stage_done "vmaf tool on FFmpeg (--hwdec)" "$s"
-  fi
 fi

@@ -106,34 +106,60 @@ def compare(pair, suffix, ours, theirs):
     return worst, bad
 
 
-def golden(cli):
-    failures = []
+def cases(cli):
+    """[(pair, suffix, args)]: every pair with every command line it has a golden
+    output for. Under the sanitizers (tests/cli/meson.build) the pairs of
+    VMAF_TEST_GOLDEN_PAIRS, one of each format, depth and edge, with every command
+    line they have an output for, and each other command line on the first pair
+    that has one: the same code paths, which the build without sanitizers runs on
+    every pair."""
+    found = []
     for pair in pairs(cli):
         for suffix, args in MODELS:
-            path = cli.path(f"{pair}.{suffix}")
-            if not os.path.exists(path):
+            if not os.path.exists(cli.path(f"{pair}.{suffix}")):
                 continue
             if suffix in PENDING:
                 print(f"{pair} ({suffix}): not run: {PENDING[suffix]}")
                 continue
-            with open(path) as f:
-                theirs = json.load(f)
-            try:
-                extra = args(pair) if callable(args) else args
-                env = {"VMAF_ADM_EDGE_AS": "avx2"} if suffix in AVX2_BUILD else None
-                ours = cli.run_json(*cli.pair(pair), *extra, name=f"{pair}.{suffix}", env=env)
-                worst, bad = compare(pair, suffix, ours, theirs)
-            except Failure as e:
-                # The full story once; a line per case after that.
-                failures.append(f"{pair} ({suffix}): {e}" if not failures else f"{pair} ({suffix})")
-                reason = next((l for l in str(e).splitlines() if l.startswith("vmaf:")),
-                              str(e).splitlines()[0])
-                print(f"{pair} ({suffix}): FAILED: {reason}")
-                continue
-            summary = ", ".join(f"{k} {v:.2g}" for k, v in sorted(worst.items()))
-            print(f"{pair} ({suffix}): {len(worst)} compared, max |diff|: {summary}")
-            if bad:
-                failures.append(f"{pair} ({suffix}): beyond {TOLERANCE}:\n" + "\n".join(bad[:20]))
+            found.append((pair, suffix, args))
+    chosen = os.environ.get("VMAF_TEST_GOLDEN_PAIRS", "")
+    if os.environ.get("VMAF_TEST_SANITIZED") != "1" or not chosen:
+        return found
+    chosen = set(chosen.split(","))
+    missing = chosen - {pair for pair, _, _ in found}
+    check(not missing, f"VMAF_TEST_GOLDEN_PAIRS names pairs without golden outputs: {sorted(missing)}")
+    covered = {suffix for pair, suffix, _ in found if pair in chosen}
+    extra = {}
+    for pair, suffix, _ in found:
+        if suffix not in covered:
+            extra.setdefault(suffix, pair)
+    kept = [c for c in found if c[0] in chosen or extra.get(c[1]) == c[0]]
+    print(f"under the sanitizers: {len(kept)} of {len(found)} runs, every command line at least once")
+    return kept
+
+
+def golden(cli):
+    failures = []
+    for pair, suffix, args in cases(cli):
+        path = cli.path(f"{pair}.{suffix}")
+        with open(path) as f:
+            theirs = json.load(f)
+        try:
+            extra = args(pair) if callable(args) else args
+            env = {"VMAF_ADM_EDGE_AS": "avx2"} if suffix in AVX2_BUILD else None
+            ours = cli.run_json(*cli.pair(pair), *extra, name=f"{pair}.{suffix}", env=env)
+            worst, bad = compare(pair, suffix, ours, theirs)
+        except Failure as e:
+            # The full story once; a line per case after that.
+            failures.append(f"{pair} ({suffix}): {e}" if not failures else f"{pair} ({suffix})")
+            reason = next((l for l in str(e).splitlines() if l.startswith("vmaf:")),
+                          str(e).splitlines()[0])
+            print(f"{pair} ({suffix}): FAILED: {reason}")
+            continue
+        summary = ", ".join(f"{k} {v:.2g}" for k, v in sorted(worst.items()))
+        print(f"{pair} ({suffix}): {len(worst)} compared, max |diff|: {summary}")
+        if bad:
+            failures.append(f"{pair} ({suffix}): beyond {TOLERANCE}:\n" + "\n".join(bad[:20]))
     check(not failures, "\n".join(failures))
 
 
