@@ -1,120 +1,96 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
 #include "backend.h"
 
-#include <cstdlib>
-#include <cstring>
-
-#if VMAF_CLI_HAVE_VULKAN
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <thread>
 
 #include "libvmaf/libvmaf_vulkan.h"
-#endif
 
 namespace vmaf::cli {
 
 namespace {
 
 std::string g_description = "cpu";
+bool g_vulkan = false;
 
-#if VMAF_CLI_HAVE_VULKAN
-VmafVulkanState *g_state = nullptr;
-// prepare_backend()'s thread and what it made: a state, or its error.
+// What prepare_context() asked for, and what its thread made.
+VmafConfiguration g_cfg{};
+bool g_chosen = false;
+Backend g_backend = Backend::Cpu;
+int g_device = -1;
 std::thread g_preparing;
-VmafVulkanState *g_prepared = nullptr;
+VmafContext *g_prepared = nullptr;
 int g_prepared_err = 0;
+VmafBackendChoice g_choice{};
 
-int create_state(int index, VmafVulkanState **out)
+VmafBackend library_backend(Backend b)
 {
-    VmafVulkanConfiguration cfg{};
-    cfg.device_index = index >= 0 ? index : VMAF_VULKAN_DEVICE_AUTO;
-    return vmaf_vulkan_state_init(out, cfg);
-}
-
-// The state prepare_backend() started, or a new one.
-int take_state(int index, VmafVulkanState **out)
-{
-    if (!g_preparing.joinable()) return create_state(index, out);
-    g_preparing.join();
-    *out = g_prepared;
-    g_prepared = nullptr;
-    return g_prepared_err;
-}
-
-// The state's own device (listing the devices again would create a second
-// Vulkan instance: tens of milliseconds of a short run's start-up).
-std::string device_name(const VmafVulkanState *state)
-{
-    VmafVulkanDeviceInfo info;
-    return vmaf_vulkan_state_device_info(state, &info) == 0 ? info.name : "?";
-}
-
-// Create a device state (device `index`, or the library's automatic choice)
-// and import it into the context.
-int attach_vulkan(VmafContext *vmaf, int index, std::string *why)
-{
-    if (int err = take_state(index, &g_state)) {
-        *why = err == -ENODEV ? "no usable Vulkan device (no loader, no driver, or no device "
-                                "with what the kernels need)"
-                              : std::string("could not create a Vulkan device: ") + std::strerror(-err);
-        return kExitSetup;
+    switch (b) {
+    case Backend::Vulkan: return VMAF_BACKEND_VULKAN;
+    case Backend::Auto: return VMAF_BACKEND_AUTO;
+    default: return VMAF_BACKEND_CPU;
     }
-    if (int err = vmaf_vulkan_import_state(vmaf, g_state)) {
-        vmaf_vulkan_state_free(&g_state);
-        *why = std::string("could not use the Vulkan device: ") + std::strerror(-err);
-        return kExitSetup;
-    }
-    g_description = "vulkan (" + device_name(g_state) + ")";
-    return 0;
 }
-#else
-int attach_vulkan(VmafContext *, int, std::string *why)
+
+void create()
 {
-    *why = "this vmaf was built without Vulkan (reconfigure with -Dvulkan=enabled)";
-    return kExitSetup;
+    VmafVulkanConfiguration dev{};
+    dev.device_index = g_device >= 0 ? g_device : VMAF_VULKAN_DEVICE_AUTO;
+    g_prepared_err = vmaf_init_backend(&g_prepared, g_cfg, library_backend(g_backend), dev, &g_choice);
 }
-#endif
 
 }  // namespace
 
-void prepare_backend(Backend backend, int vulkan_device)
+void prepare_context(const VmafConfiguration &cfg, bool chosen, Backend backend, int vulkan_device)
 {
-#if VMAF_CLI_HAVE_VULKAN
-    if (backend == Backend::Cpu || g_preparing.joinable() || g_state) return;
-    g_preparing = std::thread([vulkan_device] { g_prepared_err = create_state(vulkan_device, &g_prepared); });
-#else
-    (void)backend;
-    (void)vulkan_device;
-#endif
+    g_cfg = cfg;
+    g_chosen = chosen;
+    g_backend = backend;
+    g_device = vulkan_device;
+    if (chosen && backend != Backend::Cpu) g_preparing = std::thread(create);
 }
 
-int attach_backend(VmafContext *vmaf, Backend backend, int vulkan_device, std::string *err)
+int take_context(VmafContext **vmaf, std::string *err)
 {
-    if (backend == Backend::Cpu) return 0;
-    std::string why;
-    if (attach_vulkan(vmaf, vulkan_device, &why) == 0) return 0;
-    if (backend == Backend::Auto) return 0;  // the CPU computes everything
-    *err = "--backend vulkan: " + why;
-    return kExitSetup;
+    *vmaf = nullptr;
+    if (!g_chosen) {
+        if (int e = vmaf_init(vmaf, g_cfg)) {
+            *err = std::string("could not create a VMAF context: ") + std::strerror(-e);
+            return kExitSetup;
+        }
+        return 0;
+    }
+    if (g_preparing.joinable())
+        g_preparing.join();
+    else
+        create();
+    *vmaf = g_prepared;
+    g_prepared = nullptr;
+    if (g_prepared_err) {
+        // The chooser's own line said why the backend cannot be used.
+        if (!g_choice.reason[0])
+            *err = std::string("could not create a VMAF context: ") + std::strerror(-g_prepared_err);
+        return kExitSetup;
+    }
+    if (g_choice.backend == VMAF_BACKEND_VULKAN) {
+        g_vulkan = true;
+        g_description = std::string("vulkan (") + g_choice.device.name + ")";
+    }
+    return 0;
 }
 
 void release_backend()
 {
-#if VMAF_CLI_HAVE_VULKAN
-    if (g_preparing.joinable()) g_preparing.join();  // made, never attached (the run failed before)
-    if (g_prepared) vmaf_vulkan_state_free(&g_prepared);
-    if (g_state) vmaf_vulkan_state_free(&g_state);
-#endif
+    if (g_preparing.joinable()) g_preparing.join();  // made, never taken (the run failed before)
+    if (g_prepared) vmaf_close(g_prepared);
+    g_prepared = nullptr;
 }
 
 bool vulkan_attached()
 {
-#if VMAF_CLI_HAVE_VULKAN
-    return g_state != nullptr;
-#else
-    return false;
-#endif
+    return g_vulkan;
 }
 
 bool device_pictures_wanted()

@@ -1,29 +1,32 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
-// Which engine computes the features: the CPU extractors, or a Vulkan device
-// imported into the context before the first picture.
+// The context and the engine that computes its features: the CPU extractors, or
+// a Vulkan device. The choice is the library's one chooser (vmaf_init_backend,
+// ADR 0080) when this tool makes it (--backend, or --hwdec, whose decoder brings
+// its own device), else vmaf_init's (VMAF_BACKEND, as for any libvmaf client).
 #pragma once
 
 #include <string>
 
 #include "cli_options.h"
+#include "libvmaf/libvmaf.h"
 
 namespace vmaf::cli {
 
-// Start creating the Vulkan device of `backend` (Vulkan or Auto) on a thread of
-// its own, so that the driver's start-up overlaps opening the inputs, making
-// the context and loading the models; attach_backend() waits for it. Nothing
-// for Backend::Cpu.
-void prepare_backend(Backend backend, int vulkan_device);
+// Start creating the context. `chosen`: on `backend` (device `vulkan_device`,
+// or any when negative) through vmaf_init_backend, for Vulkan or Auto on a
+// thread of its own, so that the driver's start-up overlaps opening the inputs
+// and loading the models; otherwise take_context() calls vmaf_init.
+void prepare_context(const VmafConfiguration &cfg, bool chosen, Backend backend, int vulkan_device);
 
-// Attach the chosen backend to `vmaf` (before any picture is read). Returns 0, or
-// kExitSetup with a message in *err when the backend cannot be used. With
-// Backend::Auto, falls back to the CPU when no Vulkan device is usable.
-int attach_backend(VmafContext *vmaf, Backend backend, int vulkan_device, std::string *err);
+// The context prepare_context() started. Returns 0, or kExitSetup when it could
+// not be made (the library's log line says why; *err, when not empty, adds to it).
+int take_context(VmafContext **vmaf, std::string *err);
 
-// Release what prepare_backend and attach_backend created (after vmaf_close).
+// Wait for a context prepare_context() started and take_context() never took,
+// and close it (a run that failed before).
 void release_backend();
 
-// Whether attach_backend attached a Vulkan device.
+// Whether the context is on a Vulkan device the chooser attached.
 bool vulkan_attached();
 
 // Frames the Vulkan backend queues on the GPU (the library's default).

@@ -95,8 +95,8 @@ TOOL_INTERNALS = {
         'the readers open UTF-8 paths (UTF-16 on Windows), size regular files and read at an '
         'offset (pread; ReadFile through a handle of its own on Windows)',
     ('vmaf.cpp', 'util/os.h'):
-        'the tool\'s temporary file for standard output, its UTF-8 paths, the terminal check and '
-        'unsetting VMAF_BACKEND, each written once for POSIX and Windows',
+        'the tool\'s temporary file for standard output, its UTF-8 paths and the terminal check, '
+        'each written once for POSIX and Windows',
     ('vmaf_bench.cpp', 'util/os.h'):
         'the soak mode\'s resident memory and open handles (/proc on Linux, psapi on Windows) and '
         'its JSON through a UTF-8 path',
