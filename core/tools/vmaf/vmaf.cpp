@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "backend.h"
-#include "cli_options.h"
+#include "options/cli_options.h"
 #include "hwdec.h"
 #include "io/utf8_args.h"
 #include "io/video_reader.h"

@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "cli_options.h"
+#include "options/cli_options.h"
 #include "libvmaf/libvmaf.h"
 
 namespace vmaf::cli {
