@@ -505,6 +505,7 @@ TEST_CASE("vmaf_init_backend: a nonzero gpumask keeps the context off the GPU", 
     CHECK(ctx == nullptr);
     CHECK_THAT(err.text(), Catch::Contains("vmaf_init_backend: backend vulkan: VmafConfiguration.gpumask 0x20 "
                                            "keeps this context off the GPU; pass 0 to score on Vulkan"));
+    CHECK(std::string(chosen.reason) == "VmafConfiguration.gpumask 0x20 keeps this context off the GPU");
     REQUIRE(vmaf_init_backend(&ctx, cfg, VMAF_BACKEND_AUTO, any_device(), &chosen) == 0);
     CHECK(!ctx->ctx.vulkan_state());
     CHECK(chosen.backend == VMAF_BACKEND_CPU);

@@ -128,11 +128,11 @@ int choose_backend(Context &ctx, const BackendRequest &req, BackendOutcome *out)
                                          "chooses the backend\n", req.asker.c_str(), hex);
         } else {
             const std::string why = std::string("VmafConfiguration.gpumask ") + hex + " keeps this context off the GPU";
+            out->reason = why;
             if (required) {
                 say_error(req, why + "; pass 0 to score on Vulkan");
                 return -EINVAL;
             }
-            out->reason = why;
             notice_cpu(req, why);
             return 0;
         }
