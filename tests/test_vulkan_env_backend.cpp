@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
-// VMAF_BACKEND and VMAF_VULKAN_DEVICE read by vmaf_init (context/backend_select.h),
+// VMAF_BACKEND and VMAF_VULKAN_DEVICE read by vmaf_init, and vmaf_init_backend, the
+// caller's choice by the same rule (context/backend_select.h, ADR 0080),
 // the process's shared device (vulkan/shared_device.h) and the pipeline cache's
 // file (vulkan/pipeline_cache.h). tests/c_api/env_backend.sh runs the same from a
 // client of the public header alone, and without a driver.
@@ -337,4 +338,177 @@ TEST_CASE("VMAF_BACKEND=vulkan: contexts made and closed on several threads at o
     CHECK(s.live == 1);  // kept for the next context
     CHECK(s.references == 0);
     CHECK(s.created == created + 1);
+}
+
+namespace {
+
+VmafVulkanConfiguration any_device()
+{
+    VmafVulkanConfiguration dev{};
+    dev.device_index = VMAF_VULKAN_DEVICE_AUTO;
+    return dev;
+}
+
+}  // namespace
+
+TEST_CASE("vmaf_init_backend: cpu, vulkan and auto, on a device of the context's own; VMAF_BACKEND is not read",
+          "[vulkan][env][chooser]")
+{
+    VulkanEnv env;
+    std::vector<vk::DeviceInfo> devices;
+    REQUIRE(vk::State::list_devices(&devices) == 0);
+    const uint64_t created = vk::shared_state_stats().created;
+    // An unknown VMAF_BACKEND fails vmaf_init; the caller's choice never reads it.
+    for (const char *value : {"vulkan", "gpu"}) {
+        EnvOverride backend("VMAF_BACKEND", value);
+        VmafBackendChoice chosen;
+        std::memset(&chosen, 0x55, sizeof chosen);
+        VmafContext *ctx = nullptr;
+        REQUIRE(vmaf_init_backend(&ctx, quiet_config(), VMAF_BACKEND_CPU, any_device(), &chosen) == 0);
+        CHECK(!ctx->ctx.vulkan_state());
+        CHECK(chosen.backend == VMAF_BACKEND_CPU);
+        CHECK(chosen.reason[0] == 0);
+        CHECK(chosen.device.name[0] == 0);
+        REQUIRE(vmaf_use_feature(ctx, "psnr", nullptr) == 0);
+        score_flat_frames(ctx, 2);
+        REQUIRE(!ctx->ctx.vulkan_engine());
+        vmaf_close(ctx);
+    }
+    for (VmafBackend mode : {VMAF_BACKEND_VULKAN, VMAF_BACKEND_AUTO}) {
+        INFO("backend " << int(mode));
+        for (int index : {VMAF_VULKAN_DEVICE_AUTO, 0}) {
+            INFO("device_index " << index);
+            VmafVulkanConfiguration dev = any_device();
+            dev.device_index = index;
+            VmafBackendChoice chosen{};
+            VmafContext *ctx = nullptr;
+            REQUIRE(vmaf_init_backend(&ctx, quiet_config(), mode, dev, &chosen) == 0);
+            vk::State *st = ctx->ctx.vulkan_state();
+            REQUIRE(st);
+            CHECK(chosen.backend == VMAF_BACKEND_VULKAN);
+            CHECK(chosen.reason[0] == 0);
+            CHECK(std::string(chosen.device.name) == st->info().name);
+            if (index >= 0) CHECK(std::string(chosen.device.name) == devices[size_t(index)].name);
+            // Its own device, not the process's shared one.
+            CHECK(vk::shared_state_stats().live == 0);
+            REQUIRE(vmaf_use_feature(ctx, "psnr", nullptr) == 0);
+            score_flat_frames(ctx, 3);
+            REQUIRE(ctx->ctx.vulkan_engine());  // the GPU computed psnr
+            test::check_clean(*st);
+            vmaf_close(ctx);  // and its device with it
+        }
+    }
+    CHECK(vk::shared_state_stats().created == created);
+    CHECK(vk::shared_state_stats().live == 0);
+}
+
+TEST_CASE("vmaf_init_backend: an unknown backend or device index is -EINVAL with a line naming it",
+          "[vulkan][env][chooser]")
+{
+    VulkanEnv env;
+    VmafConfiguration cfg = quiet_config();
+    struct Bad {
+        unsigned backend;
+        int index;
+        const char *line;
+    };
+    for (const Bad &b : {Bad{3, -1, "vmaf_init_backend: backend 3 is not a backend; the values are "
+                                    "VMAF_BACKEND_CPU, VMAF_BACKEND_VULKAN and VMAF_BACKEND_AUTO"},
+                         Bad{0xffffffffu, -1, "backend 4294967295 is not a backend"},
+                         Bad{VMAF_BACKEND_VULKAN, -2, "vmaf_init_backend: device_index -2 is not a device; the "
+                                                      "values are 0 and up, or VMAF_VULKAN_DEVICE_AUTO (-1)"},
+                         Bad{VMAF_BACKEND_AUTO, -7, "device_index -7 is not a device"}}) {
+        INFO(b.line);
+        VmafVulkanConfiguration dev = any_device();
+        dev.device_index = b.index;
+        VmafContext *ctx = reinterpret_cast<VmafContext *>(1);
+        VmafBackendChoice chosen{};
+        StderrCapture err;
+        CHECK(vmaf_init_backend(&ctx, cfg, static_cast<VmafBackend>(b.backend), dev, &chosen) == -EINVAL);
+        CHECK(ctx == nullptr);
+        CHECK_THAT(err.text(), Catch::Contains(b.line));
+    }
+    VmafVulkanConfiguration dev = any_device();
+    dev.reserved[3] = 1;
+    VmafContext *ctx = nullptr;
+    StderrCapture err;
+    CHECK(vmaf_init_backend(&ctx, cfg, VMAF_BACKEND_VULKAN, dev, nullptr) == -EINVAL);
+    CHECK(vmaf_init_backend(nullptr, cfg, VMAF_BACKEND_CPU, any_device(), nullptr) == -EINVAL);
+    const std::string text = err.text();
+    CHECK_THAT(text, Catch::Contains("vmaf_init_backend: the device's reserved fields must be zero"));
+    CHECK_THAT(text, Catch::Contains("vmaf_init_backend: vmaf is NULL"));
+    CHECK(vk::shared_state_stats().live == 0);
+}
+
+TEST_CASE("vmaf_init_backend: no usable device fails vulkan with its reason; auto takes the CPU with one notice",
+          "[vulkan][env][chooser]")
+{
+    VulkanEnv env;
+    std::vector<vk::DeviceInfo> devices;
+    REQUIRE(vk::State::list_devices(&devices) == 0);
+    const int missing = int(devices.size());
+    VmafConfiguration cfg = quiet_config();
+    cfg.log_level = VMAF_LOG_LEVEL_WARNING;  // the notice
+    VmafVulkanConfiguration dev = any_device();
+    dev.device_index = missing;
+
+    VmafBackendChoice chosen{};
+    VmafContext *ctx = reinterpret_cast<VmafContext *>(1);
+    StderrCapture err;
+    const int rc = vmaf_init_backend(&ctx, cfg, VMAF_BACKEND_VULKAN, dev, &chosen);
+    std::string text = err.text();
+    CHECK(rc < 0);
+    CHECK(ctx == nullptr);
+    CHECK(chosen.backend == VMAF_BACKEND_CPU);
+    CHECK(std::string(chosen.reason) == std::strerror(-rc));
+    CHECK_THAT(text, Catch::Contains("vmaf_init_backend: backend vulkan: no usable Vulkan device (" +
+                                     std::string(std::strerror(-rc)) + "); choose cpu or auto to score on the CPU"));
+
+    // auto: the CPU and the reason given back, with its notice (at the info
+    // level here: a process warns once, and VMAF_BACKEND=auto's earlier tests
+    // may have); a later context's is below the warning level.
+    auto count = [](const std::string &text, const std::string &what) {
+        size_t n = 0;
+        for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) n++;
+        return n;
+    };
+    for (VmafLogLevel level : {VMAF_LOG_LEVEL_INFO, VMAF_LOG_LEVEL_WARNING}) {
+        INFO("log level " << int(level));
+        cfg.log_level = level;
+        StderrCapture err2;
+        REQUIRE(vmaf_init_backend(&ctx, cfg, VMAF_BACKEND_AUTO, dev, &chosen) == 0);
+        text = err2.text();
+        CHECK(!ctx->ctx.vulkan_state());
+        CHECK(chosen.backend == VMAF_BACKEND_CPU);
+        const std::string reason = chosen.reason;
+        CHECK_THAT(reason, Catch::Contains("device " + std::to_string(missing) + " asked for; there are " +
+                                           std::to_string(devices.size())));
+        CHECK(count(text, "libvmaf ERROR") == 0);
+        CHECK(count(text, "backend auto: no usable Vulkan device (" + reason + "); this context scores on the CPU") ==
+              (level == VMAF_LOG_LEVEL_INFO ? 1u : 0u));
+        REQUIRE(vmaf_use_feature(ctx, "psnr", nullptr) == 0);
+        score_flat_frames(ctx, 2);
+        vmaf_close(ctx);
+    }
+    CHECK(vk::shared_state_stats().live == 0);
+}
+
+TEST_CASE("vmaf_init_backend: a nonzero gpumask keeps the context off the GPU", "[vulkan][env][chooser]")
+{
+    VulkanEnv env;
+    VmafConfiguration cfg = quiet_config();
+    cfg.gpumask = 0x20;
+    VmafContext *ctx = reinterpret_cast<VmafContext *>(1);
+    VmafBackendChoice chosen{};
+    StderrCapture err;
+    CHECK(vmaf_init_backend(&ctx, cfg, VMAF_BACKEND_VULKAN, any_device(), &chosen) == -EINVAL);
+    CHECK(ctx == nullptr);
+    CHECK_THAT(err.text(), Catch::Contains("vmaf_init_backend: backend vulkan: VmafConfiguration.gpumask 0x20 "
+                                           "keeps this context off the GPU; pass 0 to score on Vulkan"));
+    CHECK(std::string(chosen.reason) == "VmafConfiguration.gpumask 0x20 keeps this context off the GPU");
+    REQUIRE(vmaf_init_backend(&ctx, cfg, VMAF_BACKEND_AUTO, any_device(), &chosen) == 0);
+    CHECK(!ctx->ctx.vulkan_state());
+    CHECK(chosen.backend == VMAF_BACKEND_CPU);
+    CHECK(std::string(chosen.reason) == "VmafConfiguration.gpumask 0x20 keeps this context off the GPU");
+    vmaf_close(ctx);
 }

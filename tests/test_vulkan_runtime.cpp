@@ -13,6 +13,7 @@
 
 #include "libvmaf/libvmaf_vulkan.h"
 #include "spirv.h"
+#include "stderr_capture.h"
 #include "vulkan.h"
 #include "vulkan/command.h"
 #include "vulkan/state.h"
@@ -373,5 +374,46 @@ TEST_CASE("without a driver every entry point fails cleanly", "[nodriver]")
     double v = 0;
     REQUIRE(vmaf_feature_score_at_index(vmaf, "psnr_y", &v, 0) == 0);
     CHECK(v == Approx(10 * std::log10(255.0 * 255.0 / 9.0)).epsilon(1e-12));
+    vmaf_close(vmaf);
+}
+
+TEST_CASE("without a driver vmaf_init_backend fails vulkan with its reason and puts auto on the CPU", "[nodriver]")
+{
+    VmafConfiguration cfg{};
+    cfg.log_level = VMAF_LOG_LEVEL_WARNING;
+    VmafVulkanConfiguration dev{};
+    dev.device_index = VMAF_VULKAN_DEVICE_AUTO;
+    VmafBackendChoice chosen{};
+    VmafContext *vmaf = nullptr;
+    {
+        vmaf::test::StderrCapture err;
+        CHECK(vmaf_init_backend(&vmaf, cfg, VMAF_BACKEND_VULKAN, dev, &chosen) == -ENODEV);
+        CHECK(vmaf == nullptr);
+        CHECK_THAT(err.text(), Catch::Contains("vmaf_init_backend: backend vulkan: no usable Vulkan device (" +
+                                               std::string(std::strerror(ENODEV)) +
+                                               "); choose cpu or auto to score on the CPU"));
+    }
+    vmaf::test::StderrCapture err;
+    REQUIRE(vmaf_init_backend(&vmaf, cfg, VMAF_BACKEND_AUTO, dev, &chosen) == 0);
+    const std::string text = err.text();
+    CHECK(chosen.backend == VMAF_BACKEND_CPU);
+    const std::string reason = chosen.reason;
+    CHECK_THAT(reason, Catch::StartsWith("Vulkan: "));
+    CHECK_THAT(text, Catch::Contains("libvmaf WARNING: backend auto: no usable Vulkan device (" + reason +
+                                     "); this context scores on the CPU"));
+    CHECK(text.find("libvmaf ERROR") == std::string::npos);  // the notice alone
+    REQUIRE(vmaf_use_feature(vmaf, "psnr", nullptr) == 0);
+    VmafPicture a, b;
+    REQUIRE(vmaf_picture_alloc(&a, VMAF_PIX_FMT_YUV400P, 8, 16, 16) == 0);
+    REQUIRE(vmaf_picture_alloc(&b, VMAF_PIX_FMT_YUV400P, 8, 16, 16) == 0);
+    for (unsigned y = 0; y < 16; y++) {
+        std::memset(static_cast<uint8_t *>(a.data[0]) + y * a.stride[0], 10, 16);
+        std::memset(static_cast<uint8_t *>(b.data[0]) + y * b.stride[0], 14, 16);
+    }
+    REQUIRE(vmaf_read_pictures(vmaf, &a, &b, 0) == 0);
+    REQUIRE(vmaf_read_pictures(vmaf, nullptr, nullptr, 0) == 0);
+    double v = 0;
+    REQUIRE(vmaf_feature_score_at_index(vmaf, "psnr_y", &v, 0) == 0);
+    CHECK(v == Approx(10 * std::log10(255.0 * 255.0 / 16.0)).epsilon(1e-12));
     vmaf_close(vmaf);
 }

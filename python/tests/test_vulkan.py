@@ -88,7 +88,7 @@ def test_device_choice():
         assert ctx.backend == "vulkan"
     with pytest.raises(vmafvk.VmafError) as e:
         vmafvk.Context(backend="vulkan", device=len(vmafvk.list_vulkan_devices()) + 5)
-    assert e.value.function == "vmaf_vulkan_state_init"
+    assert e.value.function == "vmaf_init_backend"
     with vmafvk.Context(backend="auto", device="no such device anywhere") as ctx:
         assert ctx.backend == "cpu"
         assert ctx.vulkan_unavailable_reason

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ctypes
 import errno
+import functools
 import json
 import math
 import os
@@ -171,6 +172,47 @@ def _copy_into(pic: _lib.VmafPicture, planes) -> None:
         dst[...] = src
 
 
+# enum VmafBackend (libvmaf_vulkan.h).
+_CHOOSER_BACKENDS = {"cpu": 0, "vulkan": 1, "auto": 2}
+
+
+@functools.cache
+def _backend_choice_type(vulkan):
+    """struct VmafBackendChoice (libvmaf_vulkan.h)."""
+    class VmafBackendChoice(ctypes.Structure):
+        _fields_ = [("backend", ctypes.c_int), ("device", vulkan.VmafVulkanDeviceInfo),
+                    ("reason", ctypes.c_char * 256)]
+    return VmafBackendChoice
+
+
+def _bind_chooser(lib, vulkan) -> bool:
+    """Bind vmaf_init_backend once; False when the library lacks it."""
+    if getattr(lib, "_chooser_bound", None) is None:
+        lib._chooser_bound = lib.has("vmaf_init_backend")
+        if lib._chooser_bound:
+            lib.bind("vmaf_init_backend", ctypes.c_int,
+                     [ctypes.POINTER(ctypes.c_void_p), _lib.VmafConfiguration, ctypes.c_int,
+                      vulkan.VmafVulkanConfiguration, ctypes.POINTER(_backend_choice_type(vulkan))])
+    return lib._chooser_bound
+
+
+def _device_configuration(vulkan, device):
+    """The VmafVulkanConfiguration of `device`: None for the library's choice
+    ($VMAF_VULKAN_DEVICE, else the best usable device), an index, or a name
+    substring."""
+    cfg = vulkan.VmafVulkanConfiguration()
+    cfg.device_index = vulkan.DEVICE_AUTO
+    if isinstance(device, str):
+        if not device:
+            raise ValueError("device name must not be empty")
+        cfg.device_name = device.encode()
+    elif device is not None:
+        if isinstance(device, bool) or not isinstance(device, (int, np.integer)) or device < 0:
+            raise ValueError(f"device must be None, an index >= 0 or a name, got {device!r}")
+        cfg.device_index = int(device)
+    return cfg
+
+
 class Context:
     """A libvmaf context.
 
@@ -203,9 +245,6 @@ class Context:
         self.threads = int(threads)
         self.subsample = max(int(subsample), 1)
         cfg = _lib.VmafConfiguration(_lib.LOG_LEVELS[log_level], self.threads, self.subsample, 0, 0)
-        handle = ctypes.c_void_p()
-        self._lib.call("vmaf_init", ctypes.byref(handle), cfg)
-        self._handle = handle
         self._frames = 0
         self._pool = bool(picture_pool)
         self._pool_ready = False
@@ -217,33 +256,50 @@ class Context:
         self.device_name = None
         self.vulkan_unavailable_reason = None
         try:
-            if backend != "cpu":
-                self._attach_vulkan(backend, device)
+            self._attach_vulkan(backend, device, cfg)
         except BaseException:
             self.close()
             raise
 
     # -- set-up -------------------------------------------------------------
 
-    def _attach_vulkan(self, backend: str, device) -> None:
+    def _attach_vulkan(self, backend: str, device, cfg) -> None:
+        """Create the context on `backend`. The CPU: vmaf_init(), which leaves
+        the choice to VMAF_BACKEND as for any client that makes none. A shared
+        VulkanDevice: vmaf_init() and the device imported. Otherwise the
+        library's one backend chooser, vmaf_init_backend(): its rule (auto
+        falls back to the CPU, vulkan fails with the reason) and its messages."""
         from . import vulkan
-        if isinstance(device, vulkan.VulkanDevice):
-            # A device the caller keeps: imported, not owned (close() leaves it).
-            if device._lib is not self._lib:
-                raise ValueError("the VulkanDevice belongs to another library")
-            device._import_into(self._handle)
-            self.backend = "vulkan"
-            self.device_name = device.device_name
+        lib = self._lib
+        handle = ctypes.c_void_p()
+        if backend == "cpu" or isinstance(device, vulkan.VulkanDevice):
+            lib.call("vmaf_init", ctypes.byref(handle), cfg)
+            self._handle = handle
+            if backend != "cpu":
+                # A device the caller keeps: imported, not owned (close() leaves it).
+                if device._lib is not lib:
+                    raise ValueError("the VulkanDevice belongs to another library")
+                device._import_into(handle)
+                self.backend = "vulkan"
+                self.device_name = device.device_name
             return
-        try:
-            self._vulkan = vulkan.attach(self._lib, self._handle, device)
-        except VmafError as e:
+        dev = _device_configuration(vulkan, device)
+        if not _bind_chooser(lib, vulkan):
             if backend == "vulkan":
-                raise
-            self.vulkan_unavailable_reason = str(e)
+                lib.require("vmaf_init_backend")
+            self.vulkan_unavailable_reason = f"{lib.path} does not export vmaf_init_backend"
+            lib.call("vmaf_init", ctypes.byref(handle), cfg)
+            self._handle = handle
             return
-        self.backend = "vulkan"
-        self.device_name = self._vulkan.device_name
+        chosen = _backend_choice_type(vulkan)()
+        lib.call("vmaf_init_backend", ctypes.byref(handle), cfg, _CHOOSER_BACKENDS[backend], dev,
+                 ctypes.byref(chosen))
+        self._handle = handle
+        if chosen.backend == _CHOOSER_BACKENDS["vulkan"]:
+            self.backend = "vulkan"
+            self.device_name = chosen.device.name.decode("utf-8", "replace")
+        else:
+            self.vulkan_unavailable_reason = chosen.reason.decode("utf-8", "replace")
 
     def _check_open(self) -> None:
         if self._handle is None:

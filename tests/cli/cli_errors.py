@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause-Patent
 """Bad input and bad command lines: each must end with a clear message and a
 nonzero exit status (docs/cli.md), never a crash or a hang."""
+import json
 import sys
 
 from clitest import check, expect_error, main
@@ -234,6 +235,22 @@ def vulkan_backend(cli):
     check(r.rc == 0, "--backend auto must fall back to the CPU", r)
 
 
+def backend_option_over_environment(cli):
+    # --backend is the tool's choice (vmaf_init_backend): VMAF_BACKEND is not
+    # read then, so a value vmaf_init refuses changes nothing; without the
+    # option the library reads it, as for any client (docs/environment.md).
+    plain = cli.run(*cli.pair(SMALL), *FEATURES_ONLY, "--backend", "cpu", "--json", "-o", "-")
+    check(plain.rc == 0, "--backend cpu", plain)
+    r = cli.run(*cli.pair(SMALL), *FEATURES_ONLY, "--backend", "cpu", "--json", "-o", "-",
+                env={"VMAF_BACKEND": "gpu"})
+    check(r.rc == 0, "VMAF_BACKEND=gpu must not matter with --backend cpu", r)
+    scores = [{k: v for k, v in json.loads(x.out).items() if k != "fps"} for x in (plain, r)]
+    check(scores[0] == scores[1], "VMAF_BACKEND=gpu changed the scores of --backend cpu", r)
+    check("VMAF_BACKEND" not in r.err, "VMAF_BACKEND=gpu was read with --backend cpu", r)
+    r = cli.run(*cli.pair(SMALL), *FEATURES_ONLY, env={"VMAF_BACKEND": "gpu"})
+    expect_error(r, 3, "VMAF_BACKEND=gpu is not a backend")
+
+
 def help_and_version(cli):
     r = cli.run("--help")
     check(r.rc == 0 and "--reference" in r.out and "Exit status" in r.out, "--help", r)
@@ -246,4 +263,5 @@ if __name__ == "__main__":
     main([size_mismatch, chroma_mismatch, depth_mismatch, truncated_y4m, truncated_late, corrupt_frame_marker,
           corrupt_headers, missing_file, zero_frames, raw_bad_geometry, unsupported_bit_depth,
           unknown_model_version, corrupt_model_json, unknown_feature, too_small_for_speed, bad_option_values,
-          bad_flags, unwritable_output, vulkan_backend, help_and_version], sys.argv)
+          bad_flags, unwritable_output, vulkan_backend, backend_option_over_environment,
+          help_and_version], sys.argv)

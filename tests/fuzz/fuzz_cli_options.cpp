@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
-// The vmaf command line (core/tools/cli_options.cpp, cli_presets.cpp):
+// The vmaf command line (core/tools/options/cli_options.cpp, cli_presets.cpp):
 // parse_options on a fuzzed argv, which takes in --feature, -m/--model,
 // --aom_ctc/--nflx_ctc and every numeric option. The parser is called twice per
 // input with different argument vectors, as a program that parses more than
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "cli_options.h"
+#include "options/cli_options.h"
 #include "fuzz_common.h"
 
 namespace {

@@ -18,7 +18,8 @@ of the kernels: .comp and .glsl) and of core/tools, and fails when
     feature and may include any folder;
   - a file of core/tools includes a header of core/src that is not in
     TOOL_INTERNALS: the programs include the public headers (libvmaf/*.h,
-    core/include), their own (io/, caller/ and the tools' folder itself), and
+    core/include), their own folder's and the shared folders' (io/, options/,
+    caller/, included by their path from core/tools), and
     no internal header but the ones listed there, each with why it stays;
   - a folder of core/src is missing from LAYERS, an include cannot be found
     where the build looks for it, or an entry of TOOL_INTERNALS is no longer
@@ -58,18 +59,18 @@ LAYERS = [
 # is moved to the public API. Nothing may be added; an entry whose include
 # has gone must be removed.
 TOOL_INTERNALS = {
-    ('bench_import.h', 'vulkan/vk.h'):
+    ('vmaf_bench/bench_import.h', 'vulkan/vk.h'):
         'vmaf_bench\'s vulkan-import mode keeps its own images, memory and semaphores '
         '(Vulkan types through the library\'s loader)',
-    ('bench_modes.cpp', 'context/context.h'):
+    ('vmaf_bench/bench_modes.cpp', 'context/context.h'):
         'vmaf_bench reads a context\'s device state and engine (VmafContext::ctx) for the GPU '
         'time, memory and placement of its features, which the public API does not report',
-    ('bench_modes.cpp', 'gpu/engine.h'):
+    ('vmaf_bench/bench_modes.cpp', 'gpu/engine.h'):
         'the engine\'s GPU time per frame, profile and feature names (vmaf_bench --profile, '
         '--features)',
-    ('bench_modes.cpp', 'picture/picture.h'):
+    ('vmaf_bench/bench_modes.cpp', 'picture/picture.h'):
         'vmaf_bench feeds its ring of frames by reference (picture_ref), without copying them',
-    ('bench_modes.cpp', 'vulkan/state.h'):
+    ('vmaf_bench/bench_modes.cpp', 'vulkan/state.h'):
         'the device name, allocated bytes and validation messages of a context\'s device',
     ('caller/caller_device.h', 'vulkan/state.h'):
         'the caller-owned device of the import mode and tests enables the features the '
@@ -81,23 +82,23 @@ TOOL_INTERNALS = {
         'bytes_per_sample)',
     ('io/video_reader.h', 'feature/extractor.h'):
         'the readers report their frames as the library\'s FrameFormat',
-    ('vmaf_bench.cpp', 'context/context.h'):
+    ('vmaf_bench/vmaf_bench.cpp', 'context/context.h'):
         'vmaf_bench reads a context\'s collected score names and its engine, to say where each feature ran',
-    ('vmaf_bench.cpp', 'feature/registry.h'):
+    ('vmaf_bench/vmaf_bench.cpp', 'feature/registry.h'):
         'vmaf_bench looks up the extractors it asks about (find_extractor)',
-    ('vmaf_bench.cpp', 'model/model.h'):
+    ('vmaf_bench/vmaf_bench.cpp', 'model/model.h'):
         'vmaf_bench lists a model\'s features (VmafModel::impl) to say where each ran',
     # util/os.h: the one place for what differs on Windows (ADR 0076); a second
     # copy for the programs would be a second place to keep right.
-    ('bench_frames.cpp', 'util/os.h'):
+    ('vmaf_bench/bench_frames.cpp', 'util/os.h'):
         'the benchmark writes its frames through UTF-8 paths, opened as UTF-16 on Windows',
     ('io/video_reader.cpp', 'util/os.h'):
         'the readers open UTF-8 paths (UTF-16 on Windows), size regular files and read at an '
         'offset (pread; ReadFile through a handle of its own on Windows)',
-    ('vmaf.cpp', 'util/os.h'):
-        'the tool\'s temporary file for standard output, its UTF-8 paths, the terminal check and '
-        'unsetting VMAF_BACKEND, each written once for POSIX and Windows',
-    ('vmaf_bench.cpp', 'util/os.h'):
+    ('vmaf/vmaf.cpp', 'util/os.h'):
+        'the tool\'s temporary file for standard output, its UTF-8 paths and the terminal check, '
+        'each written once for POSIX and Windows',
+    ('vmaf_bench/vmaf_bench.cpp', 'util/os.h'):
         'the soak mode\'s resident memory and open handles (/proc on Linux, psapi on Windows) and '
         'its JSON through a UTF-8 path',
 }

@@ -155,6 +155,64 @@ int vmaf_vulkan_state_device_info(const VmafVulkanState *state, VmafVulkanDevice
 int vmaf_vulkan_available(void);
 
 /* ------------------------------------------------------------------------------
+ * Choosing the backend.
+ *
+ * vmaf_init() chooses for a caller that does not: VMAF_BACKEND (docs/environment.md).
+ * A caller that chooses (a --backend option, a backend= argument) creates its
+ * context with vmaf_init_backend(), which follows the same rule with the same
+ * messages and never reads VMAF_BACKEND:
+ *
+ *     VmafVulkanConfiguration dev = { .device_index = VMAF_VULKAN_DEVICE_AUTO };
+ *     VmafBackendChoice chosen;
+ *     int err = vmaf_init_backend(&vmaf, cfg, VMAF_BACKEND_AUTO, dev, &chosen);
+ *     ... chosen.backend is VMAF_BACKEND_VULKAN (chosen.device says which) or
+ *         VMAF_BACKEND_CPU (chosen.reason says why not Vulkan) ...
+ * ------------------------------------------------------------------------------ */
+
+enum VmafBackend {
+    /** The CPU extractors compute every feature. */
+    VMAF_BACKEND_CPU = 0,
+    /** A Vulkan device computes the features that have a GPU twin; no usable
+     *  device is an error. */
+    VMAF_BACKEND_VULKAN = 1,
+    /** VULKAN when a device is usable, else CPU (with one notice a process). */
+    VMAF_BACKEND_AUTO = 2,
+};
+
+typedef struct VmafBackendChoice {
+    /** Where the context computes: VMAF_BACKEND_CPU or VMAF_BACKEND_VULKAN. */
+    enum VmafBackend backend;
+    /** On VMAF_BACKEND_VULKAN: the device, as vmaf_vulkan_list_devices() lists it. */
+    VmafVulkanDeviceInfo device;
+    /** Why no Vulkan device is used, when one was asked for (AUTO that chose the
+     *  CPU, or VULKAN that failed); "" otherwise. */
+    char reason[256];
+} VmafBackendChoice;
+
+/**
+ * Create a context, as vmaf_init() does, on the backend the caller chooses.
+ * VMAF_BACKEND is not read. On VULKAN (and AUTO when a device is usable) the
+ * context gets a device of its own, made from `device` as vmaf_vulkan_state_init()
+ * makes one (device_index VMAF_VULKAN_DEVICE_AUTO: any, that is VMAF_VULKAN_DEVICE,
+ * else the best usable device), freed by vmaf_close(). A state imported later
+ * (vmaf_vulkan_import_state) takes its place. A nonzero cfg.gpumask keeps the
+ * context off the GPU: AUTO chooses the CPU, VULKAN fails with -EINVAL.
+ *
+ * @param vmaf    receives the context (NULL on error).
+ * @param cfg     as for vmaf_init().
+ * @param backend VMAF_BACKEND_CPU, VMAF_BACKEND_VULKAN or VMAF_BACKEND_AUTO.
+ * @param device  the device and its options (ignored for CPU).
+ * @param chosen  receives what was chosen (may be NULL); on error, its reason.
+ *
+ * @return 0; -EINVAL for an unknown backend, a device_index below
+ *         VMAF_VULKAN_DEVICE_AUTO, nonzero reserved fields, or a gpumask with
+ *         VULKAN; under VULKAN, -ENOSYS when built without Vulkan and the device's
+ *         error (-ENODEV, -ENOTSUP) when none is usable. Each with a log line.
+ */
+int vmaf_init_backend(VmafContext **vmaf, VmafConfiguration cfg, enum VmafBackend backend,
+                      VmafVulkanConfiguration device, VmafBackendChoice *chosen);
+
+/* ------------------------------------------------------------------------------
  * Pictures in GPU-visible memory.
  *
  * Host pictures the library allocated (vmaf_picture_alloc, host pools) are read

@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "device_choice.h"
+#include "caller/device_choice.h"
 
 namespace vmaf::tools {
 

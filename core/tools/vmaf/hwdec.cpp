@@ -38,7 +38,7 @@ extern "C" {
 #include <libavutil/pixdesc.h>
 }
 
-#include "device_choice.h"
+#include "caller/device_choice.h"
 #include "libvmaf/libvmaf_vulkan.h"
 
 // The queue lock and the fixed queue fields are deprecated in newer FFmpeg but

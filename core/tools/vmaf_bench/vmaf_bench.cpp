@@ -29,8 +29,8 @@
 
 #include "bench_frames.h"
 #include "bench_modes.h"
-#include "cli_options.h"
-#include "cli_presets.h"
+#include "options/cli_options.h"
+#include "options/cli_presets.h"
 #include "context/context.h"
 #include "feature/registry.h"
 #include "io/utf8_args.h"

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "backend.h"
-#include "cli_options.h"
+#include "options/cli_options.h"
 #include "hwdec.h"
 #include "io/utf8_args.h"
 #include "io/video_reader.h"
@@ -201,16 +201,24 @@ int load_model(const ModelSpec &spec, LoadedModel *out)
     return 0;
 }
 
-int setup_scoring(VmafContext *vmaf, const Options &o, Models *models)
+// Load the models (before the context: they load while a Vulkan device is made).
+int load_models(const Options &o, Models *models)
 {
     for (const ModelSpec &spec : o.models) {
         models->list.push_back({&spec});
-        LoadedModel &m = models->list.back();
-        if (int e = load_model(spec, &m)) return e;
+        if (int e = load_model(spec, &models->list.back())) return e;
+    }
+    return 0;
+}
+
+// The features of the models and of --feature, on the context.
+int setup_scoring(VmafContext *vmaf, const Options &o, const Models &models)
+{
+    for (const LoadedModel &m : models.list) {
         const int err = m.collection ? vmaf_use_features_from_model_collection(vmaf, m.collection)
                                      : vmaf_use_features_from_model(vmaf, m.model);
         if (err) {
-            error("could not set up the features of model %s", spec.label().c_str());
+            error("could not set up the features of model %s", m.spec->label().c_str());
             return kExitSetup;
         }
     }
@@ -223,6 +231,17 @@ int setup_scoring(VmafContext *vmaf, const Options &o, Models *models)
         }
     }
     return 0;
+}
+
+// The context prepare_context() started, with the features.
+int make_context(const Options &o, const Models &models, ContextHandle *ctx)
+{
+    std::string why;
+    if (int e = take_context(&ctx->v, &why)) {
+        if (!why.empty()) error("%s", why.c_str());
+        return e;
+    }
+    return setup_scoring(ctx->v, o, models);
 }
 
 // ---- reading frames --------------------------------------------------------
@@ -631,11 +650,6 @@ int run(const Options &o, PhaseTimer &timer)
     if (!hw)
         if (int e = open_inputs(o, &in)) return e;
     timer.end("inputs");
-    // The driver's start-up goes on while the models load and the readers read
-    // ahead (once the inputs opened: a missing file is the only error then).
-    if (!hw) prepare_backend(o.backend, o.vulkan_device);
-
-    Models models;  // outlives the context, which may refer to the models
 
     VmafConfiguration cfg{};
     cfg.log_level = o.quiet ? VMAF_LOG_LEVEL_WARNING : VMAF_LOG_LEVEL_INFO;
@@ -643,33 +657,33 @@ int run(const Options &o, PhaseTimer &timer)
     cfg.n_subsample = o.subsample;
     cfg.cpumask = o.cpumask;
     cfg.gpumask = o.gpumask;
-    // --backend (or --hwdec) is this tool's choice: VMAF_BACKEND, the library's
-    // choice for callers that make none, applies only without it.
-    if (o.backend_given || hw) os::unset_env("VMAF_BACKEND");
-    ContextHandle ctx;
-    if (int err = vmaf_init(&ctx.v, cfg)) {
-        error("could not create a VMAF context: %s", std::strerror(-err));
-        return kExitSetup;
-    }
-    // Models and features before the backend: a Vulkan state may be imported
-    // until the first picture, and the device prepare_backend() started meanwhile.
-    if (int e = setup_scoring(ctx.v, o, &models)) return e;
+    // --backend (or --hwdec, whose decoder brings the device) is this tool's
+    // choice, made by the library's chooser; without either the library
+    // chooses as for any client (VMAF_BACKEND). The driver's start-up goes on
+    // while the models load and the readers read ahead (once the inputs
+    // opened: a missing file is the only error then).
+    const bool chosen = o.backend_given || o.hwdec_vulkan;
+    prepare_context(cfg, chosen, hw ? Backend::Cpu : o.backend, o.vulkan_device);
+
+    Models models;  // outlives the context, which may refer to the models
+    if (int e = load_models(o, &models)) return e;
     timer.end("models");
 
+    ContextHandle ctx;
+    if (int e = make_context(o, models, &ctx)) return e;
     std::string why;
     if (hw && hw->attach(ctx.v, &why)) {
         fall_back(why);
         if (int e = open_inputs(o, &in)) return e;
-    }
-    if (!hw) {
-        if (int e = attach_backend(ctx.v, o.backend, o.vulkan_device, &why)) {
-            error("%s", why.c_str());
-            return e;
-        }
+        // The frames come from the CPU now: a new context, on the Vulkan backend.
+        vmaf_close(ctx.v);
+        ctx.v = nullptr;
+        prepare_context(cfg, true, o.backend, o.vulkan_device);
+        if (int e = make_context(o, models, &ctx)) return e;
     }
     if (chatty) {
         const char *env = std::getenv("VMAF_BACKEND");
-        const bool from_env = !hw && !o.backend_given && env && *env && std::strcmp(env, "cpu") != 0;
+        const bool from_env = !chosen && env && *env && std::strcmp(env, "cpu") != 0;
         std::fprintf(stderr, "VMAF version %s, backend %s\n", vmaf_version(),
                      hw ? hw->description().c_str()
                         : from_env ? (std::string("VMAF_BACKEND=") + env).c_str() : backend_description().c_str());

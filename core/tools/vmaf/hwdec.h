@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "cli_options.h"
+#include "options/cli_options.h"
 #include "libvmaf/libvmaf.h"
 
 namespace vmaf::cli {
