@@ -392,7 +392,6 @@ bool find_env(const char *name, std::string *value)
     return true;
 }
 
-void unset_env(const char *name) { _putenv_s(name, ""); }  // "" removes it there
 
 bool is_terminal(std::FILE *f) { return _isatty(_fileno(f)) != 0; }
 
@@ -692,7 +691,6 @@ bool find_env(const char *name, std::string *value)
     return true;
 }
 
-void unset_env(const char *name) { unsetenv(name); }
 
 bool is_terminal(std::FILE *f) { return isatty(fileno(f)) != 0; }
 

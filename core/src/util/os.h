@@ -111,9 +111,6 @@ std::string get_env(const char *name);
 // The same, telling unset (false) from set to "" (true, *value "").
 bool find_env(const char *name, std::string *value);
 
-// Removes the variable `name` from this process's environment.
-void unset_env(const char *name);
-
 // Whether `f` is a terminal.
 bool is_terminal(std::FILE *f);
 
