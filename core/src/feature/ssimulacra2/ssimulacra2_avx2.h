@@ -176,3 +176,101 @@ void edge_terms_v(const float *img1, const float *mu1, const float *img2, const 
     }
     edge_terms(img1 + i, mu1 + i, img2 + i, mu2 + i, n - i, art + i, art4 + i, lost + i, lost4 + i);
 }
+
+// Eight rows of the horizontal blur at once, one row in each lane: `in` and
+// `out` hold the rows transposed (x * 8 + row), and each lane runs blur_row()'s
+// operations on its row, one output at a time at the edges and four at a time
+// between.
+template <bool kFused>
+void blur_rows8(const RecursiveGaussian &rg, const float *in, float *out, std::ptrdiff_t xsize)
+{
+    const std::ptrdiff_t N = rg.radius;
+    __m256 prev[3], prev2[3];
+    for (int k = 0; k < 3; k++) prev[k] = prev2[k] = _mm256_setzero_ps();
+    const auto at = [&](std::ptrdiff_t x) { return _mm256_loadu_ps(in + x * 8); };
+    const auto one = [&](std::ptrdiff_t n) {
+        const std::ptrdiff_t left = n - N - 1, right = n + N - 1;
+        const __m256 sum = _mm256_add_ps(left >= 0 ? at(left) : _mm256_setzero_ps(),
+                                         right < xsize ? at(right) : _mm256_setzero_ps());
+        __m256 o[3];
+        for (int k = 0; k < 3; k++) {
+            __m256 v = _mm256_mul_ps(sum, vset(rg.mul_in[k][0]));
+            v = vmadd<kFused>(vset(rg.mul_prev2[k][0]), prev2[k], v);
+            prev2[k] = prev[k];
+            v = vmadd<kFused>(vset(rg.mul_prev[k][0]), prev[k], v);
+            prev[k] = v;
+            o[k] = v;
+        }
+        return _mm256_add_ps(o[0], _mm256_add_ps(o[1], o[2]));
+    };
+    std::ptrdiff_t n = -N + 1;
+    const std::ptrdiff_t first_aligned = (N + 1 + 3) / 4 * 4;
+    for (; n < std::min(first_aligned, xsize); ++n) {
+        const __m256 v = one(n);
+        if (n >= 0) _mm256_storeu_ps(out + n * 8, v);
+    }
+    for (; n < xsize - N + 1 - 3; n += 4) {
+        __m256 s[4];
+        for (int j = 0; j < 4; j++) s[j] = _mm256_add_ps(at(n - N - 1 + j), at(n + N - 1 + j));
+        __m256 o[3][4];
+        for (int k = 0; k < 3; k++)
+            for (int j = 0; j < 4; j++) {
+                __m256 v = _mm256_mul_ps(s[0], vset(rg.mul_in[k][j]));
+                for (int m = 1; m < 4; m++) v = vmadd<kFused>(vset(rg.mul_in_shifted[k][m][j]), s[m], v);
+                v = vmadd<kFused>(vset(rg.mul_prev2[k][j]), prev2[k], v);
+                v = vmadd<kFused>(vset(rg.mul_prev[k][j]), prev[k], v);
+                o[k][j] = v;
+            }
+        for (int k = 0; k < 3; k++) {
+            prev2[k] = o[k][2];
+            prev[k] = o[k][3];
+        }
+        for (int j = 0; j < 4; j++)
+            _mm256_storeu_ps(out + (n + j) * 8, _mm256_add_ps(o[0][j], _mm256_add_ps(o[1][j], o[2][j])));
+    }
+    for (; n < xsize; ++n) _mm256_storeu_ps(out + n * 8, one(n));
+}
+
+// Eight rows of 8 floats (src, rows `stride` apart) to 8 columns (dst, 8
+// apart): dst[x * 8 + r] = src[r * stride + x].
+VMAF_INLINE void transpose8(const float *src, std::size_t stride, float *dst, std::size_t dst_stride)
+{
+    __m256 r[8], t[8];
+    for (int i = 0; i < 8; i++) r[i] = _mm256_loadu_ps(src + i * stride);
+    for (int i = 0; i < 8; i += 2) {
+        t[i] = _mm256_unpacklo_ps(r[i], r[i + 1]);
+        t[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]);
+    }
+    for (int i = 0; i < 8; i += 4) {
+        r[i] = _mm256_shuffle_ps(t[i], t[i + 2], _MM_SHUFFLE(1, 0, 1, 0));
+        r[i + 1] = _mm256_shuffle_ps(t[i], t[i + 2], _MM_SHUFFLE(3, 2, 3, 2));
+        r[i + 2] = _mm256_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(1, 0, 1, 0));
+        r[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(3, 2, 3, 2));
+    }
+    for (int i = 0; i < 4; i++) {
+        _mm256_storeu_ps(dst + i * dst_stride, _mm256_permute2f128_ps(r[i], r[i + 4], 0x20));
+        _mm256_storeu_ps(dst + (i + 4) * dst_stride, _mm256_permute2f128_ps(r[i], r[i + 4], 0x31));
+    }
+}
+
+// The horizontal blur of a w x h plane: groups of eight rows through
+// blur_rows8() (scratch: 16 w floats), the rows left one by one.
+template <bool kFused>
+void blur_rows(const RecursiveGaussian &rg, const float *in, float *out, float *scratch, unsigned w, unsigned h)
+{
+    float *tin = scratch, *tout = scratch + 8 * std::size_t(w);
+    unsigned y = 0;
+    for (; y + 8 <= h; y += 8) {
+        const float *src = in + std::size_t(y) * w;
+        unsigned x = 0;
+        for (; x + 8 <= w; x += 8) transpose8(src + x, w, tin + std::size_t(x) * 8, 8);
+        for (; x < w; x++)
+            for (unsigned r = 0; r < 8; r++) tin[std::size_t(x) * 8 + r] = src[std::size_t(r) * w + x];
+        blur_rows8<kFused>(rg, tin, tout, w);
+        float *dst = out + std::size_t(y) * w;
+        for (x = 0; x + 8 <= w; x += 8) transpose8(tout + std::size_t(x) * 8, 8, dst + x, w);
+        for (; x < w; x++)
+            for (unsigned r = 0; r < 8; r++) dst[std::size_t(r) * w + x] = tout[std::size_t(x) * 8 + r];
+    }
+    for (; y < h; y++) blur_row<kFused>(rg, in + std::size_t(y) * w, out + std::size_t(y) * w, w);
+}

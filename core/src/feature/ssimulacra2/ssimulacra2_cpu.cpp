@@ -231,7 +231,7 @@ public:
     {
         out.resize(in.w, in.h);
         if (temp_.size() < in.size()) temp_.resize(in.size());
-        if (state_.size() < std::size_t(in.w) * 6) state_.resize(std::size_t(in.w) * 6);
+        if (state_.size() < std::size_t(in.w) * s2::kBlurScratch) state_.resize(std::size_t(in.w) * s2::kBlurScratch);
         for (unsigned c = 0; c < 3; c++)
             k_.blur_plane(gaussian(), in.p[c].data(), out.p[c].data(), temp_.data(), state_.data(), in.w, in.h);
     }

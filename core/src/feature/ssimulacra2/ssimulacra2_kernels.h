@@ -26,6 +26,10 @@ struct RecursiveGaussian {
     float mul_in_shifted[3][4][4];
 };
 
+// Floats of scratch per column that blur_plane() needs besides its w x h
+// plane: the vertical recursions' state (6) and 8 rows transposed, in and out.
+inline constexpr std::size_t kBlurScratch = 6 + 16;
+
 struct KernelSet {
     void (*linearize)(float *v, std::size_t n);
     void (*to_xyb)(const float *r, const float *g, const float *b, std::size_t n, float neg_bias_cbrt, float *x,
@@ -44,12 +48,19 @@ VMAF_INLINE float fmadd(float a, float b, float c) { return std::fma(a, b, c); }
 template <bool kFused, bool kTop, bool kBottom, bool kOut>
 void column_step(const RecursiveGaussian &rg, const float *top, const float *bottom, float *out, float *state,
                  unsigned w);
+template <bool kFused>
+void blur_rows(const RecursiveGaussian &rg, const float *in, float *out, float *scratch, unsigned w, unsigned h);
 #include "feature/ssimulacra2/ssimulacra2_kernels_tmpl.h"
 template <bool kFused, bool kTop, bool kBottom, bool kOut>
 void column_step(const RecursiveGaussian &rg, const float *top, const float *bottom, float *out, float *state,
                  unsigned w)
 {
     blur_column_step<kFused, kTop, kBottom, kOut>(rg, top, bottom, out, state, w);
+}
+template <bool kFused>
+void blur_rows(const RecursiveGaussian &rg, const float *in, float *out, float *, unsigned w, unsigned h)
+{
+    for (unsigned y = 0; y < h; y++) blur_row<kFused>(rg, in + std::size_t(y) * w, out + std::size_t(y) * w, w);
 }
 }  // namespace generic
 
@@ -63,6 +74,8 @@ VMAF_INLINE float fmadd(float a, float b, float c) { return __builtin_fmaf(a, b,
 template <bool kFused, bool kTop, bool kBottom, bool kOut>
 void column_step(const RecursiveGaussian &rg, const float *top, const float *bottom, float *out, float *state,
                  unsigned w);
+template <bool kFused>
+void blur_rows(const RecursiveGaussian &rg, const float *in, float *out, float *scratch, unsigned w, unsigned h);
 #include "feature/ssimulacra2/ssimulacra2_kernels_tmpl.h"
 #include "feature/ssimulacra2/ssimulacra2_avx2.h"
 }  // namespace avx2

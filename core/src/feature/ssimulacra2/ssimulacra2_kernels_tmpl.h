@@ -6,8 +6,9 @@
 // nothing is called per operation. Both round each fused operation once and
 // every other operation as written (-ffp-contract=off), so the two builds give
 // the same bits. No include guard: included inside a namespace that defines
-// fmadd(a, b, c) and declares column_step() (the vertical blur's row step:
-// blur_column_step() or a vector build of it).
+// fmadd(a, b, c) and declares blur_rows() (the horizontal blur of all rows:
+// blur_row() on each, or a vector build) and column_step() (the vertical
+// blur's row step: blur_column_step() or a vector build).
 
 // a * b + c: one rounding where libjxl's Highway code runs on a target with
 // FMA (AVX2 and up), two on one without (SSE2, SSE4; option libjxl_fma).
@@ -170,12 +171,12 @@ void blur_column_step(const RecursiveGaussian &rg, const float *__restrict top, 
     }
 }
 
-// out = blur(in), one w x h plane; temp is w x h, state 6 w.
+// out = blur(in), one w x h plane; temp is w x h, state kBlurScratch w.
 template <bool kFused>
 void blur_plane(const RecursiveGaussian &rg, const float *in, float *out, float *temp, float *state, unsigned w,
                 unsigned h)
 {
-    for (unsigned y = 0; y < h; y++) blur_row<kFused>(rg, in + std::size_t(y) * w, temp + std::size_t(y) * w, w);
+    blur_rows<kFused>(rg, in, temp, state, w, h);
     std::fill(state, state + 6 * std::size_t(w), 0.0f);
     const std::ptrdiff_t N = rg.radius, ysize = h;
     for (std::ptrdiff_t n = -N + 1; n < ysize; ++n) {
