@@ -17,6 +17,29 @@ VMAF_INLINE __m256 vmadd(__m256 a, __m256 b, __m256 c)
 VMAF_INLINE __m256 vset(float v) { return _mm256_set1_ps(v); }
 VMAF_INLINE __m256 vneg(__m256 v) { return _mm256_xor_ps(v, _mm256_set1_ps(-0.0f)); }
 
+void rgb_row_v(const double *ys, const double *us, const double *vs, std::size_t n, const Conversion &cv, float *r,
+               float *g, float *b)
+{
+    const __m256d y_off = _mm256_set1_pd(cv.y_off), y_scale = _mm256_set1_pd(cv.y_scale);
+    const __m256d c_off = _mm256_set1_pd(cv.c_off), c_scale = _mm256_set1_pd(cv.c_scale);
+    const __m256d cr_r = _mm256_set1_pd(cv.cr_r), cb_g = _mm256_set1_pd(cv.cb_g), cr_g = _mm256_set1_pd(cv.cr_g),
+                  cb_b = _mm256_set1_pd(cv.cb_b);
+    const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
+    // min(max(v, 0), 1) as std::min and std::max do it (each returns its
+    // first argument on a tie).
+    const auto clamp01 = [&](__m256d v) { return _mm256_cvtpd_ps(_mm256_min_pd(one, _mm256_max_pd(zero, v))); };
+    std::size_t x = 0;
+    for (; x + 4 <= n; x += 4) {
+        const __m256d yn = _mm256_div_pd(_mm256_sub_pd(_mm256_loadu_pd(ys + x), y_off), y_scale);
+        const __m256d cb = _mm256_div_pd(_mm256_sub_pd(_mm256_loadu_pd(us + x), c_off), c_scale);
+        const __m256d cr = _mm256_div_pd(_mm256_sub_pd(_mm256_loadu_pd(vs + x), c_off), c_scale);
+        _mm_storeu_ps(r + x, clamp01(_mm256_add_pd(yn, _mm256_mul_pd(cr_r, cr))));
+        _mm_storeu_ps(g + x, clamp01(_mm256_sub_pd(_mm256_sub_pd(yn, _mm256_mul_pd(cb_g, cb)), _mm256_mul_pd(cr_g, cr))));
+        _mm_storeu_ps(b + x, clamp01(_mm256_add_pd(yn, _mm256_mul_pd(cb_b, cb))));
+    }
+    rgb_row(ys + x, us + x, vs + x, n - x, cv, r + x, g + x, b + x);
+}
+
 template <bool kFused>
 VMAF_INLINE __m256 vsrgb_to_linear(__m256 x)
 {

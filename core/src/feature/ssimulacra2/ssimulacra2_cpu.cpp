@@ -66,10 +66,7 @@ struct Image3 {
 
 // ---- YUV -> RGB ----
 
-struct Conversion {
-    double y_off, y_scale, c_off, c_scale;  // normalized = (sample - off) / scale
-    double cr_r, cb_g, cr_g, cb_b;          // R = Y + cr_r Cr, G = Y - cb_g Cb - cr_g Cr, B = Y + cb_b Cb
-};
+using s2::Conversion;
 
 Conversion make_conversion(s2::LumaWeights k, bool full, unsigned bpc)
 {
@@ -94,11 +91,13 @@ Conversion make_conversion(s2::LumaWeights k, bool full, unsigned bpc)
     return c;
 }
 
-float clamp01(double v) { return float(std::min(std::max(v, 0.0), 1.0)); }
-
+// One row at a time: the samples as doubles (chroma repeated over the luma
+// samples it covers), then the conversion kernel.
 template <typename T>
-void to_rgb(const VmafPicture &pic, const Conversion &cv, unsigned ss_x, unsigned ss_y, Image3 &out)
+void to_rgb(const VmafPicture &pic, const Conversion &cv, unsigned ss_x, unsigned ss_y, const s2::KernelSet &k,
+            double *rows, Image3 &out)
 {
+    double *ys = rows, *us = rows + out.w, *vs = rows + 2 * std::size_t(out.w);
     for (unsigned y = 0; y < out.h; y++) {
         const T *ly = reinterpret_cast<const T *>(static_cast<const uint8_t *>(pic.data[0]) +
                                                   std::ptrdiff_t(y) * pic.stride[0]);
@@ -106,15 +105,12 @@ void to_rgb(const VmafPicture &pic, const Conversion &cv, unsigned ss_x, unsigne
                                                   std::ptrdiff_t(y >> ss_y) * pic.stride[1]);
         const T *lv = reinterpret_cast<const T *>(static_cast<const uint8_t *>(pic.data[2]) +
                                                   std::ptrdiff_t(y >> ss_y) * pic.stride[2]);
-        float *r = out.row(0, y), *g = out.row(1, y), *b = out.row(2, y);
         for (unsigned x = 0; x < out.w; x++) {
-            const double yn = (double(ly[x]) - cv.y_off) / cv.y_scale;
-            const double cb = (double(lu[x >> ss_x]) - cv.c_off) / cv.c_scale;
-            const double cr = (double(lv[x >> ss_x]) - cv.c_off) / cv.c_scale;
-            r[x] = clamp01(yn + cv.cr_r * cr);
-            g[x] = clamp01(yn - cv.cb_g * cb - cv.cr_g * cr);
-            b[x] = clamp01(yn + cv.cb_b * cb);
+            ys[x] = double(ly[x]);
+            us[x] = double(lu[x >> ss_x]);
+            vs[x] = double(lv[x >> ss_x]);
         }
+        k.rgb_row(ys, us, vs, out.w, cv, out.row(0, y), out.row(1, y), out.row(2, y));
     }
 }
 
@@ -389,11 +385,12 @@ public:
     }
 
 private:
-    void rgb(const VmafPicture &pic, Image3 &out) const
+    void rgb(const VmafPicture &pic, Image3 &out)
     {
         out.resize(fmt_.w, fmt_.h);
-        if (fmt_.bpc > 8) to_rgb<uint16_t>(pic, conv_, ss_x_, ss_y_, out);
-        else to_rgb<uint8_t>(pic, conv_, ss_x_, ss_y_, out);
+        rows_.resize(std::size_t(fmt_.w) * 3);
+        if (fmt_.bpc > 8) to_rgb<uint16_t>(pic, conv_, ss_x_, ss_y_, k_, rows_.data(), out);
+        else to_rgb<uint8_t>(pic, conv_, ss_x_, ss_y_, k_, rows_.data(), out);
     }
 
     // Linear RGB -> positive XYB.
@@ -419,6 +416,7 @@ private:
     Conversion conv_{};
     unsigned ss_x_ = 0, ss_y_ = 0;
     float neg_bias_cbrt_ = 0.0f;
+    std::vector<double> rows_;
     Image3 lin_[s2::kNumScales][2], xyb_[2], mul_, sigma11_, sigma22_, sigma12_, mu_[2];
     Blur blur_;
     Maps maps_;

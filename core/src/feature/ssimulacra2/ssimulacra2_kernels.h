@@ -26,11 +26,20 @@ struct RecursiveGaussian {
     float mul_in_shifted[3][4][4];
 };
 
+// YUV -> RGB: normalized = (sample - off) / scale; R = Y + cr_r Cr,
+// G = Y - cb_g Cb - cr_g Cr, B = Y + cb_b Cb, each clamped to [0, 1].
+struct Conversion {
+    double y_off, y_scale, c_off, c_scale;
+    double cr_r, cb_g, cr_g, cb_b;
+};
+
 // Floats of scratch per column that blur_plane() needs besides its w x h
 // plane: the vertical recursions' state (6) and 8 rows transposed, in and out.
 inline constexpr std::size_t kBlurScratch = 6 + 16;
 
 struct KernelSet {
+    void (*rgb_row)(const double *ys, const double *us, const double *vs, std::size_t n, const Conversion &cv,
+                    float *r, float *g, float *b);
     void (*linearize)(float *v, std::size_t n);
     void (*to_xyb)(const float *r, const float *g, const float *b, std::size_t n, float neg_bias_cbrt, float *x,
                    float *y, float *bo);
@@ -88,15 +97,15 @@ VMAF_END_TARGET
 inline const KernelSet &kernels(bool fused, Kernels which = Kernels::Best)
 {
     static const KernelSet kGeneric[2] = {
-        {generic::linearize<false>, generic::to_xyb<false>, generic::blur_plane<false>, generic::ssim_terms,
+        {generic::rgb_row, generic::linearize<false>, generic::to_xyb<false>, generic::blur_plane<false>, generic::ssim_terms,
          generic::edge_terms},
-        {generic::linearize<true>, generic::to_xyb<true>, generic::blur_plane<true>, generic::ssim_terms,
+        {generic::rgb_row, generic::linearize<true>, generic::to_xyb<true>, generic::blur_plane<true>, generic::ssim_terms,
          generic::edge_terms}};
 #if VMAF_X86
     static const KernelSet kAvx2[2] = {
-        {avx2::linearize_v<false>, avx2::to_xyb_v<false>, avx2::blur_plane<false>, avx2::ssim_terms_v,
+        {avx2::rgb_row_v, avx2::linearize_v<false>, avx2::to_xyb_v<false>, avx2::blur_plane<false>, avx2::ssim_terms_v,
          avx2::edge_terms_v},
-        {avx2::linearize_v<true>, avx2::to_xyb_v<true>, avx2::blur_plane<true>, avx2::ssim_terms_v, avx2::edge_terms_v}};
+        {avx2::rgb_row_v, avx2::linearize_v<true>, avx2::to_xyb_v<true>, avx2::blur_plane<true>, avx2::ssim_terms_v, avx2::edge_terms_v}};
     static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
     if (has && which != Kernels::Portable) return kAvx2[fused];
 #endif
