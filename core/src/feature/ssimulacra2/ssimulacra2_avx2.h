@@ -17,7 +17,7 @@ VMAF_INLINE __m256 vmadd(__m256 a, __m256 b, __m256 c)
 VMAF_INLINE __m256 vset(float v) { return _mm256_set1_ps(v); }
 VMAF_INLINE __m256 vneg(__m256 v) { return _mm256_xor_ps(v, _mm256_set1_ps(-0.0f)); }
 
-void rgb_row_v(const double *ys, const double *us, const double *vs, std::size_t n, const Conversion &cv, float *r,
+inline void rgb_row_v(const double *ys, const double *us, const double *vs, std::size_t n, const Conversion &cv, float *r,
                float *g, float *b)
 {
     const __m256d y_off = _mm256_set1_pd(cv.y_off), y_scale = _mm256_set1_pd(cv.y_scale);
@@ -149,7 +149,7 @@ VMAF_INLINE __m256d vquartic(__m256d v)
     return _mm256_mul_pd(v, v);
 }
 
-void ssim_terms_v(const float *m1, const float *m2, const float *s11, const float *s22, const float *s12,
+inline void ssim_terms_v(const float *m1, const float *m2, const float *s11, const float *s22, const float *s12,
                   std::size_t n, double *d, double *d4)
 {
     const __m256 c2 = vset(s2::kC2), two = vset(2.0f);
@@ -178,7 +178,7 @@ void ssim_terms_v(const float *m1, const float *m2, const float *s11, const floa
     ssim_terms(m1 + i, m2 + i, s11 + i, s22 + i, s12 + i, n - i, d + i, d4 + i);
 }
 
-void edge_terms_v(const float *img1, const float *mu1, const float *img2, const float *mu2, std::size_t n,
+inline void edge_terms_v(const float *img1, const float *mu1, const float *img2, const float *mu2, std::size_t n,
                   double *art, double *art4, double *lost, double *lost4)
 {
     const __m256 abs_mask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));

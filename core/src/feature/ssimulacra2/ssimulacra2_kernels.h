@@ -51,9 +51,32 @@ struct KernelSet {
                        double *art, double *art4, double *lost, double *lost4);
 };
 
+// a * b + c rounded once, without FMA instructions: the product of two floats
+// is exact in double; the sum is rounded to double to odd (a result between
+// two doubles takes the one with an odd last bit), which then rounds to float
+// as the exact value would (53 >= 24 + 2 bits). The same bits as fmaf(), and
+// far faster than the C library's fmaf() on processors without FMA, whose
+// fallback changes the rounding mode for each call.
+VMAF_INLINE float fma_by_double(float a, float b, float c)
+{
+    const double p = double(a) * double(b), dc = c;
+    double s = p + dc;
+    if (std::isfinite(s)) {
+        const double bv = s - p;
+        const double err = (p - (s - bv)) + (dc - bv);  // exact: s + err = p + c
+        uint64_t u;
+        std::memcpy(&u, &s, sizeof u);
+        if (err != 0.0 && !(u & 1)) {
+            u += (s > 0) == (err > 0) ? 1 : -1;  // one step towards err
+            std::memcpy(&s, &u, sizeof s);
+        }
+    }
+    return float(s);
+}
+
 namespace generic {
 namespace s2 = vmaf::ssimulacra2;
-VMAF_INLINE float fmadd(float a, float b, float c) { return std::fma(a, b, c); }
+VMAF_INLINE float fmadd(float a, float b, float c) { return fma_by_double(a, b, c); }
 template <bool kFused, bool kTop, bool kBottom, bool kOut>
 void column_step(const RecursiveGaussian &rg, const float *top, const float *bottom, float *out, float *state,
                  unsigned w);
