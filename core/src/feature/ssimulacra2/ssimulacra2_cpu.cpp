@@ -8,8 +8,10 @@
 // libjxl's, in its order. Its Highway code's multiply-adds are fused on
 // targets with FMA (AVX2 and up) and not on the others (SSE2, SSE4), which
 // moves scores by up to a few hundredths: option libjxl_fma picks which
-// (std::fma or a multiply and an add). The build has -ffp-contract=off, so
-// nothing else is fused.
+// (one rounding or two). The build has -ffp-contract=off, so nothing else is
+// fused. The per-pixel passes are in ssimulacra2_kernels.h (a portable build
+// and an AVX2 + FMA one, picked at start-up, giving the same bits); the sums
+// of the norms stay here, one pixel after another as libjxl adds them.
 #include "feature/ssimulacra2/ssimulacra2.h"
 
 #include <algorithm>
