@@ -9,10 +9,15 @@
 
 #include <cerrno>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <cstdio>
 #include <fstream>
+#include <utility>
+#include <vector>
 
 #include "feature/ssimulacra2/ssimulacra2.h"
+#include "feature/ssimulacra2/ssimulacra2_kernels.h"
 #include "golden.h"
 #include "libvmaf/libvmaf.h"
 #include "options.h"
@@ -133,4 +138,94 @@ TEST_CASE("ssimulacra2 rejects bad options and pictures below 8x8", "[ssimulacra
     VmafPicture g = make_picture(VMAF_PIX_FMT_YUV400P, 8, 16, 16, gen);
     CHECK(score_once({}, g, g).err == -EINVAL);
     vmaf_picture_unref(&g);
+}
+
+TEST_CASE("ssimulacra2: the portable and the AVX2 kernels agree bit for bit", "[ssimulacra2]")
+{
+    // Golden pairs (322 columns leave a tail of 2 after groups of 8) and a
+    // picture of odd size, fused and not: every score identical.
+    const auto run = [](const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dis, const Dict &opts,
+                        Kernels which) {
+        auto ex = create_ssimulacra2_cpu(options_for(kSsimulacra2Extractor, opts), which);
+        REQUIRE(ex->init(format_of(ref[0])) == 0);
+        MapSink sink;
+        for (unsigned i = 0; i < ref.size(); i++) REQUIRE(ex->extract(ref[i], dis[i], i, sink) == 0);
+        return sink;
+    };
+    const auto gen = [](unsigned seed) {
+        return [seed](unsigned pl, unsigned x, unsigned y) { return pattern(pl, x, y, seed); };
+    };
+    std::vector<std::pair<std::vector<VmafPicture>, std::vector<VmafPicture>>> inputs;
+    for (const char *pair : {"chelsea_322x186_rescale", "rocket_320x240_10bit_crf30", "astronaut_320x240_422_crf33"})
+        inputs.emplace_back(load_y4m(data_dir() + "/" + pair + "_ref.y4m"),
+                            load_y4m(data_dir() + "/" + pair + "_dis.y4m"));
+    inputs.emplace_back(std::vector<VmafPicture>{make_picture(VMAF_PIX_FMT_YUV444P, 8, 45, 23, gen(4))},
+                        std::vector<VmafPicture>{make_picture(VMAF_PIX_FMT_YUV444P, 8, 45, 23, gen(5))});
+    for (auto &[ref, dis] : inputs) {
+        for (const char *fma : {"1", "0"}) {
+            const MapSink portable = run(ref, dis, {{"libjxl_fma", fma}}, Kernels::Portable);
+            const MapSink best = run(ref, dis, {{"libjxl_fma", fma}}, Kernels::Best);
+            INFO(ref[0].w[0] << "x" << ref[0].h[0] << " libjxl_fma=" << fma);
+            CHECK(!portable.scores.empty());
+            CHECK(best.scores == portable.scores);
+        }
+        unref_all(ref);
+        unref_all(dis);
+    }
+}
+
+TEST_CASE("ssimulacra2: the portable fused multiply-add rounds as fmaf", "[ssimulacra2]")
+{
+    // Random bit patterns, and products cancelled by c so that the sum lands
+    // near halfway cases of the float grid.
+    uint64_t state = 0x9e3779b97f4a7c15u;
+    const auto next = [&state] {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        return uint32_t(state >> 16);
+    };
+    const auto bits = [](uint32_t u) {
+        float f;
+        std::memcpy(&f, &u, sizeof f);
+        return f;
+    };
+    unsigned mismatches = 0, checked = 0;
+    for (int i = 0; i < 2000000; i++) {
+        const float a = bits(next()), b = bits(next());
+        float c = bits(next());
+        if (i % 2) {
+            // c = -(a * b rounded), nudged by a few ulps: the exact low bits decide.
+            const float p = a * b;
+            uint32_t u;
+            std::memcpy(&u, &p, sizeof u);
+            c = -bits(u + (next() % 5) - 2);
+        } else if (i % 4 == 2) {
+            c = float(std::ldexp(double(bits(0x3f800000u | (next() >> 9))), int(next() % 40) - 20));
+        }
+        const float want = std::fma(a, b, c), got = ssimulacra2::fma_by_double(a, b, c);
+        uint32_t uw, ug;
+        std::memcpy(&uw, &want, sizeof uw);
+        std::memcpy(&ug, &got, sizeof ug);
+        checked++;
+        if (uw != ug && !(std::isnan(want) && std::isnan(got))) mismatches++;
+    }
+    // Exact sums just off a float halfway point by less than half a double
+    // ulp, where rounding to double and then to float would go the wrong way:
+    // (1 + 2^-k)(1 - 2^-k) 2^-24 + (1 + 2^-23), scaled and with either sign.
+    for (int k = 12; k <= 23; k++)
+        for (int e = -60; e <= 60; e += 15)
+            for (const float sign : {1.0f, -1.0f})
+                for (const float dir : {1.0f, -1.0f}) {
+                    const float a = sign * std::ldexp(1.0f + std::ldexp(1.0f, -k), e - 12);
+                    const float b = std::ldexp(1.0f - dir * std::ldexp(1.0f, -k), -12);
+                    const float c = sign * std::ldexp(1.0f + std::ldexp(1.0f, -23), e);
+                    const float want = std::fma(a, b, c), got = ssimulacra2::fma_by_double(a, b, c);
+                    checked++;
+                    if (std::memcmp(&want, &got, sizeof want)) mismatches++;
+                }
+    INFO(mismatches << " of " << checked);
+    CHECK(mismatches == 0);
+    CHECK(ssimulacra2::fma_by_double(0.1f, 10.0f, -1.0f) == std::fma(0.1f, 10.0f, -1.0f));
+    CHECK(ssimulacra2::fma_by_double(0.1f, 10.0f, -1.0f) != 0.1f * 10.0f - 1.0f);
 }

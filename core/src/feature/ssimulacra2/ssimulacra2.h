@@ -3,11 +3,18 @@
 // YUV frames convert to (docs/features/ssimulacra2.md).
 #pragma once
 
+#include <memory>
+
 #include "feature/extractor.h"
+#include "util/simd.h"
 
 namespace vmaf {
 
 extern const ExtractorInfo kSsimulacra2Extractor;
+
+// The extractor with the build of its kernels `which` names (the registry's
+// create() takes the best); every build gives the same bits.
+std::unique_ptr<Extractor> create_ssimulacra2_cpu(const FeatureOptions &opts, Kernels which);
 inline constexpr const vk::FeatureInfo *kSsimulacra2Twin = nullptr;  // no GPU twin
 
 }  // namespace vmaf

@@ -8,8 +8,10 @@
 // libjxl's, in its order. Its Highway code's multiply-adds are fused on
 // targets with FMA (AVX2 and up) and not on the others (SSE2, SSE4), which
 // moves scores by up to a few hundredths: option libjxl_fma picks which
-// (std::fma or a multiply and an add). The build has -ffp-contract=off, so
-// nothing else is fused.
+// (one rounding or two). The build has -ffp-contract=off, so nothing else is
+// fused. The per-pixel passes are in ssimulacra2_kernels.h (a portable build
+// and an AVX2 + FMA one, picked at start-up, giving the same bits); the sums
+// of the norms stay here, one pixel after another as libjxl adds them.
 #include "feature/ssimulacra2/ssimulacra2.h"
 
 #include <algorithm>
@@ -20,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "feature/ssimulacra2/ssimulacra2_kernels.h"
 #include "feature/ssimulacra2/ssimulacra2_tables.h"
 #include "picture/picture.h"
 #include "util/log.h"
@@ -29,13 +32,7 @@ namespace vmaf {
 namespace {
 
 namespace s2 = ssimulacra2;
-
-// a * b + c: one rounding where libjxl's Highway code runs on a target with
-// FMA (AVX2 and up), two on one without (SSE2, SSE4; option libjxl_fma).
-inline float madd(bool fused, float a, float b, float c)
-{
-    return fused ? std::fma(a, b, c) : a * b + c;
-}
+using s2::RecursiveGaussian;
 
 constexpr OptionSpec kOptions[] = {
     {"matrix", nullptr, OptType::String, 0, 0, 0, true,
@@ -50,7 +47,9 @@ constexpr OptionSpec kOptions[] = {
 
 constexpr const char *kProvided[] = {s2::kName};
 
-// Three float planes of one size, row-major without padding.
+// Three float planes of one size, row-major without padding. The storage only
+// grows (the scales of a frame reuse it), and a resize leaves the values
+// undefined: every pass writes all of its output.
 struct Image3 {
     unsigned w = 0, h = 0;
     std::vector<float> p[3];
@@ -59,18 +58,17 @@ struct Image3 {
     {
         w = nw;
         h = nh;
-        for (auto &v : p) v.resize(std::size_t(w) * h);
+        for (auto &v : p)
+            if (v.size() < size()) v.resize(size());
     }
+    std::size_t size() const { return std::size_t(w) * h; }
     float *row(unsigned c, unsigned y) { return p[c].data() + std::size_t(y) * w; }
     const float *row(unsigned c, unsigned y) const { return p[c].data() + std::size_t(y) * w; }
 };
 
 // ---- YUV -> RGB ----
 
-struct Conversion {
-    double y_off, y_scale, c_off, c_scale;  // normalized = (sample - off) / scale
-    double cr_r, cb_g, cr_g, cb_b;          // R = Y + cr_r Cr, G = Y - cb_g Cb - cr_g Cr, B = Y + cb_b Cb
-};
+using s2::Conversion;
 
 Conversion make_conversion(s2::LumaWeights k, bool full, unsigned bpc)
 {
@@ -95,11 +93,13 @@ Conversion make_conversion(s2::LumaWeights k, bool full, unsigned bpc)
     return c;
 }
 
-float clamp01(double v) { return float(std::min(std::max(v, 0.0), 1.0)); }
-
+// One row at a time: the samples as doubles (chroma repeated over the luma
+// samples it covers), then the conversion kernel.
 template <typename T>
-void to_rgb(const VmafPicture &pic, const Conversion &cv, unsigned ss_x, unsigned ss_y, Image3 &out)
+void to_rgb(const VmafPicture &pic, const Conversion &cv, unsigned ss_x, unsigned ss_y, const s2::KernelSet &k,
+            double *rows, Image3 &out)
 {
+    double *ys = rows, *us = rows + out.w, *vs = rows + 2 * std::size_t(out.w);
     for (unsigned y = 0; y < out.h; y++) {
         const T *ly = reinterpret_cast<const T *>(static_cast<const uint8_t *>(pic.data[0]) +
                                                   std::ptrdiff_t(y) * pic.stride[0]);
@@ -107,78 +107,12 @@ void to_rgb(const VmafPicture &pic, const Conversion &cv, unsigned ss_x, unsigne
                                                   std::ptrdiff_t(y >> ss_y) * pic.stride[1]);
         const T *lv = reinterpret_cast<const T *>(static_cast<const uint8_t *>(pic.data[2]) +
                                                   std::ptrdiff_t(y >> ss_y) * pic.stride[2]);
-        float *r = out.row(0, y), *g = out.row(1, y), *b = out.row(2, y);
         for (unsigned x = 0; x < out.w; x++) {
-            const double yn = (double(ly[x]) - cv.y_off) / cv.y_scale;
-            const double cb = (double(lu[x >> ss_x]) - cv.c_off) / cv.c_scale;
-            const double cr = (double(lv[x >> ss_x]) - cv.c_off) / cv.c_scale;
-            r[x] = clamp01(yn + cv.cr_r * cr);
-            g[x] = clamp01(yn - cv.cb_g * cb - cv.cr_g * cr);
-            b[x] = clamp01(yn + cv.cb_b * cb);
+            ys[x] = double(ly[x]);
+            us[x] = double(lu[x >> ss_x]);
+            vs[x] = double(lv[x >> ss_x]);
         }
-    }
-}
-
-// ---- sRGB -> linear, linear RGB -> XYB ----
-
-float srgb_to_linear(float x, bool fused)
-{
-    // Inputs are in [0, 1]: no sign to carry.
-    if (!(x > s2::kSrgbThreshold)) return x * s2::kSrgbLowDivInv;
-    float p = s2::kSrgbP[4], q = s2::kSrgbQ[4];
-    for (int i = 3; i >= 0; i--) {
-        p = madd(fused, p, x, s2::kSrgbP[i]);
-        q = madd(fused, q, x, s2::kSrgbQ[i]);
-    }
-    return p / q;
-}
-
-void linearize(Image3 &img, bool fused)
-{
-    for (auto &plane : img.p)
-        for (float &v : plane) v = srgb_to_linear(v, fused);
-}
-
-// cbrt(x) + add for x >= 0, libjxl's CubeRootAndAdd.
-float cube_root_add(float x, float add, bool fused)
-{
-    constexpr float k13 = 1.0f / 3;
-    constexpr float k43 = 4.0f / 3;
-    const float x3 = k13 * x;
-    int32_t bits;
-    std::memcpy(&bits, &x, sizeof bits);
-    const int32_t guess = bits == 0 ? 0 : s2::kCbrtExpBias - (bits >> 23) * s2::kCbrtExpMul;
-    float r;
-    std::memcpy(&r, &guess, sizeof r);
-    for (int i = 0; i < 3; i++) {
-        const float r2 = r * r;
-        r = madd(fused, -x3, r2 * r2, k43 * r);
-    }
-    float r2 = r * r;
-    r = madd(fused, k13, madd(fused, -x, r2 * r2, r), r);
-    r2 = r * r;
-    return madd(fused, r2, x, add);
-}
-
-// Linear RGB `in` -> positive XYB `out` (libjxl's ToXYB, then MakePositiveXYB).
-void to_xyb(const Image3 &in, float neg_bias_cbrt, bool fused, Image3 &out)
-{
-    out.resize(in.w, in.h);
-    const auto &m = s2::kOpsin;
-    const std::size_t n = std::size_t(in.w) * in.h;
-    for (std::size_t i = 0; i < n; i++) {
-        const float r = in.p[0][i], g = in.p[1][i], b = in.p[2][i];
-        float c[3];
-        for (int j = 0; j < 3; j++) {
-            float mixed = madd(fused, m[j][0], r, madd(fused, m[j][1], g, madd(fused, m[j][2], b, s2::kOpsinBias)));
-            if (std::signbit(mixed)) mixed = 0.0f;
-            c[j] = cube_root_add(mixed, neg_bias_cbrt, fused);
-        }
-        const float xv = 0.5f * (c[0] - c[1]);
-        const float yv = 0.5f * (c[0] + c[1]);
-        out.p[2][i] = (c[2] - yv) + s2::kBOffset;
-        out.p[0][i] = xv * s2::kXScale + s2::kXOffset;
-        out.p[1][i] = yv + s2::kYOffset;
+        k.rgb_row(ys, us, vs, out.w, cv, out.row(0, y), out.row(1, y), out.row(2, y));
     }
 }
 
@@ -203,13 +137,6 @@ void downsample(const Image3 &in, Image3 &out)
 }
 
 // ---- the recursive Gaussian (Charalampidis 2016, as libjxl implements it) ----
-
-struct RecursiveGaussian {
-    int radius;
-    float n2[3], d1[3];
-    // Four outputs at once: the multipliers of each of the four lanes.
-    float mul_prev[3][4], mul_prev2[3][4], mul_in[3][4];
-};
 
 RecursiveGaussian make_gaussian(double sigma)
 {
@@ -276,6 +203,8 @@ RecursiveGaussian make_gaussian(double sigma)
         rg.mul_in[i][1] = float(-d1 * n2);
         rg.mul_in[i][2] = float(d_2 * n2 - n2);
         rg.mul_in[i][3] = float(-d_2 * d1 * n2 + 2.0 * d1 * n2);
+        for (int m = 0; m < 4; m++)
+            for (int j = 0; j < 4; j++) rg.mul_in_shifted[i][m][j] = j >= m ? rg.mul_in[i][j - m] : 0.0f;
     }
     return rg;
 }
@@ -291,98 +220,22 @@ const RecursiveGaussian &gaussian()
     return rg;
 }
 
-// One row, horizontally: outputs one at a time at the edges, four at a time
-// (each lane with its own multipliers) in between, as libjxl's FastGaussian1D.
-void blur_row(const RecursiveGaussian &rg, const float *in, float *out, std::ptrdiff_t xsize, bool fused)
-{
-    const std::ptrdiff_t N = rg.radius;
-    float prev[3] = {}, prev2[3] = {};
-    const auto one = [&](std::ptrdiff_t n) {
-        const std::ptrdiff_t left = n - N - 1, right = n + N - 1;
-        const float sum = (left >= 0 ? in[left] : 0.0f) + (right < xsize ? in[right] : 0.0f);
-        float o[3];
-        for (int k = 0; k < 3; k++) {
-            float v = sum * rg.mul_in[k][0];
-            v = madd(fused, rg.mul_prev2[k][0], prev2[k], v);
-            prev2[k] = prev[k];
-            v = madd(fused, rg.mul_prev[k][0], prev[k], v);
-            prev[k] = v;
-            o[k] = v;
-        }
-        return o[0] + (o[1] + o[2]);
-    };
-    std::ptrdiff_t n = -N + 1;
-    const std::ptrdiff_t first_aligned = (N + 1 + 3) / 4 * 4;
-    for (; n < std::min(first_aligned, xsize); ++n) {
-        const float v = one(n);
-        if (n >= 0) out[n] = v;
-    }
-    for (; n < xsize - N + 1 - 3; n += 4) {
-        float s[4];
-        for (int j = 0; j < 4; j++) s[j] = in[n - N - 1 + j] + in[n + N - 1 + j];
-        float o[3][4];
-        for (int k = 0; k < 3; k++)
-            for (int j = 0; j < 4; j++) {
-                float v = s[0] * rg.mul_in[k][j];
-                for (int m = 1; m < 4; m++) v = madd(fused, j >= m ? rg.mul_in[k][j - m] : 0.0f, s[m], v);
-                v = madd(fused, rg.mul_prev2[k][j], prev2[k], v);
-                v = madd(fused, rg.mul_prev[k][j], prev[k], v);
-                o[k][j] = v;
-            }
-        for (int k = 0; k < 3; k++) {
-            prev2[k] = o[k][2];
-            prev[k] = o[k][3];
-        }
-        for (int j = 0; j < 4; j++) out[n + j] = o[0][j] + (o[1][j] + o[2][j]);
-    }
-    for (; n < xsize; ++n) out[n] = one(n);
-}
-
+// The blur of whole pictures, with its scratch planes.
 class Blur {
 public:
-    explicit Blur(bool fused) : fused_(fused) {}
-
-    // out = blur(in), one plane.
-    void plane(const float *in, float *out, unsigned w, unsigned h)
-    {
-        const bool fused = fused_;
-        const RecursiveGaussian &rg = gaussian();
-        temp_.resize(std::size_t(w) * h);
-        for (unsigned y = 0; y < h; y++)
-            blur_row(rg, in + std::size_t(y) * w, temp_.data() + std::size_t(y) * w, w, fused);
-        // Vertically, every column on its own: y_n = n2 s - d1 y_{n-1} - y_{n-2}
-        // for each of the three terms, s the sum of the inputs N + 1 rows up and
-        // N - 1 rows down (zero outside).
-        state_.assign(std::size_t(w) * 6, 0.0f);  // per column: y1, y3, y5 at n-1, then at n-2
-        const std::ptrdiff_t N = rg.radius, ysize = h;
-        for (std::ptrdiff_t n = -N + 1; n < ysize; ++n) {
-            const std::ptrdiff_t top = n - N - 1, bottom = n + N - 1;
-            const float *rt = top >= 0 ? temp_.data() + std::size_t(top) * w : nullptr;
-            const float *rb = bottom < ysize ? temp_.data() + std::size_t(bottom) * w : nullptr;
-            float *ro = n >= 0 ? out + std::size_t(n) * w : nullptr;
-            for (unsigned x = 0; x < w; x++) {
-                const float b = rb ? rb[x] : 0.0f;
-                const float sum = rt ? rt[x] + b : b;
-                float *st = state_.data() + std::size_t(x) * 6;
-                float y[3];
-                for (int k = 0; k < 3; k++) {
-                    y[k] = madd(fused, rg.n2[k], sum, madd(fused, -rg.d1[k], st[k], -st[3 + k]));
-                    st[3 + k] = st[k];
-                    st[k] = y[k];
-                }
-                if (ro) ro[x] = y[0] + (y[1] + y[2]);
-            }
-        }
-    }
+    explicit Blur(const s2::KernelSet &k) : k_(k) {}
 
     void image(const Image3 &in, Image3 &out)
     {
         out.resize(in.w, in.h);
-        for (unsigned c = 0; c < 3; c++) plane(in.p[c].data(), out.p[c].data(), in.w, in.h);
+        if (temp_.size() < in.size()) temp_.resize(in.size());
+        if (state_.size() < std::size_t(in.w) * s2::kBlurScratch) state_.resize(std::size_t(in.w) * s2::kBlurScratch);
+        for (unsigned c = 0; c < 3; c++)
+            k_.blur_plane(gaussian(), in.p[c].data(), out.p[c].data(), temp_.data(), state_.data(), in.w, in.h);
     }
 
 private:
-    bool fused_;
+    const s2::KernelSet &k_;
     std::vector<float> temp_, state_;
 };
 
@@ -393,59 +246,63 @@ struct ScaleNorms {
     double edgediff[12];  // per channel: artifact 1, 4-norm, detail lost 1, 4-norm
 };
 
-double quartic(double x)
-{
-    x *= x;
-    x *= x;
-    return x;
-}
+// The norms of the SSIM and edge-difference maps of one scale. The per-pixel
+// terms go through a buffer of a few rows so that they vectorize; the sums
+// stay in libjxl's order, one pixel after another.
+class Maps {
+public:
+    explicit Maps(const s2::KernelSet &k) : k_(k) {}
 
-void ssim_map(const Image3 &m1, const Image3 &m2, const Image3 &s11, const Image3 &s22, const Image3 &s12,
+    void ssim(const Image3 &m1, const Image3 &m2, const Image3 &s11, const Image3 &s22, const Image3 &s12,
               double *avg)
-{
-    const double one_per_pixels = 1.0 / double(std::size_t(m1.h) * m1.w);
-    const std::size_t n = std::size_t(m1.w) * m1.h;
-    for (unsigned c = 0; c < 3; c++) {
-        double sum0 = 0.0, sum1 = 0.0;
-        for (std::size_t i = 0; i < n; i++) {
-            const float mu1 = m1.p[c][i], mu2 = m2.p[c][i];
-            const float mu11 = mu1 * mu1, mu22 = mu2 * mu2, mu12 = mu1 * mu2;
-            const float num_m = float(1.0 - double((mu1 - mu2) * (mu1 - mu2)));
-            const float num_s = 2 * (s12.p[c][i] - mu12) + s2::kC2;
-            const float denom_s = (s11.p[c][i] - mu11) + (s22.p[c][i] - mu22) + s2::kC2;
-            double d = 1.0 - double(num_m * num_s / denom_s);
-            d = std::max(d, 0.0);
-            sum0 += d;
-            sum1 += quartic(d);
+    {
+        const double one_per_pixels = 1.0 / double(std::size_t(m1.h) * m1.w);
+        const std::size_t n = m1.size();
+        for (unsigned c = 0; c < 3; c++) {
+            double sum0 = 0.0, sum1 = 0.0;
+            for (std::size_t i = 0; i < n; i += kChunk) {
+                const std::size_t len = std::min(kChunk, n - i);
+                k_.ssim_terms(m1.p[c].data() + i, m2.p[c].data() + i, s11.p[c].data() + i, s22.p[c].data() + i,
+                              s12.p[c].data() + i, len, buf_[0], buf_[1]);
+                for (std::size_t j = 0; j < len; j++) {
+                    sum0 += buf_[0][j];
+                    sum1 += buf_[1][j];
+                }
+            }
+            avg[c * 2] = one_per_pixels * sum0;
+            avg[c * 2 + 1] = std::sqrt(std::sqrt(one_per_pixels * sum1));
         }
-        avg[c * 2] = one_per_pixels * sum0;
-        avg[c * 2 + 1] = std::sqrt(std::sqrt(one_per_pixels * sum1));
     }
-}
 
-void edge_diff_map(const Image3 &img1, const Image3 &mu1, const Image3 &img2, const Image3 &mu2, double *avg)
-{
-    const double one_per_pixels = 1.0 / double(std::size_t(img1.h) * img1.w);
-    const std::size_t n = std::size_t(img1.w) * img1.h;
-    for (unsigned c = 0; c < 3; c++) {
-        double sum[4] = {};
-        for (std::size_t i = 0; i < n; i++) {
-            const double d1 = (1.0 + double(std::abs(img2.p[c][i] - mu2.p[c][i]))) /
-                                  (1.0 + double(std::abs(img1.p[c][i] - mu1.p[c][i]))) -
-                              1.0;
-            const double artifact = std::max(d1, 0.0);
-            sum[0] += artifact;
-            sum[1] += quartic(artifact);
-            const double detail_lost = std::max(-d1, 0.0);
-            sum[2] += detail_lost;
-            sum[3] += quartic(detail_lost);
+    void edge_diff(const Image3 &img1, const Image3 &mu1, const Image3 &img2, const Image3 &mu2, double *avg)
+    {
+        const double one_per_pixels = 1.0 / double(std::size_t(img1.h) * img1.w);
+        const std::size_t n = img1.size();
+        for (unsigned c = 0; c < 3; c++) {
+            double sum[4] = {};
+            for (std::size_t i = 0; i < n; i += kChunk) {
+                const std::size_t len = std::min(kChunk, n - i);
+                k_.edge_terms(img1.p[c].data() + i, mu1.p[c].data() + i, img2.p[c].data() + i, mu2.p[c].data() + i,
+                              len, buf_[0], buf_[1], buf_[2], buf_[3]);
+                for (std::size_t j = 0; j < len; j++) {
+                    sum[0] += buf_[0][j];
+                    sum[1] += buf_[1][j];
+                    sum[2] += buf_[2][j];
+                    sum[3] += buf_[3][j];
+                }
+            }
+            avg[c * 4] = one_per_pixels * sum[0];
+            avg[c * 4 + 1] = std::sqrt(std::sqrt(one_per_pixels * sum[1]));
+            avg[c * 4 + 2] = one_per_pixels * sum[2];
+            avg[c * 4 + 3] = std::sqrt(std::sqrt(one_per_pixels * sum[3]));
         }
-        avg[c * 4] = one_per_pixels * sum[0];
-        avg[c * 4 + 1] = std::sqrt(std::sqrt(one_per_pixels * sum[1]));
-        avg[c * 4 + 2] = one_per_pixels * sum[2];
-        avg[c * 4 + 3] = std::sqrt(std::sqrt(one_per_pixels * sum[3]));
     }
-}
+
+private:
+    static constexpr std::size_t kChunk = 2048;
+    const s2::KernelSet &k_;
+    double buf_[4][kChunk];
+};
 
 // The weights are taken in order over the scales computed: pictures with
 // fewer than 6 scales use the first weights, as libjxl's tool does.
@@ -468,9 +325,9 @@ double score(const std::vector<ScaleNorms> &scales)
 
 class Ssimulacra2Cpu final : public Extractor {
 public:
-    explicit Ssimulacra2Cpu(const FeatureOptions &opts)
+    Ssimulacra2Cpu(const FeatureOptions &opts, Kernels which)
         : matrix_(opts.text("matrix")), full_range_(opts.text("range") == "full"), fused_(opts.flag("libjxl_fma")),
-          blur_(fused_)
+          k_(s2::kernels(fused_, which)), blur_(k_), maps_(k_)
     {
     }
 
@@ -498,21 +355,21 @@ public:
 
     int extract(const VmafPicture &ref, const VmafPicture &dist, unsigned index, ScoreSink &out) override
     {
-        rgb(ref, lin_[0]);
-        rgb(dist, lin_[1]);
-        linearize(lin_[0], fused_);
-        linearize(lin_[1], fused_);
+        rgb(ref, lin_[0][0]);
+        rgb(dist, lin_[0][1]);
+        for (Image3 &img : lin_[0])
+            for (auto &plane : img.p) k_.linearize(plane.data(), img.size());
         std::vector<ScaleNorms> scales;
         for (int scale = 0; scale < s2::kNumScales; scale++) {
-            if (lin_[0].w < s2::kMinSide || lin_[0].h < s2::kMinSide) break;
-            if (scale) {
-                for (int s = 0; s < 2; s++) {
-                    downsample(lin_[s], tmp_);
-                    std::swap(lin_[s], tmp_);
-                }
-            }
-            to_xyb(lin_[0], neg_bias_cbrt_, fused_, xyb_[0]);
-            to_xyb(lin_[1], neg_bias_cbrt_, fused_, xyb_[1]);
+            // Each scale has its own linear pictures, so that no storage
+            // changes size from one frame to the next.
+            // libjxl goes on while the previous scale is at least 8x8.
+            const Image3 &prev = lin_[scale ? scale - 1 : 0][0];
+            if (prev.w < s2::kMinSide || prev.h < s2::kMinSide) break;
+            Image3 *lin = lin_[scale];
+            if (scale)
+                for (int s = 0; s < 2; s++) downsample(lin_[scale - 1][s], lin[s]);
+            for (int s = 0; s < 2; s++) xyb(lin[s], xyb_[s]);
             multiply(xyb_[0], xyb_[0]);
             blur_.image(mul_, sigma11_);
             multiply(xyb_[1], xyb_[1]);
@@ -522,45 +379,62 @@ public:
             blur_.image(xyb_[0], mu_[0]);
             blur_.image(xyb_[1], mu_[1]);
             ScaleNorms sc{};
-            ssim_map(mu_[0], mu_[1], sigma11_, sigma22_, sigma12_, sc.ssim);
-            edge_diff_map(xyb_[0], mu_[0], xyb_[1], mu_[1], sc.edgediff);
+            maps_.ssim(mu_[0], mu_[1], sigma11_, sigma22_, sigma12_, sc.ssim);
+            maps_.edge_diff(xyb_[0], mu_[0], xyb_[1], mu_[1], sc.edgediff);
             scales.push_back(sc);
         }
         return out.append(s2::kName, index, score(scales));
     }
 
 private:
-    void rgb(const VmafPicture &pic, Image3 &out) const
+    void rgb(const VmafPicture &pic, Image3 &out)
     {
         out.resize(fmt_.w, fmt_.h);
-        if (fmt_.bpc > 8) to_rgb<uint16_t>(pic, conv_, ss_x_, ss_y_, out);
-        else to_rgb<uint8_t>(pic, conv_, ss_x_, ss_y_, out);
+        rows_.resize(std::size_t(fmt_.w) * 3);
+        if (fmt_.bpc > 8) to_rgb<uint16_t>(pic, conv_, ss_x_, ss_y_, k_, rows_.data(), out);
+        else to_rgb<uint8_t>(pic, conv_, ss_x_, ss_y_, k_, rows_.data(), out);
+    }
+
+    // Linear RGB -> positive XYB.
+    void xyb(const Image3 &in, Image3 &out) const
+    {
+        out.resize(in.w, in.h);
+        k_.to_xyb(in.p[0].data(), in.p[1].data(), in.p[2].data(), in.size(), neg_bias_cbrt_, out.p[0].data(),
+                  out.p[1].data(), out.p[2].data());
     }
 
     void multiply(const Image3 &a, const Image3 &b)
     {
         mul_.resize(a.w, a.h);
         for (unsigned c = 0; c < 3; c++)
-            for (std::size_t i = 0; i < a.p[c].size(); i++) mul_.p[c][i] = a.p[c][i] * b.p[c][i];
+            for (std::size_t i = 0; i < a.size(); i++) mul_.p[c][i] = a.p[c][i] * b.p[c][i];
     }
 
     std::string matrix_;
     bool full_range_;
     bool fused_;
+    const s2::KernelSet &k_;
     FrameFormat fmt_{};
     Conversion conv_{};
     unsigned ss_x_ = 0, ss_y_ = 0;
     float neg_bias_cbrt_ = 0.0f;
-    Image3 lin_[2], tmp_, xyb_[2], mul_, sigma11_, sigma22_, sigma12_, mu_[2];
+    std::vector<double> rows_;
+    Image3 lin_[s2::kNumScales][2], xyb_[2], mul_, sigma11_, sigma22_, sigma12_, mu_[2];
     Blur blur_;
+    Maps maps_;
 };
 
 std::unique_ptr<Extractor> create(const FeatureOptions &opts)
 {
-    return std::make_unique<Ssimulacra2Cpu>(opts);
+    return std::make_unique<Ssimulacra2Cpu>(opts, Kernels::Best);
 }
 
 }  // namespace
+
+std::unique_ptr<Extractor> create_ssimulacra2_cpu(const FeatureOptions &opts, Kernels which)
+{
+    return std::make_unique<Ssimulacra2Cpu>(opts, which);
+}
 
 const ExtractorInfo kSsimulacra2Extractor = {"ssimulacra2", kProvided, kOptions, 0, create};
 
