@@ -15,6 +15,10 @@ extern const ExtractorInfo kSsimulacra2Extractor;
 // The extractor with the build of its kernels `which` names (the registry's
 // create() takes the best); every build gives the same bits.
 std::unique_ptr<Extractor> create_ssimulacra2_cpu(const FeatureOptions &opts, Kernels which);
-inline constexpr const vk::FeatureInfo *kSsimulacra2Twin = nullptr;  // no GPU twin
+// Its GPU twin, as feature/registry.cpp names it beside the extractor.
+namespace vk {
+extern const FeatureInfo kSsimulacra2Feature;  // ssimulacra2_vk.cpp
+}  // namespace vk
+inline constexpr const vk::FeatureInfo *kSsimulacra2Twin = VMAF_GPU_TWIN(kSsimulacra2Feature);
 
 }  // namespace vmaf

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "feature/ssimulacra2/ssimulacra2_host.h"
 #include "feature/ssimulacra2/ssimulacra2_kernels.h"
 #include "feature/ssimulacra2/ssimulacra2_tables.h"
 #include "picture/picture.h"
@@ -33,6 +34,8 @@ namespace {
 
 namespace s2 = ssimulacra2;
 using s2::RecursiveGaussian;
+using s2::ScaleNorms;
+using s2::score;
 
 constexpr OptionSpec kOptions[] = {
     {"matrix", nullptr, OptType::String, 0, 0, 0, true,
@@ -209,7 +212,9 @@ RecursiveGaussian make_gaussian(double sigma)
     return rg;
 }
 
-const RecursiveGaussian &gaussian()
+}  // namespace
+
+const RecursiveGaussian &ssimulacra2::gaussian()
 {
     // The sigma goes through a volatile so that the compiler evaluates the
     // transcendental functions at run time with the C library, as libjxl does.
@@ -219,6 +224,23 @@ const RecursiveGaussian &gaussian()
     }();
     return rg;
 }
+
+ssimulacra2::Conversion ssimulacra2::conversion_for(const FrameFormat &fmt, const std::string &matrix, bool full)
+{
+    s2::LumaWeights k = s2::kBt601;
+    if (matrix == "bt709" || (matrix == "auto" && fmt.h > s2::kAutoHdHeight)) k = s2::kBt709;
+    else if (matrix == "bt2020") k = s2::kBt2020;
+    return make_conversion(k, full, fmt.bpc);
+}
+
+float ssimulacra2::neg_bias_cbrt()
+{
+    // Through a volatile: the C library's cbrt at run time, as libjxl.
+    volatile float bias = s2::kOpsinBias;
+    return -std::cbrt(float(bias));
+}
+
+namespace {
 
 // The blur of whole pictures, with its scratch planes.
 class Blur {
@@ -231,7 +253,7 @@ public:
         if (temp_.size() < in.size()) temp_.resize(in.size());
         if (state_.size() < std::size_t(in.w) * s2::kBlurScratch) state_.resize(std::size_t(in.w) * s2::kBlurScratch);
         for (unsigned c = 0; c < 3; c++)
-            k_.blur_plane(gaussian(), in.p[c].data(), out.p[c].data(), temp_.data(), state_.data(), in.w, in.h);
+            k_.blur_plane(s2::gaussian(), in.p[c].data(), out.p[c].data(), temp_.data(), state_.data(), in.w, in.h);
     }
 
 private:
@@ -240,11 +262,6 @@ private:
 };
 
 // ---- maps and score ----
-
-struct ScaleNorms {
-    double ssim[6];       // per channel: 1-norm, 4-norm
-    double edgediff[12];  // per channel: artifact 1, 4-norm, detail lost 1, 4-norm
-};
 
 // The norms of the SSIM and edge-difference maps of one scale. The per-pixel
 // terms go through a buffer of a few rows so that they vectorize; the sums
@@ -304,25 +321,6 @@ private:
     double buf_[4][kChunk];
 };
 
-// The weights are taken in order over the scales computed: pictures with
-// fewer than 6 scales use the first weights, as libjxl's tool does.
-double score(const std::vector<ScaleNorms> &scales)
-{
-    double s = 0.0;
-    std::size_t i = 0;
-    for (unsigned c = 0; c < 3; c++)
-        for (const ScaleNorms &sc : scales)
-            for (unsigned n = 0; n < 2; n++) {
-                s += s2::kWeights[i++] * std::abs(sc.ssim[c * 2 + n]);
-                s += s2::kWeights[i++] * std::abs(sc.edgediff[c * 4 + n]);
-                s += s2::kWeights[i++] * std::abs(sc.edgediff[c * 4 + n + 2]);
-            }
-    s = s * s2::kScoreScale;
-    s = s2::kPolyA * s - s2::kPolyB * s * s + s2::kPolyC * s * s * s;
-    if (s > 0) return 100.0 - 10.0 * std::pow(s, s2::kScoreExponent);
-    return 100.0;
-}
-
 class Ssimulacra2Cpu final : public Extractor {
 public:
     Ssimulacra2Cpu(const FeatureOptions &opts, Kernels which)
@@ -342,14 +340,10 @@ public:
                 fmt.w, fmt.h, s2::kMinSide);
             return -EINVAL;
         }
-        s2::LumaWeights k = s2::kBt601;
-        if (matrix_ == "bt709" || (matrix_ == "auto" && fmt.h > s2::kAutoHdHeight)) k = s2::kBt709;
-        else if (matrix_ == "bt2020") k = s2::kBt2020;
-        conv_ = make_conversion(k, full_range_, fmt.bpc);
+        conv_ = s2::conversion_for(fmt, matrix_, full_range_);
         chroma_shift(fmt.pix_fmt, &ss_x_, &ss_y_);
         fmt_ = fmt;
-        volatile float bias = s2::kOpsinBias;
-        neg_bias_cbrt_ = -std::cbrt(float(bias));
+        neg_bias_cbrt_ = s2::neg_bias_cbrt();
         return 0;
     }
 

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
+// What the ssimulacra2 kernels share: the constants (binding 0, written by
+// ssimulacra2_vk.cpp from ssimulacra2_tables.h and the CPU's own set-up), the
+// push constants, and libjxl's multiply-add rounded once or twice as the
+// option libjxl_fma says. Every float expression whose value a score depends
+// on is `precise`: the compiler may neither fuse nor reorder it.
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+
+layout(constant_id = 10) const bool kFused = true;
+
+layout(std430, set = 0, binding = 0) readonly buffer Consts {
+    double conv[8];  // y_off, y_scale, c_off, c_scale, cr_r, cb_g, cr_g, cb_b
+    float srgb_p[5];
+    float srgb_q[5];
+    float srgb_threshold;
+    float srgb_low_div_inv;
+    float opsin[9];
+    float opsin_bias;
+    float neg_bias_cbrt;
+    float k13;
+    float k43;
+    float x_scale;
+    float x_offset;
+    float y_offset;
+    float b_offset;
+    float c2;
+    float n2[3];
+    float d1[3];
+    float mul_prev[12];
+    float mul_prev2[12];
+    float mul_in[12];
+    float mul_in_shifted[48];
+    int radius;
+    int cbrt_exp_bias;
+    int cbrt_exp_mul;
+} k;
+
+layout(push_constant) uniform Params {
+    uint off[6];     // words: the reference's Y, U, V planes, then the distorted's
+    uint stride[2];  // words from row to row: luma, chroma
+    uint w;          // this scale's size
+    uint h;
+    uint plane;      // floats from one plane of a scratch buffer to the next
+    uint in_base;    // first float of the input planes
+    uint out_base;   // first float of the output planes
+    uint in_w;       // the previous scale's size (downsampling)
+    uint in_h;
+    uint out_word;   // first double of this frame's results
+    uint row_base;   // rows of the scales before this one
+} p;
+
+// a * b + c rounded once: the product of two floats is exact in double, the
+// sum is rounded to double to odd, which then rounds to float as the exact
+// value would. Done in double so that no driver's fma() can round twice.
+float fma_once(float a, float b, float c)
+{
+    precise double pr = double(a) * double(b);
+    precise double dc = double(c);
+    precise double s = pr + dc;
+    if (!isinf(s) && !isnan(s)) {
+        precise double bv = s - pr;
+        precise double err = (pr - (s - bv)) + (dc - bv);
+        uvec2 u = unpackDouble2x32(s);
+        if (err != 0.0 && (u.x & 1u) == 0u) {
+            if ((s > 0.0) == (err > 0.0)) {
+                u.x += 1u;  // even: no carry
+            } else {
+                if (u.x == 0u) u.y -= 1u;
+                u.x -= 1u;
+            }
+            s = packDouble2x32(u);
+        }
+    }
+    precise float r = float(s);
+    return r;
+}
+
+// libjxl's multiply-add: fused (libjxl_fma=1) or a product and a sum.
+float madd(float a, float b, float c)
+{
+    if (kFused) return fma_once(a, b, c);
+    precise float pr = a * b;
+    precise float r = pr + c;
+    return r;
+}

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
+#version 450
+// ssimulacra2: the SSIM and edge-difference maps of one row of one channel
+// (gl_GlobalInvocationID.x = channel * h + row), their per-pixel terms as
+// ssimulacra2_kernels_tmpl.h's ssim_terms and edge_terms, summed along the
+// row in double. Writes 6 doubles at result (row_base + row) * 18 + channel *
+// 6: SSIM d and d^4, artifact and its 4th power, detail lost and its 4th
+// power. The host adds the rows in order.
+#include "ssimulacra2_common.glsl"
+
+layout(local_size_x = 64) in;
+
+layout(std430, set = 0, binding = 1) readonly buffer Work { float v[]; } work;        // XYB of both
+layout(std430, set = 0, binding = 2) readonly buffer Blurred { float v[]; } blurred;  // mu1, mu2, s11, s22, s12
+layout(std430, set = 0, binding = 3) writeonly buffer Results { double v[]; } results;
+
+void main()
+{
+    const uint id = gl_GlobalInvocationID.x;
+    if (id >= 3 * p.h) return;
+    const uint c = id / p.h, y = id % p.h;
+    const uint row = y * p.w, P = p.plane;
+    precise double sum[6] = double[6](0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
+    for (uint x = 0; x < p.w; x++) {
+        const uint i = row + x;
+        const float mu1 = blurred.v[c * P + i], mu2 = blurred.v[(3 + c) * P + i];
+        const float s11 = blurred.v[(6 + c) * P + i], s22 = blurred.v[(9 + c) * P + i];
+        const float s12 = blurred.v[(12 + c) * P + i];
+        precise float mu11 = mu1 * mu1, mu22 = mu2 * mu2, mu12 = mu1 * mu2;
+        precise float dm = mu1 - mu2;
+        precise float dm2 = dm * dm;
+        precise float num_m = float(1.0lf - double(dm2));
+        precise float num_s = 2.0 * (s12 - mu12) + k.c2;
+        precise float denom_s = (s11 - mu11) + (s22 - mu22) + k.c2;
+        precise float q = num_m * num_s / denom_s;
+        precise double v = 1.0lf - double(q);
+        v = max(v, 0.0lf);
+        sum[0] += v;
+        v *= v;
+        v *= v;
+        sum[1] += v;
+
+        const float img1 = work.v[c * P + i], img2 = work.v[(3 + c) * P + i];
+        precise float e2 = abs(img2 - mu2), e1 = abs(img1 - mu1);
+        precise double d1 = (1.0lf + double(e2)) / (1.0lf + double(e1)) - 1.0lf;
+        precise double a = max(d1, 0.0lf);
+        sum[2] += a;
+        a *= a;
+        a *= a;
+        sum[3] += a;
+        precise double l = max(-d1, 0.0lf);
+        sum[4] += l;
+        l *= l;
+        l *= l;
+        sum[5] += l;
+    }
+    const uint at = p.out_word + (p.row_base + y) * 18 + c * 6;
+    for (uint j = 0; j < 6; j++) results.v[at + j] = sum[j];
+}

@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
+// ssimulacra2 on the GPU: the twin of ssimulacra2_cpu.cpp, the same float
+// operations in the same order (ADR 0078). One kernel turns both pictures into
+// linear RGB (ssimulacra2_rgb.comp); then per scale: the 2x2 downsampling
+// (ssimulacra2_down.comp, from the second scale on), XYB and the products
+// (ssimulacra2_xyb.comp), the five recursive Gaussian blurs, one invocation
+// per row (ssimulacra2_hblur.comp) then one per column (ssimulacra2_vblur.comp),
+// and the maps' terms summed per row in double (ssimulacra2_maps.comp).
+// collect() adds the rows in order and scores with the CPU's score(). The CPU
+// adds the terms one pixel after another, which parallel work cannot repeat:
+// scores agree within 1e-6, not bit for bit. The kernels need shaderFloat64;
+// without it the CPU extractor runs.
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "feature/ssimulacra2/ssimulacra2.h"
+#include "feature/ssimulacra2/ssimulacra2_host.h"
+#include "feature/twin.h"
+#include "picture/picture.h"
+#include "spirv.h"
+#include "vulkan/command.h"
+#include "vulkan/memory.h"
+#include "vulkan/pipeline.h"
+#include "vulkan/state.h"
+
+namespace vmaf::vk {
+
+namespace {
+
+namespace s2 = ssimulacra2;
+
+// ssimulacra2_common.glsl's Consts.
+struct Consts {
+    double conv[8];
+    float srgb_p[5], srgb_q[5], srgb_threshold, srgb_low_div_inv;
+    float opsin[9], opsin_bias, neg_bias_cbrt, k13, k43;
+    float x_scale, x_offset, y_offset, b_offset, c2;
+    float n2[3], d1[3], mul_prev[12], mul_prev2[12], mul_in[12], mul_in_shifted[48];
+    int32_t radius, cbrt_exp_bias, cbrt_exp_mul;
+};
+static_assert(offsetof(Consts, srgb_p) == 64 && offsetof(Consts, cbrt_exp_mul) == 64 + 122 * 4);
+
+// ssimulacra2_common.glsl's push constants.
+struct Push {
+    uint32_t off[6], stride[2];
+    uint32_t w, h, plane, in_base, out_base, in_w, in_h, out_word, row_base;
+};
+static_assert(sizeof(Push) == 68);
+
+constexpr unsigned kWorkPlanes = 15;  // XYB of both pictures and the three products
+constexpr unsigned kLinPlanes = 12;   // linear RGB of both pictures, two scales
+constexpr unsigned kSums = 18;        // doubles per row: 6 per channel
+constexpr uint32_t kTile = 16, kLine = 64;
+
+struct Scale {
+    uint32_t w, h, row_base;
+};
+
+std::vector<Scale> scales_of(const FrameFormat &fmt)
+{
+    std::vector<Scale> s;
+    uint32_t w = fmt.w, h = fmt.h, rows = 0;
+    for (int i = 0; i < s2::kNumScales; i++) {
+        if (i) {
+            // libjxl goes on while the previous scale is at least 8x8.
+            if (w < s2::kMinSide || h < s2::kMinSide) break;
+            w = (w + 1) / 2;
+            h = (h + 1) / 2;
+        }
+        s.push_back({w, h, rows});
+        rows += h;
+    }
+    return s;
+}
+
+bool fits(const State &st, const FrameFormat &fmt)
+{
+    const VkDeviceSize bytes = VkDeviceSize(fmt.w) * fmt.h * sizeof(float) * kWorkPlanes;
+    const VkPhysicalDeviceLimits &lim = st.limits();
+    return bytes <= lim.maxStorageBufferRange && uint64_t(fmt.w) * fmt.h * kWorkPlanes < (uint64_t(1) << 32) &&
+           (fmt.w + kTile - 1) / kTile <= lim.maxComputeWorkGroupCount[0] &&
+           (fmt.h + kTile - 1) / kTile <= lim.maxComputeWorkGroupCount[1] &&
+           (kWorkPlanes * std::max(fmt.w, fmt.h) + kLine - 1) / kLine <= lim.maxComputeWorkGroupCount[0];
+}
+
+class Ssimulacra2Vk final : public Feature {
+public:
+    explicit Ssimulacra2Vk(const FeatureOptions &o)
+        : matrix_(o.text("matrix")), full_range_(o.text("range") == "full"), fused_(o.flag("libjxl_fma"))
+    {
+    }
+
+    int init(State &st, const FrameFormat &fmt, size_t *result_bytes) override
+    {
+        if (fmt.pix_fmt == VMAF_PIX_FMT_YUV400P || !st.float64() || !fits(st, fmt) || fmt.w < s2::kMinSide ||
+            fmt.h < s2::kMinSide)
+            return -ENOTSUP;
+        st_ = &st;
+        fmt_ = fmt;
+        scales_ = scales_of(fmt);
+        plane_ = fmt.w * fmt.h;
+        const Scale &last = scales_.back();
+        *result_bytes = size_t(last.row_base + last.h) * kSums * sizeof(double);
+
+        if (int err = upload_table(st, std::as_bytes(std::span(&consts(fmt), 1)), &consts_)) return err;
+        unsigned ss_x = 0, ss_y = 0;
+        chroma_shift(fmt.pix_fmt, &ss_x, &ss_y);
+        const uint32_t fused = fused_ ? 1u : 0u;
+        const SpecConstant rgb_spec[] = {{1, fmt.bpc > 8 ? 2u : 1u}, {2, ss_x}, {3, ss_y}, {10, fused}};
+        const SpecConstant spec[] = {{10, fused}};
+        struct Kernel {
+            const spirv::Shader *shader;
+            unsigned buffers;
+            std::unique_ptr<ComputePipeline> *out;
+        };
+        const Kernel kernels[] = {{&spirv::ssimulacra2_rgb, 3, &rgb_},     {&spirv::ssimulacra2_down, 2, &down_},
+                                  {&spirv::ssimulacra2_xyb, 3, &xyb_},     {&spirv::ssimulacra2_hblur, 3, &hblur_},
+                                  {&spirv::ssimulacra2_vblur, 3, &vblur_}, {&spirv::ssimulacra2_maps, 4, &maps_}};
+        for (const Kernel &kn : kernels) {
+            PipelineDesc d;
+            d.shader = kn.shader;
+            d.buffers = kn.buffers;
+            d.push_constant_size = sizeof(Push);
+            d.spec = kn.out == &rgb_ ? std::span<const SpecConstant>(rgb_spec) : std::span<const SpecConstant>(spec);
+            if (int err = ComputePipeline::create(st, d, kn.out)) return err;
+        }
+        const VkDeviceSize plane_bytes = VkDeviceSize(plane_) * sizeof(float);
+        for (auto [buf, planes] : {std::pair{&lin_, kLinPlanes}, {&work_, kWorkPlanes}, {&temp_, kWorkPlanes},
+                                   {&blurred_, kWorkPlanes}})
+            if (int err = st.allocator().create_buffer(plane_bytes * planes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                                       MemoryUse::Device, buf))
+                return err;
+        return 0;
+    }
+
+    int bind(const FrameBuffers &fb) override
+    {
+        if (fb.n_planes != 3 || fb.ref[0].w != fmt_.w || fb.ref[0].h != fmt_.h) return -EINVAL;
+        for (unsigned c = 0; c < 3; c++) {
+            if (fb.ref[c].stride != fb.dist[c].stride || fb.ref[c].offset / 4 > UINT32_MAX ||
+                fb.dist[c].offset / 4 > UINT32_MAX)
+                return -EINVAL;
+            push_.off[c] = uint32_t(fb.ref[c].offset / 4);
+            push_.off[3 + c] = uint32_t(fb.dist[c].offset / 4);
+        }
+        if (fb.ref[1].stride != fb.ref[2].stride) return -EINVAL;
+        push_.stride[0] = fb.ref[0].stride / 4;
+        push_.stride[1] = fb.ref[1].stride / 4;
+        push_.plane = plane_;
+        const BufferRange consts = {consts_->get(), 0, consts_->size()};
+        const BufferRange lin = {lin_.get(), 0, lin_.size()}, work = {work_.get(), 0, work_.size()};
+        const BufferRange temp = {temp_.get(), 0, temp_.size()}, blurred = {blurred_.get(), 0, blurred_.size()};
+        const BufferRange rgb[] = {consts, {fb.planes, 0, fb.planes_size}, lin};
+        const BufferRange down[] = {consts, lin};
+        const BufferRange xyb[] = {consts, lin, work};
+        const BufferRange hblur[] = {consts, work, temp};
+        const BufferRange vblur[] = {consts, temp, blurred};
+        const BufferRange maps[] = {consts, work, blurred, {fb.results, 0, fb.results_size}};
+        if (int err = rgb_->make_set(rgb, &rgb_set_)) return err;
+        if (int err = down_->make_set(down, &down_set_)) return err;
+        if (int err = xyb_->make_set(xyb, &xyb_set_)) return err;
+        if (int err = hblur_->make_set(hblur, &hblur_set_)) return err;
+        if (int err = vblur_->make_set(vblur, &vblur_set_)) return err;
+        return maps_->make_set(maps, &maps_set_);
+    }
+
+    int record(const Recording &rec) override
+    {
+        if (rec.result_offset % sizeof(double)) return -EINVAL;
+        Push push = push_;
+        push.out_word = uint32_t(rec.result_offset / sizeof(double));
+        push.w = fmt_.w;
+        push.h = fmt_.h;
+        push.out_base = 0;
+        rgb_->dispatch(rec.cmd, rgb_set_, &push, groups(push.w, kTile), groups(push.h, kTile), 2);
+        compute_barrier(*st_, rec.cmd);
+        for (size_t i = 0; i < scales_.size(); i++) {
+            const Scale &s = scales_[i];
+            // The linear planes of scale i: the first or the second six of `lin`.
+            const uint32_t lin_base = uint32_t(i % 2) * 6 * plane_;
+            push.w = s.w;
+            push.h = s.h;
+            push.row_base = s.row_base;
+            if (i) {
+                push.in_w = scales_[i - 1].w;
+                push.in_h = scales_[i - 1].h;
+                push.in_base = uint32_t((i - 1) % 2) * 6 * plane_;
+                push.out_base = lin_base;
+                down_->dispatch(rec.cmd, down_set_, &push, groups(s.w, kTile), groups(s.h, kTile), 6);
+                compute_barrier(*st_, rec.cmd);
+            }
+            push.in_base = lin_base;
+            xyb_->dispatch(rec.cmd, xyb_set_, &push, groups(s.w, kTile), groups(s.h, kTile));
+            compute_barrier(*st_, rec.cmd);
+            hblur_->dispatch(rec.cmd, hblur_set_, &push, groups(kWorkPlanes * s.h, kLine));
+            compute_barrier(*st_, rec.cmd);
+            vblur_->dispatch(rec.cmd, vblur_set_, &push, groups(kWorkPlanes * s.w, kLine));
+            compute_barrier(*st_, rec.cmd);
+            maps_->dispatch(rec.cmd, maps_set_, &push, groups(3 * s.h, kLine));
+            if (i + 1 < scales_.size()) compute_barrier(*st_, rec.cmd);
+        }
+        return 0;
+    }
+
+    int collect(std::span<const std::byte> results, unsigned index, ScoreSink &sink) override
+    {
+        std::vector<s2::ScaleNorms> norms(scales_.size());
+        for (size_t i = 0; i < scales_.size(); i++) {
+            const Scale &s = scales_[i];
+            const double one_per_pixels = 1.0 / double(std::size_t(s.h) * s.w);
+            for (unsigned c = 0; c < 3; c++) {
+                double sum[6] = {};
+                for (uint32_t y = 0; y < s.h; y++)
+                    for (unsigned j = 0; j < 6; j++)
+                        sum[j] += result_at<double>(results, size_t(s.row_base + y) * kSums + c * 6 + j);
+                s2::ScaleNorms &n = norms[i];
+                n.ssim[c * 2] = one_per_pixels * sum[0];
+                n.ssim[c * 2 + 1] = std::sqrt(std::sqrt(one_per_pixels * sum[1]));
+                n.edgediff[c * 4] = one_per_pixels * sum[2];
+                n.edgediff[c * 4 + 1] = std::sqrt(std::sqrt(one_per_pixels * sum[3]));
+                n.edgediff[c * 4 + 2] = one_per_pixels * sum[4];
+                n.edgediff[c * 4 + 3] = std::sqrt(std::sqrt(one_per_pixels * sum[5]));
+            }
+        }
+        return sink.append(s2::kName, index, s2::score(norms));
+    }
+
+private:
+    static uint32_t groups(uint32_t n, uint32_t per) { return (n + per - 1) / per; }
+
+    const Consts &consts(const FrameFormat &fmt)
+    {
+        Consts &k = consts_data_;
+        const s2::Conversion cv = s2::conversion_for(fmt, matrix_, full_range_);
+        const double conv[8] = {cv.y_off, cv.y_scale, cv.c_off, cv.c_scale, cv.cr_r, cv.cb_g, cv.cr_g, cv.cb_b};
+        std::copy(conv, conv + 8, k.conv);
+        std::copy(s2::kSrgbP, s2::kSrgbP + 5, k.srgb_p);
+        std::copy(s2::kSrgbQ, s2::kSrgbQ + 5, k.srgb_q);
+        k.srgb_threshold = s2::kSrgbThreshold;
+        k.srgb_low_div_inv = s2::kSrgbLowDivInv;
+        for (int j = 0; j < 3; j++)
+            for (int i = 0; i < 3; i++) k.opsin[j * 3 + i] = s2::kOpsin[j][i];
+        k.opsin_bias = s2::kOpsinBias;
+        k.neg_bias_cbrt = s2::neg_bias_cbrt();
+        k.k13 = 1.0f / 3;  // as ssimulacra2_kernels_tmpl.h's cube_root_add
+        k.k43 = 4.0f / 3;
+        k.x_scale = s2::kXScale;
+        k.x_offset = s2::kXOffset;
+        k.y_offset = s2::kYOffset;
+        k.b_offset = s2::kBOffset;
+        k.c2 = s2::kC2;
+        const s2::RecursiveGaussian &rg = s2::gaussian();
+        for (int i = 0; i < 3; i++) {
+            k.n2[i] = rg.n2[i];
+            k.d1[i] = rg.d1[i];
+            for (int j = 0; j < 4; j++) {
+                k.mul_prev[i * 4 + j] = rg.mul_prev[i][j];
+                k.mul_prev2[i * 4 + j] = rg.mul_prev2[i][j];
+                k.mul_in[i * 4 + j] = rg.mul_in[i][j];
+                for (int m = 0; m < 4; m++) k.mul_in_shifted[(i * 4 + m) * 4 + j] = rg.mul_in_shifted[i][m][j];
+            }
+        }
+        k.radius = rg.radius;
+        k.cbrt_exp_bias = s2::kCbrtExpBias;
+        k.cbrt_exp_mul = s2::kCbrtExpMul;
+        return k;
+    }
+
+    std::string matrix_;
+    bool full_range_, fused_;
+    State *st_ = nullptr;
+    FrameFormat fmt_{};
+    std::vector<Scale> scales_;
+    uint32_t plane_ = 0;
+    Push push_{};
+    Consts consts_data_{};
+    std::shared_ptr<const Buffer> consts_;
+    std::unique_ptr<ComputePipeline> rgb_, down_, xyb_, hblur_, vblur_, maps_;
+    VkDescriptorSet rgb_set_ = VK_NULL_HANDLE, down_set_ = VK_NULL_HANDLE, xyb_set_ = VK_NULL_HANDLE,
+                    hblur_set_ = VK_NULL_HANDLE, vblur_set_ = VK_NULL_HANDLE, maps_set_ = VK_NULL_HANDLE;
+    Buffer lin_, work_, temp_, blurred_;
+};
+
+bool supports(const State &st, const FrameFormat &fmt, const FeatureOptions &)
+{
+    // The kernels need doubles; pictures below 8x8 go to the CPU extractor,
+    // which refuses them with its message.
+    return st.float64() && fmt.pix_fmt != VMAF_PIX_FMT_YUV400P && fmt.w >= s2::kMinSide && fmt.h >= s2::kMinSide &&
+           fits(st, fmt);
+}
+
+std::unique_ptr<Feature> create(const FeatureOptions &o)
+{
+    return std::make_unique<Ssimulacra2Vk>(o);
+}
+
+}  // namespace
+
+const FeatureInfo kSsimulacra2Feature = {"ssimulacra2", supports, create};
+
+}  // namespace vmaf::vk
