@@ -3,10 +3,12 @@
 // libjxl's tool in test_ssimulacra2): within 1e-6 per frame on the first
 // frames of every golden pair (8 and 10 bit; 4:2:0, 4:2:2, 4:4:4), with
 // libjxl's fused and unfused multiply-adds and another matrix and range; a
+// 10-bit pair through a context within 1e-6 of libjxl's own tool; a
 // device without doubles and pictures below 8x8 leave the work to the CPU.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -87,4 +89,26 @@ TEST_CASE("ssimulacra2 leaves devices without doubles and pictures below 8x8 to 
         CHECK(kSsimulacra2Extractor.create(opts)->init(fmt) == -EINVAL);  // the CPU's clear error
     }
     check_clean(*own);
+}
+
+TEST_CASE("a context with an imported state runs ssimulacra2 on the GPU, as libjxl's tool scores",
+          "[ssimulacra2][vulkan][golden]")
+{
+    auto st = validated_state();
+    const std::string pair = "rocket_320x240_10bit_crf30";
+    const ContextScores gpu = score_in_context(*st, "ssimulacra2", pair, "ssimulacra2");
+    CHECK(gpu.submissions == gpu.values.size() + 1);  // the constants at init, then one per frame
+    // libjxl's own tool (test_ssimulacra2 holds the CPU extractor to the same bound).
+    const Expected e = load_expected(data_dir() + "/" + pair + ".ssimulacra2.json");
+    REQUIRE(e.frames.size() == gpu.values.size());
+    double diff = 0;
+    for (size_t i = 0; i < gpu.values.size(); i++) {
+        INFO("frame " << i);
+        const double d = std::fabs(gpu.values[i] - e.frames[i].at("ssimulacra2"));
+        CHECK(d <= kTolerance);
+        diff = std::max(diff, d);
+    }
+    std::printf("%s through a context on the GPU: max |GPU - libjxl| %.3g over %zu frames\n", pair.c_str(), diff,
+                gpu.values.size());
+    check_clean(*st);
 }
