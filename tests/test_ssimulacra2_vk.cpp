@@ -3,13 +3,15 @@
 // libjxl's tool in test_ssimulacra2): within 1e-6 per frame on the first
 // frames of every golden pair (8 and 10 bit; 4:2:0, 4:2:2, 4:4:4), with
 // libjxl's fused and unfused multiply-adds and another matrix and range; a
-// 10-bit pair through a context within 1e-6 of libjxl's own tool; a
+// 10-bit pair through a context within 1e-6 of libjxl's own tool; synthetic
+// 12- and 16-bit pictures of odd and the smallest sizes; a
 // device without doubles and pictures below 8x8 leave the work to the CPU.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -66,6 +68,52 @@ TEST_CASE("ssimulacra2 on the GPU agrees with the CPU on every golden pair", "[s
         unref_all(dist);
     }
     std::printf("ssimulacra2 GPU vs CPU: max |diff| %.3g\n", worst);
+    check_clean(*st);
+}
+
+TEST_CASE("ssimulacra2 on the GPU: 12 and 16 bits, odd and smallest sizes", "[ssimulacra2][vulkan]")
+{
+    std::mt19937 rng(75);
+    auto st = validated_state();
+    struct Case {
+        VmafPixelFormat fmt;
+        unsigned bpc, w, h;
+    };
+    // 37x29: four scales, the last 5x4 (narrower than the blur's radius);
+    // 8x8: two scales; 67x41 4:2:2: odd chroma blocks.
+    const Case cases[] = {{VMAF_PIX_FMT_YUV444P, 12, 37, 29},
+                          {VMAF_PIX_FMT_YUV420P, 16, 8, 8},
+                          {VMAF_PIX_FMT_YUV422P, 12, 67, 41},
+                          {VMAF_PIX_FMT_YUV420P, 16, 67, 41}};
+    for (const Case &c : cases) {
+        INFO(c.w << "x" << c.h << " fmt " << c.fmt << " bpc " << c.bpc);
+        std::vector<VmafPicture> ref(2), dist(2);
+        const unsigned maxv = (1u << c.bpc) - 1;
+        for (unsigned f = 0; f < 2; f++) {
+            REQUIRE(picture_alloc(&ref[f], c.fmt, c.bpc, c.w, c.h) == 0);
+            REQUIRE(picture_alloc(&dist[f], c.fmt, c.bpc, c.w, c.h) == 0);
+            for (unsigned pl = 0; pl < 3; pl++)
+                for (unsigned y = 0; y < ref[f].h[pl]; y++)
+                    for (unsigned x = 0; x < ref[f].w[pl]; x++) {
+                        const unsigned a = (x * 37 + y * 11 + pl * 1000) * 16 % (maxv + 1);
+                        const unsigned b = std::min(maxv, a + unsigned(rng() % (maxv / 16 + 1)));
+                        auto *ra = static_cast<uint8_t *>(ref[f].data[pl]) + y * ref[f].stride[pl];
+                        auto *rb = static_cast<uint8_t *>(dist[f].data[pl]) + y * dist[f].stride[pl];
+                        reinterpret_cast<uint16_t *>(ra)[x] = uint16_t(a);
+                        reinterpret_cast<uint16_t *>(rb)[x] = uint16_t(b);
+                    }
+        }
+        for (const char *fma : {"1", "0"}) {
+            const auto opts = options_for(kSsimulacra2Extractor, {{"libjxl_fma", fma}, {"range", "full"}});
+            const MapSink gpu = run_engine(*st, kSsimulacra2Extractor, opts, ref, dist);
+            const MapSink cpu = run_extractor(kSsimulacra2Extractor, opts, ref, dist);
+            const double diff = max_of(compare_scores(gpu, cpu, {kTolerance}));
+            std::printf("%ux%u fmt %d %u-bit libjxl_fma=%s: frame 0 %.10f (GPU), max |GPU - CPU| %.3g\n", c.w, c.h,
+                        int(c.fmt), c.bpc, fma, gpu.at("ssimulacra2", 0), diff);
+        }
+        unref_all(ref);
+        unref_all(dist);
+    }
     check_clean(*st);
 }
 
