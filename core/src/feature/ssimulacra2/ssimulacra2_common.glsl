@@ -75,6 +75,15 @@ float fma_once(float a, float b, float c)
     return r;
 }
 
+// a / b rounded once. Vulkan lets a float division be 2.5 units in the last
+// place off; in double, then rounded to float, the quotient of two floats is
+// the correctly rounded one (53 >= 2 * 24 + 2 bits) as the CPU's.
+float div_once(float a, float b)
+{
+    precise float r = float(double(a) / double(b));
+    return r;
+}
+
 // libjxl's multiply-add: fused (libjxl_fma=1) or a product and a sum.
 float madd(float a, float b, float c)
 {

@@ -32,7 +32,8 @@ void main()
         precise float num_m = float(1.0lf - double(dm2));
         precise float num_s = 2.0 * (s12 - mu12) + k.c2;
         precise float denom_s = (s11 - mu11) + (s22 - mu22) + k.c2;
-        precise float q = num_m * num_s / denom_s;
+        precise float nm = num_m * num_s;
+        precise float q = div_once(nm, denom_s);
         precise double v = 1.0lf - double(q);
         v = max(v, 0.0lf);
         sum[0] += v;

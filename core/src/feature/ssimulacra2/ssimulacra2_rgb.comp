@@ -37,7 +37,7 @@ float srgb_to_linear(float x)
         pp = madd(pp, x, k.srgb_p[i]);
         q = madd(q, x, k.srgb_q[i]);
     }
-    precise float high = pp / q;
+    precise float high = div_once(pp, q);
     precise float low = x * k.srgb_low_div_inv;
     return x > k.srgb_threshold ? high : low;
 }
