@@ -10,8 +10,8 @@
 
 layout(local_size_x = 64) in;
 
-layout(std430, set = 0, binding = 1) readonly buffer Work { float v[]; } work;        // XYB of both
-layout(std430, set = 0, binding = 2) readonly buffer Blurred { float v[]; } blurred;  // mu1, mu2, s11, s22, s12
+layout(std430, set = 0, binding = 1) readonly buffer Work { float v[]; } work;        // XYB of both, s11, s22, s12
+layout(std430, set = 0, binding = 2) readonly buffer Blurred { float v[]; } blurred;  // mu1, mu2
 layout(std430, set = 0, binding = 3) writeonly buffer Results { double v[]; } results;
 
 void main()
@@ -24,8 +24,8 @@ void main()
     for (uint x = 0; x < p.w; x++) {
         const uint i = row + x;
         const float mu1 = blurred.v[c * P + i], mu2 = blurred.v[(3 + c) * P + i];
-        const float s11 = blurred.v[(6 + c) * P + i], s22 = blurred.v[(9 + c) * P + i];
-        const float s12 = blurred.v[(12 + c) * P + i];
+        const float s11 = work.v[(6 + c) * P + i], s22 = work.v[(9 + c) * P + i];
+        const float s12 = work.v[(12 + c) * P + i];
         precise float mu11 = mu1 * mu1, mu22 = mu2 * mu2, mu12 = mu1 * mu2;
         precise float dm = mu1 - mu2;
         precise float dm2 = dm * dm;

@@ -53,6 +53,7 @@ static_assert(sizeof(Push) == 68);
 
 constexpr unsigned kWorkPlanes = 15;  // XYB of both pictures and the three products
 constexpr unsigned kLinPlanes = 12;   // linear RGB of both pictures, two scales
+constexpr unsigned kBlurredPlanes = 6;  // blurred XYB of both (the blurred products go back to `work`)
 constexpr unsigned kSums = 18;        // doubles per row: 6 per channel
 constexpr uint32_t kTile = 16, kLine = 64;
 
@@ -119,7 +120,7 @@ public:
         };
         const Kernel kernels[] = {{&spirv::ssimulacra2_rgb, 3, &rgb_},     {&spirv::ssimulacra2_down, 2, &down_},
                                   {&spirv::ssimulacra2_xyb, 3, &xyb_},     {&spirv::ssimulacra2_hblur, 3, &hblur_},
-                                  {&spirv::ssimulacra2_vblur, 3, &vblur_}, {&spirv::ssimulacra2_maps, 4, &maps_}};
+                                  {&spirv::ssimulacra2_vblur, 4, &vblur_}, {&spirv::ssimulacra2_maps, 4, &maps_}};
         for (const Kernel &kn : kernels) {
             PipelineDesc d;
             d.shader = kn.shader;
@@ -130,7 +131,7 @@ public:
         }
         const VkDeviceSize plane_bytes = VkDeviceSize(plane_) * sizeof(float);
         for (auto [buf, planes] : {std::pair{&lin_, kLinPlanes}, {&work_, kWorkPlanes}, {&temp_, kWorkPlanes},
-                                   {&blurred_, kWorkPlanes}})
+                                   {&blurred_, kBlurredPlanes}})
             if (int err = st.allocator().create_buffer(plane_bytes * planes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                                                        MemoryUse::Device, buf))
                 return err;
@@ -158,7 +159,7 @@ public:
         const BufferRange down[] = {consts, lin};
         const BufferRange xyb[] = {consts, lin, work};
         const BufferRange hblur[] = {consts, work, temp};
-        const BufferRange vblur[] = {consts, temp, blurred};
+        const BufferRange vblur[] = {consts, temp, blurred, work};
         const BufferRange maps[] = {consts, work, blurred, {fb.results, 0, fb.results_size}};
         if (int err = rgb_->make_set(rgb, &rgb_set_)) return err;
         if (int err = down_->make_set(down, &down_set_)) return err;
