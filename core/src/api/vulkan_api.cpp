@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
-// <libvmaf/libvmaf_vulkan.h>: argument checks, then api/vulkan_device.h.
+// <libvmaf/libvmaf_vulkan.h>: argument checks, then api/vulkan_device.h (states,
+// devices) or the context's own Vulkan paths (context/gpu_frames.h).
 #include <cerrno>
 #include <new>
 
@@ -104,7 +105,7 @@ VMAF_EXPORT int vmaf_vulkan_preallocate_pictures(VmafContext *vmaf, VmafVulkanPi
 {
     return vmaf::api::guarded(__func__, [&] {
         if (!vmaf) return -EINVAL;
-        return vmaf::vk::context_preallocate(vmaf, cfg);
+        return vmaf->ctx.vulkan_preallocate_pictures(cfg);
     });
 }
 
@@ -112,7 +113,7 @@ VMAF_EXPORT int vmaf_vulkan_picture_fetch(VmafContext *vmaf, VmafPicture *pic)
 {
     return vmaf::api::guarded(__func__, [&] {
         if (!vmaf || !pic) return -EINVAL;
-        return vmaf::vk::context_fetch(vmaf, pic);
+        return vmaf->ctx.vulkan_fetch_picture(pic);
     });
 }
 
@@ -120,7 +121,7 @@ VMAF_EXPORT int vmaf_vulkan_wait_compute(VmafContext *vmaf)
 {
     return vmaf::api::guarded(__func__, [&] {
         if (!vmaf) return -EINVAL;
-        return vmaf::vk::context_wait_compute(vmaf);
+        return vmaf->ctx.vulkan_wait_compute();
     });
 }
 
@@ -128,7 +129,7 @@ VMAF_EXPORT int vmaf_vulkan_read_imported_pictures(VmafContext *vmaf, unsigned i
 {
     return vmaf::api::guarded(__func__, [&] {
         if (!vmaf) return -EINVAL;
-        return vmaf::vk::context_read_imported(vmaf, index);
+        return vmaf->ctx.vulkan_read_imported(index);
     });
 }
 
@@ -138,7 +139,11 @@ VMAF_EXPORT int vmaf_vulkan_import_va_surface(VmafContext *vmaf, VmafVulkanImpor
     const unsigned raw_side = static_cast<unsigned>(side);
     return vmaf::api::guarded(__func__, [&] {
         if (!vmaf || !side_ok(raw_side)) return -EINVAL;
-        return vmaf::vk::context_import_va_surface(vmaf, raw_side, va_display, va_surface, index);
+        vmaf::GpuImport src;
+        src.kind = vmaf::GpuImport::Kind::VaSurface;
+        src.va_display = va_display;
+        src.va_surface = va_surface;
+        return vmaf->ctx.vulkan_import(raw_side, src, index);
     });
 }
 
@@ -173,7 +178,10 @@ VMAF_EXPORT int vmaf_vulkan_import_image(VmafContext *vmaf, VmafVulkanImportSide
     const unsigned raw_side = static_cast<unsigned>(side);
     return vmaf::api::guarded(__func__, [&] {
         if (!vmaf || !image || !side_ok(raw_side)) return -EINVAL;
-        return vmaf::vk::context_import_image(vmaf, raw_side, *image, index);
+        vmaf::GpuImport src;
+        src.kind = vmaf::GpuImport::Kind::Image;
+        src.image = image;
+        return vmaf->ctx.vulkan_import(raw_side, src, index);
     });
 }
 
@@ -183,7 +191,10 @@ VMAF_EXPORT int vmaf_vulkan_import_external(VmafContext *vmaf, VmafVulkanImportS
     const unsigned raw_side = static_cast<unsigned>(side);
     return vmaf::api::guarded(__func__, [&] {
         if (!vmaf || !picture || !side_ok(raw_side)) return -EINVAL;
-        return vmaf::vk::context_import_external(vmaf, raw_side, *picture, index);
+        vmaf::GpuImport src;
+        src.kind = vmaf::GpuImport::Kind::External;
+        src.external = picture;
+        return vmaf->ctx.vulkan_import(raw_side, src, index);
     });
 }
 

@@ -4,12 +4,9 @@
 #include <cerrno>
 #include <cstring>
 
-#include "context/context.h"
 #include "util/log.h"
 #include "api/vulkan_device.h"
 #include "vulkan/state.h"
-#include "vulkan/import.h"
-#include "vulkan/vaapi.h"
 
 namespace vmaf::vk {
 
@@ -57,61 +54,6 @@ void state_destroy(State *state)
     delete state;
 }
 unsigned state_users(const State *state) { return state->attached(); }
-
-namespace {
-
-State *state_of(VmafContext *ctx, const char *what)
-{
-    State *st = ctx->ctx.vulkan_state();
-    if (!st) log(VMAF_LOG_LEVEL_ERROR, "%s: the context has no Vulkan state (vmaf_vulkan_import_state)\n", what);
-    return st;
-}
-
-}  // namespace
-
-int context_preallocate(VmafContext *ctx, const VmafVulkanPictureConfiguration &c)
-{
-    return ctx->ctx.vulkan_preallocate_pictures(c.pic_params.pix_fmt, c.pic_params.bpc, c.pic_params.w,
-                                                c.pic_params.h, c.pic_cnt, int(c.pic_prealloc_method));
-}
-
-int context_fetch(VmafContext *ctx, VmafPicture *pic) { return ctx->ctx.vulkan_fetch_picture(pic); }
-
-int context_read_imported(VmafContext *ctx, unsigned index) { return ctx->ctx.vulkan_read_imported(index); }
-
-int context_wait_compute(VmafContext *ctx) { return ctx->ctx.vulkan_wait_compute(); }
-
-int context_import_image(VmafContext *ctx, unsigned side, const VmafVulkanImage &img, unsigned index)
-{
-    State *st = state_of(ctx, "vmaf_vulkan_import_image");
-    if (!st) return -EINVAL;
-    auto pic = std::make_unique<ImportedPicture>();
-    if (int err = import_image(*st, img, pic.get())) return err;
-    return ctx->ctx.vulkan_import(side, std::move(pic), index);
-}
-
-int context_import_external(VmafContext *ctx, unsigned side, const VmafVulkanExternalPicture &ext, unsigned index)
-{
-    State *st = state_of(ctx, "vmaf_vulkan_import_external");
-    if (!st) return -EINVAL;
-    auto pic = std::make_unique<ImportedPicture>();
-    if (int err = import_external(*st, ext, pic.get())) return err;
-    return ctx->ctx.vulkan_import(side, std::move(pic), index);
-}
-
-int context_import_va_surface(VmafContext *ctx, unsigned side, void *display, unsigned surface, unsigned index)
-{
-    constexpr const char *what = "vmaf_vulkan_import_va_surface";
-    if (!vaapi_built()) {
-        log(VMAF_LOG_LEVEL_ERROR, "%s: this libvmaf was built without VA-API (meson option vaapi)\n", what);
-        return -ENOSYS;
-    }
-    State *st = state_of(ctx, what);
-    if (!st) return -EINVAL;
-    VaExport exported;
-    if (int err = export_va_surface(display, surface, &exported)) return err;
-    return context_import_external(ctx, side, exported.picture, index);  // closes the fds after
-}
 
 namespace {
 void describe(const DeviceInfo &in, VmafVulkanDeviceInfo *out)

@@ -8,48 +8,14 @@
 #include "picture/picture.h"
 #include "util/log.h"
 
-#if VMAF_HAVE_VULKAN
-#include "vulkan/state.h"
-#include "context/vulkan_io.h"
-#include "vulkan/device_picture.h"
-#include "gpu/engine.h"
-#endif
-
 namespace vmaf {
-
-void vk::EngineDeleter::operator()(vk::Engine *e) const
-{
-#if VMAF_HAVE_VULKAN
-    delete e;
-#else
-    (void)e;
-#endif
-}
-
-void vk::FrameIoDeleter::operator()(vk::FrameIo *io) const
-{
-#if VMAF_HAVE_VULKAN
-    delete io;
-#else
-    (void)io;
-#endif
-}
 
 // The ranks (CollectorSink) of the features that do not run first on a frame
 // start here.
 constexpr unsigned kLaterRank = 1u << 16;
 
-// The sink of the GPU engine's calls: never written, since every feature on the
-// GPU writes into its registered feature's own sink (Engine::FeatureConfig::sink).
-class NoSink final : public ScoreSink {
-public:
-    int append(const char *, unsigned, double) override { return -EINVAL; }
-    int get(const char *, unsigned, double *) const override { return -EINVAL; }
-    int set_aggregate(const char *, double) override { return -EINVAL; }
-};
-
 Context::Context(const VmafConfiguration &cfg)
-    : cfg_(cfg), gpu_sink_(std::make_unique<NoSink>())
+    : gpu_(GpuFrames::create(cfg)), cfg_(cfg)
 {
     log_set_level(cfg.log_level);
     hold_spares();  // released pictures' storage is kept for the next while a context lives
@@ -60,28 +26,10 @@ Context::~Context()
     // Frames still queued finish before the pool goes; their errors no longer matter.
     if (pool_) pool_->wait();
     pool_.reset();
-#if VMAF_HAVE_VULKAN
-    if (vk_state_ && vk_state_->hung() && (vk_engine_ || vk_frame_io_)) {
-        // The GPU may still use the engine's buffers, pipelines and command
-        // buffers and the device pictures: they are left allocated.
-        log(VMAF_LOG_LEVEL_ERROR, "the GPU is hung: this context's GPU objects are not freed\n");
-        if (vk_engine_) vk_engine_->stop_collect_workers();  // they write into this context's sinks
-        (void)vk_engine_.release();
-        (void)vk_frame_io_.release();
-    }
-    if (vk_engine_) {
-        FeatureCollector scratch;
-        CollectorSink sink(scratch, {}, "");
-        vk_engine_->flush(sink);
-    }
-    vk_engine_.reset();
-#endif
+    gpu_->stop_engine();  // before the pictures it may hold
     if (prev_ref_.ref) picture_unref(&prev_ref_);
     if (prev_prev_ref_.ref) picture_unref(&prev_prev_ref_);
-    vk_frame_io_.reset();  // device picture pools, imports never read: after every user
-#if VMAF_HAVE_VULKAN
-    if (vk_state_) vk_state_->detach();
-#endif
+    gpu_->close();  // device picture pools, imports never read: after every user
     drop_spares();  // the last context's end frees the kept storage
 }
 
@@ -133,59 +81,12 @@ int Context::start(const FrameFormat &fmt, bool gpu_frames)
             return err;
         }
     }
-#if VMAF_HAVE_VULKAN
-    if (vk_state_) {
-        vk::Engine::FeatureList gpu;
-        for (auto &f : features_) {
-            if (vk::Engine::supports(*vk_state_, *fmt_, *f->info, f->opts)) {
-                f->on_gpu = true;  // every configuration, each into its own sink
-                gpu.push_back({f->info, f->opts, f->sink.get()});
-            }
-        }
-        {
-            // Where each feature runs, once per context.
-            std::string on_gpu, on_cpu;
-            for (const auto &f : features_) {
-                std::string &list = f->on_gpu ? on_gpu : on_cpu;
-                list += (list.empty() ? "" : ", ") + std::string(f->info->name) + f->suffix;
-            }
-            log(VMAF_LOG_LEVEL_INFO, "Vulkan: features on the GPU: %s; on the CPU: %s\n",
-                on_gpu.empty() ? "none" : on_gpu.c_str(), on_cpu.empty() ? "none" : on_cpu.c_str());
-        }
-        if (!gpu.empty() || gpu_frames) {
-            if (int err = vk::Engine::create(vk_state_, *fmt_, gpu, &vk_engine_)) {
-                log(VMAF_LOG_LEVEL_ERROR, "the Vulkan engine failed to start (%d)\n", err);
-                return err;
-            }
-            // The context's sinks are thread-safe: heavy host finishing (SpEED's
-            // fits) runs on as many threads as the caller asked for.
-            if (cfg_.n_threads > 1)
-                if (int err = vk_engine_->set_collect_workers(cfg_.n_threads)) return err;
-        }
-        if (gpu_frames && gpu.size() < features_.size()) {
-            // Features without a GPU twin get each frame back in host memory,
-            // copied into host pictures they may keep (motion's history).
-            std::string cpu;
-            for (const auto &f : features_)
-                if (!f->on_gpu) cpu += (cpu.empty() ? "" : ", ") + std::string(f->info->name) + f->suffix;
-            log(VMAF_LOG_LEVEL_INFO, "features without a GPU twin run on the CPU from host copies of the "
-                                     "frames: %s\n", cpu.c_str());
-            const int err = vk_engine_->enable_host_frames(
-                [this](const VmafPicture &r, const VmafPicture &d, unsigned index) {
-                    VmafPicture pics[2]{};
-                    const VmafPicture *src[2] = {&r, &d};
-                    for (unsigned k = 0; k < 2; k++) {
-                        if (int err = picture_copy_to_new(*src[k], &pics[k])) {
-                            if (k) picture_unref(&pics[0]);
-                            return err;
-                        }
-                    }
-                    return run_cpu_frame(&pics[0], &pics[1], index);
-                });
-            if (err) return err;
-        }
-    }
-#endif
+    // The features the device runs go on the GPU; frames on the GPU come back
+    // to the others as host copies.
+    const auto host_frame = [this](VmafPicture *ref, VmafPicture *dist, unsigned index) {
+        return run_cpu_frame(ref, dist, index);
+    };
+    if (int err = gpu_->start(*fmt_, features_, gpu_frames, host_frame)) return err;
     const unsigned n_threads = cfg_.n_threads > 1 ? cfg_.n_threads : 0;
     if (n_threads) {
         worker_instances_.resize(n_threads);
@@ -272,18 +173,15 @@ int Context::read_pictures(VmafPicture *ref, VmafPicture *dist, unsigned index)
     }
     pic_cnt_++;
 
-#if VMAF_HAVE_VULKAN
-    if (vk_engine_) {
-        if (int err = vk_engine_->submit(*ref, *dist, index, *gpu_sink_)) return err;
-        if (vk_engine_->host_frames_enabled()) {
-            // The CPU features run from the host copies when the frame is
-            // collected; the engine holds its own references to the pictures.
-            picture_unref(ref);
-            picture_unref(dist);
-            return 0;
-        }
+    bool taken = false;
+    if (int err = gpu_->submit(*ref, *dist, index, &taken)) return err;
+    if (taken) {
+        // The CPU features run from the host copies when the frame is
+        // collected; the engine holds its own references to the pictures.
+        picture_unref(ref);
+        picture_unref(dist);
+        return 0;
     }
-#endif
     return run_cpu_frame(ref, dist, index);
 }
 
@@ -341,14 +239,8 @@ int Context::run_cpu_frame(VmafPicture *ref, VmafPicture *dist, unsigned index)
 // Host and device pictures never mix, and a context that imports takes no pictures.
 int Context::check_backing(const VmafPicture &ref, const VmafPicture &dist, unsigned index)
 {
-#if VMAF_HAVE_VULKAN
-    const bool ref_device = vk::device_picture(ref) != nullptr;
-    const bool dist_device = vk::device_picture(dist) != nullptr;
-#else
-    (void)ref;
-    (void)dist;
-    const bool ref_device = false, dist_device = false;
-#endif
+    const bool ref_device = gpu_->is_device_picture(ref);
+    const bool dist_device = gpu_->is_device_picture(dist);
     static constexpr const char *kNames[] = {"unknown", "host", "device", "imported"};
     const Backing b = ref_device ? Backing::Device : Backing::Host;
     if (ref_device != dist_device) {
@@ -368,14 +260,8 @@ int Context::check_backing(const VmafPicture &ref, const VmafPicture &dist, unsi
 int Context::flush()
 {
     if (flushed_) return -EINVAL;
-#if VMAF_HAVE_VULKAN
-    if (vk_frame_io_) vk_frame_io_->drop_unread();
-#endif
-#if VMAF_HAVE_VULKAN
     // First: the engine's last frames may still feed CPU features (imports).
-    if (vk_engine_)
-        if (int err = vk_engine_->flush(*gpu_sink_)) record_error(err);
-#endif
+    if (int err = gpu_->flush()) record_error(err);
     if (pool_) pool_->wait();
     {
         std::lock_guard lock(error_mutex_);
@@ -400,50 +286,9 @@ double Context::frames_per_second() const
     return s > 0 ? pic_cnt_ / s : std::nan("");
 }
 
-int Context::import_vulkan_state(vk::State *state)
-{
-#if VMAF_HAVE_VULKAN
-    if (started_) {
-        log(VMAF_LOG_LEVEL_ERROR, "a Vulkan state must be imported before the first picture\n");
-        return -EINVAL;
-    }
-    if (cfg_.gpumask) {
-        log(VMAF_LOG_LEVEL_ERROR, "GPU use is disabled by VmafConfiguration.gpumask\n");
-        return -EINVAL;
-    }
-    if (vk_state_ && vk_shared_ && vk_state_ == vk_shared_.get() && !vk_frame_io_) {
-        // The caller's own state wins over the one VMAF_BACKEND chose.
-        log(VMAF_LOG_LEVEL_DEBUG, "the imported Vulkan state replaces VMAF_BACKEND's device\n");
-        vk_state_->detach();
-        vk_state_ = nullptr;
-        vk_shared_.reset();
-    }
-    if (vk_state_) {
-        log(VMAF_LOG_LEVEL_ERROR, "this context already imported a Vulkan state; a context takes one\n");
-        return -EBUSY;
-    }
-    vk_state_ = state;
-    state->attach();
-    return 0;
-#else
-    (void)state;
-    log(VMAF_LOG_LEVEL_ERROR, "this libvmaf was built without Vulkan\n");
-    return -ENOSYS;
-#endif
-}
-
 int Context::use_shared_vulkan_state(vk::State *state)
 {
-    std::unique_ptr<vk::State, vk::SharedStateRelease> ref(state);
-    if (started_ || vk_state_) return -EINVAL;
-#if VMAF_HAVE_VULKAN
-    vk_state_ = state;
-    state->attach();
-    vk_shared_ = std::move(ref);
-    return 0;
-#else
-    return -ENOSYS;
-#endif
+    return gpu_->use_shared_state(state, started_);
 }
 
 int Context::preallocate_pictures(const VmafPictureConfiguration &c)
@@ -461,19 +306,75 @@ int Context::fetch_preallocated_picture(VmafPicture *pic, int timeout_ms)
 
 int Context::fetch_host(PicturePool &pool, VmafPicture *pic, int timeout_ms)
 {
-#if VMAF_HAVE_VULKAN
     // Other threads never touch the engine: they wait for the reading thread.
     if (reader_.load() == std::this_thread::get_id()) {
         for (;;) {
             const int err = pool.fetch(pic, 0);
             if (err != -EBUSY) return err;
-            if (!vk_engine_ || !vk_engine_->pending()) break;
-            bool collected = false;
-            if (int e = vk_engine_->collect_one(*gpu_sink_, &collected)) return e;
+            bool pending = false;
+            if (int e = gpu_->collect_oldest(&pending)) return e;
+            if (!pending) break;
         }
     }
-#endif
     return pool.fetch(pic, timeout_ms);
+}
+
+int Context::vulkan_fetch_picture(VmafPicture *pic)
+{
+    if (!pic) return -EINVAL;
+    if (PicturePool *host = gpu_->host_pool()) return fetch_host(*host, pic, -1);
+    return gpu_->fetch(pic, pool_ != nullptr);
+}
+
+int Context::vulkan_import(unsigned side, const GpuImport &src, unsigned index)
+{
+    // The picture is made first (its errors come first), then admitted.
+    return gpu_->import(side, src, index, [&](const FrameFormat &fmt) { return admit_import(side, fmt, index); });
+}
+
+int Context::admit_import(unsigned side, const FrameFormat &fmt, unsigned index)
+{
+    constexpr const char *what = "Vulkan import";
+    if (flushed_) {
+        log(VMAF_LOG_LEVEL_ERROR, "%s: the context was already flushed\n", what);
+        return -EINVAL;
+    }
+    if (backing_ == Backing::Host || backing_ == Backing::Device) {
+        log(VMAF_LOG_LEVEL_ERROR, "%s: this context reads pictures with vmaf_read_pictures; it cannot import\n",
+            what);
+        return -EINVAL;
+    }
+    {
+        std::lock_guard lock(error_mutex_);
+        if (async_error_) return async_error_;
+    }
+    if (int err = gpu_->check_import(side, index)) return err;
+    if (!started_) {
+        if (features_.empty()) {
+            log(VMAF_LOG_LEVEL_ERROR, "%s: no feature or model registered\n", what);
+            return -EINVAL;
+        }
+        // Features without a GPU twin get host copies of the frames (start()).
+        t_start_ = std::chrono::steady_clock::now();
+        if (int err = start(fmt, true)) {
+            record_error(err);  // and every later call
+            return err;
+        }
+    } else if (fmt.pix_fmt != fmt_->pix_fmt || fmt.bpc != fmt_->bpc || fmt.w != fmt_->w || fmt.h != fmt_->h) {
+        log(VMAF_LOG_LEVEL_ERROR, "%s: frame %u is %ux%u %u-bit pix_fmt %d; the first import was %ux%u %u-bit "
+                                  "pix_fmt %d\n", what, index, fmt.w, fmt.h, fmt.bpc, fmt.pix_fmt,
+            fmt_->w, fmt_->h, fmt_->bpc, fmt_->pix_fmt);
+        return -EINVAL;
+    }
+    backing_ = Backing::Imported;
+    return 0;
+}
+
+int Context::vulkan_read_imported(unsigned index)
+{
+    if (int err = gpu_->read_imported(index, flushed_)) return err;
+    pic_cnt_++;
+    return 0;
 }
 
 int context_import_vulkan_state(VmafContext *ctx, vk::State *state)

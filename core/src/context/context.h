@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
 // VmafContext: registered features, the frame scheduler (thread pool or the
-// caller's thread, and the Vulkan engine when one is imported), the collector.
+// caller's thread, and the GPU through one seam, context/gpu_frames.h), the
+// collector.
 #pragma once
 
 #include <atomic>
@@ -13,8 +14,8 @@
 #include <vector>
 
 #include "context/collector.h"
+#include "context/gpu_frames.h"
 #include "feature/extractor.h"
-#include "gpu/engine_ptr.h"
 #include "libvmaf/libvmaf.h"
 #include "picture/pool.h"
 #include "util/thread_pool.h"
@@ -22,13 +23,9 @@
 namespace vmaf {
 
 namespace vk {
-class State;
-struct ImportedPicture;
-struct FrameIo;
-struct FrameIoDeleter {
-    void operator()(FrameIo *io) const;
-};
-// Drops a context's reference to the process's shared device (context/backend_select.cpp).
+// Drops a reference to the process's shared device. Declared for
+// context/backend_select.cpp, which still defines it; no Context member uses it
+// (GpuFrames drops its reference itself), so it goes with that definition.
 struct SharedStateRelease {
     void operator()(State *st) const;
 };
@@ -54,27 +51,31 @@ public:
     int use_feature(const ExtractorInfo *info, const Dict &opts);
     int read_pictures(VmafPicture *ref, VmafPicture *dist, unsigned index);
     int flush();
-    int import_vulkan_state(vk::State *state);
-    // The process's shared device, chosen by VMAF_BACKEND (context/backend_select.h);
-    // a state the caller imports later takes its place.
+    // The GPU (context/gpu_frames.h): the caller's Vulkan state
+    // (vmaf_vulkan_import_state), or the process's shared device chosen by
+    // VMAF_BACKEND (context/backend_select.h), which a state the caller imports
+    // later replaces.
+    int import_vulkan_state(vk::State *state) { return gpu_->import_state(state, started_); }
     int use_shared_vulkan_state(vk::State *state);
-    bool vulkan_from_environment() const { return vk_shared_ != nullptr; }
+    bool vulkan_from_environment() const { return gpu_->shared(); }
 
     int preallocate_pictures(const VmafPictureConfiguration &cfg);
     int fetch_preallocated_picture(VmafPicture *pic, int timeout_ms = -1);
 
-    // The Vulkan zero-copy paths (<libvmaf/libvmaf_vulkan.h>), defined in
-    // context/vulkan_io.cpp: picture pools in device memory, imported frames.
-    int vulkan_preallocate_pictures(VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h, unsigned count,
-                                    int method);
+    // The Vulkan zero-copy paths (<libvmaf/libvmaf_vulkan.h>): picture pools in
+    // device memory, imported frames.
+    int vulkan_preallocate_pictures(const VmafVulkanPictureConfiguration &cfg)
+    {
+        return gpu_->preallocate(cfg, started_);
+    }
     int vulkan_fetch_picture(VmafPicture *pic);
     // Hand in one side (0 reference, 1 distorted) of frame `index`.
-    int vulkan_import(unsigned side, std::unique_ptr<vk::ImportedPicture> pic, unsigned index);
+    int vulkan_import(unsigned side, const GpuImport &src, unsigned index);
     int vulkan_read_imported(unsigned index);
-    int vulkan_wait_compute();
-    vk::State *vulkan_state() const { return vk_state_; }
+    int vulkan_wait_compute() { return gpu_->wait_compute(flushed_); }
+    vk::State *vulkan_state() const { return gpu_->state(); }
     // The GPU engine once started (bench and tests: GPU timing), else null.
-    const vk::Engine *vulkan_engine() const { return vk_engine_.get(); }
+    const vk::Engine *vulkan_engine() const { return gpu_->engine(); }
 
     FeatureCollector &collector() { return collector_; }
     const VmafConfiguration &config() const { return cfg_; }
@@ -96,9 +97,12 @@ private:
     // Where this context's pictures live, fixed by the first frame.
     enum class Backing { Unknown, Host, Device, Imported };
 
-    // gpu_frames: the pictures arrive on the GPU (imports), so the engine runs
-    // even without GPU features and hands the CPU features host copies.
+    // gpu_frames: the pictures arrive on the GPU (imports, device pictures), so
+    // the engine runs even without GPU features and hands the CPU features host
+    // copies.
     int start(const FrameFormat &fmt, bool gpu_frames = false);
+    // The context's checks of an imported side of frame `index` (GpuFrames::import).
+    int admit_import(unsigned side, const FrameFormat &fmt, unsigned index);
     // The CPU features' part of one frame: temporal ones here in call order,
     // the others on the thread pool (or here); keeps the reference history.
     // Takes over the caller's references to both pictures.
@@ -116,7 +120,7 @@ private:
     int fetch_host(PicturePool &pool, VmafPicture *pic, int timeout_ms);
 
     // First, so it goes last: the shared device outlives everything made on it.
-    std::unique_ptr<vk::State, vk::SharedStateRelease> vk_shared_;
+    std::unique_ptr<GpuFrames> gpu_;
     VmafConfiguration cfg_;
     FeatureCollector collector_;
     std::vector<std::unique_ptr<RegisteredFeature>> features_;
@@ -126,10 +130,6 @@ private:
     std::vector<std::vector<std::unique_ptr<Extractor>>> worker_instances_;
     VmafPicture prev_ref_{}, prev_prev_ref_{};
     std::unique_ptr<PicturePool> picture_pool_;
-    std::unique_ptr<ScoreSink> gpu_sink_;
-    vk::State *vk_state_ = nullptr;
-    std::unique_ptr<vk::Engine, vk::EngineDeleter> vk_engine_;
-    std::unique_ptr<vk::FrameIo, vk::FrameIoDeleter> vk_frame_io_;
     Backing backing_ = Backing::Unknown;
     std::mutex error_mutex_;
     int async_error_ = 0;

@@ -61,15 +61,6 @@ int Engine::create(State *state, const FrameFormat &fmt, FeatureList features, s
     return 0;
 }
 
-int Engine::create(State *state, const FrameFormat &fmt, FeatureList features,
-                   std::unique_ptr<Engine, EngineDeleter> *out)
-{
-    std::unique_ptr<Engine> e;
-    if (int err = create(state, fmt, std::move(features), &e)) return err;
-    out->reset(e.release());
-    return 0;
-}
-
 Engine::Engine(State &st) : st_(st) {}
 
 Engine::~Engine()

@@ -33,7 +33,6 @@
 
 #include "feature/extractor.h"
 #include "feature/twin.h"
-#include "gpu/engine_ptr.h"
 #include "util/thread_pool.h"
 #include "vulkan/command.h"
 #include "vulkan/memory.h"
@@ -102,8 +101,6 @@ public:
                          const FeatureOptions &opts);
 
     static int create(State *state, const FrameFormat &fmt, FeatureList features, std::unique_ptr<Engine> *out);
-    static int create(State *state, const FrameFormat &fmt, FeatureList features,
-                      std::unique_ptr<Engine, EngineDeleter> *out);
     ~Engine();
     Engine(const Engine &) = delete;
     Engine &operator=(const Engine &) = delete;
