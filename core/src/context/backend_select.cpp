@@ -6,10 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <memory>
-#include <mutex>
 #include <optional>
-#include <unordered_set>
 
 #include "context/context.h"
 #include "util/env.h"
@@ -25,27 +22,6 @@ namespace vmaf {
 namespace {
 
 #if VMAF_HAVE_VULKAN
-// The devices vmaf_init_backend() made, each for one context: the context's
-// reference destroys it (SharedStateRelease) rather than returning it to the
-// process's shared devices.
-struct OwnedStates {
-    std::mutex mutex;
-    std::unordered_set<vk::State *> states;
-};
-
-OwnedStates &owned_states()
-{
-    static OwnedStates *o = new OwnedStates;  // never destroyed: contexts may outlive static destructors
-    return *o;
-}
-
-bool forget_owned(vk::State *st)
-{
-    OwnedStates &o = owned_states();
-    std::lock_guard lock(o.mutex);
-    return o.states.erase(st) != 0;
-}
-
 // A device of the context's own, as vmaf_vulkan_state_init() makes one.
 int create_own_state(const VmafVulkanConfiguration &c, vk::State **out)
 {
@@ -54,13 +30,7 @@ int create_own_state(const VmafVulkanConfiguration &c, vk::State **out)
     if (c.device_name) cfg.device_name = c.device_name;
     cfg.validation = c.enable_validation != 0;
     if (c.frames_in_flight) cfg.frames_in_flight = c.frames_in_flight;
-    std::unique_ptr<vk::State> s;
-    if (int err = vk::State::create(cfg, &s)) return err;
-    OwnedStates &o = owned_states();
-    std::lock_guard lock(o.mutex);
-    o.states.insert(s.get());
-    *out = s.release();
-    return 0;
+    return vk::own_state_create(cfg, out);  // destroyed by the context's shared_state_release()
 }
 #endif
 
@@ -92,24 +62,6 @@ void say_error(const BackendRequest &req, const std::string &line)
 }
 
 }  // namespace
-
-void vk::SharedStateRelease::operator()(vk::State *st) const
-{
-#if VMAF_HAVE_VULKAN
-    if (!forget_owned(st)) {
-        vk::shared_state_release(st);
-        return;
-    }
-    if (st->hung()) {
-        // Destroying a device the GPU still works for is undefined: keep it.
-        log(VMAF_LOG_LEVEL_ERROR, "Vulkan: the GPU is hung: the context's device is not destroyed\n");
-        return;
-    }
-    delete st;
-#else
-    (void)st;
-#endif
-}
 
 int choose_backend(Context &ctx, const BackendRequest &req, BackendOutcome *out)
 {

@@ -22,15 +22,6 @@
 
 namespace vmaf {
 
-namespace vk {
-// Drops a reference to the process's shared device. Declared for
-// context/backend_select.cpp, which still defines it; no Context member uses it
-// (GpuFrames drops its reference itself), so it goes with that definition.
-struct SharedStateRelease {
-    void operator()(State *st) const;
-};
-}  // namespace vk
-
 struct RegisteredFeature {
     const ExtractorInfo *info;
     FeatureOptions opts;

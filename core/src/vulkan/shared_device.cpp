@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,7 @@ struct Shared {
 struct Registry {
     std::mutex mutex;
     std::map<std::string, Shared> by_choice;  // VMAF_VULKAN_DEVICE's value ("" for the automatic choice)
+    std::set<State *> own;                    // own_state_create()'s, each for one context
     uint64_t created = 0;
     long pid = 0;            // the process whose states by_choice holds
     bool hooks = false;      // call_around_fork and call_at_exit registered
@@ -48,6 +50,7 @@ void forget_parents_states(Registry &r)
     if (r.pid != 0 && !r.by_choice.empty()) {
         for (auto &[key, sh] : r.by_choice) (void)sh.state.release();
         r.by_choice.clear();
+        r.own.clear();  // never freed in the child either
         forget_spare_storage();  // some are imported by the parent's device
         log(VMAF_LOG_LEVEL_DEBUG, "Vulkan: a child process: the parent's device is left alone, this process "
                                   "makes its own\n");
@@ -99,14 +102,31 @@ int shared_state_acquire(State **out)
     return 0;
 }
 
+int own_state_create(const Config &cfg, State **out)
+{
+    *out = nullptr;
+    std::unique_ptr<State> s;
+    if (int err = State::create(cfg, &s)) return err;
+    Registry &r = registry();
+    std::lock_guard lock(r.mutex);
+    forget_parents_states(r);
+    r.own.insert(s.get());
+    *out = s.release();
+    return 0;
+}
+
 void shared_state_release(State *state)
 {
     if (!state) return;
-    std::unique_ptr<State> hung;
+    std::unique_ptr<State> hung, own;
     {
         Registry &r = registry();
         std::lock_guard lock(r.mutex);
         if (r.pid != os::process_id()) return;  // a parent's state, in a child: not ours to touch
+        if (r.own.erase(state)) {
+            own.reset(state);
+            if (state->hung()) hung = std::move(own);
+        }
         for (auto it = r.by_choice.begin(); it != r.by_choice.end(); ++it) {
             if (it->second.state.get() != state) continue;
             if (--it->second.refs == 0 && state->hung()) {
@@ -121,6 +141,7 @@ void shared_state_release(State *state)
         log(VMAF_LOG_LEVEL_ERROR, "Vulkan: the GPU is hung: the process's device is not destroyed\n");
         (void)hung.release();
     }
+    // own (if any) is destroyed here, outside the lock: its pipeline cache is written first
 }
 
 unsigned shared_state_trim()

@@ -13,13 +13,20 @@
 namespace vmaf::vk {
 
 class State;
+struct Config;
 
 // A reference to the shared state for the device VMAF_VULKAN_DEVICE names
 // (the best usable device when unset), created when there is none. Returns 0
 // or the negative errno of State::create (whose log lines say why).
 int shared_state_acquire(State **out);
-// Drop one reference. The state stays when it was the last, for the next
-// context; a hung one is given up (never destroyed: the GPU may still use it).
+// A device of one context's own (vmaf_init_backend), made with `cfg`: not
+// shared, and destroyed by its one shared_state_release(), so that whoever holds
+// a state of the context drops it the same way whichever kind it is.
+int own_state_create(const Config &cfg, State **out);
+
+// Drop one reference. A shared state stays when it was the last, for the next
+// context; an own state is destroyed; a hung one is given up (never destroyed:
+// the GPU may still use it).
 void shared_state_release(State *state);
 
 // Destroy the states no context uses now (their pipeline caches are written
