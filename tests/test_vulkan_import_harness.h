@@ -371,7 +371,7 @@ struct Pair {
 };
 
 // Luma only, as 4:0:0 pictures.
-std::vector<VmafPicture> mono(const std::vector<VmafPicture> &in)
+inline std::vector<VmafPicture> mono(const std::vector<VmafPicture> &in)
 {
     std::vector<VmafPicture> out;
     for (const VmafPicture &p : in) {
@@ -386,7 +386,7 @@ std::vector<VmafPicture> mono(const std::vector<VmafPicture> &in)
     return out;
 }
 
-Pair load_pair(const std::string &name, bool as_mono = false)
+inline Pair load_pair(const std::string &name, bool as_mono = false)
 {
     Pair pair;
     pair.ref = load_y4m(data_dir() + "/" + name + "_ref.y4m");
@@ -415,7 +415,7 @@ Pair load_pair(const std::string &name, bool as_mono = false)
     return pair;
 }
 
-VmafContext *open_context(VmafVulkanState *state, bool psnr_only = false)
+inline VmafContext *open_context(VmafVulkanState *state, bool psnr_only = false)
 {
     VmafContext *ctx = nullptr;
     REQUIRE(vmaf_init(&ctx, quiet_config()) == 0);
@@ -428,7 +428,7 @@ VmafContext *open_context(VmafVulkanState *state, bool psnr_only = false)
 }
 
 // Scores through vmaf_read_pictures on the same device: the expectation.
-Scores host_scores(VmafVulkanState *state, const Pair &pair, bool psnr_only = false)
+inline Scores host_scores(VmafVulkanState *state, const Pair &pair, bool psnr_only = false)
 {
     VmafContext *ctx = open_context(state, psnr_only);
     for (size_t i = 0; i < pair.ref.size(); i++) {
@@ -441,6 +441,245 @@ Scores host_scores(VmafVulkanState *state, const Pair &pair, bool psnr_only = fa
     Scores s = scores_of(ctx);
     REQUIRE(vmaf_close(ctx) == 0);
     return s;
+}
+
+// One picture in VkImages of the harness, re-uploaded per frame. Its images'
+// timeline semaphores order the upload, the library's read and the next upload.
+// How the library is to read the images: copied (the description gives no
+// usage), or sampled by its kernels (images without TRANSFER_SRC usage, so that a
+// copy would break the validation layer's rules).
+enum class Read { Copy, Sampled };
+
+class ImageSet {
+public:
+    ImageSet(Harness &h, const ImageCase &c, const VmafPicture &like, Read read = Read::Copy)
+        : h_(h), c_(c), read_(read)
+    {
+        bpc_ = like.bpc;
+        pix_fmt_ = like.pix_fmt;
+        w_ = like.w[0];
+        h0_ = like.h[0];
+        const unsigned bytes = like.bpc > 8 ? 2 : 1;
+        const vk::ImageFormatInfo *info = vk::image_format_info(c.format[0]);
+        REQUIRE(info);
+        shift_ = (info->msb_bits || c.msb_aligned) ? 16 - like.bpc : 0;
+        // Stored planes: (image, aspect, components, plane dims).
+        auto add = [&](unsigned image, VkImageAspectFlagBits aspect, unsigned p, bool interleave) {
+            Stored s{image, aspect, p, interleave, like.w[p], like.h[p], 0,
+                     size_t(like.w[p]) * (interleave ? 2 : 1) * bytes};
+            stored_.push_back(s);
+        };
+        switch (c.layout) {
+        case Layout::Planar:
+            for (unsigned p = 0; p < 3; p++) add(p, VK_IMAGE_ASPECT_COLOR_BIT, p, false);
+            n_images_ = 3;
+            break;
+        case Layout::Interleaved:
+            add(0, VK_IMAGE_ASPECT_COLOR_BIT, 0, false);
+            add(1, VK_IMAGE_ASPECT_COLOR_BIT, 1, true);
+            n_images_ = 2;
+            break;
+        case Layout::MultiPlane:
+            add(0, VK_IMAGE_ASPECT_PLANE_0_BIT, 0, false);
+            if (info->planes == 2) {
+                add(0, VK_IMAGE_ASPECT_PLANE_1_BIT, 1, true);
+            } else {
+                add(0, VK_IMAGE_ASPECT_PLANE_1_BIT, 1, false);
+                add(0, VK_IMAGE_ASPECT_PLANE_2_BIT, 2, false);
+            }
+            n_images_ = 1;
+            break;
+        case Layout::Mono:
+            add(0, VK_IMAGE_ASPECT_COLOR_BIT, 0, false);
+            n_images_ = 1;
+            break;
+        }
+        size_t at = 0;
+        for (Stored &s : stored_) {
+            s.offset = at;
+            at += (s.pitch * s.h + 15) & ~size_t(15);
+        }
+        staging_ = h.host_buffer(at, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+        for (unsigned i = 0; i < n_images_; i++) {
+            const bool luma_sized = c.layout == Layout::MultiPlane || i == 0;
+            img_[i] = h.image(c.format[i], luma_sized ? like.w[0] : like.w[1], luma_sized ? like.h[0] : like.h[1],
+                              read == Read::Sampled);
+            sem_[i] = h.timeline();
+        }
+        VkCommandPoolCreateInfo pi = vk::make<VkCommandPoolCreateInfo>(VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
+        pi.queueFamilyIndex = h.family();
+        vk_check(h.fn.vkCreateCommandPool(h.device(), &pi, nullptr, &pool_), "vkCreateCommandPool");
+        VkCommandBufferAllocateInfo ai = vk::make<VkCommandBufferAllocateInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
+        ai.commandPool = pool_;
+        ai.commandBufferCount = 1;
+        vk_check(h.fn.vkAllocateCommandBuffers(h.device(), &ai, &cmd_), "vkAllocateCommandBuffers");
+    }
+
+    ~ImageSet()
+    {
+        for (unsigned i = 0; i < n_images_; i++) h_.wait(sem_[i], value_[i]);
+        h_.fn.vkDestroyCommandPool(h_.device(), pool_, nullptr);
+        h_.destroy(staging_);
+        destroy_images();
+        for (unsigned i = 0; i < n_images_; i++) h_.destroy(sem_[i]);
+    }
+
+    void destroy_images()
+    {
+        for (unsigned i = 0; i < n_images_; i++) {
+            if (img_[i]) h_.destroy(img_[i]);
+            img_[i] = VK_NULL_HANDLE;
+        }
+    }
+
+    // Upload `pic`, after whatever read the images last; the upload's submission
+    // signals the next value of each image's semaphore.
+    void upload(const VmafPicture &pic)
+    {
+        for (unsigned i = 0; i < n_images_; i++) h_.wait(sem_[i], value_[i]);  // staging and cmd are free
+        for (const Stored &s : stored_) pack_plane(pic, s.plane, s.interleave, shift_, staging_.data + s.offset, s.pitch);
+
+        const auto &fn = h_.fn;
+        vk_check(fn.vkResetCommandPool(h_.device(), pool_, 0), "vkResetCommandPool");
+        VkCommandBufferBeginInfo bi = vk::make<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
+        bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+        vk_check(fn.vkBeginCommandBuffer(cmd_, &bi), "vkBeginCommandBuffer");
+        std::vector<VkImageMemoryBarrier> to_dst;
+        for (unsigned i = 0; i < n_images_; i++) {
+            VkImageMemoryBarrier b = vk::make<VkImageMemoryBarrier>(VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER);
+            b.srcAccessMask = 0;
+            b.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+            b.oldLayout = layout_[i];  // UNDEFINED the first time: nothing to keep
+            b.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+            b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+            b.image = img_[i];
+            b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+            to_dst.push_back(b);
+        }
+        fn.vkCmdPipelineBarrier(cmd_, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
+                                nullptr, uint32_t(to_dst.size()), to_dst.data());
+        for (const Stored &s : stored_) {
+            VkBufferImageCopy r{};
+            r.bufferOffset = s.offset;
+            r.imageSubresource = {VkImageAspectFlags(s.aspect), 0, 0, 1};
+            r.imageExtent = {s.w, s.h, 1};
+            fn.vkCmdCopyBufferToImage(cmd_, staging_.buffer, img_[s.image], VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &r);
+        }
+        vk_check(fn.vkEndCommandBuffer(cmd_), "vkEndCommandBuffer");
+
+        std::vector<VkSemaphore> sems(sem_, sem_ + n_images_);
+        std::vector<uint64_t> waits(value_, value_ + n_images_), signals;
+        for (uint64_t v : waits) signals.push_back(v + 1);
+        std::vector<VkPipelineStageFlags> stages(n_images_, VK_PIPELINE_STAGE_TRANSFER_BIT);
+        VkTimelineSemaphoreSubmitInfo ti = vk::make<VkTimelineSemaphoreSubmitInfo>(VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
+        ti.waitSemaphoreValueCount = n_images_;
+        ti.pWaitSemaphoreValues = waits.data();
+        ti.signalSemaphoreValueCount = n_images_;
+        ti.pSignalSemaphoreValues = signals.data();
+        VkSubmitInfo si = vk::make<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
+        si.pNext = &ti;
+        si.waitSemaphoreCount = n_images_;
+        si.pWaitSemaphores = sems.data();
+        si.pWaitDstStageMask = stages.data();
+        si.commandBufferCount = 1;
+        si.pCommandBuffers = &cmd_;
+        si.signalSemaphoreCount = n_images_;
+        si.pSignalSemaphores = sems.data();
+        h_.submit(si);
+        for (unsigned i = 0; i < n_images_; i++) {
+            value_[i]++;
+            layout_[i] = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+        }
+    }
+
+    // The import description of the uploaded picture, to be left in `final_layout`
+    // (UNDEFINED: as it is).
+    VmafVulkanImage describe(VkImageLayout final_layout) const
+    {
+        VmafVulkanImage d{};
+        for (unsigned i = 0; i < n_images_; i++) {
+            d.img[i] = img_[i];
+            d.format[i] = c_.format[i];
+            d.layout[i] = layout_[i];
+            d.final_layout[i] = final_layout;
+            d.queue_family[i] = VK_QUEUE_FAMILY_IGNORED;
+            d.sem[i] = sem_[i];
+            d.sem_value[i] = value_[i];
+            d.signal_value[i] = value_[i] + 1;
+        }
+        d.width = w_;
+        d.height = h0_;
+        d.bpc = bpc_;
+        d.pix_fmt = pix_fmt_;
+        d.msb_aligned = c_.msb_aligned;
+        if (read_ == Read::Sampled) {
+            d.usage = VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
+            const vk::ImageFormatInfo *info = vk::image_format_info(c_.format[0]);
+            if (info->planes > 1 || info->msb_bits) d.create_flags = VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
+        }
+        return d;
+    }
+
+    // The library took `d`: what the caller's frame bookkeeping does next
+    // (FFmpeg: store back layout and semaphore value).
+    void imported(const VmafVulkanImage &d)
+    {
+        for (unsigned i = 0; i < n_images_; i++) {
+            if (d.final_layout[i] != VK_IMAGE_LAYOUT_UNDEFINED) layout_[i] = d.final_layout[i];
+            value_[i] = d.signal_value[i];
+        }
+    }
+
+    VkSemaphore semaphore(unsigned i) const { return sem_[i]; }
+    uint64_t value(unsigned i) const { return value_[i]; }
+    unsigned images() const { return n_images_; }
+
+private:
+    struct Stored {
+        unsigned image;
+        VkImageAspectFlagBits aspect;
+        unsigned plane;
+        bool interleave;
+        unsigned w, h;
+        size_t offset, pitch;
+    };
+    Harness &h_;
+    const ImageCase &c_;
+    Read read_;
+    unsigned bpc_ = 8, w_ = 0, h0_ = 0, shift_ = 0;
+    VmafPixelFormat pix_fmt_ = VMAF_PIX_FMT_UNKNOWN;
+    std::vector<Stored> stored_;
+    unsigned n_images_ = 0;
+    VkImage img_[3] = {};
+    VkSemaphore sem_[3] = {};
+    uint64_t value_[3] = {0, 0, 0};
+    VkImageLayout layout_[3] = {VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_UNDEFINED};
+    Harness::HostBuffer staging_;
+    VkCommandPool pool_ = VK_NULL_HANDLE;
+    VkCommandBuffer cmd_ = VK_NULL_HANDLE;
+};
+
+inline bool case_supported(const Harness &h, const ImageCase &c)
+{
+    for (VkFormat f : c.format)
+        if (f != VK_FORMAT_UNDEFINED && !h.supports(f)) return false;
+    return true;
+}
+
+// Whether the device samples every plane of the case through R8/R16 views (what
+// the library needs to read the images in place), and the images themselves.
+inline bool case_sampled(const Harness &h, const ImageCase &c)
+{
+    for (VkFormat f : c.format) {
+        if (f == VK_FORMAT_UNDEFINED) continue;
+        const vk::ImageFormatInfo *info = vk::image_format_info(f);
+        const bool deep = info->bytes == 2;
+        const VkFormat one = deep ? VK_FORMAT_R16_UNORM : VK_FORMAT_R8_UNORM;
+        const VkFormat two = deep ? VK_FORMAT_R16G16_UNORM : VK_FORMAT_R8G8_UNORM;
+        const bool interleaved = info->planes == 2 || info->components == 2;
+        if (!h.samples(f, true) || !h.samples(one) || (interleaved && !h.samples(two))) return false;
+    }
+    return true;
 }
 
 }  // namespace vmaf::test

@@ -1,0 +1,498 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
+// The parity harness's paths (parity.h): the engine, the C API and the Vulkan
+// import API, each checked against the CPU extractor, plus the bench mode.
+#include "parity.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <random>
+#include <sstream>
+
+#include "bench.h"
+#include "context/context.h"
+#include "feature/registry.h"
+#include "gpu/engine.h"
+#include "golden.h"
+#include "libvmaf/libvmaf.h"
+#include "libvmaf/libvmaf_vulkan.h"
+#include "options.h"
+#include "picture/picture.h"
+#include "pictures.h"
+#include "sink.h"
+#include "test_vulkan_import_harness.h"
+#include "vulkan.h"
+
+namespace vmaf::test::parity {
+
+namespace {
+
+// What the process shares between test cases, released by release_shared().
+struct Shared {
+    std::map<std::string, std::unique_ptr<Frames>> golden;
+    std::map<unsigned, std::unique_ptr<vk::State>> states;
+    VmafVulkanState *api_state = nullptr;    // the public API's, on the default device
+    std::unique_ptr<Harness> caller;         // a caller's device, for the import API
+    VmafVulkanState *caller_state = nullptr; // adopted from it
+    std::map<std::string, std::unique_ptr<Pair>> import_pairs;
+    std::vector<std::pair<std::string, const Table &(*)()>> tables;
+};
+Shared &shared()
+{
+    static Shared s;
+    return s;
+}
+
+std::string format_name(VmafPixelFormat f)
+{
+    switch (f) {
+    case VMAF_PIX_FMT_YUV400P: return "4:0:0";
+    case VMAF_PIX_FMT_YUV420P: return "4:2:0";
+    case VMAF_PIX_FMT_YUV422P: return "4:2:2";
+    case VMAF_PIX_FMT_YUV444P: return "4:4:4";
+    default: return "format " + std::to_string(int(f));
+    }
+}
+
+std::string describe(const Synthetic &c)
+{
+    std::ostringstream s;
+    s << format_name(c.fmt) << " " << c.bpc << "-bit " << c.w << "x" << c.h << ", " << c.frames << " frames";
+    for (const auto &[k, v] : c.options) s << ", " << k << "=" << v;
+    if (*c.what) s << " (" << c.what << ")";
+    return s.str();
+}
+
+// New references to `pics`, for a context to take.
+std::vector<VmafPicture> refs(const std::vector<VmafPicture> &pics)
+{
+    std::vector<VmafPicture> out(pics.size());
+    for (size_t i = 0; i < pics.size(); i++) picture_ref(&out[i], &pics[i]);
+    return out;
+}
+
+// A quiet context running the table's feature with its defaults: on `api`
+// (public import), on `internal` (the import the C shim uses), or on the CPU.
+VmafContext *open_feature_context(const Table &t, VmafVulkanState *api, vk::State *internal)
+{
+    VmafContext *ctx = nullptr;
+    REQUIRE(vmaf_init(&ctx, quiet_config()) == 0);
+    if (api) REQUIRE(vmaf_vulkan_import_state(ctx, api) == 0);
+    if (internal) REQUIRE(context_import_vulkan_state(ctx, internal) == 0);
+    REQUIRE(vmaf_use_feature(ctx, t.extractor->name, nullptr) == 0);
+    return ctx;
+}
+
+// Every frame of `f` through `ctx`, flushed; the scores (and the context closed).
+Scores score_frames(VmafContext *ctx, const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dist,
+                    bool *gpu_engine = nullptr)
+{
+    auto r = refs(ref), d = refs(dist);
+    for (size_t i = 0; i < r.size(); i++) REQUIRE(vmaf_read_pictures(ctx, &r[i], &d[i], unsigned(i)) == 0);
+    REQUIRE(vmaf_read_pictures(ctx, nullptr, nullptr, 0) == 0);
+    if (gpu_engine) *gpu_engine = ctx->ctx.vulkan_engine() != nullptr;
+    Scores s = scores_of(ctx);
+    REQUIRE(vmaf_close(ctx) == 0);
+    return s;
+}
+
+VmafVulkanState *api_state()
+{
+    Shared &s = shared();
+    if (!s.api_state) s.api_state = validated_api_state();
+    return s.api_state;
+}
+
+Harness &caller()
+{
+    Shared &s = shared();
+    if (!s.caller) {
+        s.caller = std::make_unique<Harness>();
+        REQUIRE(vmaf_vulkan_state_init_external(&s.caller_state, s.caller->handles()) == 0);
+    }
+    return *s.caller;
+}
+
+// The pairs the import path runs: 8-bit 4:2:0 at an odd size and 10-bit, as
+// planar R8 and R16 images (the formats every device copies and samples); the
+// first VMAF_TEST_MAX_FRAMES frames under the sanitizers (load_pair).
+const char *const kImportPairs[] = {"chelsea_322x186_rescale", "rocket_320x240_10bit_crf30"};
+
+const Pair &import_pair(const std::string &name)
+{
+    auto &p = shared().import_pairs[name];
+    if (!p) p = std::make_unique<Pair>(load_pair(name));
+    return *p;
+}
+
+// Every frame of `pair` imported as `c` through a ring of image sets, scored by
+// a context running the table's feature on the caller's device.
+Scores imported_scores(const Table &t, const Pair &pair, const ImageCase &c, Read read, bool *gpu_engine)
+{
+    Harness &h = caller();
+    VmafContext *ctx = open_feature_context(t, shared().caller_state, nullptr);
+    Scores s;
+    {
+        constexpr unsigned ring = 3;
+        std::vector<std::unique_ptr<ImageSet>> sets;
+        for (unsigned k = 0; k < 2 * ring; k++) sets.push_back(std::make_unique<ImageSet>(h, c, pair.ref[0], read));
+        for (unsigned i = 0; i < pair.ref.size(); i++) {
+            ImageSet &r = *sets[2 * (i % ring)], &d = *sets[2 * (i % ring) + 1];
+            r.upload(pair.ref[i]);
+            d.upload(pair.dist[i]);
+            const VmafVulkanImage rd = r.describe(VK_IMAGE_LAYOUT_UNDEFINED), dd = d.describe(VK_IMAGE_LAYOUT_UNDEFINED);
+            REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_REFERENCE, &rd, i) == 0);
+            REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_DISTORTED, &dd, i) == 0);
+            REQUIRE(vmaf_vulkan_read_imported_pictures(ctx, i) == 0);
+            r.imported(rd);
+            d.imported(dd);
+        }
+        REQUIRE(vmaf_read_pictures(ctx, nullptr, nullptr, 0) == 0);
+        *gpu_engine = ctx->ctx.vulkan_engine() != nullptr;
+        s = scores_of(ctx);
+        REQUIRE(vmaf_close(ctx) == 0);
+    }  // the sets wait for the library's last signals before they go
+    return s;
+}
+
+// The engine's and the CPU oracle's scores of `ref`/`dist`.
+MapSink engine_scores(vk::State &st, const Table &t, const FeatureOptions &opts, const std::vector<VmafPicture> &ref,
+                      const std::vector<VmafPicture> &dist)
+{
+    return run_engine(st, *t.extractor, opts, ref, t.reference_only ? ref : dist, t.check_second_flush);
+}
+MapSink cpu_scores(const Table &t, const FeatureOptions &opts, const std::vector<VmafPicture> &ref,
+                   const std::vector<VmafPicture> &dist)
+{
+    const std::vector<VmafPicture> &d = t.reference_only ? ref : dist;
+    return t.cpu ? t.cpu(opts, ref, d) : run_extractor(*t.extractor, opts, ref, d);
+}
+
+bool same(const Table &t, double a, double b) { return a == b || (t.nan_equal && std::isnan(a) && std::isnan(b)); }
+
+// Every score and aggregate of `cpu`, and nothing else, in `gpu` to the bit.
+void identical(const Table &t, const MapSink &gpu, const MapSink &cpu)
+{
+    compare_scores(gpu, cpu, Agreement{0, t.nan_equal});
+    REQUIRE(gpu.aggregates.size() == cpu.aggregates.size());
+    for (const auto &[name, v] : cpu.aggregates) {
+        INFO(name);
+        REQUIRE(gpu.aggregates.count(name));
+        CHECK(same(t, gpu.aggregates.at(name), v));
+    }
+}
+
+// The same for a context's stored scores, `frames` of each.
+void identical(const Table &t, const Scores &got, const Scores &want, unsigned frames)
+{
+    REQUIRE(!want.series.empty());
+    REQUIRE(got.series.size() == want.series.size());
+    for (const auto &[name, series] : want.series) {
+        INFO(name);
+        REQUIRE(got.series.count(name));
+        const auto &g = got.series.at(name);
+        REQUIRE(series.size() == frames);
+        REQUIRE(g.size() == frames);
+        for (unsigned i = 0; i < frames; i++) {
+            INFO("frame " << i);
+            REQUIRE(series[i].has_value());
+            REQUIRE(g[i].has_value());
+            CHECK(same(t, *g[i], *series[i]));
+        }
+    }
+    REQUIRE(got.aggregates.size() == want.aggregates.size());
+    for (const auto &[name, v] : want.aggregates) {
+        INFO(name);
+        REQUIRE(got.aggregates.count(name));
+        CHECK(same(t, got.aggregates.at(name), v));
+    }
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+Frames::~Frames()
+{
+    unref_all(ref);
+    unref_all(dist);
+}
+
+const Frames &golden(const std::string &pair)
+{
+    auto &f = shared().golden[pair];
+    if (!f) {
+        f = std::make_unique<Frames>();
+        f->ref = load_y4m(data_dir() + "/" + pair + "_ref.y4m");
+        f->dist = load_y4m(data_dir() + "/" + pair + "_dis.y4m");
+        REQUIRE(!f->ref.empty());
+        REQUIRE(f->ref.size() == f->dist.size());
+    }
+    return *f;
+}
+
+std::vector<Synthetic> grid(std::initializer_list<VmafPixelFormat> fmts, std::initializer_list<unsigned> depths,
+                            std::initializer_list<std::pair<unsigned, unsigned>> sizes, unsigned frames,
+                            const Dict &options)
+{
+    std::vector<Synthetic> out;
+    for (VmafPixelFormat f : fmts)
+        for (unsigned b : depths)
+            for (auto [w, h] : sizes) out.push_back({f, b, w, h, frames, options});
+    return out;
+}
+
+vk::State &shared_state(unsigned frames_in_flight)
+{
+    auto &st = shared().states[frames_in_flight];
+    if (!st) st = validated_state(frames_in_flight);
+    return *st;
+}
+
+void register_table(const char *name, const Table &(*table)()) { shared().tables.emplace_back(name, table); }
+
+void release_shared()
+{
+    Shared &s = shared();
+    s.golden.clear();
+    s.import_pairs.clear();
+    s.states.clear();
+    if (s.api_state) vmaf_vulkan_state_free(&s.api_state);
+    if (s.caller_state) vmaf_vulkan_state_free(&s.caller_state);
+    s.caller.reset();
+}
+
+void run_golden(const Table &t)
+{
+    vk::State &st = shared_state();
+    if (t.needs_float64) REQUIRE(st.float64());
+    const FeatureOptions opts = options_for(*t.extractor, t.golden_options);
+    unsigned compared = 0;
+    for (const std::string &pair : golden_pairs()) {
+        INFO(pair);
+        const Frames &f = golden(pair);
+        const MapSink gpu = engine_scores(st, t, opts, f.ref, f.dist);
+        for (const char *n : t.outputs) {
+            INFO(n);
+            REQUIRE(gpu.scores.count(n));
+            REQUIRE(gpu.scores.at(n).size() == f.ref.size());
+        }
+        if (t.aggregates >= 0) CHECK(gpu.aggregates.size() == size_t(t.aggregates));
+        identical(t, gpu, cpu_scores(t, opts, f.ref, f.dist));
+        if (t.golden_extra) t.golden_extra(pair, gpu);
+        for (const GoldenCheck &g : t.golden) {
+            if (!g.only_pairs.empty() && std::find(g.only_pairs.begin(), g.only_pairs.end(), pair) == g.only_pairs.end())
+                continue;
+            const std::string path = data_dir() + "/" + pair + g.suffix;
+            INFO(path);
+            REQUIRE(std::filesystem::exists(path));
+            const Expected e = load_expected(path);
+            REQUIRE(e.frames.size() == f.ref.size());
+            if (!e.frames.front().count(std::string(feature_alias(g.outputs.front())))) continue;  // not in this file
+            compared++;
+            for (const char *n : g.outputs) {
+                INFO(n);
+                REQUIRE(gpu.scores.count(n));
+                double max_diff = 0;
+                for (size_t i = 0; i < e.frames.size(); i++) {
+                    const double want = e.frames[i].at(std::string(feature_alias(n))), got = gpu.scores.at(n).at(unsigned(i));
+                    const double d = std::isnan(want) && g.null_is_inf ? (std::isinf(got) && got > 0 ? 0 : INFINITY)
+                                     : got == want                     ? 0
+                                                                        : std::fabs(got - want);
+                    max_diff = std::max(max_diff, d);
+                }
+                std::printf("%-32s %-10s max|diff| vs libvmaf (%s) %.3g\n", pair.c_str(), n, g.suffix, max_diff);
+                CHECK(max_diff <= g.tol);
+            }
+        }
+    }
+    if (!t.golden.empty()) CHECK(compared > 0);
+    check_clean(st);
+}
+
+void run_options(const Table &t)
+{
+    if (t.option_sets.empty()) {
+        SUCCEED("no option sets");
+        return;
+    }
+    vk::State &st = shared_state();
+    for (const std::string &pair : t.option_pairs) {
+        const Frames &f = golden(pair);
+        for (const Dict &d : t.option_sets) {
+            INFO(pair << " option set " << (&d - t.option_sets.data()));
+            const FeatureOptions opts = options_for(*t.extractor, d);
+            identical(t, engine_scores(st, t, opts, f.ref, f.dist), cpu_scores(t, opts, f.ref, f.dist));
+        }
+    }
+    check_clean(st);
+}
+
+void run_synthetic(const Table &t)
+{
+    if (t.synthetic.empty()) {
+        SUCCEED("no synthetic inputs");
+        return;
+    }
+    for (unsigned fif : t.frames_in_flight) {
+        vk::State &st = shared_state(fif);
+        if (t.needs_float64) REQUIRE(st.float64());
+        for (size_t k = 0; k < t.synthetic.size(); k++) {
+            const Synthetic &c = t.synthetic[k];
+            INFO(describe(c) << ", " << fif << " frames in flight");
+            std::vector<VmafPicture> ref, dist;
+            if (c.make) c.make(&ref, &dist);
+            else t.generate(c, uint32_t(1000 + k), &ref, &dist);
+            REQUIRE(ref.size() == dist.size());
+            const FeatureOptions opts = options_for(*t.extractor, c.options);
+            identical(t, engine_scores(st, t, opts, ref, dist), cpu_scores(t, opts, ref, dist));
+            unref_all(ref);
+            unref_all(dist);
+        }
+        check_clean(st);
+    }
+}
+
+void run_declines(const Table &t)
+{
+    if (t.declines.empty()) {
+        SUCCEED("declines nothing it is asked for");
+        return;
+    }
+    vk::State &st = shared_state();
+    for (const Decline &d : t.declines) {
+        INFO(format_name(d.fmt.pix_fmt) << " " << d.fmt.bpc << "-bit " << d.fmt.w << "x" << d.fmt.h << ": " << d.why);
+        const bool want = d.unless_float64 && st.float64();
+        CHECK(vk::Engine::supports(st, d.fmt, *t.extractor, options_for(*t.extractor, d.options)) == want);
+    }
+    check_clean(st);
+}
+
+void run_c_api(const Table &t)
+{
+    const std::vector<std::string> pairs = t.api_pairs.empty() ? golden_pairs() : t.api_pairs;
+    for (const std::string &pair : pairs) {
+        INFO(pair);
+        const Frames &f = golden(pair);
+        const Scores cpu = score_frames(open_feature_context(t, nullptr, nullptr), f.ref, f.dist);
+        bool on_gpu = false;
+        const Scores gpu = score_frames(open_feature_context(t, api_state(), nullptr), f.ref, f.dist, &on_gpu);
+        CHECK(on_gpu);
+        identical(t, gpu, cpu, unsigned(f.ref.size()));
+        if (&pair == &pairs.front()) {  // through the shim's import: one submission per frame
+            vk::State &st = shared_state();
+            const uint64_t before = st.submissions();
+            const Scores shim = score_frames(open_feature_context(t, nullptr, &st), f.ref, f.dist);
+            if (t.one_submission_per_frame) CHECK(st.submissions() - before == f.ref.size());
+            else CHECK(st.submissions() - before >= f.ref.size());
+            identical(t, shim, cpu, unsigned(f.ref.size()));
+            check_clean(st);
+        }
+    }
+}
+
+void run_import_api(const Table &t)
+{
+    Harness &h = caller();
+    for (const char *name : kImportPairs) {
+        const Pair &pair = import_pair(name);
+        bool on_gpu = false;
+        const Scores want = score_frames(open_feature_context(t, shared().caller_state, nullptr), pair.ref, pair.dist,
+                                         &on_gpu);
+        CHECK(on_gpu);
+        const bool deep = pair.ref[0].bpc > 8;
+        const VkFormat f = deep ? VK_FORMAT_R16_UNORM : VK_FORMAT_R8_UNORM;
+        const ImageCase c{deep ? "3 x R16" : "3 x R8", Layout::Planar, {f, f, f}, false};
+        for (Read read : {Read::Copy, Read::Sampled}) {
+            INFO(name << ", " << c.name << (read == Read::Sampled ? ", sampled" : ", copied"));
+            if (read == Read::Sampled && !case_sampled(h, c)) {
+                WARN(name << ": the device cannot sample " << c.name << "; not run sampled");
+                continue;
+            }
+            const Scores got = imported_scores(t, pair, c, read, &on_gpu);
+            CHECK(on_gpu);
+            identical(t, got, want, unsigned(pair.ref.size()));
+        }
+    }
+    h.check_clean();
+}
+
+int throughput(const std::vector<std::string> &features)
+{
+    int run = 0;
+    for (const auto &[name, fn] : shared().tables) {
+        if (!features.empty() && std::find(features.begin(), features.end(), name) == features.end()) continue;
+        const Table &t = fn();
+        std::vector<std::string> scores;
+        for (const char *n : t.outputs) scores.push_back(n);
+        if (scores.empty()) scores.push_back(t.extractor->provided[0]);
+        std::mt19937 rng(7);
+        ThroughputBench b(*t.extractor, options_for(*t.extractor), scores,
+                          [&rng](unsigned bpc, unsigned w, unsigned h, auto *ref, auto *dist) {
+                              noise_frames(rng, bpc, w, h, 8, ref, dist);
+                          });
+        run_throughput_bench(b);
+        run++;
+    }
+    return run > 0 ? 0 : 1;
+}
+
+int bench(const std::vector<std::string> &features, const std::string &pair_name, unsigned frames)
+{
+    const Frames &f = golden(pair_name);
+    const size_t n = f.ref.size();
+    std::vector<VmafPicture> ref, dist;  // the pair cycled to `frames` frames
+    for (unsigned i = 0; i < frames; i++) {
+        ref.push_back(f.ref[i % n]);
+        dist.push_back(f.dist[i % n]);
+    }
+    vk::State &st = shared_state();
+    std::printf("bench: %s, %u frames (%zu cycled), on %s\n", pair_name.c_str(), frames, n, st.info().name.c_str());
+    int run = 0;
+    for (const auto &[name, fn] : shared().tables) {
+        if (!features.empty() && std::find(features.begin(), features.end(), name) == features.end()) continue;
+        const Table &t = fn();
+        const FeatureOptions opts = options_for(*t.extractor);
+        const FrameFormat fmt = format_of(ref[0]);
+        if (!vk::Engine::supports(st, fmt, *t.extractor, opts)) {
+            std::printf("%-10s declines %s\n", name.c_str(), pair_name.c_str());
+            continue;
+        }
+        auto t0 = std::chrono::steady_clock::now();
+        engine_scores(st, t, opts, ref, dist);
+        const double engine_s = seconds_since(t0);
+        t0 = std::chrono::steady_clock::now();
+        cpu_scores(t, opts, ref, dist);
+        const double cpu_s = seconds_since(t0);
+        t0 = std::chrono::steady_clock::now();
+        score_frames(open_feature_context(t, api_state(), nullptr), ref, dist);
+        const double api_s = seconds_since(t0);
+        t0 = std::chrono::steady_clock::now();
+        score_frames(open_feature_context(t, nullptr, nullptr), ref, dist);
+        const double api_cpu_s = seconds_since(t0);
+        Pair p;  // the frames again, imported from a caller's planar images
+        p.ref = refs(ref);
+        p.dist = refs(dist);
+        const VkFormat plane = ref[0].bpc > 8 ? VK_FORMAT_R16_UNORM : VK_FORMAT_R8_UNORM;
+        const ImageCase c{"planar", Layout::Planar, {plane, plane, plane}, false};
+        bool on_gpu = false;
+        t0 = std::chrono::steady_clock::now();
+        imported_scores(t, p, c, Read::Copy, &on_gpu);
+        const double import_s = seconds_since(t0);
+        std::printf("%-10s engine %8.1f fps | CPU extractor %8.1f fps | C API, Vulkan %8.1f fps | C API, CPU %8.1f fps"
+                    " | import API %8.1f fps\n",
+                    name.c_str(), frames / engine_s, frames / cpu_s, frames / api_s, frames / api_cpu_s,
+                    frames / import_s);
+        run++;
+    }
+    return run > 0 ? 0 : 1;
+}
+
+}  // namespace vmaf::test::parity
