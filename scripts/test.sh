@@ -110,3 +110,21 @@ if [ "${VMAF_TEST_FFMPEG:-1}" != 0 ]; then
     stage_done "vmaf tool on FFmpeg (--hwdec)" "$s"
   fi
 fi
+
+# --- Windows stage -----------------------------------------------------------
+# The MinGW-w64 cross build (scripts/windows.sh, build-windows/) and, under Wine,
+# vmaf.exe on the golden pairs on the CPU and on Vulkan (Wine's Vulkan onto
+# lavapipe, under Xvfb), then ffmpeg.exe with the series cross-built against
+# libvmaf-3.dll (scripts/ffmpeg/build_windows.sh, cached by key like the Linux
+# FFmpeg) and its libvmaf and libvmaf_vulkan filters (scripts/ffmpeg/test_windows.sh):
+# every score identical to Linux (docs/windows.md). VMAF_TEST_WINDOWS=0 skips it.
+if [ "${VMAF_TEST_WINDOWS:-1}" != 0 ]; then
+  s=$SECONDS
+  bash scripts/windows.sh
+  stage_done "Windows cross build" "$s"
+  s=$SECONDS
+  bash scripts/windows_test.sh
+  BACKEND=vulkan FFMPEG=1 bash scripts/windows_test.sh
+  stage_done "Windows under Wine" "$s"
+fi
+# --- end of the Windows stage ------------------------------------------------
