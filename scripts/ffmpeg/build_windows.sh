@@ -100,7 +100,7 @@ configure_args=(
   --prefix="$ffmpeg_vcache/install"
   --extra-version=libvmaf-vk
   --enable-cross-compile --target-os=mingw32 --arch=x86_64
-  --cross-prefix=$cross- --cc="$cc" --cxx="$cross-g++-posix" --pkg-config=pkg-config
+  --cross-prefix="$cross-" --cc="$cc" --cxx="$cross-g++-posix" --pkg-config=pkg-config
   --enable-static --disable-shared
   # clock_gettime and nanosleep, which configure finds in the compiler's
   # winpthread: from its static archive, not libwinpthread-1.dll.
@@ -159,7 +159,7 @@ if [ -f "$build/ffbuild/config.mak" ] && [ "$(cat "$build/.configure-key" 2>/dev
 else
   rm -f "$build/.configure-key"
   say "configure for $cross (libvmaf $vmaf_version from $win_build, Vulkan headers $vulkan_version)"
-  (cd "$build" && PKG_CONFIG_LIBDIR=$pcdir PKG_CONFIG_PATH= "$src/configure" "${configure_args[@]}") \
+  (cd "$build" && PKG_CONFIG_LIBDIR=$pcdir PKG_CONFIG_PATH='' "$src/configure" "${configure_args[@]}") \
     >"$build/configure.out" 2>&1 ||
     die "configure failed: $(tail -n 3 "$build/configure.out" | tr '\n' ' ') (full log: $build/ffbuild/config.log)"
   echo "$configure_key" >"$build/.configure-key"
