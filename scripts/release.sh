@@ -3,7 +3,8 @@
 # The release artefacts, into dist/ (docs/release.md):
 #   libvmaf-vk-VERSION.tar.xz                 the source (meson dist, from the committed tree)
 #   libvmaf-vk-VERSION-linux-x86_64.tar.xz    a release build installed (lib, headers, .pc, vmaf)
-#   libvmaf-vk-VERSION-windows-x86_64.zip     the same from build-windows/ (scripts/windows.sh)
+#   libvmaf-vk-VERSION-windows-x86_64.zip     the same from build-windows/ (scripts/windows.sh),
+#                                             with ffmpeg.exe (scripts/ffmpeg/build_windows.sh)
 #   vmafvk-VERSION-py3-none-linux_x86_64.whl  the Python package carrying the Linux build
 #   SHA256SUMS                                over all of them
 # VERSION is vmafvk_version in meson.build; the script stops, saying why, unless
@@ -132,7 +133,16 @@ if [ "$build_windows" = 1 ]; then
   win_prefix=$(meson introspect build-windows --buildoptions |
     python3 -c 'import json,sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "prefix"))')
   mv "$stage/windows$win_prefix" "$stage/$win_name"
-  for f in bin/libvmaf-3.dll bin/vmaf.exe lib/libvmaf.dll.a lib/pkgconfig/libvmaf.pc include/libvmaf/libvmaf.h; do
+  # ffmpeg.exe with the series, static FFmpeg on this DLL (adr/0083; cached by key),
+  # beside the DLL; FFmpeg's licence (LGPL 2.1 or later: no GPL or nonfree part) and
+  # the series that changes its source go with it.
+  ffmpeg_exe=$(JOBS=$jobs bash scripts/ffmpeg/build_windows.sh build-windows)
+  cp "$ffmpeg_exe" "$stage/$win_name/bin/ffmpeg.exe"
+  ffmpeg_doc=$stage/$win_name/share/doc/ffmpeg
+  mkdir -p "$ffmpeg_doc/patches"
+  cp "$(dirname "$ffmpeg_exe")/../src/LICENSE.md" "$(dirname "$ffmpeg_exe")/../src/COPYING.LGPLv2.1" "$ffmpeg_doc/"
+  cp ffmpeg-patches/9.0/series.txt ffmpeg-patches/9.0/*.patch "$ffmpeg_doc/patches/"
+  for f in bin/libvmaf-3.dll bin/vmaf.exe bin/ffmpeg.exe lib/libvmaf.dll.a lib/pkgconfig/libvmaf.pc include/libvmaf/libvmaf.h; do
     [ -f "$stage/$win_name/$f" ] || fail "the Windows install has no $f"
   done
   win_pc=$(sed -n 's/^Version: //p' "$stage/$win_name/lib/pkgconfig/libvmaf.pc")

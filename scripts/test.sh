@@ -75,6 +75,9 @@ fi
 if [ "${VMAF_TEST_FUZZ:-1}" != 0 ]; then
   background_build fuzz "$after_asan" env FUZZ_BUILD_ONLY=1 bash scripts/fuzz.sh 1
 fi
+if [ "${VMAF_TEST_WINDOWS:-1}" != 0 ]; then
+  background_build windows "$after_asan" bash -c "bash scripts/windows.sh && bash scripts/ffmpeg/build_windows.sh"
+fi
 
 s=$SECONDS
 meson test -C "${BUILD_DIR:-build}" --print-errorlogs --num-processes 2
@@ -143,3 +146,19 @@ if [ "${VMAF_TEST_FUZZ:-1}" != 0 ]; then
   FUZZ_JOBS=2 bash scripts/fuzz.sh "${VMAF_TEST_FUZZ_SECONDS:-20}"
   stage_done "fuzzing" "$s"
 fi
+# --- Windows stage -----------------------------------------------------------
+# The MinGW-w64 cross build (scripts/windows.sh, build-windows/, started above
+# beside the other builds) and, under Wine, vmaf.exe on the golden pairs on the
+# CPU and on Vulkan (Wine's Vulkan onto lavapipe, under Xvfb), then ffmpeg.exe
+# with the series cross-built against libvmaf-3.dll (scripts/ffmpeg/build_windows.sh,
+# cached by key like the Linux FFmpeg) and its libvmaf and libvmaf_vulkan
+# filters (scripts/ffmpeg/test_windows.sh): every score identical to Linux
+# (docs/windows.md). VMAF_TEST_WINDOWS=0 skips it.
+if [ "${VMAF_TEST_WINDOWS:-1}" != 0 ]; then
+  wait_build windows
+  s=$SECONDS
+  bash scripts/windows_test.sh
+  BACKEND=vulkan FFMPEG=1 bash scripts/windows_test.sh
+  stage_done "Windows under Wine" "$s"
+fi
+# --- end of the Windows stage ------------------------------------------------

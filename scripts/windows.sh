@@ -55,7 +55,17 @@ Description: JSON for Modern C++ (headers only)
 Version: $json_version
 Cflags: -I$deps/include
 EOF
+# The compiler cache where there is one (meson uses none on its own for the
+# compilers a cross file names).
+ccache_binaries=
+if command -v ccache >/dev/null; then
+  ccache_binaries="[binaries]
+c = ['ccache', 'x86_64-w64-mingw32-gcc-posix']
+cpp = ['ccache', 'x86_64-w64-mingw32-g++-posix']
+"
+fi
 cat > "$deps/paths.ini" <<EOF
+$ccache_binaries
 [properties]
 pkg_config_libdir = ['$deps/pkgconfig']
 

@@ -9,6 +9,11 @@
 # the Vulkan backend also the pipeline cache under %LOCALAPPDATA%).
 #   bash scripts/windows_test.sh              # the CPU backend
 #   BACKEND=vulkan bash scripts/windows_test.sh   # --backend vulkan through Wine's Vulkan
+#   FFMPEG=1 bash scripts/windows_test.sh     # ... then ffmpeg.exe too (below)
+# With FFMPEG=1, FFmpeg 9.0.2 with ffmpeg-patches/9.0/ is cross-built against
+# the DLL (scripts/ffmpeg/build_windows.sh, cached by key) and its libvmaf and
+# libvmaf_vulkan filters are run under Wine on the golden pairs
+# (scripts/ffmpeg/test_windows.sh), whatever BACKEND says.
 # Wine's Vulkan (winevulkan onto the machine's driver, lavapipe where there is
 # no GPU) comes through its X11 driver: without a display the test runs under
 # Xvfb (Debian's xvfb, installed when missing).
@@ -186,3 +191,8 @@ fi
 
 echo "$((checks - failed)) passed, $failed failed"
 [ "$failed" -eq 0 ]
+
+if [ "${FFMPEG:-0}" = 1 ]; then
+  ffmpeg_exe=$(bash scripts/ffmpeg/build_windows.sh "$win_dir")
+  NATIVE_BUILD_DIR=$native_dir BUILD_DIR=$win_dir bash scripts/ffmpeg/test_windows.sh "$ffmpeg_exe"
+fi
