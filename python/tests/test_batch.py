@@ -1137,6 +1137,58 @@ def test_auto_stops_cpu_workers_the_gpu_outpaces():
     assert pool.take("gpu0") is not None
 
 
+def test_auto_stops_unmeasured_cpu_workers_the_gpu_outpaces():
+    """Issue 51 item 15's catalog as measured: 16 CPU workers at about 3.3 s a pair
+    never finish one while the GPU worker, 4 pairs at once of 0.14 s, scores the
+    catalog; before, they held their pairs and cores to the end (the GPU worker's
+    pairs took 172 ms instead of 136). Once each CPU worker's unfinished pair has
+    run longer than the GPU workers' rate allows (16 CPU workers below 28.6 pairs/s
+    once their pairs have run 0.56 s), their pairs go back to the queue, their
+    copies are stopped, and they take no new pair."""
+    pool, clock, said = fake_pool(48, 16, adaptive=True, gpu_pairs=4)
+    held = {f"cpu{i}": pool.take(f"cpu{i}")[0] for i in range(16)}
+    stopped = []
+    for w in [f"cpu{i}" for i in range(16)]:
+        class W:
+            def __init__(self, label):
+                self.label = label
+
+            def cancel(self, key):
+                stopped.append((self.label, key))
+
+            def wake(self):
+                pass
+        pool.workers[w] = W(w)
+    gpu = [pool.take("gpu0")[0] for _ in range(4)]
+    rounds = 0
+    while not pool.retired:
+        rounds += 1
+        assert rounds < 10, said
+        clock.now += 0.14
+        for name in gpu:
+            pool.finish("gpu0", name, {"ok": True, "seconds": 0.14})
+        gpu = [pool.take("gpu0")[0] for _ in range(4)]
+    assert pool.retired == set(held), said
+    # 0.56 s: the first round after which 16 / elapsed < 4 / 0.14
+    assert abs(clock.now - 0.56) < 1e-9, clock.now
+    assert sorted(stopped) == sorted(held.items()), stopped
+    assert said and "16 CPU workers together at most" in said[0], said
+    assert all(pool.take(label) is None for label in held)
+    # Every pair is scored, by the GPU worker, each once.
+    seen = set()
+    while gpu:
+        for name in gpu:
+            seen.add(name)
+            pool.finish("gpu0", name, {"ok": True, "seconds": 0.14})
+        gpu = [t[0] for t in (pool.take("gpu0") for _ in range(4)) if t not in (None, WAIT_SENTINEL())]
+    assert len(pool.done) == 48, len(pool.done)
+
+
+def WAIT_SENTINEL():
+    from vmafvk.batch.protocol import WAIT
+    return WAIT
+
+
 def test_auto_keeps_cpu_workers_that_outpace_the_gpu():
     """The golden catalog's case: 4 CPU workers at 0.02 s a pair (200 pairs/s together)
     beside a GPU worker at 0.05 s a pair (20 pairs/s): they all go on."""

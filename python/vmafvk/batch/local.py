@@ -22,6 +22,9 @@ from .protocol import WAIT, Worker
 MAX_COPIES = 2            # the pair where it runs, and one copy
 # Pairs after a worker's first ones (which include its start) before its rate counts.
 _RATE_MIN_WARM = 2
+# A CPU worker's unfinished pair bounds its rate only after this long (its first
+# pair includes the process's start).
+_BOUND_MIN_SECONDS = 0.5
 
 
 class _Pool:
@@ -128,40 +131,73 @@ class _Pool:
                 self.again_won += 1
             others = [self.workers[x] for x in on if x in self.workers]
             waiting = list(self.workers.values())
-            if self.adaptive and r.get("ok"):
-                self._decide()
+            stopped = self._decide() if self.adaptive and r.get("ok") else []
         for w in others:
             w.cancel(name)
+        for w, key in stopped:  # CPU copies of pairs now back in the queue
+            w.cancel(key)
         for w in waiting:  # a pair to score again, or the end
             w.wake()
         return r
 
-    def _decide(self) -> None:
-        """--cpu-workers auto beside GPU workers: once both kinds are measured, the
-        CPU workers take no new pair while the GPU workers score more pairs a
+    def _decide(self) -> list:
+        """--cpu-workers auto beside GPU workers: once the GPU workers are measured,
+        the CPU workers take no new pair while the GPU workers score more pairs a
         second than all the CPU workers together would. A worker's rate is the
         pairs it has at once divided by the mean time of its warm pairs (pairs
-        scored at once overlap: 4 at once of 1 s each are 4 a second)."""
+        scored at once overlap: 4 at once of 1 s each are 4 a second). Before any
+        CPU worker has finished warm pairs, each one's rate is bounded by its
+        unfinished pair: it takes longer than it has run so far. When even that
+        bound is outpaced, the CPU workers' pairs go back to the queue and their
+        copies are stopped (returned as (worker, pair) to cancel), so that they
+        no longer take the cores the GPU workers' threads need. Under the lock."""
         gpu_rate = 0.0
         for label, s in self.slots.items():
             if s.kind != "gpu":
                 continue
             warm = self._warm(label)
             if len(warm) < _RATE_MIN_WARM:
-                return
+                return []
             gpu_rate += s.pairs / (sum(warm) / len(warm))
         cpu = [label for label, s in self.slots.items() if s.kind == "cpu"]
         warm = [t for label in cpu for t in self._warm(label)]
-        if len(warm) < _RATE_MIN_WARM:
-            return
-        cpu_rate = len(cpu) / (sum(warm) / len(warm))
-        if cpu_rate < gpu_rate and not self.retired:
-            self.retired.update(cpu)
-            self.adaptive = False
-            if self.notice is not None:
-                self.notice(f"the GPU worker(s) score {gpu_rate:.2f} pairs/s and the {len(cpu)} CPU "
-                            f"workers together about {cpu_rate:.2f}: the CPU workers take no new pair "
-                            "(--cpu-workers auto)")
+        bounded = len(warm) < _RATE_MIN_WARM
+        if not bounded:
+            cpu_rate = len(cpu) / (sum(warm) / len(warm))
+        else:
+            now = self.clock()
+            running = {}
+            for name, on in self.copies.items():
+                for label, t0 in on.items():
+                    if label in cpu:
+                        running[label] = max(running.get(label, 0.0), now - t0)
+            if len(running) < len(cpu) or min(running.values()) < _BOUND_MIN_SECONDS:
+                return []  # a CPU worker with nothing measured and nothing running: no bound
+            cpu_rate = sum(1.0 / e for e in running.values())
+        if cpu_rate >= gpu_rate or self.retired:
+            return []
+        self.retired.update(cpu)
+        self.adaptive = False
+        stopped = []
+        if bounded:
+            for name in list(self.copies):
+                on = self.copies[name]
+                held = [label for label in on if label in cpu]
+                for label in held:
+                    del on[label]
+                    if label in self.workers:
+                        stopped.append((self.workers[label], name))
+                if held and not on:
+                    del self.copies[name]
+                    self.second.pop(name, None)
+                    self.queue.appendleft(name)
+        if self.notice is not None:
+            about = "at most" if bounded else "about"
+            self.notice(f"the GPU worker(s) score {gpu_rate:.2f} pairs/s and the {len(cpu)} CPU "
+                        f"workers together {about} {cpu_rate:.2f}: the CPU workers take no new pair "
+                        "(--cpu-workers auto)" + (f"; their {len(stopped)} unfinished pair(s) go to "
+                                                  "the GPU" if stopped else ""))
+        return stopped
 
     def close(self) -> None:
         with self._lock:
