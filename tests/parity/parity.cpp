@@ -172,22 +172,27 @@ MapSink cpu_scores(const Table &t, const FeatureOptions &opts, const std::vector
     return t.cpu ? t.cpu(opts, ref, d) : run_extractor(*t.extractor, opts, ref, d);
 }
 
-bool same(const Table &t, double a, double b) { return a == b || (t.nan_equal && std::isnan(a) && std::isnan(b)); }
+// Equal, or within `tol` (the table's bound against the CPU; 0 between two GPU runs).
+bool same(const Table &t, double a, double b, double tol)
+{
+    return a == b || (t.nan_equal && std::isnan(a) && std::isnan(b)) || std::fabs(a - b) <= tol;
+}
 
-// Every score and aggregate of `cpu`, and nothing else, in `gpu` to the bit.
+// Every score and aggregate of `cpu`, and nothing else, in `gpu` to the bit
+// (within the table's `tol`).
 void identical(const Table &t, const MapSink &gpu, const MapSink &cpu)
 {
-    compare_scores(gpu, cpu, Agreement{0, t.nan_equal});
+    compare_scores(gpu, cpu, Agreement{t.tol, t.nan_equal});
     REQUIRE(gpu.aggregates.size() == cpu.aggregates.size());
     for (const auto &[name, v] : cpu.aggregates) {
         INFO(name);
         REQUIRE(gpu.aggregates.count(name));
-        CHECK(same(t, gpu.aggregates.at(name), v));
+        CHECK(same(t, gpu.aggregates.at(name), v, t.tol));
     }
 }
 
-// The same for a context's stored scores, `frames` of each.
-void identical(const Table &t, const Scores &got, const Scores &want, unsigned frames)
+// The same for a context's stored scores, `frames` of each, within `tol`.
+void identical(const Table &t, const Scores &got, const Scores &want, unsigned frames, double tol)
 {
     REQUIRE(!want.series.empty());
     REQUIRE(got.series.size() == want.series.size());
@@ -201,14 +206,14 @@ void identical(const Table &t, const Scores &got, const Scores &want, unsigned f
             INFO("frame " << i);
             REQUIRE(series[i].has_value());
             REQUIRE(g[i].has_value());
-            CHECK(same(t, *g[i], *series[i]));
+            CHECK(same(t, *g[i], *series[i], tol));
         }
     }
     REQUIRE(got.aggregates.size() == want.aggregates.size());
     for (const auto &[name, v] : want.aggregates) {
         INFO(name);
         REQUIRE(got.aggregates.count(name));
-        CHECK(same(t, got.aggregates.at(name), v));
+        CHECK(same(t, got.aggregates.at(name), v, tol));
     }
 }
 
@@ -385,14 +390,14 @@ void run_c_api(const Table &t)
         bool on_gpu = false;
         const Scores gpu = score_frames(open_feature_context(t, api_state(), nullptr), f.ref, f.dist, &on_gpu);
         CHECK(on_gpu);
-        identical(t, gpu, cpu, unsigned(f.ref.size()));
+        identical(t, gpu, cpu, unsigned(f.ref.size()), t.tol);
         if (&pair == &pairs.front()) {  // through the shim's import: one submission per frame
             vk::State &st = shared_state();
             const uint64_t before = st.submissions();
             const Scores shim = score_frames(open_feature_context(t, nullptr, &st), f.ref, f.dist);
             if (t.one_submission_per_frame) CHECK(st.submissions() - before == f.ref.size());
             else CHECK(st.submissions() - before >= f.ref.size());
-            identical(t, shim, cpu, unsigned(f.ref.size()));
+            identical(t, shim, cpu, unsigned(f.ref.size()), t.tol);
             check_clean(st);
         }
     }
@@ -418,7 +423,7 @@ void run_import_api(const Table &t)
             }
             const Scores got = imported_scores(t, pair, c, read, &on_gpu);
             CHECK(on_gpu);
-            identical(t, got, want, unsigned(pair.ref.size()));
+            identical(t, got, want, unsigned(pair.ref.size()), 0);  // GPU against GPU
         }
     }
     h.check_clean();

@@ -110,6 +110,9 @@ struct Table {
                           const std::vector<VmafPicture> &dist)>
         cpu;
     bool nan_equal = false;          // NaN on both sides is equal (no other difference is)
+    // The largest |GPU - CPU| of a score or aggregate (0: to the bit); imported
+    // frames still equal host pictures on the same device to the bit.
+    double tol = 0;
     bool needs_float64 = false;      // the device must have doubles (lavapipe has)
     // Each frame one submission (else at least one per frame: a feature whose
     // work is carried into the next frame's submission).

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
+// ssimulacra2's table: the CPU extractor's numbers (itself checked against
+// libjxl's tool in test_ssimulacra2) within 1e-6 on every golden pair (8 and 10
+// bit; 4:2:0, 4:2:2, 4:4:4), with libjxl's fused and unfused multiply-adds and
+// another matrix and range; libjxl's tool within 1e-6 on the 10-bit pair;
+// synthetic 12- and 16-bit pictures of odd and the smallest sizes. A device
+// without doubles and pictures below 8x8 leave the work to the CPU.
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "feature/ssimulacra2/ssimulacra2.h"
+#include "golden.h"
+#include "parity.h"
+#include "picture/picture.h"
+#include "vulkan.h"
+
+using namespace vmaf;
+using namespace vmaf::test;
+using namespace vmaf::test::parity;
+
+namespace {
+
+// The sums of the maps are added in another order than the CPU's (one row
+// after another, each row's in double): ADR 0078.
+constexpr double kTolerance = 1e-6;
+
+// A diagonal ramp over the depth's range per plane, the distorted one up to a
+// sixteenth of the range brighter (clipped); 16-bit samples (every depth here
+// is above 8).
+void ramps(const Synthetic &c, uint32_t seed, std::vector<VmafPicture> *ref, std::vector<VmafPicture> *dist)
+{
+    std::mt19937 rng(seed);
+    const unsigned maxv = (1u << c.bpc) - 1;
+    ref->resize(c.frames);
+    dist->resize(c.frames);
+    for (unsigned f = 0; f < c.frames; f++) {
+        REQUIRE(picture_alloc(&(*ref)[f], c.fmt, c.bpc, c.w, c.h) == 0);
+        REQUIRE(picture_alloc(&(*dist)[f], c.fmt, c.bpc, c.w, c.h) == 0);
+        for (unsigned pl = 0; pl < 3; pl++)
+            for (unsigned y = 0; y < (*ref)[f].h[pl]; y++)
+                for (unsigned x = 0; x < (*ref)[f].w[pl]; x++) {
+                    const unsigned a = (x * 37 + y * 11 + pl * 1000) * 16 % (maxv + 1);
+                    const unsigned b = std::min(maxv, a + unsigned(rng() % (maxv / 16 + 1)));
+                    auto *ra = static_cast<uint8_t *>((*ref)[f].data[pl]) + y * (*ref)[f].stride[pl];
+                    auto *rb = static_cast<uint8_t *>((*dist)[f].data[pl]) + y * (*dist)[f].stride[pl];
+                    reinterpret_cast<uint16_t *>(ra)[x] = uint16_t(a);
+                    reinterpret_cast<uint16_t *>(rb)[x] = uint16_t(b);
+                }
+    }
+}
+
+const Table &ssimulacra2_table()
+{
+    static const Table t = [] {
+        Table t;
+        t.extractor = &kSsimulacra2Extractor;
+        t.tol = kTolerance;
+        t.needs_float64 = true;
+        t.outputs = {"ssimulacra2"};
+        // libjxl's own tool on the 10-bit pair (test_ssimulacra2 holds the CPU
+        // extractor to the same bound).
+        t.golden = {{".ssimulacra2.json", {"ssimulacra2"}, kTolerance, false, {"rocket_320x240_10bit_crf30"}}};
+        t.option_sets = {{{"libjxl_fma", "0"}}, {{"matrix", "bt709"}, {"range", "full"}}};
+        t.option_pairs = golden_pairs();  // the pairs VMAF_TEST_GOLDEN_PAIRS names
+        // 37x29: four scales, the last 5x4 (narrower than the blur's radius);
+        // 8x8: two scales; 67x41 4:2:2: odd chroma blocks.
+        struct Case {
+            VmafPixelFormat fmt;
+            unsigned bpc, w, h;
+        };
+        for (Case c : {Case{VMAF_PIX_FMT_YUV444P, 12, 37, 29}, Case{VMAF_PIX_FMT_YUV420P, 16, 8, 8},
+                       Case{VMAF_PIX_FMT_YUV422P, 12, 67, 41}, Case{VMAF_PIX_FMT_YUV420P, 16, 67, 41}})
+            for (const char *fma : {"1", "0"})
+                t.synthetic.push_back({c.fmt, c.bpc, c.w, c.h, 2, {{"libjxl_fma", fma}, {"range", "full"}}});
+        t.generate = ramps;
+        t.declines = {{{VMAF_PIX_FMT_YUV420P, 8, 64, 48}, {}, "needs doubles", true},
+                      {{VMAF_PIX_FMT_YUV420P, 8, 7, 48}, {}, "narrower than 8"},
+                      {{VMAF_PIX_FMT_YUV420P, 8, 64, 7}, {}, "lower than 8"}};
+        t.api_pairs = {"rocket_320x240_10bit_crf30"};
+        t.one_submission_per_frame = false;  // the constants at init, then one per frame: the case below
+        return t;
+    }();
+    return t;
+}
+
+}  // namespace
+
+PARITY_TABLE(ssimulacra2, ssimulacra2_table, "[ssimulacra2]")
+
+TEST_CASE("ssimulacra2: a device without doubles and pictures below 8x8 stay on the CPU", "[ssimulacra2][vulkan]")
+{
+    vk::State &own = shared_state();
+    vk::FeatureChain no_float64;
+    std::unique_ptr<vk::State> st = adopt_without_float64(own, &no_float64);
+    const auto opts = options_for(kSsimulacra2Extractor);
+    FrameFormat fmt{};
+    fmt.pix_fmt = VMAF_PIX_FMT_YUV420P;
+    fmt.bpc = 8;
+    fmt.w = 64;
+    fmt.h = 48;
+    CHECK(vk::Engine::supports(own, fmt, kSsimulacra2Extractor, opts));
+    CHECK(!vk::Engine::supports(*st, fmt, kSsimulacra2Extractor, opts));
+    for (auto [w, h] : {std::pair{7u, 48u}, std::pair{64u, 7u}}) {
+        fmt.w = w;
+        fmt.h = h;
+        CHECK(!vk::Engine::supports(own, fmt, kSsimulacra2Extractor, opts));
+        CHECK(kSsimulacra2Extractor.create(opts)->init(fmt) == -EINVAL);  // the CPU's clear error
+    }
+    check_clean(own);
+}
+
+TEST_CASE("ssimulacra2: a context with an imported state scores as libjxl's tool, one submission per frame",
+          "[ssimulacra2][vulkan]")
+{
+    // A state of its own: the shared one has the constants from earlier cases.
+    auto own = validated_state();
+    vk::State &st = *own;
+    const std::string pair = "rocket_320x240_10bit_crf30";
+    const ContextScores gpu = score_in_context(st, "ssimulacra2", pair, "ssimulacra2");
+    CHECK(gpu.submissions == gpu.values.size() + 1);  // the constants at init, then one per frame
+    const Expected e = load_expected(data_dir() + "/" + pair + ".ssimulacra2.json");
+    REQUIRE(e.frames.size() == gpu.values.size());
+    double diff = 0;
+    for (size_t i = 0; i < gpu.values.size(); i++) {
+        INFO("frame " << i);
+        const double d = std::fabs(gpu.values[i] - e.frames[i].at("ssimulacra2"));
+        CHECK(d <= kTolerance);
+        diff = std::max(diff, d);
+    }
+    std::printf("%s through a context on the GPU: max |GPU - libjxl| %.3g over %zu frames\n", pair.c_str(), diff,
+                gpu.values.size());
+    check_clean(st);
+}
