@@ -33,20 +33,7 @@ void run_imported(Harness &h, VmafVulkanState *state, const Pair &pair, const Im
     INFO("case " << c.name << (read == Read::Sampled ? ", sampled" : ", copied"));
     VmafContext *ctx = open_context(state, psnr_only);
     {
-        std::vector<std::unique_ptr<ImageSet>> sets;
-        for (unsigned k = 0; k < 2 * ring; k++) sets.push_back(std::make_unique<ImageSet>(h, c, pair.ref[0], read));
-        for (unsigned i = 0; i < pair.ref.size(); i++) {
-            ImageSet &r = *sets[2 * (i % ring)], &d = *sets[2 * (i % ring) + 1];
-            r.upload(pair.ref[i]);
-            d.upload(pair.dist[i]);
-            const VmafVulkanImage rd = r.describe(final_layout), dd = d.describe(final_layout);
-            REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_REFERENCE, &rd, i) == 0);
-            REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_DISTORTED, &dd, i) == 0);
-            REQUIRE(vmaf_vulkan_read_imported_pictures(ctx, i) == 0);
-            r.imported(rd);
-            d.imported(dd);
-        }
-        REQUIRE(vmaf_read_pictures(ctx, nullptr, nullptr, 0) == 0);
+        const auto sets = import_through_ring(h, ctx, pair, c, final_layout, ring, read);
         require_identical(scores_of(ctx), want, unsigned(pair.ref.size()));
         REQUIRE(vmaf_close(ctx) == 0);
     }  // the sets wait for the library's last signals before they go

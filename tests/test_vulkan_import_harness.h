@@ -333,7 +333,10 @@ inline Scores scores_of(VmafContext *ctx)
     return s;
 }
 
-inline void require_identical(const Scores &got, const Scores &want, unsigned frames)
+// Every series and aggregate of `want`, and nothing else, in `got`: `frames`
+// values in each series, all present, each pair of values accepted by `match`.
+template <class Match>
+void require_matching(const Scores &got, const Scores &want, unsigned frames, Match match)
 {
     REQUIRE(!want.series.empty());
     REQUIRE(got.series.size() == want.series.size());
@@ -347,14 +350,20 @@ inline void require_identical(const Scores &got, const Scores &want, unsigned fr
             INFO("frame " << i);
             REQUIRE(series[i].has_value());
             REQUIRE(g[i].has_value());
-            CHECK(*g[i] == *series[i]);
+            CHECK(match(*g[i], *series[i]));
         }
     }
     REQUIRE(got.aggregates.size() == want.aggregates.size());
     for (const auto &[name, v] : want.aggregates) {
         INFO(name);
-        CHECK(got.aggregates.at(name) == v);
+        REQUIRE(got.aggregates.count(name));
+        CHECK(match(got.aggregates.at(name), v));
     }
+}
+
+inline void require_identical(const Scores &got, const Scores &want, unsigned frames)
+{
+    require_matching(got, want, frames, [](double a, double b) { return a == b; });
 }
 
 // A golden pair's pictures, released with it.
@@ -658,6 +667,30 @@ private:
     VkCommandPool pool_ = VK_NULL_HANDLE;
     VkCommandBuffer cmd_ = VK_NULL_HANDLE;
 };
+
+// Every frame of `pair` imported into `ctx` as `c` through a ring of `ring`
+// image sets (left in `final_layout`), then flushed. The sets are returned: they
+// must outlive the context, whose last signals they wait for when they go.
+inline std::vector<std::unique_ptr<ImageSet>> import_through_ring(Harness &h, VmafContext *ctx, const Pair &pair,
+                                                                  const ImageCase &c, VkImageLayout final_layout,
+                                                                  unsigned ring, Read read)
+{
+    std::vector<std::unique_ptr<ImageSet>> sets;
+    for (unsigned k = 0; k < 2 * ring; k++) sets.push_back(std::make_unique<ImageSet>(h, c, pair.ref[0], read));
+    for (unsigned i = 0; i < pair.ref.size(); i++) {
+        ImageSet &r = *sets[2 * (i % ring)], &d = *sets[2 * (i % ring) + 1];
+        r.upload(pair.ref[i]);
+        d.upload(pair.dist[i]);
+        const VmafVulkanImage rd = r.describe(final_layout), dd = d.describe(final_layout);
+        REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_REFERENCE, &rd, i) == 0);
+        REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_DISTORTED, &dd, i) == 0);
+        REQUIRE(vmaf_vulkan_read_imported_pictures(ctx, i) == 0);
+        r.imported(rd);
+        d.imported(dd);
+    }
+    REQUIRE(vmaf_read_pictures(ctx, nullptr, nullptr, 0) == 0);
+    return sets;
+}
 
 inline bool case_supported(const Harness &h, const ImageCase &c)
 {

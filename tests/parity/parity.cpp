@@ -137,21 +137,7 @@ Scores imported_scores(const Table &t, const Pair &pair, const ImageCase &c, Rea
     VmafContext *ctx = open_feature_context(t, shared().caller_state, nullptr);
     Scores s;
     {
-        constexpr unsigned ring = 3;
-        std::vector<std::unique_ptr<ImageSet>> sets;
-        for (unsigned k = 0; k < 2 * ring; k++) sets.push_back(std::make_unique<ImageSet>(h, c, pair.ref[0], read));
-        for (unsigned i = 0; i < pair.ref.size(); i++) {
-            ImageSet &r = *sets[2 * (i % ring)], &d = *sets[2 * (i % ring) + 1];
-            r.upload(pair.ref[i]);
-            d.upload(pair.dist[i]);
-            const VmafVulkanImage rd = r.describe(VK_IMAGE_LAYOUT_UNDEFINED), dd = d.describe(VK_IMAGE_LAYOUT_UNDEFINED);
-            REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_REFERENCE, &rd, i) == 0);
-            REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_DISTORTED, &dd, i) == 0);
-            REQUIRE(vmaf_vulkan_read_imported_pictures(ctx, i) == 0);
-            r.imported(rd);
-            d.imported(dd);
-        }
-        REQUIRE(vmaf_read_pictures(ctx, nullptr, nullptr, 0) == 0);
+        const auto sets = import_through_ring(h, ctx, pair, c, VK_IMAGE_LAYOUT_UNDEFINED, 3, read);
         *gpu_engine = ctx->ctx.vulkan_engine() != nullptr;
         s = scores_of(ctx);
         REQUIRE(vmaf_close(ctx) == 0);
@@ -194,27 +180,7 @@ void identical(const Table &t, const MapSink &gpu, const MapSink &cpu)
 // The same for a context's stored scores, `frames` of each, within `tol`.
 void identical(const Table &t, const Scores &got, const Scores &want, unsigned frames, double tol)
 {
-    REQUIRE(!want.series.empty());
-    REQUIRE(got.series.size() == want.series.size());
-    for (const auto &[name, series] : want.series) {
-        INFO(name);
-        REQUIRE(got.series.count(name));
-        const auto &g = got.series.at(name);
-        REQUIRE(series.size() == frames);
-        REQUIRE(g.size() == frames);
-        for (unsigned i = 0; i < frames; i++) {
-            INFO("frame " << i);
-            REQUIRE(series[i].has_value());
-            REQUIRE(g[i].has_value());
-            CHECK(same(t, *g[i], *series[i], tol));
-        }
-    }
-    REQUIRE(got.aggregates.size() == want.aggregates.size());
-    for (const auto &[name, v] : want.aggregates) {
-        INFO(name);
-        REQUIRE(got.aggregates.count(name));
-        CHECK(same(t, got.aggregates.at(name), v, tol));
-    }
+    require_matching(got, want, frames, [&](double a, double b) { return same(t, a, b, tol); });
 }
 
 double seconds_since(std::chrono::steady_clock::time_point t0)
