@@ -27,6 +27,22 @@ ffmpeg_cache=${LIBVMAF_VK_FFMPEG_CACHE:-${XDG_CACHE_HOME:-${HOME:?set HOME or LI
 say() { echo "${ffmpeg_script_name:-ffmpeg}: $*" >&2; }
 die() { say "error: $*"; exit 1; }
 
+# The y4m header's colour space tag (file $1) as FFmpeg's pixel format name, for
+# the filters' tests (test.sh, test_windows.sh).
+y4m_format() {
+  local c
+  c=$(head -c 200 "$1" | head -n 1 | tr ' ' '\n' | sed -n 's/^C//p')
+  case $c in
+    420jpeg|420paldv|420mpeg2|420|'') echo yuv420p ;;
+    420p10) echo yuv420p10le ;;
+    422) echo yuv422p ;;
+    422p10) echo yuv422p10le ;;
+    444) echo yuv444p ;;
+    444p10) echo yuv444p10le ;;
+    *) die "$1: y4m colour space C$c is not one the Vulkan filter takes" ;;
+  esac
+}
+
 # The bases: FFmpeg's release tarball as Debian's ffmpeg source package (suite
 # sid) carries it, as its orig tarball. Each series.txt records the same tarball
 # name and hash; series.sh check checks that they agree.

@@ -109,21 +109,6 @@ EOF2
 export VK_LAYER_SETTINGS_PATH=$out
 export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/tmp}
 
-# The y4m header's colour space tag as FFmpeg's pixel format name.
-y4m_format() {
-  local c
-  c=$(head -c 200 "$1" | head -n 1 | tr ' ' '\n' | sed -n 's/^C//p')
-  case $c in
-    420jpeg|420paldv|420mpeg2|420|'') echo yuv420p ;;
-    420p10) echo yuv420p10le ;;
-    422) echo yuv422p ;;
-    422p10) echo yuv422p10le ;;
-    444) echo yuv444p ;;
-    444p10) echo yuv444p10le ;;
-    *) die "$1: y4m colour space C$c is not one the Vulkan filter takes" ;;
-  esac
-}
-
 declare -A seen_alt=()
 
 # Fails when the layer said anything of severity error or warning.

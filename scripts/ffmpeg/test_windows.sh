@@ -114,21 +114,6 @@ print(f"ffmpeg-test-windows: {sys.argv[3]}: identical to Linux ({len(fa)} frames
 EOF
 }
 
-# The y4m header's colour space tag as FFmpeg's pixel format name (as test.sh).
-y4m_format() {
-  local c
-  c=$(head -c 200 "$1" | head -n 1 | tr ' ' '\n' | sed -n 's/^C//p')
-  case $c in
-    420jpeg|420paldv|420mpeg2|420|'') echo yuv420p ;;
-    420p10) echo yuv420p10le ;;
-    422) echo yuv422p ;;
-    422p10) echo yuv422p10le ;;
-    444) echo yuv444p ;;
-    444p10) echo yuv444p10le ;;
-    *) die "$1: y4m colour space C$c is not one the Vulkan filter takes" ;;
-  esac
-}
-
 # The pairs the stock filter also runs with VMAF_BACKEND=vulkan (ENV_PAIRS=all: every one).
 env_pairs=${ENV_PAIRS:-astronaut_176x144_crf35 rocket_320x240_10bit_crf30}
 n=0 failed=0
