@@ -5,10 +5,11 @@
 // (ssimulacra2_down.comp, from the second scale on), XYB and the products
 // (ssimulacra2_xyb.comp), the five recursive Gaussian blurs, one invocation
 // per row (ssimulacra2_hblur.comp) then one per column (ssimulacra2_vblur.comp),
-// and the maps' terms summed per row in double (ssimulacra2_maps.comp).
-// collect() adds the rows in order and scores with the CPU's score(). The CPU
-// adds the terms one pixel after another, which parallel work cannot repeat:
-// scores agree within 1e-6, not bit for bit. The kernels need shaderFloat64;
+// and the maps' terms of each row summed in double by one workgroup, in a
+// fixed order (ssimulacra2_maps.comp). collect() adds the rows in order and
+// scores with the CPU's score(). The CPU adds the terms one pixel after
+// another, which parallel work cannot repeat: scores agree within 1e-6, not
+// bit for bit. The kernels need shaderFloat64;
 // without it the CPU extractor runs.
 #include <algorithm>
 #include <cerrno>
@@ -56,6 +57,7 @@ constexpr unsigned kLinPlanes = 12;   // linear RGB of both pictures, two scales
 constexpr unsigned kBlurredPlanes = 6;  // blurred XYB of both (the blurred products go back to `work`)
 constexpr unsigned kSums = 18;        // doubles per row: 6 per channel
 constexpr uint32_t kTile = 16, kLine = 64;
+constexpr uint32_t kMapLanes = 256;  // ssimulacra2_maps.comp's invocations per row
 
 struct Scale {
     uint32_t w, h, row_base;
@@ -85,7 +87,10 @@ bool fits(const State &st, const FrameFormat &fmt)
     return bytes <= lim.maxStorageBufferRange && uint64_t(fmt.w) * fmt.h * kWorkPlanes < (uint64_t(1) << 32) &&
            (fmt.w + kTile - 1) / kTile <= lim.maxComputeWorkGroupCount[0] &&
            (fmt.h + kTile - 1) / kTile <= lim.maxComputeWorkGroupCount[1] &&
-           (kWorkPlanes * std::max(fmt.w, fmt.h) + kLine - 1) / kLine <= lim.maxComputeWorkGroupCount[0];
+           (kWorkPlanes * std::max(fmt.w, fmt.h) + kLine - 1) / kLine <= lim.maxComputeWorkGroupCount[0] &&
+           fmt.h <= lim.maxComputeWorkGroupCount[0] && lim.maxComputeWorkGroupInvocations >= kMapLanes &&
+           lim.maxComputeWorkGroupSize[0] >= kMapLanes &&
+           lim.maxComputeSharedMemorySize >= 6 * kMapLanes * sizeof(double);
 }
 
 class Ssimulacra2Vk final : public Feature {
@@ -201,7 +206,7 @@ public:
             compute_barrier(*st_, rec.cmd);
             vblur_->dispatch(rec.cmd, vblur_set_, &push, groups(kWorkPlanes * s.w, kLine));
             compute_barrier(*st_, rec.cmd);
-            maps_->dispatch(rec.cmd, maps_set_, &push, groups(3 * s.h, kLine));
+            maps_->dispatch(rec.cmd, maps_set_, &push, s.h, 3);
             if (i + 1 < scales_.size()) compute_barrier(*st_, rec.cmd);
         }
         return 0;
