@@ -52,11 +52,20 @@ layout(push_constant) uniform Params {
 // a * b + c rounded once: the product of two floats is exact in double, the
 // sum is rounded to double to odd, which then rounds to float as the exact
 // value would. Done in double so that no driver's fma() can round twice.
+// Rounding to odd moves the sum by at most one unit of the double to an odd
+// double, never halfway between two floats; so it changes the float only
+// where the sum itself is halfway (the 29 bits a float drops are 1 then 28
+// zeros). Every other sum in the normal floats' range is rounded at once,
+// with the same result and without the error term's six operations.
 float fma_once(float a, float b, float c)
 {
     precise double pr = double(a) * double(b);
     precise double dc = double(c);
     precise double s = pr + dc;
+    if ((unpackDouble2x32(s).x & 0x1fffffffu) != 0x10000000u && abs(s) >= double(intBitsToFloat(0x00800000))) {
+        precise float r = float(s);
+        return r;
+    }
     if (!isinf(s) && !isnan(s)) {
         precise double bv = s - pr;
         precise double err = (pr - (s - bv)) + (dc - bv);
