@@ -3,12 +3,15 @@
 // ssimulacra2_vk.cpp from ssimulacra2_tables.h and the CPU's own set-up), the
 // push constants, and libjxl's multiply-add rounded once or twice as the
 // option libjxl_fma says. Every float expression whose value a score depends
-// on is `precise`: the compiler may neither fuse nor reorder it.
+// on is `precise`: the compiler may neither fuse nor reorder it. Every
+// buffer of the kernels is `restrict` (no two bindings of a dispatch share
+// memory), so that a compiler may keep the constants in registers or its
+// constant cache across the stores of a loop instead of reading them again.
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 
 layout(constant_id = 10) const bool kFused = true;
 
-layout(std430, set = 0, binding = 0) readonly buffer Consts {
+layout(std430, set = 0, binding = 0) restrict readonly buffer Consts {
     double conv[8];  // y_off, y_scale, c_off, c_scale, cr_r, cb_g, cr_g, cb_b
     float srgb_p[5];
     float srgb_q[5];

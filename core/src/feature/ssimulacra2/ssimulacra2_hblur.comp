@@ -20,8 +20,8 @@ const uint kOut = 48;   // output columns stored at a time, a multiple of 4
 const uint kPitch = kOut + 1;  // odd: the rows' same column in different banks
 layout(local_size_x = kRows) in;
 
-layout(std430, set = 0, binding = 1) readonly buffer Work { float v[]; } work;
-layout(std430, set = 0, binding = 2) writeonly buffer Temp { float v[]; } temp;
+layout(std430, set = 0, binding = 1) restrict readonly buffer Work { float v[]; } work;
+layout(std430, set = 0, binding = 2) restrict writeonly buffer Temp { float v[]; } temp;
 
 shared float ring[kRows * kRing];
 shared float stage[kRows * kPitch];

@@ -14,9 +14,9 @@
 const uint kLanes = 256;  // ssimulacra2_vk.cpp's kMapLanes
 layout(local_size_x = kLanes) in;
 
-layout(std430, set = 0, binding = 1) readonly buffer Work { float v[]; } work;        // XYB of both, s11, s22, s12
-layout(std430, set = 0, binding = 2) readonly buffer Blurred { float v[]; } blurred;  // mu1, mu2
-layout(std430, set = 0, binding = 3) writeonly buffer Results { double v[]; } results;
+layout(std430, set = 0, binding = 1) restrict readonly buffer Work { float v[]; } work;        // XYB of both, s11, s22, s12
+layout(std430, set = 0, binding = 2) restrict readonly buffer Blurred { float v[]; } blurred;  // mu1, mu2
+layout(std430, set = 0, binding = 3) restrict writeonly buffer Results { double v[]; } results;
 
 shared double partial[6 * kLanes];
 

@@ -15,9 +15,9 @@ const int kAhead = 8;
 
 layout(local_size_x = 64) in;
 
-layout(std430, set = 0, binding = 1) readonly buffer Temp { float v[]; } temp;
-layout(std430, set = 0, binding = 2) writeonly buffer Blurred { float v[]; } blurred;
-layout(std430, set = 0, binding = 3) buffer Work { float v[]; } work;
+layout(std430, set = 0, binding = 1) restrict readonly buffer Temp { float v[]; } temp;
+layout(std430, set = 0, binding = 2) restrict writeonly buffer Blurred { float v[]; } blurred;
+layout(std430, set = 0, binding = 3) restrict buffer Work { float v[]; } work;
 
 void main()
 {
