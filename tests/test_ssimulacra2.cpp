@@ -224,6 +224,18 @@ TEST_CASE("ssimulacra2: the portable fused multiply-add rounds as fmaf", "[ssimu
                     checked++;
                     if (std::memcmp(&want, &got, sizeof want)) mismatches++;
                 }
+    // The same below the normal floats, where a float drops more than 29 of
+    // the double's bits: c an odd number of the smallest floats near 2^-127,
+    // a * b = 2^-150 (1 -+ 2^-46), so that the double sum is halfway.
+    for (const float sign : {1.0f, -1.0f})
+        for (const float dir : {1.0f, -1.0f}) {
+            const float a = sign * std::ldexp(1.0f + std::ldexp(1.0f, -23), -75);
+            const float b = std::ldexp(1.0f - dir * std::ldexp(1.0f, -23), -75);
+            const float c = sign * std::ldexp(float((1 << 22) + 1), -149);
+            const float want = std::fma(a, b, c), got = ssimulacra2::fma_by_double(a, b, c);
+            checked++;
+            if (std::memcmp(&want, &got, sizeof want)) mismatches++;
+        }
     INFO(mismatches << " of " << checked);
     CHECK(mismatches == 0);
     CHECK(ssimulacra2::fma_by_double(0.1f, 10.0f, -1.0f) == std::fma(0.1f, 10.0f, -1.0f));

@@ -3,12 +3,15 @@
 // ssimulacra2_vk.cpp from ssimulacra2_tables.h and the CPU's own set-up), the
 // push constants, and libjxl's multiply-add rounded once or twice as the
 // option libjxl_fma says. Every float expression whose value a score depends
-// on is `precise`: the compiler may neither fuse nor reorder it.
+// on is `precise`: the compiler may neither fuse nor reorder it. Every
+// buffer of the kernels is `restrict` (no two bindings of a dispatch share
+// memory), so that a compiler may keep the constants in registers or its
+// constant cache across the stores of a loop instead of reading them again.
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 
 layout(constant_id = 10) const bool kFused = true;
 
-layout(std430, set = 0, binding = 0) readonly buffer Consts {
+layout(std430, set = 0, binding = 0) restrict readonly buffer Consts {
     double conv[8];  // y_off, y_scale, c_off, c_scale, cr_r, cb_g, cr_g, cb_b
     float srgb_p[5];
     float srgb_q[5];
@@ -52,11 +55,20 @@ layout(push_constant) uniform Params {
 // a * b + c rounded once: the product of two floats is exact in double, the
 // sum is rounded to double to odd, which then rounds to float as the exact
 // value would. Done in double so that no driver's fma() can round twice.
+// Rounding to odd moves the sum by at most one unit of the double to an odd
+// double, never halfway between two floats; so it changes the float only
+// where the sum itself is halfway (the 29 bits a float drops are 1 then 28
+// zeros). Every other sum in the normal floats' range is rounded at once,
+// with the same result and without the error term's six operations.
 float fma_once(float a, float b, float c)
 {
     precise double pr = double(a) * double(b);
     precise double dc = double(c);
     precise double s = pr + dc;
+    if ((unpackDouble2x32(s).x & 0x1fffffffu) != 0x10000000u && abs(s) >= double(intBitsToFloat(0x00800000))) {
+        precise float r = float(s);
+        return r;
+    }
     if (!isinf(s) && !isnan(s)) {
         precise double bv = s - pr;
         precise double err = (pr - (s - bv)) + (dc - bv);

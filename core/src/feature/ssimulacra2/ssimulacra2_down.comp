@@ -7,7 +7,7 @@
 
 layout(local_size_x = 16, local_size_y = 16) in;
 
-layout(std430, set = 0, binding = 1) buffer Lin { float v[]; } lin;
+layout(std430, set = 0, binding = 1) restrict buffer Lin { float v[]; } lin;
 
 void main()
 {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -56,16 +57,22 @@ struct KernelSet {
 // two doubles takes the one with an odd last bit), which then rounds to float
 // as the exact value would (53 >= 24 + 2 bits). The same bits as fmaf(), and
 // far faster than the C library's fmaf() on processors without FMA, whose
-// fallback changes the rounding mode for each call.
+// fallback changes the rounding mode for each call. Rounding to odd moves the
+// sum by one unit of the double at most, to an odd double, which is never
+// halfway between two floats: it changes the float only where the sum is
+// halfway itself (the 29 bits a float drops are 1 then 28 zeros), so every
+// other sum in the normal floats' range is rounded at once (as
+// ssimulacra2_common.glsl's fma_once, which this function's test covers).
 VMAF_INLINE float fma_by_double(float a, float b, float c)
 {
     const double p = double(a) * double(b), dc = c;
     double s = p + dc;
+    uint64_t u;
+    std::memcpy(&u, &s, sizeof u);
+    if ((u & 0x1fffffffu) != 0x10000000u && std::abs(s) >= double(FLT_MIN)) return float(s);
     if (std::isfinite(s)) {
         const double bv = s - p;
         const double err = (p - (s - bv)) + (dc - bv);  // exact: s + err = p + c
-        uint64_t u;
-        std::memcpy(&u, &s, sizeof u);
         if (err != 0.0 && !(u & 1)) {
             u += (s > 0) == (err > 0) ? 1 : -1;  // one step towards err
             std::memcpy(&s, &u, sizeof s);

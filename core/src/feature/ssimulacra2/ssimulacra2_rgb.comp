@@ -11,8 +11,8 @@ layout(constant_id = 1) const uint kBytesPerSample = 1;
 layout(constant_id = 2) const uint kSsX = 0;
 layout(constant_id = 3) const uint kSsY = 0;
 
-layout(std430, set = 0, binding = 1) readonly buffer Planes { uint words[]; } planes;
-layout(std430, set = 0, binding = 2) writeonly buffer Lin { float v[]; } lin;
+layout(std430, set = 0, binding = 1) restrict readonly buffer Planes { uint words[]; } planes;
+layout(std430, set = 0, binding = 2) restrict writeonly buffer Lin { float v[]; } lin;
 
 const uint kSamplesPerWord = 4 / kBytesPerSample;
 

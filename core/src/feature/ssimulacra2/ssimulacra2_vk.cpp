@@ -4,11 +4,13 @@
 // linear RGB (ssimulacra2_rgb.comp); then per scale: the 2x2 downsampling
 // (ssimulacra2_down.comp, from the second scale on), XYB and the products
 // (ssimulacra2_xyb.comp), the five recursive Gaussian blurs, one invocation
-// per row (ssimulacra2_hblur.comp) then one per column (ssimulacra2_vblur.comp),
-// and the maps' terms summed per row in double (ssimulacra2_maps.comp).
-// collect() adds the rows in order and scores with the CPU's score(). The CPU
-// adds the terms one pixel after another, which parallel work cannot repeat:
-// scores agree within 1e-6, not bit for bit. The kernels need shaderFloat64;
+// per row (ssimulacra2_hblur.comp, reading and writing through shared memory)
+// then one per column (ssimulacra2_vblur.comp),
+// and the maps' terms of each row summed in double by one workgroup, in a
+// fixed order (ssimulacra2_maps.comp). collect() adds the rows in order and
+// scores with the CPU's score(). The CPU adds the terms one pixel after
+// another, which parallel work cannot repeat: scores agree within 1e-6, not
+// bit for bit. The kernels need shaderFloat64;
 // without it the CPU extractor runs.
 #include <algorithm>
 #include <cerrno>
@@ -56,6 +58,11 @@ constexpr unsigned kLinPlanes = 12;   // linear RGB of both pictures, two scales
 constexpr unsigned kBlurredPlanes = 6;  // blurred XYB of both (the blurred products go back to `work`)
 constexpr unsigned kSums = 18;        // doubles per row: 6 per channel
 constexpr uint32_t kTile = 16, kLine = 64;
+constexpr uint32_t kMapLanes = 256;  // ssimulacra2_maps.comp's invocations per row
+// ssimulacra2_hblur.comp's rows per workgroup, and the largest radius its ring
+// of 64 columns, filled 48 at a time, holds (2 * radius + 3 <= 64 - 48).
+constexpr uint32_t kBlurRows = 32;
+constexpr int kBlurMaxRadius = 6;
 
 struct Scale {
     uint32_t w, h, row_base;
@@ -85,7 +92,12 @@ bool fits(const State &st, const FrameFormat &fmt)
     return bytes <= lim.maxStorageBufferRange && uint64_t(fmt.w) * fmt.h * kWorkPlanes < (uint64_t(1) << 32) &&
            (fmt.w + kTile - 1) / kTile <= lim.maxComputeWorkGroupCount[0] &&
            (fmt.h + kTile - 1) / kTile <= lim.maxComputeWorkGroupCount[1] &&
-           (kWorkPlanes * std::max(fmt.w, fmt.h) + kLine - 1) / kLine <= lim.maxComputeWorkGroupCount[0];
+           (kWorkPlanes * std::max(fmt.w, fmt.h) + kLine - 1) / kLine <= lim.maxComputeWorkGroupCount[0] &&
+           (kWorkPlanes * fmt.h + kBlurRows - 1) / kBlurRows <= lim.maxComputeWorkGroupCount[0] &&
+           s2::gaussian().radius <= kBlurMaxRadius && fmt.h <= lim.maxComputeWorkGroupCount[0] &&
+           lim.maxComputeWorkGroupInvocations >= kMapLanes &&
+           lim.maxComputeWorkGroupSize[0] >= kMapLanes &&
+           lim.maxComputeSharedMemorySize >= 6 * kMapLanes * sizeof(double);
 }
 
 class Ssimulacra2Vk final : public Feature {
@@ -197,11 +209,11 @@ public:
             push.in_base = lin_base;
             xyb_->dispatch(rec.cmd, xyb_set_, &push, groups(s.w, kTile), groups(s.h, kTile));
             compute_barrier(*st_, rec.cmd);
-            hblur_->dispatch(rec.cmd, hblur_set_, &push, groups(kWorkPlanes * s.h, kLine));
+            hblur_->dispatch(rec.cmd, hblur_set_, &push, groups(kWorkPlanes * s.h, kBlurRows));
             compute_barrier(*st_, rec.cmd);
             vblur_->dispatch(rec.cmd, vblur_set_, &push, groups(kWorkPlanes * s.w, kLine));
             compute_barrier(*st_, rec.cmd);
-            maps_->dispatch(rec.cmd, maps_set_, &push, groups(3 * s.h, kLine));
+            maps_->dispatch(rec.cmd, maps_set_, &push, s.h, 3);
             if (i + 1 < scales_.size()) compute_barrier(*st_, rec.cmd);
         }
         return 0;

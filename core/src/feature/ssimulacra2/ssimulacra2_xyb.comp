@@ -9,8 +9,8 @@
 
 layout(local_size_x = 16, local_size_y = 16) in;
 
-layout(std430, set = 0, binding = 1) readonly buffer Lin { float v[]; } lin;
-layout(std430, set = 0, binding = 2) writeonly buffer Work { float v[]; } work;
+layout(std430, set = 0, binding = 1) restrict readonly buffer Lin { float v[]; } lin;
+layout(std430, set = 0, binding = 2) restrict writeonly buffer Work { float v[]; } work;
 
 // cbrt(x) + add for x >= 0, libjxl's CubeRootAndAdd.
 float cube_root_add(float x, float add)
