@@ -152,6 +152,7 @@ cp "$model_dir/vmaf_v0.6.1.json" "$odd/models ø/"
 # started from here, whatever the environment or the registry's shell folders
 # say (docs/windows.md), so it is looked for there, emptied first.
 cache_glob="$WINEPREFIX/drive_c/users/*/AppData/Local/libvmaf-vk"
+extra=0
 rm -rf $cache_glob
 if VMAF_MODEL_DIR="$(winpath "$odd/models ø")" \
      "$wine" "$exe" -r "$(winpath "$odd/réf 参照.y4m")" -d "$(winpath "$odd/dïs 歪み.y4m")" "${options[@]}" \
@@ -165,6 +166,23 @@ if VMAF_MODEL_DIR="$(winpath "$odd/models ø")" \
       echo "windows_test: no pipeline cache under %LOCALAPPDATA%\\libvmaf-vk" >&2
       failed=$((failed + 1))
     fi
+    # A cache directory others may write into (Wine shows the mode's world
+    # write bit as an entry of its ACL for Everyone) is refused with a warning
+    # naming who may write, and nothing is written into it; the score stands.
+    extra=$((extra + 1))
+    cache_dir=$(ls -d $cache_glob)
+    rm -f "$cache_dir"/*
+    chmod 0777 "$cache_dir"
+    if "$wine" "$exe" -r "$(winpath "$odd/réf 参照.y4m")" -d "$(winpath "$odd/dïs 歪み.y4m")" "${options[@]}" \
+         --json -o "$(winpath "$odd/open.json")" >/dev/null 2>"$tmp/open.err" \
+       && same "$tmp/coffee_320x240_crf28.linux.json" "$odd/open.json" "world-writable cache" \
+       && grep -q "may be written by S-1-1-0" "$tmp/open.err" && ! ls "$cache_dir"/pipelines-* >/dev/null 2>&1; then
+      echo "windows_test: a cache directory Everyone may write into: refused ($(grep -m1 -o 'may be written by [^ ]*' "$tmp/open.err")), score identical"
+    else
+      echo "windows_test: a world-writable cache directory was not refused: $(tail -3 "$tmp/open.err")" >&2
+      failed=$((failed + 1))
+    fi
+    chmod 0700 "$cache_dir"
   fi
 else
   echo "windows_test: paths with spaces and non-ASCII characters failed: $(tail -3 "$tmp/odd.err")" >&2
@@ -173,7 +191,7 @@ fi
 
 # A client of the DLL through its import library (vmaf_startup, libvmaf.h
 # only; synthetic frames): the same mean VMAF as the native one.
-checks=$((pairs + 1))
+checks=$((pairs + 1 + extra))
 startup="$root/$win_dir/core/tools/vmaf_startup.exe"
 if [ "$backend" = cpu ] && [ -f "$startup" ] && [ -x "$root/$native_dir/core/tools/vmaf_startup" ]; then
   checks=$((checks + 1))

@@ -10,6 +10,8 @@
 
 #ifdef _WIN32
 #include <windows.h>
+#include <aclapi.h>
+#include <sddl.h>
 #include <io.h>
 #include <malloc.h>
 #include <psapi.h>
@@ -195,6 +197,102 @@ int read_regular_file(const std::string &path, size_t max_bytes, std::string *ou
     return 0;
 }
 
+namespace {
+
+// The principals a user's private directory may belong to and be writable
+// by: the user, SYSTEM and the Administrators group, as OpenSSH for Windows
+// judges ~/.ssh. Fills `user` (the token's) and compares.
+class TrustedSids
+{
+public:
+    TrustedSids()
+    {
+        HANDLE token = nullptr;
+        if (OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &token)) {
+            DWORD len = 0;
+            GetTokenInformation(token, TokenUser, nullptr, 0, &len);
+            user_.resize(len);
+            if (!len || !GetTokenInformation(token, TokenUser, user_.data(), len, &len)) user_.clear();
+            CloseHandle(token);
+        }
+        DWORD n = sizeof(system_);
+        if (!CreateWellKnownSid(WinLocalSystemSid, nullptr, system_, &n)) system_[0] = 0;
+        n = sizeof(admins_);
+        if (!CreateWellKnownSid(WinBuiltinAdministratorsSid, nullptr, admins_, &n)) admins_[0] = 0;
+    }
+    bool ok() const { return !user_.empty(); }
+    PSID user() const { return reinterpret_cast<const TOKEN_USER *>(user_.data())->User.Sid; }
+    bool trusted(PSID sid) const
+    {
+        return EqualSid(sid, user()) || (system_[0] && EqualSid(sid, PSID(system_))) ||
+               (admins_[0] && EqualSid(sid, PSID(admins_)));
+    }
+
+private:
+    std::vector<unsigned char> user_;
+    mutable unsigned char system_[SECURITY_MAX_SID_SIZE] = {};
+    mutable unsigned char admins_[SECURITY_MAX_SID_SIZE] = {};
+};
+
+std::string sid_text(PSID sid)
+{
+    LPWSTR text = nullptr;
+    if (!ConvertSidToStringSidW(sid, &text)) return "an unknown account";
+    std::string out = narrow(text, wcslen(text));
+    LocalFree(text);
+    return out;
+}
+
+// The Windows half of private_directory's checks: the directory's owner is the
+// user (or SYSTEM, or Administrators, which own what an elevated process of
+// the user makes), and no entry of its ACL lets anyone else add or change
+// files in it. A missing ACL (everyone may do everything) fails.
+int trusted_by_acl(const std::wstring &wdir, std::string *why)
+{
+    const TrustedSids sids;
+    if (!sids.ok()) return fail(GetLastError(), why);
+    PSID owner = nullptr;
+    PACL dacl = nullptr;
+    PSECURITY_DESCRIPTOR sd = nullptr;
+    const DWORD e = GetNamedSecurityInfoW(wdir.c_str(), SE_FILE_OBJECT,
+                                          OWNER_SECURITY_INFORMATION | DACL_SECURITY_INFORMATION, &owner, nullptr,
+                                          &dacl, nullptr, &sd);
+    if (e != ERROR_SUCCESS) return fail(e, why);
+    int err = 0;
+    if (!owner || !sids.trusted(owner)) {
+        *why = "is owned by " + (owner ? sid_text(owner) : std::string("no one")) +
+               ", not by this process's user " + sid_text(sids.user());
+        err = -EPERM;
+    } else if (!dacl) {
+        *why = "has no access control list (everyone may write into it)";
+        err = -EPERM;
+    } else {
+        // Rights that let a principal put, replace or remove files in the
+        // directory, or take it over.
+        const ACCESS_MASK writes = FILE_ADD_FILE | FILE_ADD_SUBDIRECTORY | FILE_DELETE_CHILD | FILE_WRITE_DATA |
+                                   FILE_APPEND_DATA | FILE_WRITE_ATTRIBUTES | FILE_WRITE_EA | DELETE | WRITE_DAC |
+                                   WRITE_OWNER | GENERIC_WRITE | GENERIC_ALL;
+        for (DWORD i = 0; i < dacl->AceCount && !err; i++) {
+            void *ace = nullptr;
+            if (!GetAce(dacl, i, &ace)) continue;
+            const ACE_HEADER *h = static_cast<const ACE_HEADER *>(ace);
+            if (h->AceType != ACCESS_ALLOWED_ACE_TYPE) continue;  // denials and audits grant nothing
+            if (h->AceFlags & INHERIT_ONLY_ACE) continue;          // applies to children only
+            const ACCESS_ALLOWED_ACE *a = static_cast<const ACCESS_ALLOWED_ACE *>(ace);
+            PSID sid = PSID(const_cast<DWORD *>(&a->SidStart));
+            if ((a->Mask & writes) && !sids.trusted(sid)) {
+                *why = "may be written by " + sid_text(sid) + " (its access control list lets others than the user, "
+                       "SYSTEM and Administrators add or change files)";
+                err = -EPERM;
+            }
+        }
+    }
+    LocalFree(sd);
+    return err;
+}
+
+}  // namespace
+
 int private_directory(const std::string &dir, bool create, std::string *why)
 {
     const std::wstring wdir = widen(dir);
@@ -213,7 +311,6 @@ int private_directory(const std::string &dir, bool create, std::string *why)
             return -err;
         }
     }
-    // Ownership and the ACL are not looked at here (docs/windows.md).
     if (attrs & FILE_ATTRIBUTE_REPARSE_POINT) {
         *why = "is a reparse point (a junction or a symbolic link; the cache directory must be a directory itself)";
         return -EPERM;
@@ -222,7 +319,7 @@ int private_directory(const std::string &dir, bool create, std::string *why)
         *why = "is a file, not a directory";
         return -EPERM;
     }
-    return 0;
+    return trusted_by_acl(wdir, why);
 }
 
 int replace_file(const std::string &path, std::string_view data)

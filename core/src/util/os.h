@@ -58,8 +58,9 @@ int read_regular_file(const std::string &path, size_t max_bytes, std::string *ou
 // one; on Windows not a reparse point: a junction or a symbolic link). On
 // POSIX systems it must also be owned by the user running the process and no
 // one else may write into it (no group or other write permission), as OpenSSH
-// asks of ~/.ssh; on Windows its owner and ACL are not looked at (the default
-// %LOCALAPPDATA% is the user's alone; docs/windows.md). With `create`, a
+// asks of ~/.ssh; on Windows it must be owned by the user (or SYSTEM or
+// Administrators) and its ACL may let no one else add or change files in it,
+// as OpenSSH for Windows asks (docs/windows.md). With `create`, a
 // directory that is not there is made (mode 0700 where modes exist, its
 // parents too). Returns 0; -EPERM when it is there but fails those checks
 // (*why says which); another negative errno when it cannot be looked at or
