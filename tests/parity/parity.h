@@ -48,6 +48,7 @@ struct Synthetic {
     // particular content).
     std::function<void(std::vector<VmafPicture> *ref, std::vector<VmafPicture> *dist)> make = {};
     const char *what = "";
+    unsigned in_flight = 0;  // run at this frames-in-flight count alone (0: at each of the table's)
 };
 
 // Every combination of these formats, depths and sizes, `frames` frames each.
@@ -65,6 +66,11 @@ struct GoldenCheck {
     double tol = 0;
     bool null_is_inf = false;
     std::vector<std::string> only_pairs = {};  // empty: every golden pair
+    // Options added to the table's golden_options for this check (a run of its
+    // own, also compared with the CPU's), and the suffix libvmaf's JSON gives
+    // these outputs' names (its `_egl_1` of a second configuration).
+    Dict options = {};
+    const char *name_suffix = "";
 };
 
 // A format and option set the twin must decline (Engine::supports false), so
