@@ -245,10 +245,12 @@ void run_golden(const Table &t)
     vk::State &st = shared_state();
     if (t.needs_float64) REQUIRE(st.float64());
     const FeatureOptions opts = options_for(*t.extractor, t.golden_options);
-    unsigned compared = 0;
+    unsigned compared = 0, ran = 0;
     for (const std::string &pair : golden_pairs()) {
         INFO(pair);
         const Frames &f = golden(pair);
+        if (t.skip_declined && !vk::Engine::supports(st, format_of(f.ref[0]), *t.extractor, opts)) continue;
+        ran++;
         const MapSink gpu = engine_scores(st, t, opts, f.ref, f.dist);
         for (const char *n : t.outputs) {
             INFO(n);
@@ -293,6 +295,9 @@ void run_golden(const Table &t)
         }
     }
     if (!t.golden.empty()) CHECK(compared > 0);
+    CHECK(ran > 0);
+    if (t.skip_declined && !t.golden_supported) CHECK(ran == golden_pairs().size());
+    if (t.skip_declined && t.golden_supported && !golden_subset()) CHECK(ran == t.golden_supported);
     check_clean(st);
 }
 
@@ -308,6 +313,7 @@ void run_options(const Table &t)
         for (const Dict &d : t.option_sets) {
             INFO(pair << " option set " << (&d - t.option_sets.data()));
             const FeatureOptions opts = options_for(*t.extractor, d);
+            if (t.skip_declined && !vk::Engine::supports(st, format_of(f.ref[0]), *t.extractor, opts)) continue;
             identical(t, engine_scores(st, t, opts, f.ref, f.dist), cpu_scores(t, opts, f.ref, f.dist));
         }
     }
@@ -332,7 +338,14 @@ void run_synthetic(const Table &t)
             else t.generate(c, uint32_t(1000 + k), &ref, &dist);
             REQUIRE(ref.size() == dist.size());
             const FeatureOptions opts = options_for(*t.extractor, c.options);
-            identical(t, engine_scores(st, t, opts, ref, dist), cpu_scores(t, opts, ref, dist));
+            const MapSink cpu = cpu_scores(t, opts, ref, dist);
+            identical(t, engine_scores(st, t, opts, ref, dist), cpu);
+            if (c.nonzero >= 0) {
+                bool nonzero = false;
+                for (const auto &[n, series] : cpu.scores)
+                    for (const auto &[i, v] : series) nonzero = nonzero || v != 0.0;
+                CHECK(nonzero == (c.nonzero == 1));
+            }
             unref_all(ref);
             unref_all(dist);
         }
