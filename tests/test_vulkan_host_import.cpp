@@ -85,7 +85,7 @@ MapSink run_cpu(const std::vector<VmafPicture> &ref, const std::vector<VmafPictu
 }
 
 // Every score and aggregate of `b` in `a` to the bit, NaN on both sides alike
-// (test_adm_vk's rule).
+// (the ADM parity table's rule).
 void require_same_scores(const MapSink &a, const MapSink &b)
 {
     compare_scores(a, b, {.nan_equal = true});

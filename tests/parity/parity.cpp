@@ -245,10 +245,12 @@ void run_golden(const Table &t)
     vk::State &st = shared_state();
     if (t.needs_float64) REQUIRE(st.float64());
     const FeatureOptions opts = options_for(*t.extractor, t.golden_options);
-    unsigned compared = 0;
+    unsigned compared = 0, ran = 0;
     for (const std::string &pair : golden_pairs()) {
         INFO(pair);
         const Frames &f = golden(pair);
+        if (t.skip_declined && !vk::Engine::supports(st, format_of(f.ref[0]), *t.extractor, opts)) continue;
+        ran++;
         const MapSink gpu = engine_scores(st, t, opts, f.ref, f.dist);
         for (const char *n : t.outputs) {
             INFO(n);
@@ -266,14 +268,22 @@ void run_golden(const Table &t)
             REQUIRE(std::filesystem::exists(path));
             const Expected e = load_expected(path);
             REQUIRE(e.frames.size() == f.ref.size());
-            if (!e.frames.front().count(std::string(feature_alias(g.outputs.front())))) continue;  // not in this file
+            if (!e.frames.front().count(std::string(feature_alias(g.outputs.front())) + g.name_suffix))
+                continue;  // not in this file
             compared++;
+            Dict d = t.golden_options;  // the check's own run, with its options
+            d.insert(d.end(), g.options.begin(), g.options.end());
+            const FeatureOptions o = options_for(*t.extractor, d);
+            const MapSink own = g.options.empty() ? MapSink{} : engine_scores(st, t, o, f.ref, f.dist);
+            if (!g.options.empty()) identical(t, own, cpu_scores(t, o, f.ref, f.dist));
+            const MapSink &scores = g.options.empty() ? gpu : own;
             for (const char *n : g.outputs) {
                 INFO(n);
-                REQUIRE(gpu.scores.count(n));
+                REQUIRE(scores.scores.count(n));
+                const std::string json_name = std::string(feature_alias(n)) + g.name_suffix;
                 double max_diff = 0;
                 for (size_t i = 0; i < e.frames.size(); i++) {
-                    const double want = e.frames[i].at(std::string(feature_alias(n))), got = gpu.scores.at(n).at(unsigned(i));
+                    const double want = e.frames[i].at(json_name), got = scores.scores.at(n).at(unsigned(i));
                     const double d = std::isnan(want) && g.null_is_inf ? (std::isinf(got) && got > 0 ? 0 : INFINITY)
                                      : got == want                     ? 0
                                                                         : std::fabs(got - want);
@@ -285,6 +295,9 @@ void run_golden(const Table &t)
         }
     }
     if (!t.golden.empty()) CHECK(compared > 0);
+    CHECK(ran > 0);
+    if (t.skip_declined && !t.golden_supported) CHECK(ran == golden_pairs().size());
+    if (t.skip_declined && t.golden_supported && !golden_subset()) CHECK(ran == t.golden_supported);
     check_clean(st);
 }
 
@@ -300,6 +313,7 @@ void run_options(const Table &t)
         for (const Dict &d : t.option_sets) {
             INFO(pair << " option set " << (&d - t.option_sets.data()));
             const FeatureOptions opts = options_for(*t.extractor, d);
+            if (t.skip_declined && !vk::Engine::supports(st, format_of(f.ref[0]), *t.extractor, opts)) continue;
             identical(t, engine_scores(st, t, opts, f.ref, f.dist), cpu_scores(t, opts, f.ref, f.dist));
         }
     }
@@ -317,13 +331,21 @@ void run_synthetic(const Table &t)
         if (t.needs_float64) REQUIRE(st.float64());
         for (size_t k = 0; k < t.synthetic.size(); k++) {
             const Synthetic &c = t.synthetic[k];
+            if (c.in_flight && c.in_flight != fif) continue;
             INFO(describe(c) << ", " << fif << " frames in flight");
             std::vector<VmafPicture> ref, dist;
             if (c.make) c.make(&ref, &dist);
             else t.generate(c, uint32_t(1000 + k), &ref, &dist);
             REQUIRE(ref.size() == dist.size());
             const FeatureOptions opts = options_for(*t.extractor, c.options);
-            identical(t, engine_scores(st, t, opts, ref, dist), cpu_scores(t, opts, ref, dist));
+            const MapSink cpu = cpu_scores(t, opts, ref, dist);
+            identical(t, engine_scores(st, t, opts, ref, dist), cpu);
+            if (c.nonzero >= 0) {
+                bool nonzero = false;
+                for (const auto &[n, series] : cpu.scores)
+                    for (const auto &[i, v] : series) nonzero = nonzero || v != 0.0;
+                CHECK(nonzero == (c.nonzero == 1));
+            }
             unref_all(ref);
             unref_all(dist);
         }

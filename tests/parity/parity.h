@@ -48,6 +48,9 @@ struct Synthetic {
     // particular content).
     std::function<void(std::vector<VmafPicture> *ref, std::vector<VmafPicture> *dist)> make = {};
     const char *what = "";
+    unsigned in_flight = 0;  // run at this frames-in-flight count alone (0: at each of the table's)
+    // Whether some CPU score is not 0 (1), or every one is (0); -1: not checked.
+    int nonzero = -1;
 };
 
 // Every combination of these formats, depths and sizes, `frames` frames each.
@@ -65,6 +68,11 @@ struct GoldenCheck {
     double tol = 0;
     bool null_is_inf = false;
     std::vector<std::string> only_pairs = {};  // empty: every golden pair
+    // Options added to the table's golden_options for this check (a run of its
+    // own, also compared with the CPU's), and the suffix libvmaf's JSON gives
+    // these outputs' names (its `_egl_1` of a second configuration).
+    Dict options = {};
+    const char *name_suffix = "";
 };
 
 // A format and option set the twin must decline (Engine::supports false), so
@@ -82,6 +90,11 @@ struct Table {
     // libvmaf's golden outputs, checked on every golden pair through the engine.
     std::vector<GoldenCheck> golden;
     Dict golden_options;  // the options of the golden-pair runs
+    // The golden and option paths pass over the pairs the twin declines with
+    // those options (the CPU runs them in a context); on the full set of pairs
+    // the golden path then runs `golden_supported` of them (0: every one).
+    bool skip_declined = false;
+    unsigned golden_supported = 0;
     // More checks of the engine's scores of each golden pair.
     std::function<void(const std::string &pair, const MapSink &gpu)> golden_extra;
     // Outputs the engine must give on every golden pair, every frame, and how

@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
-// The integer VIF GPU twin: every output bit-identical to the CPU extractor on
-// every golden pair (through the Engine and through the C API with a Vulkan
-// state imported, where VMAF itself is then compared), within 1e-4 of
-// libvmaf's JSON, and identical on synthetic input of every depth, format and
-// awkward size. The kernel's integer restatement of the double-precision gain
-// step (core/src/feature/vif/vif_gain.glsl) is also compiled here as C++ and checked
-// against the doubles themselves on millions of inputs.
-#include <catch2/catch.hpp>
-
+// The integer VIF twin's table: every output (with `debug`) equal to the CPU
+// extractor's on every golden pair, the four scales within 1e-4 of libvmaf's
+// JSON with the default gain limit and a limit of 1; synthetic pictures of
+// every depth, format and awkward size with three option sets, at one and three
+// frames in flight; pictures below 16 refused. The kernel's integer
+// restatement of the double-precision gain step
+// (core/src/feature/vif/vif_gain.glsl) is compiled here as C++ and checked
+// against the doubles themselves on millions of inputs; the vmaf models through
+// the C API, configurations sharing one instance and the gain step without
+// doubles are test cases of their own.
 #include <algorithm>
 #include <bit>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -22,18 +22,17 @@
 #include <vector>
 
 #include "context/context.h"
-#include "vulkan/command.h"
 #include "feature/vif/vif.h"
 #include "feature/vif/vif_score.h"
 #include "feature/vif/vif_tables.h"
 #include "golden.h"
-#include "libvmaf/libvmaf.h"
-#include "libvmaf/libvmaf_vulkan.h"
-#include "libvmaf/model.h"
-#include "picture/picture.h"
-#include "bench.h"
-#include "vulkan.h"
 #include "gpu/engine.h"
+#include "libvmaf/libvmaf.h"
+#include "libvmaf/model.h"
+#include "parity.h"
+#include "picture/picture.h"
+#include "pictures.h"
+#include "vulkan.h"
 
 // The GLSL gain arithmetic as C++: it is written in the subset both languages
 // share; GLSL's uint, findMSB(), min() and the bit cast to double are all it
@@ -54,10 +53,12 @@ constexpr int kVifSigmaNsq = vmaf::vif::kSigmaNsq;
 
 using namespace vmaf;
 using namespace vmaf::test;
+using namespace vmaf::test::parity;
 
 namespace {
 
-MapSink run_gpu(vk::State &st, const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dist, const FeatureOptions &opts)
+MapSink run_gpu(vk::State &st, const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dist,
+                const FeatureOptions &opts)
 {
     return run_engine(st, kVifExtractor, opts, ref, dist);
 }
@@ -135,9 +136,56 @@ glsl_gain::VifDouble divisor(int32_t s1)
     return glsl_gain::VifDouble((uint64_t(s1) << (52 - b)) + vif::gain_eps_ulps(b), b - 52);
 }
 
+// The table's generator: the case's own seed, whatever the row.
+void table_frames(const Synthetic &c, uint32_t, std::vector<VmafPicture> *ref, std::vector<VmafPicture> *dist)
+{
+    synthetic(c.fmt, c.bpc, c.w, c.h, c.frames, c.w * 131 + c.h + c.bpc, ref, dist);
+}
+
+const Table &vif_table()
+{
+    static const Table t = [] {
+        Table t;
+        t.extractor = &kVifExtractor;
+        const std::vector<const char *> scales(std::begin(vif::kScaleNames), std::end(vif::kScaleNames));
+        t.outputs = scales;
+        t.golden_options = {{"debug", "true"}};
+        t.golden = {{".libvmaf.json", scales, 1e-4},
+                    {".libvmaf.vmaf_v0.6.1neg.json", scales, 1e-4, false, {}, {{"vif_enhn_gain_limit", "1"}}, "_egl_1"}};
+        struct Case {
+            VmafPixelFormat fmt;
+            unsigned bpc, w, h;
+        };
+        const Case cases[] = {
+            {VMAF_PIX_FMT_YUV420P, 8, 37, 23},   {VMAF_PIX_FMT_YUV420P, 10, 37, 23},
+            {VMAF_PIX_FMT_YUV400P, 8, 16, 16},   {VMAF_PIX_FMT_YUV420P, 10, 16, 16},
+            {VMAF_PIX_FMT_YUV444P, 12, 17, 19},  {VMAF_PIX_FMT_YUV422P, 8, 131, 67},
+            {VMAF_PIX_FMT_YUV422P, 10, 130, 35}, {VMAF_PIX_FMT_YUV444P, 8, 200, 130},
+            {VMAF_PIX_FMT_YUV444P, 16, 97, 41},  {VMAF_PIX_FMT_YUV420P, 8, 1925, 18},
+        };
+        const Dict option_sets[] = {
+            {{"debug", "true"}},
+            {{"debug", "true"}, {"vif_enhn_gain_limit", "1"}},
+            {{"debug", "true"}, {"vif_enhn_gain_limit", "1.37"}, {"vif_skip_scale0", "true"}},
+        };
+        for (const Case &c : cases)
+            for (const Dict &d : option_sets) t.synthetic.push_back({c.fmt, c.bpc, c.w, c.h, 5, d});
+        t.frames_in_flight = {1, 3};
+        t.generate = table_frames;
+        // (Pictures below 16 are not declined but fail the engine's start, as
+        // the CPU's init: the case below.)
+        t.api_pairs = {"rocket_320x240_10bit_crf30"};
+        t.one_submission_per_frame = false;  // the last scales carried into a submission after the last frame
+        return t;
+    }();
+    return t;
+}
+
 }  // namespace
 
-TEST_CASE("vif's gain divisor in integers is the double s1 + eps", "[vif][vulkan][gain]")
+PARITY_TABLE(vif, vif_table, "[vif]")
+
+TEST_CASE("vif's gain divisor in integers is the double s1 + eps", "[vif][gain]")
 {
     std::mt19937 rng(5);
     for (int b = vif::kGainEpsFirstBit; b <= vif::kGainEpsLastBit; b++) {
@@ -153,7 +201,7 @@ TEST_CASE("vif's gain divisor in integers is the double s1 + eps", "[vif][vulkan
     }
 }
 
-TEST_CASE("vif's checked division is the CPU's quotient from a device's up to two ulps off", "[vif][vulkan][gain]")
+TEST_CASE("vif's checked division is the CPU's quotient from a device's up to two ulps off", "[vif][gain]")
 {
     // The host's division is correctly rounded: it is the expectation, and,
     // moved by up to two ulps either way, the device's division to check.
@@ -192,7 +240,7 @@ TEST_CASE("vif's checked division is the CPU's quotient from a device's up to tw
     CHECK(mismatches == 0);
 }
 
-TEST_CASE("vif's integer gain step equals the CPU's doubles", "[vif][vulkan][gain]")
+TEST_CASE("vif's integer gain step equals the CPU's doubles", "[vif][gain]")
 {
     std::mt19937_64 rng(42);
     const double limits[] = {vif::kDefaultEnhnGainLimit, 1.0, 1.5, 37.3};
@@ -244,49 +292,6 @@ TEST_CASE("vif's integer gain step equals the CPU's doubles", "[vif][vulkan][gai
     CHECK(capped > 0);
 }
 
-TEST_CASE("vif on the GPU: every golden pair through the Engine", "[vif][vulkan][golden]")
-{
-    auto st = validated_state();
-    for (const auto &pair : golden_pairs()) {
-        auto ref = load_y4m(data_dir() + "/" + pair + "_ref.y4m");
-        auto dist = load_y4m(data_dir() + "/" + pair + "_dis.y4m");
-        struct Run {
-            Dict opts;
-            const char *json;
-            const char *suffix;
-        };
-        for (const Run &run : {Run{{{"debug", "true"}}, ".libvmaf.json", ""},
-                               Run{{{"debug", "true"}, {"vif_enhn_gain_limit", "1"}},
-                                   ".libvmaf.vmaf_v0.6.1neg.json", "_egl_1"}}) {
-            INFO(pair << " " << run.json);
-            const auto opts = options_for(kVifExtractor, run.opts);
-            const MapSink gpu = run_gpu(*st, ref, dist, opts);
-            const auto diffs = compare_scores(gpu, run_cpu(ref, dist, opts));
-            // Against libvmaf's JSON.
-            const auto expected = load_expected(data_dir() + "/" + pair + run.json);
-            REQUIRE(expected.frames.size() == ref.size());
-            double golden[vif::kScales] = {};
-            for (int s = 0; s < vif::kScales; s++) {
-                const std::string name = "integer_vif_scale" + std::to_string(s) + run.suffix;
-                for (size_t i = 0; i < ref.size(); i++) {
-                    const double d = std::fabs(gpu.scores.at(vif::kScaleNames[s]).at(unsigned(i)) -
-                                               expected.frames[i].at(name));
-                    golden[s] = std::max(golden[s], d);
-                }
-                CHECK(golden[s] <= 1e-4);
-            }
-            std::printf("%-28s egl %-3s vs CPU: scale0..3 %g %g %g %g, debug outputs %g | vs libvmaf: %.3g "
-                        "%.3g %.3g %.3g\n",
-                        pair.c_str(), *run.suffix ? "1" : "100", diffs.at(vif::kScaleNames[0]),
-                        diffs.at(vif::kScaleNames[1]), diffs.at(vif::kScaleNames[2]), diffs.at(vif::kScaleNames[3]),
-                        max_of(diffs), golden[0], golden[1], golden[2], golden[3]);
-        }
-        unref_all(ref);
-        unref_all(dist);
-    }
-    check_clean(*st);
-}
-
 namespace {
 
 // One golden pair through the C API with model `version`: every output of the
@@ -311,13 +316,13 @@ std::map<std::string, std::vector<double>> score_through_api(const std::string &
 }  // namespace
 
 TEST_CASE("vif on the GPU through the C API: features and VMAF equal the CPU path and libvmaf",
-          "[vif][vulkan][golden]")
+          "[vif][vulkan]")
 {
-    auto st = validated_state();
+    vk::State &st = shared_state();
     for (const auto &pair : golden_pairs()) {
         for (const char *version : {"vmaf_v0.6.1", "vmaf_v0.6.1neg"}) {
             INFO(pair << " " << version);
-            const auto gpu = score_through_api(pair, version, st.get());
+            const auto gpu = score_through_api(pair, version, &st);
             const auto cpu = score_through_api(pair, version, nullptr);
             const auto expected = expected_for_model(pair, version);
             REQUIRE(gpu.size() == cpu.size());
@@ -344,77 +349,7 @@ TEST_CASE("vif on the GPU through the C API: features and VMAF equal the CPU pat
                         pair.c_str(), version, vs_cpu, vs_libvmaf, vmaf_vs_cpu, vmaf_vs_libvmaf);
         }
     }
-    check_clean(*st);
-}
-
-TEST_CASE("vif on the GPU through the public Vulkan API", "[vif][vulkan]")
-{
-    VmafVulkanState *vk = validated_api_state();
-    VmafConfiguration cfg{};
-    cfg.log_level = VMAF_LOG_LEVEL_ERROR;
-    VmafContext *vmaf = nullptr;
-    REQUIRE(vmaf_init(&vmaf, cfg) == 0);
-    REQUIRE(vmaf_vulkan_import_state(vmaf, vk) == 0);
-    REQUIRE(vmaf_use_feature(vmaf, "vif", nullptr) == 0);
-    const std::string pair = "rocket_320x240_10bit_crf30";
-    auto ref = load_y4m(data_dir() + "/" + pair + "_ref.y4m");
-    auto dist = load_y4m(data_dir() + "/" + pair + "_dis.y4m");
-    const auto expected = load_expected(data_dir() + "/" + pair + ".libvmaf.json");
-    const auto cpu = run_cpu(ref, dist, options_for(kVifExtractor));
-    for (size_t i = 0; i < ref.size(); i++)  // the context takes our references
-        REQUIRE(vmaf_read_pictures(vmaf, &ref[i], &dist[i], unsigned(i)) == 0);
-    REQUIRE(vmaf_read_pictures(vmaf, nullptr, nullptr, 0) == 0);
-    for (int s = 0; s < vif::kScales; s++) {
-        const std::string name = "integer_vif_scale" + std::to_string(s);
-        for (size_t i = 0; i < expected.frames.size(); i++) {
-            double v = -1;
-            REQUIRE(vmaf_feature_score_at_index(vmaf, name.c_str(), &v, unsigned(i)) == 0);
-            CHECK(v == cpu.scores.at(vif::kScaleNames[s]).at(unsigned(i)));
-            CHECK(std::fabs(v - expected.frames[i].at(name)) <= 1e-4);
-        }
-    }
-    REQUIRE(vmaf_close(vmaf) == 0);
-    REQUIRE(vmaf_vulkan_state_free(&vk) == 0);
-}
-
-TEST_CASE("vif on the GPU: depths, formats, odd and minimum sizes, options", "[vif][vulkan]")
-{
-    struct Case {
-        VmafPixelFormat fmt;
-        unsigned bpc, w, h;
-    };
-    const Case cases[] = {
-        {VMAF_PIX_FMT_YUV420P, 8, 37, 23},   {VMAF_PIX_FMT_YUV420P, 10, 37, 23},
-        {VMAF_PIX_FMT_YUV400P, 8, 16, 16},   {VMAF_PIX_FMT_YUV420P, 10, 16, 16},
-        {VMAF_PIX_FMT_YUV444P, 12, 17, 19},  {VMAF_PIX_FMT_YUV422P, 8, 131, 67},
-        {VMAF_PIX_FMT_YUV422P, 10, 130, 35}, {VMAF_PIX_FMT_YUV444P, 8, 200, 130},
-        {VMAF_PIX_FMT_YUV444P, 16, 97, 41},  {VMAF_PIX_FMT_YUV420P, 8, 1925, 18},
-    };
-    const std::vector<Dict> option_sets = {
-        {{"debug", "true"}},
-        {{"debug", "true"}, {"vif_enhn_gain_limit", "1"}},
-        {{"debug", "true"}, {"vif_enhn_gain_limit", "1.37"}, {"vif_skip_scale0", "true"}},
-    };
-    for (unsigned frames_in_flight : {1u, 3u}) {
-        auto st = validated_state(frames_in_flight);
-        for (const Case &c : cases) {
-            std::vector<VmafPicture> ref, dist;
-            synthetic(c.fmt, c.bpc, c.w, c.h, 5, c.w * 131 + c.h + c.bpc, &ref, &dist);
-            for (const Dict &d : option_sets) {
-                INFO("fmt " << c.fmt << " " << c.bpc << "-bit " << c.w << "x" << c.h << " option set "
-                            << (&d - option_sets.data()) << " in flight " << frames_in_flight);
-                const auto opts = options_for(kVifExtractor, d);
-                const auto diffs = compare_scores(run_gpu(*st, ref, dist, opts), run_cpu(ref, dist, opts));
-                if (frames_in_flight == 3)
-                    std::printf("synthetic %ux%u %2u-bit fmt %d option set %zu: max |diff| vs CPU over %zu outputs "
-                                "%g\n", c.w, c.h, c.bpc, int(c.fmt), size_t(&d - option_sets.data()), diffs.size(),
-                                max_of(diffs));
-            }
-            unref_all(ref);
-            unref_all(dist);
-        }
-        check_clean(*st);
-    }
+    check_clean(st);
 }
 
 namespace {
@@ -445,7 +380,7 @@ TEST_CASE("vif on the GPU: configurations differing only in the gain limit share
     // between), with and without scale 0.
     const std::pair<const char *, const char *> limit_pairs[] = {
         {"100", "1"}, {"1", "100"}, {"1", "1"}, {"100", "100"}, {"1.37", "100"}};
-    auto st = validated_state(3);
+    vk::State &st = shared_state(3);
     for (const Case &c : cases) {
         std::vector<VmafPicture> ref, dist;
         synthetic(c.fmt, c.bpc, c.w, c.h, 6, c.w * 7 + c.h + c.bpc, &ref, &dist);
@@ -459,11 +394,11 @@ TEST_CASE("vif on the GPU: configurations differing only in the gain limit share
                     options_for(kVifExtractor, {{"debug", "true"}, {"vif_enhn_gain_limit", lb},
                                                 {"vif_skip_scale0", skip}})};
                 std::vector<std::string> names;
-                const std::vector<MapSink> together = run_gpu_together(*st, ref, dist, opts, &names);
+                const std::vector<MapSink> together = run_gpu_together(st, ref, dist, opts, &names);
                 CHECK(names == std::vector<std::string>{"vif"});  // one instance for both
                 for (size_t k = 0; k < opts.size(); k++) {
                     INFO("configuration " << k);
-                    const MapSink alone = run_gpu(*st, ref, dist, opts[k]);
+                    const MapSink alone = run_gpu(st, ref, dist, opts[k]);
                     require_identical(together[k], alone);
                     require_identical(together[k], run_cpu(ref, dist, opts[k]));
                 }
@@ -476,7 +411,7 @@ TEST_CASE("vif on the GPU: configurations differing only in the gain limit share
         unref_all(ref);
         unref_all(dist);
     }
-    check_clean(*st);
+    check_clean(st);
 }
 
 TEST_CASE("vif on the GPU: the gain step in integers (no shaderFloat64) and in doubles give the same scores",
@@ -524,7 +459,7 @@ TEST_CASE("vif on the GPU: the gain step in integers (no shaderFloat64) and in d
 
 TEST_CASE("vif on the GPU: configurations that cannot share get instances of their own", "[vif][vulkan][shared]")
 {
-    auto st = validated_state();
+    vk::State &st = shared_state();
     std::vector<VmafPicture> ref, dist;
     synthetic(VMAF_PIX_FMT_YUV420P, 8, 64, 48, 4, 11, &ref, &dist);
     const auto opts = [](std::initializer_list<std::pair<std::string, std::string>> d) {
@@ -546,19 +481,19 @@ TEST_CASE("vif on the GPU: configurations that cannot share get instances of the
     for (const Case &c : cases) {
         INFO("case " << (&c - cases));
         std::vector<std::string> names;
-        const std::vector<MapSink> got = run_gpu_together(*st, ref, dist, c.opts, &names);
+        const std::vector<MapSink> got = run_gpu_together(st, ref, dist, c.opts, &names);
         CHECK(names == c.names);
         for (size_t k = 0; k < c.opts.size(); k++) require_identical(got[k], run_cpu(ref, dist, c.opts[k]));
     }
     unref_all(ref);
     unref_all(dist);
-    check_clean(*st);
+    check_clean(st);
 }
 
 TEST_CASE("vif on the GPU: vmaf_v0.6.1 and vmaf_v0.6.1neg in one context (the aom_ctc models) share one VIF "
-          "instance; VMAF and VMAF neg equal the CPU and libvmaf's aom_ctc JSON", "[vif][vulkan][golden][shared]")
+          "instance; VMAF and VMAF neg equal the CPU and libvmaf's aom_ctc JSON", "[vif][vulkan][shared]")
 {
-    auto st = validated_state();
+    vk::State &st = shared_state();
     // libvmaf's aom_ctc JSON was printed by its AVX2 build (tests/test_golden.cpp).
     setenv("VMAF_ADM_EDGE_AS", "avx2", 1);
     for (const auto &pair : golden_pairs()) {
@@ -573,7 +508,7 @@ TEST_CASE("vif on the GPU: vmaf_v0.6.1 and vmaf_v0.6.1neg in one context (the ao
             cfg.log_level = VMAF_LOG_LEVEL_ERROR;
             VmafContext *vmaf = nullptr;
             REQUIRE(vmaf_init(&vmaf, cfg) == 0);
-            if (!on_cpu) REQUIRE(context_import_vulkan_state(vmaf, st.get()) == 0);
+            if (!on_cpu) REQUIRE(context_import_vulkan_state(vmaf, &st) == 0);
             VmafModel *models[2] = {};
             const char *versions[2] = {"vmaf_v0.6.1", "vmaf_v0.6.1neg"};
             const char *names[2] = {"vmaf", "vmaf_neg"};
@@ -633,28 +568,15 @@ TEST_CASE("vif on the GPU: vmaf_v0.6.1 and vmaf_v0.6.1neg in one context (the ao
         unref_all(dist);
     }
     unsetenv("VMAF_ADM_EDGE_AS");
-    check_clean(*st);
+    check_clean(st);
 }
 
 TEST_CASE("vif on the GPU refuses pictures the CPU refuses", "[vif][vulkan]")
 {
-    auto st = validated_state();
+    vk::State &st = shared_state();
     std::unique_ptr<vk::Engine> engine;
     const FrameFormat small{VMAF_PIX_FMT_YUV420P, 8, 15, 40};
-    CHECK(vk::Engine::create(st.get(), small, {{&kVifExtractor, options_for(kVifExtractor)}}, &engine) != 0);
+    CHECK(vk::Engine::create(&st, small, {{&kVifExtractor, options_for(kVifExtractor)}}, &engine) != 0);
     CHECK(kVifExtractor.create(options_for(kVifExtractor))->init(small) != 0);
-    check_clean(*st);
-}
-
-// Not run by default: `test_vif_vk "[bench]"`. Frames per second of VIF through
-// the engine (upload, kernels, readback, scores) next to the CPU extractor, on
-// textured noise at 1080p 8-bit and 2160p 10-bit. VMAF_BENCH_FRAMES=n runs n frames
-// of each instead.
-TEST_CASE("vif throughput, GPU engine and CPU extractor", "[.][bench]")
-{
-    run_throughput_bench({kVifExtractor, options_for(kVifExtractor),
-                          {std::begin(vif::kScaleNames), std::end(vif::kScaleNames)},
-                          [](unsigned bpc, unsigned w, unsigned h, auto *ref, auto *dist) {
-                              synthetic(VMAF_PIX_FMT_YUV420P, bpc, w, h, 4, 99, ref, dist);
-                          }});
+    check_clean(st);
 }

@@ -1,30 +1,36 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
-// The float_ssim and float_ms_ssim GPU twins: on every golden pair through the
-// Engine, within the CPU test's 1e-4 of libvmaf's JSON with its default, aom_ctc
-// v7.0 and nflx_ctc v1.0 options, and against the CPU extractor (as oracle) on
-// golden and synthetic input of every depth, format, odd and minimum size and
-// option; plus libvmaf's own scores of the downscaled and odd-sized cases the
-// golden pairs do not reach. The validation layer is on throughout.
-#include <catch2/catch.hpp>
-
+// The float_ssim and float_ms_ssim twins' tables: on every golden pair through
+// the engine, within 1e-4 of libvmaf's JSON with its default, aom_ctc v7.0 and
+// nflx_ctc v1.0 options, and within 1e-6 of the CPU extractor (as oracle; the
+// kernels round every float as the CPU does, only the order of the double sums
+// differs) on golden and synthetic input of every depth, format, odd and
+// minimum size and option, at one and three frames in flight. MS-SSIM below
+// 176x176 writes nothing, as on the CPU. libvmaf's own scores of the downscaled
+// and odd-sized cases the golden pairs do not reach, 2160p, instances shared by
+// several configurations, the aom_ctc pair through the C API, a device without
+// doubles, the refusals and the kernels' rounding corrections are test cases of
+// their own.
 #include <algorithm>
 #include <bit>
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "context/context.h"
 #include "feature/options.h"
 #include "feature/ssim/ssim.h"
-#include "bench.h"
 #include "golden.h"
-#include "libvmaf/libvmaf.h"
-#include "picture/picture.h"
-#include "vulkan.h"
 #include "gpu/engine.h"
+#include "libvmaf/libvmaf.h"
+#include "parity.h"
+#include "picture/picture.h"
+#include "pictures.h"
+#include "vulkan.h"
 
 // The kernels' rounding corrections as C++: ssim_round.glsl is written in the
 // subset both languages share, given GLSL's bit-cast built-ins.
@@ -43,6 +49,7 @@ inline double abs(double x) { return std::fabs(x); }
 
 using namespace vmaf;
 using namespace vmaf::test;
+using namespace vmaf::test::parity;
 
 namespace {
 
@@ -114,9 +121,125 @@ void synthetic(VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h, unsign
 
 bool ms_fits(unsigned w, unsigned h) { return w >= 176 && h >= 176; }
 
+// The table's synthetic rows: each case's pictures (its own seed, made once
+// for the rows of that case), under every option set that leaves at least
+// the window.
+std::vector<Synthetic> rows(bool ms)
+{
+    struct Case {
+        VmafPixelFormat fmt;
+        unsigned bpc, w, h;
+    };
+    // float_ssim's smallest picture is the 11x11 window; MS-SSIM's 176x176.
+    const Case cases[] = {
+        {VMAF_PIX_FMT_YUV400P, 8, 11, 11},    {VMAF_PIX_FMT_YUV420P, 10, 11, 12},
+        {VMAF_PIX_FMT_YUV420P, 8, 37, 23},    {VMAF_PIX_FMT_YUV422P, 10, 131, 67},
+        {VMAF_PIX_FMT_YUV444P, 12, 45, 97},   {VMAF_PIX_FMT_YUV444P, 16, 97, 41},
+        {VMAF_PIX_FMT_YUV420P, 8, 176, 176},  {VMAF_PIX_FMT_YUV422P, 16, 177, 181},
+        {VMAF_PIX_FMT_YUV444P, 10, 203, 179}, {VMAF_PIX_FMT_YUV400P, 12, 353, 190},
+    };
+    const std::vector<Dict> ssim_sets = {
+        {{"enable_lcs", "true"}},
+        {{"scale", "1"}, {"enable_db", "true"}, {"clip_db", "true"}},
+        {{"scale", "2"}, {"enable_lcs", "true"}},
+        {{"scale", "3"}, {"enable_db", "true"}},
+        {{"scale", "10"}, {"enable_lcs", "true"}},
+    };
+    const std::vector<Dict> ms_sets = {
+        {{"enable_lcs", "true"}},
+        {{"enable_db", "true"}, {"clip_db", "true"}},
+        {{"enable_db", "true"}},
+    };
+    std::vector<Synthetic> out;
+    for (const Case &c : cases) {
+        if (ms && !ms_fits(c.w, c.h)) continue;
+        for (const Dict &d : ms ? ms_sets : ssim_sets) {
+            // Scales that leave less than the window are refused (a case below).
+            int factor = 1;
+            for (const auto &[k, v] : d)
+                if (k == "scale") factor = std::stoi(v);
+            if (!ms && (int(c.w) / factor + int(c.w & 1) < 11 || int(c.h) / factor + int(c.h & 1) < 11)) continue;
+            Synthetic s{c.fmt, c.bpc, c.w, c.h, 4, d};
+            s.make = [c](std::vector<VmafPicture> *ref, std::vector<VmafPicture> *dist) {
+                static std::vector<unsigned> last_key;
+                static std::vector<VmafPicture> last_ref, last_dist;
+                const std::vector<unsigned> key = {unsigned(c.fmt), c.bpc, c.w, c.h};
+                if (key != last_key) {
+                    unref_all(last_ref);
+                    unref_all(last_dist);
+                    last_ref.clear();
+                    last_dist.clear();
+                    synthetic(c.fmt, c.bpc, c.w, c.h, 4, c.w * 131 + c.h + c.bpc, &last_ref, &last_dist);
+                    last_key = key;
+                }
+                for (size_t i = 0; i < last_ref.size(); i++) {
+                    ref->emplace_back();
+                    dist->emplace_back();
+                    picture_ref(&ref->back(), &last_ref[i]);
+                    picture_ref(&dist->back(), &last_dist[i]);
+                }
+            };
+            out.push_back(s);
+        }
+    }
+    return out;
+}
+
+const Dict kAom = {{"enable_db", "true"}, {"clip_db", "true"}};
+const Dict kFullAom = {{"scale", "1"}, {"enable_db", "true"}, {"clip_db", "true"}};
+
+const Table &float_ssim_table()
+{
+    static const Table t = [] {
+        Table t;
+        t.extractor = &kFloatSsimExtractor;
+        t.tol = kVsCpu;
+        t.needs_float64 = true;
+        t.outputs = {"float_ssim"};
+        // Each preset's options (a golden file without float_ssim is passed over).
+        t.golden = {{".libvmaf.json", {"float_ssim"}, 1e-4},
+                    {".libvmaf.aom_ctc_v7.0.json", {"float_ssim"}, 1e-4, false, {}, kFullAom},
+                    {".libvmaf.nflx_ctc_v1.0.json", {"float_ssim"}, 1e-4, false, {}, kAom}};
+        t.option_sets = {{{"enable_lcs", "true"}}};  // the mean terms
+        t.option_pairs = golden_pairs();
+        t.synthetic = rows(false);
+        t.frames_in_flight = {1, 3};
+        t.declines = {{{VMAF_PIX_FMT_YUV420P, 8, 180, 178}, {}, "needs doubles", true}};
+        t.api_pairs = {"rocket_320x240_10bit_crf30"};
+        return t;
+    }();
+    return t;
+}
+
+const Table &float_ms_ssim_table()
+{
+    static const Table t = [] {
+        Table t;
+        t.extractor = &kFloatMsSsimExtractor;
+        t.tol = kVsCpu;
+        t.needs_float64 = true;
+        // No outputs required: below 176x176 (two golden pairs) MS-SSIM writes
+        // nothing, on both sides; the golden files hold it where it fits.
+        t.golden = {{".libvmaf.json", {"float_ms_ssim"}, 1e-4},
+                    {".libvmaf.aom_ctc_v7.0.json", {"float_ms_ssim"}, 1e-4, false, {}, kAom},
+                    {".libvmaf.nflx_ctc_v1.0.json", {"float_ms_ssim"}, 1e-4}};
+        t.option_sets = {{{"enable_lcs", "true"}}};
+        t.option_pairs = golden_pairs();
+        t.synthetic = rows(true);
+        t.frames_in_flight = {1, 3};
+        t.declines = {{{VMAF_PIX_FMT_YUV420P, 8, 180, 178}, {}, "needs doubles", true}};
+        t.api_pairs = {"rocket_320x240_10bit_crf30"};
+        return t;
+    }();
+    return t;
+}
+
 }  // namespace
 
-TEST_CASE("ssim kernels' rounding corrections give IEEE results from perturbed candidates", "[ssim][vulkan][round]")
+PARITY_TABLE(float_ssim, float_ssim_table, "[ssim]")
+PARITY_TABLE(float_ms_ssim, float_ms_ssim_table, "[ssim]")
+
+TEST_CASE("ssim kernels' rounding corrections give IEEE results from perturbed candidates", "[ssim][round]")
 {
     using namespace glsl_round;
     std::mt19937_64 rng(7);
@@ -204,133 +327,6 @@ TEST_CASE("ssim kernels' rounding corrections give IEEE results from perturbed c
                 wrong);
     CHECK(wrong == 0);
     CHECK(corrected > kInputs);
-}
-
-TEST_CASE("float_ssim and float_ms_ssim on the GPU: golden pairs against libvmaf and the CPU", "[ssim][vulkan][golden]")
-{
-    auto st = validated_state();
-    REQUIRE(st->float64());
-    struct Preset {
-        const char *json;
-        Dict ssim, ms_ssim;
-    };
-    const Preset presets[] = {
-        {".libvmaf.json", {}, {}},
-        {".libvmaf.aom_ctc_v7.0.json",
-         {{"scale", "1"}, {"enable_db", "true"}, {"clip_db", "true"}},
-         {{"enable_db", "true"}, {"clip_db", "true"}}},
-        {".libvmaf.nflx_ctc_v1.0.json", {{"enable_db", "true"}, {"clip_db", "true"}}, {}},
-    };
-    double worst_cpu = 0, worst_golden = 0;
-    long differing = 0, values = 0;
-    for (const auto &pair : golden_pairs()) {
-        auto ref = load_y4m(data_dir() + "/" + pair + "_ref.y4m");
-        auto dist = load_y4m(data_dir() + "/" + pair + "_dis.y4m");
-        for (const Preset &preset : presets) {
-            const auto expected = load_expected(data_dir() + "/" + pair + preset.json);
-            REQUIRE(expected.frames.size() == ref.size());
-            for (const bool ms : {false, true}) {
-                const std::string name = ms ? "float_ms_ssim" : "float_ssim";
-                if (!expected.frames[0].count(name)) continue;
-                INFO(pair << preset.json << " " << name);
-                REQUIRE((!ms || ms_fits(ref[0].w[0], ref[0].h[0])));
-                const auto opts = options(ms, ms ? preset.ms_ssim : preset.ssim);
-                const MapSink gpu = run_gpu(*st, ms, ref, dist, opts);
-                const double vs_cpu = max_of(compare(gpu, run_cpu(ms, ref, dist, opts), kVsCpu, &differing));
-                values += long(ref.size());
-                double golden = 0;
-                for (size_t i = 0; i < ref.size(); i++) {
-                    const double g = gpu.scores.at(name).at(unsigned(i)), e = expected.frames[i].at(name);
-                    golden = std::max(golden, g == e ? 0.0 : std::fabs(g - e));
-                }
-                CHECK(golden <= 1e-4);
-                worst_cpu = std::max(worst_cpu, vs_cpu);
-                worst_golden = std::max(worst_golden, golden);
-                std::printf("%-28s %-28s %-14s vs CPU %g, vs libvmaf %.3g\n", pair.c_str(), preset.json, name.c_str(),
-                            vs_cpu, golden);
-            }
-        }
-        // The mean terms (enable_lcs), against the CPU.
-        for (const bool ms : {false, true}) {
-            if (ms && !ms_fits(ref[0].w[0], ref[0].h[0])) continue;
-            INFO(pair << " enable_lcs " << (ms ? "float_ms_ssim" : "float_ssim"));
-            const auto opts = options(ms, {{"enable_lcs", "true"}});
-            const auto d = compare(run_gpu(*st, ms, ref, dist, opts), run_cpu(ms, ref, dist, opts), kVsCpu, &differing);
-            values += long(ref.size() * d.size());
-            worst_cpu = std::max(worst_cpu, max_of(d));
-            std::printf("%-28s enable_lcs %-14s %zu outputs: max |diff| vs CPU %g\n", pair.c_str(),
-                        ms ? "float_ms_ssim" : "float_ssim", d.size(), max_of(d));
-        }
-        unref_all(ref);
-        unref_all(dist);
-    }
-    std::printf("golden pairs: max |diff| vs CPU %g (%ld of %ld values differ at all), vs libvmaf %.3g\n", worst_cpu,
-                differing, values, worst_golden);
-    check_clean(*st);
-}
-
-TEST_CASE("float_ssim and float_ms_ssim on the GPU: depths, formats, odd and minimum sizes, options",
-          "[ssim][vulkan]")
-{
-    struct Case {
-        VmafPixelFormat fmt;
-        unsigned bpc, w, h;
-    };
-    // float_ssim's smallest picture is the 11x11 window; MS-SSIM's 176x176.
-    const Case cases[] = {
-        {VMAF_PIX_FMT_YUV400P, 8, 11, 11},    {VMAF_PIX_FMT_YUV420P, 10, 11, 12},
-        {VMAF_PIX_FMT_YUV420P, 8, 37, 23},    {VMAF_PIX_FMT_YUV422P, 10, 131, 67},
-        {VMAF_PIX_FMT_YUV444P, 12, 45, 97},   {VMAF_PIX_FMT_YUV444P, 16, 97, 41},
-        {VMAF_PIX_FMT_YUV420P, 8, 176, 176},  {VMAF_PIX_FMT_YUV422P, 16, 177, 181},
-        {VMAF_PIX_FMT_YUV444P, 10, 203, 179}, {VMAF_PIX_FMT_YUV400P, 12, 353, 190},
-    };
-    const std::vector<Dict> ssim_sets = {
-        {{"enable_lcs", "true"}},
-        {{"scale", "1"}, {"enable_db", "true"}, {"clip_db", "true"}},
-        {{"scale", "2"}, {"enable_lcs", "true"}},
-        {{"scale", "3"}, {"enable_db", "true"}},
-        {{"scale", "10"}, {"enable_lcs", "true"}},
-    };
-    const std::vector<Dict> ms_sets = {
-        {{"enable_lcs", "true"}},
-        {{"enable_db", "true"}, {"clip_db", "true"}},
-        {{"enable_db", "true"}},
-    };
-    long differing = 0, values = 0;
-    for (unsigned frames_in_flight : {1u, 3u}) {
-        auto st = validated_state(frames_in_flight);
-        for (const Case &c : cases) {
-            std::vector<VmafPicture> ref, dist;
-            synthetic(c.fmt, c.bpc, c.w, c.h, 4, c.w * 131 + c.h + c.bpc, &ref, &dist);
-            for (const bool ms : {false, true}) {
-                if (ms && !ms_fits(c.w, c.h)) continue;
-                for (const Dict &d : ms ? ms_sets : ssim_sets) {
-                    // Scales that leave less than the window are refused (below).
-                    int factor = 1;
-                    for (const auto &[k, v] : d)
-                        if (k == "scale") factor = std::stoi(v);
-                    if (!ms && (int(c.w) / factor + int(c.w & 1) < 11 || int(c.h) / factor + int(c.h & 1) < 11))
-                        continue;
-                    INFO((ms ? "float_ms_ssim" : "float_ssim") << " fmt " << c.fmt << " " << c.bpc << "-bit " << c.w
-                                                                << "x" << c.h << " option set "
-                                                                << (&d - (ms ? ms_sets : ssim_sets).data())
-                                                                << " in flight " << frames_in_flight);
-                    const auto opts = options(ms, d);
-                    const auto diffs =
-                        compare(run_gpu(*st, ms, ref, dist, opts), run_cpu(ms, ref, dist, opts), kVsCpu, &differing);
-                    values += long(ref.size() * diffs.size());
-                    if (frames_in_flight == 3)
-                        std::printf("synthetic %-13s %3ux%-3u %2u-bit fmt %d set %zu: %2zu outputs, max |diff| vs "
-                                    "CPU %g\n", ms ? "float_ms_ssim" : "float_ssim", c.w, c.h, c.bpc, int(c.fmt),
-                                    size_t(&d - (ms ? ms_sets : ssim_sets).data()), diffs.size(), max_of(diffs));
-                }
-            }
-            unref_all(ref);
-            unref_all(dist);
-        }
-        check_clean(*st);
-    }
-    std::printf("synthetic: %ld of %ld values differ from the CPU at all\n", differing, values);
 }
 
 namespace {
@@ -428,20 +424,20 @@ TEST_CASE("float_ssim at full size and float_ms_ssim share one instance on the G
         {{{false, {{"scale", "2"}}}, {true, aom}, {false, full_aom}},
          {"float_ssim", "float_ms_ssim+float_ssim"}},
     };
-    auto st = validated_state(3);
+    vk::State &st = shared_state(3);
     for (const Case &c : cases) {
         std::vector<VmafPicture> ref, dist;
         synthetic(c.fmt, c.bpc, c.w, c.h, 5, c.w * 3 + c.h + c.bpc, &ref, &dist);
         for (const Set &set : sets) {
             INFO("fmt " << c.fmt << " " << c.bpc << "-bit " << c.w << "x" << c.h << " set " << (&set - sets));
             std::vector<std::string> names;
-            const std::vector<MapSink> together = run_gpu_together(*st, ref, dist, set.configs, &names);
+            const std::vector<MapSink> together = run_gpu_together(st, ref, dist, set.configs, &names);
             CHECK(names == set.names);
             for (size_t k = 0; k < set.configs.size(); k++) {
                 INFO("configuration " << k);
                 const Config &cf = set.configs[k];
                 const FeatureOptions opts = options(cf.ms, cf.opts);
-                const MapSink alone = run_gpu(*st, cf.ms, ref, dist, opts);
+                const MapSink alone = run_gpu(st, cf.ms, ref, dist, opts);
                 if (cf.ms && !ms_fits(c.w, c.h)) {
                     CHECK(together[k].scores.empty());
                     CHECK(alone.scores.empty());
@@ -455,18 +451,18 @@ TEST_CASE("float_ssim at full size and float_ms_ssim share one instance on the G
         unref_all(ref);
         unref_all(dist);
     }
-    check_clean(*st);
+    check_clean(st);
 }
 
 TEST_CASE("float_ssim downscaling and MS-SSIM at odd sizes on the GPU match libvmaf", "[ssim][vulkan]")
 {
-    auto st = validated_state();
+    vk::State &st = shared_state();
     for (const RefScore &r : kLibvmafScores) {
         INFO((r.ms ? "float_ms_ssim " : "float_ssim ") << r.w << "x" << r.h << " scale " << r.scale);
         std::vector<VmafPicture> ref = {textured(r.w, r.h, 1, 0)}, dis = {textured(r.w, r.h, 2, 12)};
         Dict d = {{"enable_lcs", "true"}};
         if (r.scale) d.push_back({"scale", std::to_string(r.scale)});
-        const MapSink s = run_gpu(*st, r.ms, ref, dis, options(r.ms, d));
+        const MapSink s = run_gpu(st, r.ms, ref, dis, options(r.ms, d));
         double v = 0, l = 0, sv = 0;
         REQUIRE(s.get(r.ms ? "float_ms_ssim" : "float_ssim", 0, &v) == 0);
         REQUIRE(s.get(r.ms ? "float_ms_ssim_l_scale4" : "float_ssim_l", 0, &l) == 0);
@@ -481,43 +477,43 @@ TEST_CASE("float_ssim downscaling and MS-SSIM at odd sizes on the GPU match libv
         if (!r.ms && r.w == 1920) sets.push_back({{"scale", "1"}, {"enable_lcs", "true"}});
         for (const Dict &o : sets) {
             const auto opts = options(r.ms, o);
-            const auto diffs = compare(run_gpu(*st, r.ms, ref, dis, opts), run_cpu(r.ms, ref, dis, opts), kVsCpu);
+            const auto diffs = compare(run_gpu(st, r.ms, ref, dis, opts), run_cpu(r.ms, ref, dis, opts), kVsCpu);
             std::printf("  vs CPU (%zu options): max |diff| %g\n", o.size(), max_of(diffs));
         }
         unref_all(ref);
         unref_all(dis);
     }
-    check_clean(*st);
+    check_clean(st);
 }
 
 TEST_CASE("float_ssim and float_ms_ssim on the GPU at 2160p: several tiles per workgroup", "[ssim][vulkan]")
 {
     // From about 2500 tiles on, ssim_vk.cpp's terms_job gives each workgroup two
     // or more: 2160p at full size and MS-SSIM's scale 0 do.
-    auto st = validated_state();
+    vk::State &st = shared_state();
     std::vector<VmafPicture> ref = {textured(3840, 2160, 1, 0)}, dis = {textured(3840, 2160, 2, 12)};
     for (const bool ms : {false, true}) {
         INFO((ms ? "float_ms_ssim" : "float_ssim"));
         const auto opts = options(ms, ms ? Dict{{"enable_lcs", "true"}} : Dict{{"scale", "1"}, {"enable_lcs", "true"}});
-        const auto diffs = compare(run_gpu(*st, ms, ref, dis, opts), run_cpu(ms, ref, dis, opts), kVsCpu);
+        const auto diffs = compare(run_gpu(st, ms, ref, dis, opts), run_cpu(ms, ref, dis, opts), kVsCpu);
         std::printf("2160p %-14s %2zu outputs: max |diff| vs CPU %g\n", ms ? "float_ms_ssim" : "float_ssim",
                     diffs.size(), max_of(diffs));
     }
     unref_all(ref);
     unref_all(dis);
-    check_clean(*st);
+    check_clean(st);
 }
 
-TEST_CASE("float_ssim and float_ms_ssim on the GPU through the C API with the aom_ctc options", "[ssim][vulkan][golden][shared]")
+TEST_CASE("float_ssim and float_ms_ssim on the GPU through the C API with the aom_ctc options", "[ssim][vulkan][shared]")
 {
-    auto st = validated_state();
+    vk::State &st = shared_state();
     for (const std::string pair : {"rocket_320x240_10bit_crf30", "astronaut_320x240_422_crf33"}) {
         INFO(pair);
         VmafConfiguration cfg{};
         cfg.log_level = VMAF_LOG_LEVEL_ERROR;
         VmafContext *vmaf = nullptr;
         REQUIRE(vmaf_init(&vmaf, cfg) == 0);
-        REQUIRE(context_import_vulkan_state(vmaf, st.get()) == 0);
+        REQUIRE(context_import_vulkan_state(vmaf, &st) == 0);
         for (const auto &[name, opts] : {std::pair<const char *, Dict>{"float_ssim", {{"scale", "1"}, {"enable_db", "true"}, {"clip_db", "true"}}},
                                          {"float_ms_ssim", {{"enable_db", "true"}, {"clip_db", "true"}}}}) {
             VmafFeatureDictionary *d = nullptr;
@@ -528,12 +524,12 @@ TEST_CASE("float_ssim and float_ms_ssim on the GPU through the C API with the ao
         auto dist = load_y4m(data_dir() + "/" + pair + "_dis.y4m");
         const auto expected = load_expected(data_dir() + "/" + pair + ".libvmaf.aom_ctc_v7.0.json");
         const size_t frames = ref.size();
-        const uint64_t before = st->submissions();
+        const uint64_t before = st.submissions();
         for (size_t i = 0; i < frames; i++) REQUIRE(vmaf_read_pictures(vmaf, &ref[i], &dist[i], unsigned(i)) == 0);
         REQUIRE(vmaf_read_pictures(vmaf, nullptr, nullptr, 0) == 0);
         // Both ran on the GPU: one submission per frame, one instance for both
         // (float_ssim at full size is float_ms_ssim's first scale).
-        CHECK(st->submissions() - before == frames);
+        CHECK(st.submissions() - before == frames);
         REQUIRE(vmaf->ctx.vulkan_engine());
         const auto instances = vmaf->ctx.vulkan_engine()->feature_names();
         CHECK(std::vector<std::string>(instances.begin(), instances.end()) ==
@@ -546,7 +542,7 @@ TEST_CASE("float_ssim and float_ms_ssim on the GPU through the C API with the ao
             }
         REQUIRE(vmaf_close(vmaf) == 0);
     }
-    check_clean(*st);
+    check_clean(st);
 }
 
 TEST_CASE("float_ssim and float_ms_ssim stay on the CPU of a device without shaderFloat64", "[ssim][vulkan]")
@@ -594,7 +590,7 @@ TEST_CASE("float_ssim and float_ms_ssim stay on the CPU of a device without shad
 
 TEST_CASE("float_ssim and float_ms_ssim on the GPU refuse or skip what the CPU does", "[ssim][vulkan]")
 {
-    auto st = validated_state();
+    vk::State &st = shared_state();
     // 33x33 downscaled by 3 is 12x12 (scores); 40x40 by 4 is 10x10 and 10x10 is below
     // the window (refused), as on the CPU.
     for (const auto &[w, factor, ok] : {std::tuple{33u, 3, true}, {40u, 4, false}, {10u, 1, false}}) {
@@ -602,35 +598,16 @@ TEST_CASE("float_ssim and float_ms_ssim on the GPU refuse or skip what the CPU d
         const FrameFormat fmt{VMAF_PIX_FMT_YUV420P, 8, w, w};
         const auto opts = options(false, {{"scale", std::to_string(factor)}});
         std::unique_ptr<vk::Engine> engine;
-        CHECK((vk::Engine::create(st.get(), fmt, {{&kFloatSsimExtractor, opts}}, &engine) == 0) == ok);
+        CHECK((vk::Engine::create(&st, fmt, {{&kFloatSsimExtractor, opts}}, &engine) == 0) == ok);
         CHECK((kFloatSsimExtractor.create(opts)->init(fmt) == 0) == ok);
     }
     // MS-SSIM below 176 on a side: frames pass, no scores (the CPU's behaviour).
     std::vector<VmafPicture> ref, dist;
     synthetic(VMAF_PIX_FMT_YUV420P, 8, 175, 300, 2, 7, &ref, &dist);
-    const MapSink s = run_gpu(*st, true, ref, dist, options(true));
+    const MapSink s = run_gpu(st, true, ref, dist, options(true));
     CHECK(s.scores.empty());
     CHECK(run_cpu(true, ref, dist, options(true)).scores.empty());
     unref_all(ref);
     unref_all(dist);
-    check_clean(*st);
-}
-
-// Not run by default: `test_ssim_vk "[bench]"`. Frames per second of each
-// feature alone through the engine next to the CPU extractor
-// (tests/support/bench.h), with the aom_ctc options and the defaults.
-TEST_CASE("float_ssim and float_ms_ssim throughput, GPU engine and CPU extractor", "[.][bench]")
-{
-    struct Run {
-        bool ms;
-        Dict opts;
-    };
-    for (const Run &r : {Run{false, {{"scale", "1"}, {"enable_db", "true"}}}, Run{false, {}},
-                         Run{true, {{"enable_db", "true"}}}}) {
-        ThroughputBench b(info(r.ms), options(r.ms, r.opts), {r.ms ? "float_ms_ssim" : "float_ssim"},
-                          [](unsigned bpc, unsigned w, unsigned h, auto *ref, auto *dist) {
-                              synthetic(VMAF_PIX_FMT_YUV420P, bpc, w, h, 4, 99, ref, dist);
-                          });
-        run_throughput_bench(b);
-    }
+    check_clean(st);
 }

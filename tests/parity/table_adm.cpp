@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
-// The integer ADM GPU twin: every output bit-identical to the CPU extractor on
-// every golden pair (through the Engine, and through the C API with a Vulkan
-// state imported, where VMAF itself is then compared), within 1e-4 of
-// libvmaf's JSON, and identical on synthetic input of every depth, format,
-// awkward size (the right-edge reads of adm_kernels.h included) and option.
+// The integer ADM twin's table: every output (18 with `debug`) equal to the CPU
+// extractor's on every golden pair (NaN on both sides equal: Barten weights
+// above 1 wrap in their Q32 fixed point as libvmaf's do), within 1e-4 of
+// libvmaf's JSON for three configurations (defaults, a gain limit of 1, AVX2's
+// edges); synthetic pictures of every depth, format, awkward size (the
+// right-edge reads of adm_kernels.h) and option set, at one and three frames in
+// flight; the viewing set-ups without weights and pictures below 33 refused.
 // The kernel's integer restatement of the decoupling's float and double steps
-// (core/src/feature/adm/adm_exact.glsl) is also compiled here as C++ and checked against the
-// CPU's own code on millions of inputs.
-#include <catch2/catch.hpp>
-
+// (core/src/feature/adm/adm_exact.glsl) is compiled here as C++ and checked
+// against the CPU's own code on millions of inputs; the vmaf models through the
+// C API and carried thin scales are test cases of their own.
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -19,21 +19,16 @@
 #include <string>
 #include <vector>
 
-#include "context/context.h"
 #include "feature/adm/adm.h"
 #include "feature/adm/adm_kernels.h"
 #include "feature/adm/adm_score.h"
 #include "feature/adm/adm_tables.h"
 #include "golden.h"
-#include "libvmaf/libvmaf.h"
-#include "libvmaf/libvmaf_vulkan.h"
-#include "libvmaf/model.h"
-#include "picture/picture.h"
-#include "bench.h"
-#include "vulkan.h"
 #include "gpu/engine.h"
-#include "vulkan/command.h"
-#include "vulkan/state.h"
+#include "parity.h"
+#include "picture/picture.h"
+#include "pictures.h"
+#include "vulkan.h"
 
 // The GLSL integer arithmetic as C++: it is written in the subset both
 // languages share; GLSL's uint and findMSB() are all it needs from here.
@@ -45,56 +40,16 @@ inline int findMSB(uint v) { return v ? 31 - __builtin_clz(v) : -1; }
 
 using namespace vmaf;
 using namespace vmaf::test;
+using namespace vmaf::test::parity;
 
 namespace {
-
-MapSink run_gpu(vk::State &st, const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dist, const FeatureOptions &opts)
-{
-    return run_engine(st, kAdmExtractor, opts, ref, dist);
-}
-
-MapSink run_cpu(const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dist, const FeatureOptions &opts)
-{
-    return run_extractor(kAdmExtractor, opts, ref, dist);
-}
-
-// Every output of `cpu` is in `gpu` with the same value, or both are NaN
-// (Barten weights above 1 wrap in their Q32 fixed point, as libvmaf's do, and
-// the masked cubes then add up to negative sums whose cube roots are NaN, on
-// both backends alike); returns max |diff| per output (all zero when the
-// check passes).
-std::map<std::string, double> compare(const MapSink &gpu, const MapSink &cpu)
-{
-    return compare_scores(gpu, cpu, {.nan_equal = true});
-}
-
-// The main outputs: provided name and libvmaf's output name.
-struct Output {
-    const char *provided, *name;
-};
-constexpr Output kOutputs[] = {
-    {adm::kAdm2Name, "integer_adm2"},
-    {adm::kScaleNames[0], "integer_adm_scale0"},
-    {adm::kScaleNames[1], "integer_adm_scale1"},
-    {adm::kScaleNames[2], "integer_adm_scale2"},
-    {adm::kScaleNames[3], "integer_adm_scale3"},
-    {adm::kAimName, "integer_aim"},
-    {adm::kAdm3Name, "integer_adm3"},
-};
-
-bool is_main_output(const std::string &name)
-{
-    for (const Output &o : kOutputs)
-        if (name == o.provided) return true;
-    return false;
-}
 
 // Frames of texture plus noise; the distorted one is noisier, blurred,
 // contrast-boosted (enhancement), or its texture shifted (orientation
 // changes), depending on the frame. Extreme frames (full-range noise) reach
 // the widest band values.
-void synthetic(VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h, unsigned frames, uint32_t seed,
-               std::vector<VmafPicture> *ref, std::vector<VmafPicture> *dist)
+void frames(VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h, unsigned frames, uint32_t seed,
+            std::vector<VmafPicture> *ref, std::vector<VmafPicture> *dist)
 {
     std::mt19937 rng(seed);
     const int maxv = int((1u << bpc) - 1);
@@ -133,6 +88,12 @@ void synthetic(VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h, unsign
     }
 }
 
+// The table's generator: the case's own seed, whatever the row.
+void synthetic(const Synthetic &c, uint32_t, std::vector<VmafPicture> *ref, std::vector<VmafPicture> *dist)
+{
+    frames(c.fmt, c.bpc, c.w, c.h, c.frames, c.w * 131 + c.h + c.bpc, ref, dist);
+}
+
 glsl_exact::AdmFloat cos1_float()
 {
     int e = 0;
@@ -140,9 +101,71 @@ glsl_exact::AdmFloat cos1_float()
     return glsl_exact::AdmFloat(uint64_t(std::ldexp(f, 24)), e - 24);
 }
 
+const Table &adm_table()
+{
+    static const Table t = [] {
+        Table t;
+        t.extractor = &kAdmExtractor;
+        const std::vector<const char *> main = {adm::kAdm2Name,      adm::kScaleNames[0], adm::kScaleNames[1],
+                                                adm::kScaleNames[2], adm::kScaleNames[3], adm::kAimName,
+                                                adm::kAdm3Name};
+        t.outputs = main;
+        t.golden_options = {{"debug", "true"}};
+        // The third set was printed by libvmaf's AVX2 code (adr/0023).
+        t.golden = {{".libvmaf.json", main, 1e-4},
+                    {".libvmaf.vmaf_v0.6.1neg.json", main, 1e-4, false, {}, {{"adm_enhn_gain_limit", "1"}}, "_egl_1"},
+                    {".libvmaf.more.json", main, 1e-4, false, {}, {{"edge_as", "avx2"}}}};
+        t.golden_extra = [](const std::string &, const MapSink &gpu) {
+            CHECK(gpu.scores.size() == 18);  // 7 outputs and 11 debug outputs
+        };
+        // 66 and 65 (8-bit) and 130 and 129 (deeper) wide read past the rows at
+        // scales 0, 1 and 2; 33 is the minimum side.
+        struct Case {
+            VmafPixelFormat fmt;
+            unsigned bpc, w, h;
+        };
+        const Case cases[] = {
+            {VMAF_PIX_FMT_YUV420P, 8, 33, 33},    {VMAF_PIX_FMT_YUV420P, 10, 33, 33},
+            {VMAF_PIX_FMT_YUV400P, 8, 66, 41},    {VMAF_PIX_FMT_YUV420P, 8, 65, 70},
+            {VMAF_PIX_FMT_YUV420P, 10, 130, 37},  {VMAF_PIX_FMT_YUV444P, 12, 129, 35},
+            {VMAF_PIX_FMT_YUV422P, 8, 131, 67},   {VMAF_PIX_FMT_YUV422P, 10, 97, 133},
+            {VMAF_PIX_FMT_YUV444P, 8, 200, 130},  {VMAF_PIX_FMT_YUV444P, 16, 77, 41},
+            {VMAF_PIX_FMT_YUV420P, 8, 1025, 40},  {VMAF_PIX_FMT_YUV400P, 10, 34, 301},
+        };
+        const std::vector<Dict> option_sets = {
+            {{"debug", "true"}},
+            {{"debug", "true"}, {"adm_enhn_gain_limit", "1"}},
+            {{"debug", "true"}, {"adm_enhn_gain_limit", "1.37"}, {"adm_skip_scale0", "true"}},
+            {{"debug", "true"}, {"adm_enhn_gain_limit", "2.5"}, {"adm_skip_aim", "true"}, {"adm_csf_mode", "1"},
+             {"adm_csf_scale", "1.3"}, {"adm_csf_diag_scale", "0.8"}},
+            {{"adm_csf_mode", "2"}, {"adm_norm_view_dist", "5"}, {"adm_noise_weight", "0.5"},
+             {"adm_dlm_weight", "0.8"}, {"adm_min_val", "0.3"}},
+            {{"debug", "true"}, {"adm_csf_mode", "3"}, {"adm_ref_display_height", "2160"},
+             {"adm_norm_view_dist", "3"}, {"adm_enhn_gain_limit", "37.25"}},
+        };
+        for (const Case &c : cases)
+            for (size_t set = 0; set < option_sets.size(); set++) {
+                Synthetic s{c.fmt, c.bpc, c.w, c.h, 5, option_sets[set]};
+                if (set > 1) s.in_flight = 3;  // with one in flight, the first two sets are enough
+                t.synthetic.push_back(s);
+            }
+        t.frames_in_flight = {1, 3};
+        t.generate = synthetic;
+        // (Pictures below 33 and viewing set-ups without weights are not declined
+        // but fail the engine's start, as the CPU's init: the case below.)
+        t.api_pairs = {"rocket_320x240_10bit_crf30"};
+        t.one_submission_per_frame = false;  // the last scales carried into a submission after the last frame
+        t.nan_equal = true;
+        return t;
+    }();
+    return t;
+}
+
 }  // namespace
 
-TEST_CASE("adm's integer roundings are IEEE's", "[adm][vulkan][exact]")
+PARITY_TABLE(adm, adm_table, "[adm]")
+
+TEST_CASE("adm's integer roundings are IEEE's", "[adm][exact]")
 {
     std::mt19937_64 rng(3);
     long bad_float = 0, bad_double = 0, bad_order = 0, ties = 0;
@@ -172,7 +195,7 @@ TEST_CASE("adm's integer roundings are IEEE's", "[adm][vulkan][exact]")
     CHECK(bad_order == 0);
 }
 
-TEST_CASE("adm's one-degree test in integers is the CPU's float and double test", "[adm][vulkan][exact]")
+TEST_CASE("adm's one-degree test in integers is the CPU's float and double test", "[adm][exact]")
 {
     const glsl_exact::AdmFloat cos1 = cos1_float();
     std::mt19937_64 rng(7);
@@ -239,7 +262,7 @@ TEST_CASE("adm's one-degree test in integers is the CPU's float and double test"
     CHECK(mismatches == 0);
 }
 
-TEST_CASE("adm's enhanced restored value in integers is the CPU's double product", "[adm][vulkan][exact]")
+TEST_CASE("adm's enhanced restored value in integers is the CPU's double product", "[adm][exact]")
 {
     std::mt19937_64 rng(11);
     std::vector<double> limits = {1.0, 1.37, 1.5, 2.5, 99.99999, 1.0 + 0x1p-52, 100.0 - 0x1p-46, 3.0 / 7.0 + 1.0};
@@ -274,54 +297,6 @@ TEST_CASE("adm's enhanced restored value in integers is the CPU's double product
     CHECK(ties > 0);
 }
 
-TEST_CASE("adm on the GPU: every golden pair through the Engine", "[adm][vulkan][golden]")
-{
-    auto st = validated_state();
-    for (const auto &pair : golden_pairs()) {
-        auto ref = load_y4m(data_dir() + "/" + pair + "_ref.y4m");
-        auto dist = load_y4m(data_dir() + "/" + pair + "_dis.y4m");
-        struct Run {
-            Dict opts;
-            const char *json;
-            const char *suffix;
-        };
-        // The second golden set was printed by libvmaf's AVX2 code (adr/0023).
-        for (const Run &run : {Run{{{"debug", "true"}}, ".libvmaf.json", ""},
-                               Run{{{"debug", "true"}, {"adm_enhn_gain_limit", "1"}},
-                                   ".libvmaf.vmaf_v0.6.1neg.json", "_egl_1"},
-                               Run{{{"debug", "true"}, {"edge_as", "avx2"}}, ".libvmaf.more.json", ""}}) {
-            INFO(pair << " " << run.json);
-            const auto opts = options_for(kAdmExtractor, run.opts);
-            const MapSink gpu = run_gpu(*st, ref, dist, opts);
-            const auto diffs = compare(gpu, run_cpu(ref, dist, opts));
-            CHECK(diffs.size() == 18);  // 7 outputs and 11 debug outputs
-            // Against libvmaf's JSON.
-            const auto expected = load_expected(data_dir() + "/" + pair + run.json);
-            REQUIRE(expected.frames.size() == ref.size());
-            std::string line;
-            for (const Output &o : kOutputs) {
-                const std::string name = o.name + std::string(run.suffix);
-                double golden = 0;
-                for (size_t i = 0; i < ref.size(); i++)
-                    golden = std::max(golden, std::fabs(gpu.scores.at(o.provided).at(unsigned(i)) -
-                                                        expected.frames[i].at(name)));
-                CHECK(golden <= 1e-4);
-                char buf[96];
-                std::snprintf(buf, sizeof(buf), " %s %g/%.2g", o.name + 8, diffs.at(o.provided), golden);
-                line += buf;
-            }
-            double debug = 0;
-            for (const auto &[name, d] : diffs)
-                if (!is_main_output(name)) debug = std::max(debug, d);
-            std::printf("%-27s %-30s vs CPU/libvmaf:%s | debug vs CPU %g\n", pair.c_str(), run.json,
-                        line.c_str(), debug);
-        }
-        unref_all(ref);
-        unref_all(dist);
-    }
-    check_clean(*st);
-}
-
 namespace {
 
 // One golden pair through the C API with model `version`: every output of the
@@ -337,13 +312,13 @@ std::map<std::string, std::vector<double>> score_through_api(const std::string &
 }  // namespace
 
 TEST_CASE("adm on the GPU through the C API: features and VMAF equal the CPU path and libvmaf",
-          "[adm][vulkan][golden]")
+          "[adm][vulkan]")
 {
-    auto st = validated_state();
+    vk::State &st = shared_state();
     for (const auto &pair : golden_pairs()) {
         for (const char *version : {"vmaf_v0.6.1", "vmaf_v0.6.1neg"}) {
             INFO(pair << " " << version);
-            const auto gpu = score_through_api(pair, version, st.get());
+            const auto gpu = score_through_api(pair, version, &st);
             const auto cpu = score_through_api(pair, version, nullptr);
             const auto expected = expected_for_model(pair, version);
             REQUIRE(gpu.size() == cpu.size());
@@ -377,11 +352,11 @@ TEST_CASE("adm on the GPU through the C API: features and VMAF equal the CPU pat
                         pair.c_str(), version, adm_vs_cpu, adm_vs_libvmaf, vs_cpu, vmaf_vs_cpu, vmaf_vs_libvmaf);
         }
     }
-    check_clean(*st);
+    check_clean(st);
 }
 
 TEST_CASE("adm and vif on the GPU: the same scores whether their thin scales are carried or not",
-          "[adm][vif][vulkan]")
+          "[adm][vulkan]")
 {
     // The vmaf set takes VIF's and ADM's offer to carry their last scales
     // into the next frame (ADR 0050); VMAF_VULKAN_CARRY=0 declines it. With
@@ -417,112 +392,18 @@ TEST_CASE("adm and vif on the GPU: the same scores whether their thin scales are
     }
 }
 
-TEST_CASE("adm on the GPU through the public Vulkan API", "[adm][vulkan]")
-{
-    VmafVulkanState *vk = validated_api_state();
-    VmafConfiguration cfg{};
-    cfg.log_level = VMAF_LOG_LEVEL_ERROR;
-    VmafContext *vmaf = nullptr;
-    REQUIRE(vmaf_init(&vmaf, cfg) == 0);
-    REQUIRE(vmaf_vulkan_import_state(vmaf, vk) == 0);
-    REQUIRE(vmaf_use_feature(vmaf, "adm", nullptr) == 0);
-    const std::string pair = "rocket_320x240_10bit_crf30";
-    auto ref = load_y4m(data_dir() + "/" + pair + "_ref.y4m");
-    auto dist = load_y4m(data_dir() + "/" + pair + "_dis.y4m");
-    const auto expected = load_expected(data_dir() + "/" + pair + ".libvmaf.json");
-    const auto cpu = run_cpu(ref, dist, options_for(kAdmExtractor));
-    for (size_t i = 0; i < ref.size(); i++)  // the context takes our references
-        REQUIRE(vmaf_read_pictures(vmaf, &ref[i], &dist[i], unsigned(i)) == 0);
-    REQUIRE(vmaf_read_pictures(vmaf, nullptr, nullptr, 0) == 0);
-    CHECK(vmaf->ctx.vulkan_engine() != nullptr);  // adm, the only feature, ran on the GPU
-    for (const Output &o : kOutputs) {
-        for (size_t i = 0; i < expected.frames.size(); i++) {
-            double v = -1;
-            REQUIRE(vmaf_feature_score_at_index(vmaf, o.name, &v, unsigned(i)) == 0);
-            CHECK(v == cpu.scores.at(o.provided).at(unsigned(i)));
-            CHECK(std::fabs(v - expected.frames[i].at(o.name)) <= 1e-4);
-        }
-    }
-    REQUIRE(vmaf_close(vmaf) == 0);
-    REQUIRE(vmaf_vulkan_state_free(&vk) == 0);
-}
-
-TEST_CASE("adm on the GPU: depths, formats, odd and minimum sizes, options", "[adm][vulkan]")
-{
-    struct Case {
-        VmafPixelFormat fmt;
-        unsigned bpc, w, h;
-    };
-    // 66 and 65 (8-bit) and 130 and 129 (deeper) wide read past the rows at
-    // scales 0, 1 and 2; 33 is the minimum side.
-    const Case cases[] = {
-        {VMAF_PIX_FMT_YUV420P, 8, 33, 33},    {VMAF_PIX_FMT_YUV420P, 10, 33, 33},
-        {VMAF_PIX_FMT_YUV400P, 8, 66, 41},    {VMAF_PIX_FMT_YUV420P, 8, 65, 70},
-        {VMAF_PIX_FMT_YUV420P, 10, 130, 37},  {VMAF_PIX_FMT_YUV444P, 12, 129, 35},
-        {VMAF_PIX_FMT_YUV422P, 8, 131, 67},   {VMAF_PIX_FMT_YUV422P, 10, 97, 133},
-        {VMAF_PIX_FMT_YUV444P, 8, 200, 130},  {VMAF_PIX_FMT_YUV444P, 16, 77, 41},
-        {VMAF_PIX_FMT_YUV420P, 8, 1025, 40},  {VMAF_PIX_FMT_YUV400P, 10, 34, 301},
-    };
-    const std::vector<Dict> option_sets = {
-        {{"debug", "true"}},
-        {{"debug", "true"}, {"adm_enhn_gain_limit", "1"}},
-        {{"debug", "true"}, {"adm_enhn_gain_limit", "1.37"}, {"adm_skip_scale0", "true"}},
-        {{"debug", "true"}, {"adm_enhn_gain_limit", "2.5"}, {"adm_skip_aim", "true"}, {"adm_csf_mode", "1"},
-         {"adm_csf_scale", "1.3"}, {"adm_csf_diag_scale", "0.8"}},
-        {{"adm_csf_mode", "2"}, {"adm_norm_view_dist", "5"}, {"adm_noise_weight", "0.5"}, {"adm_dlm_weight", "0.8"},
-         {"adm_min_val", "0.3"}},
-        {{"debug", "true"}, {"adm_csf_mode", "3"}, {"adm_ref_display_height", "2160"}, {"adm_norm_view_dist", "3"},
-         {"adm_enhn_gain_limit", "37.25"}},
-    };
-    for (unsigned frames_in_flight : {1u, 3u}) {
-        auto st = validated_state(frames_in_flight);
-        for (const Case &c : cases) {
-            std::vector<VmafPicture> ref, dist;
-            synthetic(c.fmt, c.bpc, c.w, c.h, 5, c.w * 131 + c.h + c.bpc, &ref, &dist);
-            for (const Dict &d : option_sets) {
-                const size_t set = size_t(&d - option_sets.data());
-                if (frames_in_flight == 1 && set > 1) continue;  // options once are enough
-                INFO("fmt " << c.fmt << " " << c.bpc << "-bit " << c.w << "x" << c.h << " option set " << set
-                            << " in flight " << frames_in_flight);
-                const auto opts = options_for(kAdmExtractor, d);
-                const auto diffs = compare(run_gpu(*st, ref, dist, opts), run_cpu(ref, dist, opts));
-                if (frames_in_flight == 3)
-                    std::printf("synthetic %4ux%-3u %2u-bit fmt %d option set %zu: max |diff| vs CPU over %zu "
-                                "outputs %g\n", c.w, c.h, c.bpc, int(c.fmt), set, diffs.size(), max_of(diffs));
-            }
-            unref_all(ref);
-            unref_all(dist);
-        }
-        check_clean(*st);
-    }
-}
-
 TEST_CASE("adm on the GPU refuses what the CPU refuses", "[adm][vulkan]")
 {
-    auto st = validated_state();
+    vk::State &st = shared_state();
     std::unique_ptr<vk::Engine> engine;
     const FrameFormat small{VMAF_PIX_FMT_YUV420P, 8, 32, 40};
-    CHECK(vk::Engine::create(st.get(), small, {{&kAdmExtractor, options_for(kAdmExtractor)}}, &engine) != 0);
+    CHECK(vk::Engine::create(&st, small, {{&kAdmExtractor, options_for(kAdmExtractor)}}, &engine) != 0);
     CHECK(kAdmExtractor.create(options_for(kAdmExtractor))->init(small) != 0);
     // Viewing set-ups without weights.
     const FrameFormat fmt{VMAF_PIX_FMT_YUV420P, 8, 64, 64};
     for (const Dict &d : {Dict{{"adm_norm_view_dist", "1"}}, Dict{{"adm_csf_mode", "2"}, {"adm_norm_view_dist", "4"}}}) {
-        CHECK(vk::Engine::create(st.get(), fmt, {{&kAdmExtractor, options_for(kAdmExtractor, d)}}, &engine) != 0);
+        CHECK(vk::Engine::create(&st, fmt, {{&kAdmExtractor, options_for(kAdmExtractor, d)}}, &engine) != 0);
         CHECK(kAdmExtractor.create(options_for(kAdmExtractor, d))->init(fmt) != 0);
     }
-    check_clean(*st);
-}
-
-// Not run by default: `test_adm_vk "[bench]"`. Frames per second of ADM through
-// the engine (upload, kernels, readback, scores) next to the CPU extractor, on
-// textured noise at 1080p 8-bit and 2160p 10-bit. VMAF_BENCH_FRAMES=n runs n frames
-// of each instead.
-TEST_CASE("adm throughput, GPU engine and CPU extractor", "[.][bench]")
-{
-    std::vector<std::string> scores;
-    for (const Output &o : kOutputs) scores.push_back(o.provided);
-    run_throughput_bench({kAdmExtractor, options_for(kAdmExtractor), scores,
-                          [](unsigned bpc, unsigned w, unsigned h, auto *ref, auto *dist) {
-                              synthetic(VMAF_PIX_FMT_YUV420P, bpc, w, h, 4, 99, ref, dist);
-                          }});
+    check_clean(st);
 }
