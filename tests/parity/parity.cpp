@@ -326,31 +326,34 @@ void run_synthetic(const Table &t)
         SUCCEED("no synthetic inputs");
         return;
     }
-    for (unsigned fif : t.frames_in_flight) {
-        vk::State &st = shared_state(fif);
-        if (t.needs_float64) REQUIRE(st.float64());
-        for (size_t k = 0; k < t.synthetic.size(); k++) {
-            const Synthetic &c = t.synthetic[k];
-            if (c.in_flight && c.in_flight != fif) continue;
-            INFO(describe(c) << ", " << fif << " frames in flight");
-            std::vector<VmafPicture> ref, dist;
-            if (c.make) c.make(&ref, &dist);
-            else t.generate(c, uint32_t(1000 + k), &ref, &dist);
-            REQUIRE(ref.size() == dist.size());
-            const FeatureOptions opts = options_for(*t.extractor, c.options);
-            const MapSink cpu = cpu_scores(t, opts, ref, dist);
-            identical(t, engine_scores(st, t, opts, ref, dist), cpu);
-            if (c.nonzero >= 0) {
-                bool nonzero = false;
-                for (const auto &[n, series] : cpu.scores)
-                    for (const auto &[i, v] : series) nonzero = nonzero || v != 0.0;
-                CHECK(nonzero == (c.nonzero == 1));
-            }
-            unref_all(ref);
-            unref_all(dist);
+    // Each input is made and scored on the CPU once, then through the engine
+    // at each frames-in-flight count (the CPU's scores do not depend on it).
+    for (unsigned fif : t.frames_in_flight)
+        if (t.needs_float64) REQUIRE(shared_state(fif).float64());
+    for (size_t k = 0; k < t.synthetic.size(); k++) {
+        const Synthetic &c = t.synthetic[k];
+        INFO(describe(c));
+        std::vector<VmafPicture> ref, dist;
+        if (c.make) c.make(&ref, &dist);
+        else t.generate(c, uint32_t(1000 + k), &ref, &dist);
+        REQUIRE(ref.size() == dist.size());
+        const FeatureOptions opts = options_for(*t.extractor, c.options);
+        const MapSink cpu = cpu_scores(t, opts, ref, dist);
+        if (c.nonzero >= 0) {
+            bool nonzero = false;
+            for (const auto &[n, series] : cpu.scores)
+                for (const auto &[i, v] : series) nonzero = nonzero || v != 0.0;
+            CHECK(nonzero == (c.nonzero == 1));
         }
-        check_clean(st);
+        for (unsigned fif : t.frames_in_flight) {
+            if (c.in_flight && c.in_flight != fif) continue;
+            INFO(fif << " frames in flight");
+            identical(t, engine_scores(shared_state(fif), t, opts, ref, dist), cpu);
+        }
+        unref_all(ref);
+        unref_all(dist);
     }
+    for (unsigned fif : t.frames_in_flight) check_clean(shared_state(fif));
 }
 
 void run_declines(const Table &t)
