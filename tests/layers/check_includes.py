@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-2-Clause-Patent
 """Includes point downward only: core/src by its layers, the feature folders
-never sideways, core/tools only to the public headers (ADR 0062, ADR 0077).
+never sideways, core/tools only to the public headers, and core/os below both
+(ADR 0062, ADR 0077, ADR 0085).
 
 usage: check_includes.py CORE_SRC_DIR
 
@@ -19,8 +20,10 @@ of the kernels: .comp and .glsl) and of core/tools, and fails when
   - a file of core/tools includes a header of core/src that is not in
     TOOL_INTERNALS: the programs include the public headers (libvmaf/*.h,
     core/include), their own folder's and the shared folders' (io/, options/,
-    caller/, included by their path from core/tools), and
-    no internal header but the ones listed there, each with why it stays;
+    caller/, included by their path from core/tools), core/os's ("os/os.h"),
+    and no internal header but the ones listed there, each with why it stays;
+  - a file of core/os (what differs on Windows, the bottom layer that the
+    library and the programs both link) includes anything but its own files;
   - a folder of core/src is missing from LAYERS, an include cannot be found
     where the build looks for it, or an entry of TOOL_INTERNALS is no longer
     there (so the list stays the truth, and only shrinks).
@@ -30,8 +33,8 @@ kind, so a rule that stopped working fails the test too.
 
 Where an include is looked for, as the build does: C++ of core/src by its path
 from core/src (`-I core/src`; names without a folder are the same folder or
-generated, spirv.h); C++ of core/tools in its own folder, core/tools,
-core/include, then core/src; GLSL (glslc's `#include` of GL_GOOGLE_include_directive,
+generated, spirv.h), "os/..." from core; C++ of core/tools in its own folder,
+core/tools, core/include, core ("os/..."), then core/src; GLSL (glslc's `#include` of GL_GOOGLE_include_directive,
 core/src/gpu/meson.build) in the including file's folder, then core/src, then
 the generated `<name>_tables.glsl`, which belongs to the folder of the program
 that writes it (`<name>_tables_glsl.cpp`).
@@ -88,19 +91,6 @@ TOOL_INTERNALS = {
         'vmaf_bench looks up the extractors it asks about (find_extractor)',
     ('vmaf_bench/vmaf_bench.cpp', 'model/model.h'):
         'vmaf_bench lists a model\'s features (VmafModel::impl) to say where each ran',
-    # util/os.h: the one place for what differs on Windows (ADR 0076); a second
-    # copy for the programs would be a second place to keep right.
-    ('vmaf_bench/bench_frames.cpp', 'util/os.h'):
-        'the benchmark writes its frames through UTF-8 paths, opened as UTF-16 on Windows',
-    ('io/video_reader.cpp', 'util/os.h'):
-        'the readers open UTF-8 paths (UTF-16 on Windows), size regular files and read at an '
-        'offset (pread; ReadFile through a handle of its own on Windows)',
-    ('vmaf/vmaf.cpp', 'util/os.h'):
-        'the tool\'s temporary file for standard output, its UTF-8 paths and the terminal check, '
-        'each written once for POSIX and Windows',
-    ('vmaf_bench/vmaf_bench.cpp', 'util/os.h'):
-        'the soak mode\'s resident memory and open handles (/proc on Linux, psapi on Windows) and '
-        'its JSON through a UTF-8 path',
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
@@ -143,6 +133,7 @@ class Checker:
         self.src = core_src.resolve()
         self.tools = (core_src / '..' / 'tools').resolve()
         self.public = (core_src / '..' / 'include').resolve()
+        self.os = (core_src / '..' / 'os').resolve()
         self.errors = []
         self.tables = {}  # generated <name>_tables.glsl -> the folder of its program
         for p in self.src.rglob('*_tables_glsl.cpp'):
@@ -167,6 +158,8 @@ class Checker:
             else:
                 if '/' not in inc:
                     continue  # same folder, or generated (spirv.h)
+                if self.os_header(inc):
+                    continue  # core/os, below every folder
                 target = self.src / inc
                 if inc.split('/')[0] not in LAYERS:
                     continue  # libvmaf/ (public)
@@ -176,6 +169,18 @@ class Checker:
                 why = feature_rule(rel.parts[:-1], dst.parts[:-1], path.suffix in ('.h', '.glsl'))
             if why:
                 self.error(rel, f'includes "{inc}": {why}')
+
+    def os_header(self, inc):
+        """Whether inc names a header of core/os ("os/NAME")."""
+        parts = inc.split('/')
+        return len(parts) == 2 and parts[0] == 'os' and (self.os / parts[1]).is_file()
+
+    def check_os_file(self, path):
+        rel = path.relative_to(self.os)
+        for inc in includes(path):
+            if not self.os_header(inc):
+                self.error(f'core/os/{rel}', f'includes "{inc}": core/os is below the library and the '
+                           'programs and includes only its own headers ("os/...")')
 
     def resolve_glsl(self, path, inc):
         for base in (path.parent, self.src):
@@ -194,6 +199,8 @@ class Checker:
                 continue  # the tools' own headers
             if (self.public / inc).is_file():
                 continue  # libvmaf/*.h
+            if self.os_header(inc):
+                continue  # core/os, below the programs too
             if (self.src / inc).is_file():
                 key = (rel.as_posix(), inc)
                 if key in TOOL_INTERNALS:
@@ -212,6 +219,10 @@ class Checker:
         for path in sorted(self.src.rglob('*')):
             if path.suffix in CXX + GLSL:
                 self.check_src_file(path)
+        if self.os.is_dir():
+            for path in sorted(self.os.rglob('*')):
+                if path.suffix in CXX:
+                    self.check_os_file(path)
         seen = set()
         if self.tools.is_dir():
             for path in sorted(self.tools.rglob('*')):
@@ -241,9 +252,12 @@ def self_test():
         'src/feature/b/b_k.comp': '#include "a_tables.glsl"\n',                    # sideways (generated)
         'src/feature/common/c.glsl': '#include "feature/a/a.comp"\n',              # common -> a folder
         'src/feature/root.h': '#include "feature/common/c.h"\n',                   # root header -> common
-        'src/picture/picture.cpp': '#include "util/log.h"\n',
+        'src/picture/picture.cpp': '#include "util/log.h"\n#include "os/os.h"\n',  # fine
+        'os/os.h': '',
+        'os/os.cpp': '#include "os/os.h"\n#include "util/log.h"\n',              # os -> core/src
         'include/libvmaf/libvmaf.h': '',
-        'tools/tool.cpp': '#include "libvmaf/libvmaf.h"\n#include "io/r.h"\n#include "util/log.h"\n',
+        'tools/tool.cpp': '#include "libvmaf/libvmaf.h"\n#include "io/r.h"\n#include "os/os.h"\n'
+                          '#include "util/log.h"\n',
         'tools/io/r.h': '#include "tool.h"\n',                                    # not found
     }
     expect = [
@@ -255,6 +269,7 @@ def self_test():
         'feature/common/c.glsl: includes "feature/a/a.comp"',
         'feature/root.h: includes "feature/common/c.h"',
         'core/tools/tool.cpp: includes "util/log.h"',
+        'core/os/os.cpp: includes "util/log.h"',
         'core/tools/io/r.h: includes "tool.h"',
     ]
     with tempfile.TemporaryDirectory() as d:
@@ -283,7 +298,7 @@ def main():
         print(e)
     if not errors:
         print(f'{len(LAYERS)} folders and the GLSL of their kernels, arrows downward only; '
-              f'feature folders never sideways; core/tools: public headers and '
+              f'feature folders never sideways; core/os: its own only; core/tools: public headers, core/os and '
               f'{len(TOOL_INTERNALS)} listed internal includes')
     return 1 if errors else 0
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "picture/picture.h"
-#include "util/os.h"
+#include "os/os.h"
 
 namespace vmaf::io {
 

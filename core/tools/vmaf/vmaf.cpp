@@ -22,7 +22,7 @@
 #include "io/video_reader.h"
 #include "libvmaf/libvmaf.h"
 #include "read_ahead.h"
-#include "util/os.h"
+#include "os/os.h"
 #if VMAF_CLI_HAVE_VULKAN
 #include "libvmaf/libvmaf_vulkan.h"
 #endif

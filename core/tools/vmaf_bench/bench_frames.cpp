@@ -11,7 +11,7 @@
 #include <numbers>
 
 #include "io/video_reader.h"
-#include "util/os.h"
+#include "os/os.h"
 
 namespace vmaf::bench {
 

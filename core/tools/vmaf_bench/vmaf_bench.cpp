@@ -36,7 +36,7 @@
 #include "io/utf8_args.h"
 #include "libvmaf/libvmaf.h"
 #include "model/model.h"
-#include "util/os.h"
+#include "os/os.h"
 
 namespace vmaf::bench {
 
