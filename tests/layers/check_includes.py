@@ -80,11 +80,6 @@ TOOL_INTERNALS = {
         'library requires (vk::FeatureChain)',
     ('caller/caller_device.h', 'vulkan/vk.h'):
         'the caller-owned device uses Vulkan through the library\'s loader',
-    ('io/video_reader.cpp', 'picture/picture.h'):
-        'frame sizes from the library\'s own geometry (chroma_shift, plane_count, '
-        'bytes_per_sample)',
-    ('io/video_reader.h', 'feature/extractor.h'):
-        'the readers report their frames as the library\'s FrameFormat',
     ('vmaf_bench/vmaf_bench.cpp', 'context/context.h'):
         'vmaf_bench reads a context\'s collected score names and its engine, to say where each feature ran',
     ('vmaf_bench/vmaf_bench.cpp', 'feature/registry.h'):
