@@ -62,9 +62,6 @@ LAYERS = [
 # is moved to the public API. Nothing may be added; an entry whose include
 # has gone must be removed.
 TOOL_INTERNALS = {
-    ('vmaf_bench/bench_import.h', 'vulkan/vk.h'):
-        'vmaf_bench\'s vulkan-import mode keeps its own images, memory and semaphores '
-        '(Vulkan types through the library\'s loader)',
     ('vmaf_bench/bench_modes.cpp', 'context/context.h'):
         'vmaf_bench reads a context\'s device state and engine (VmafContext::ctx) for the GPU '
         'time, memory and placement of its features, which the public API does not report',
@@ -75,11 +72,6 @@ TOOL_INTERNALS = {
         'vmaf_bench feeds its ring of frames by reference (picture_ref), without copying them',
     ('vmaf_bench/bench_modes.cpp', 'vulkan/state.h'):
         'the device name, allocated bytes and validation messages of a context\'s device',
-    ('caller/caller_device.h', 'vulkan/state.h'):
-        'the caller-owned device of the import mode and tests enables the features the '
-        'library requires (vk::FeatureChain)',
-    ('caller/caller_device.h', 'vulkan/vk.h'):
-        'the caller-owned device uses Vulkan through the library\'s loader',
     ('vmaf_bench/vmaf_bench.cpp', 'context/context.h'):
         'vmaf_bench reads a context\'s collected score names and its engine, to say where each feature ran',
     ('vmaf_bench/vmaf_bench.cpp', 'feature/registry.h'):

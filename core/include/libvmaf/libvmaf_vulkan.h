@@ -420,6 +420,27 @@ typedef struct VmafVulkanExternalHandles {
  */
 int vmaf_vulkan_state_init_external(VmafVulkanState **state, VmafVulkanExternalHandles handles);
 
+/**
+ * Turn on, in a caller's feature chain for vkCreateDevice, what a device handed to
+ * vmaf_vulkan_state_init_external() needs: the features listed above, and the
+ * optional ones the library uses where `supported` says the physical device has
+ * them (shaderFloat64: the float features' kernels; hostQueryReset: the GPU
+ * profile). Nothing is turned off and no other member or struct is touched, so the
+ * caller's own needs and the library's go into one chain (as FFmpeg's Vulkan
+ * hardware context gathers its users' features).
+ *
+ * @param features  A VkPhysicalDeviceFeatures2 whose pNext chain holds a
+ *                  VkPhysicalDeviceVulkan11Features and a
+ *                  VkPhysicalDeviceVulkan12Features (in any order, among others).
+ * @param supported What the physical device has, as vkGetPhysicalDeviceFeatures2()
+ *                  fills a chain of the same shape; NULL: the required features only.
+ * @return 0; -EINVAL when `features` is NULL or not a VkPhysicalDeviceFeatures2, or
+ *         when `features` or `supported` lacks one of the two structs (the log
+ *         names it); -ENOSYS in a library built without Vulkan.
+ */
+int vmaf_vulkan_enable_device_features(VkPhysicalDeviceFeatures2 *features,
+                                       const VkPhysicalDeviceFeatures2 *supported);
+
 /** Images of one picture: one multi-plane image or one image per plane. */
 #define VMAF_VULKAN_MAX_IMAGES 3
 

@@ -149,6 +149,18 @@ VMAF_EXPORT int vmaf_vulkan_import_va_surface(VmafContext *vmaf, VmafVulkanImpor
 
 #ifdef VK_VERSION_1_0
 
+VMAF_EXPORT int vmaf_vulkan_enable_device_features(VkPhysicalDeviceFeatures2 *features,
+                                                   const VkPhysicalDeviceFeatures2 *supported)
+{
+    return vmaf::api::guarded(__func__, [&] {
+        if (!features) {
+            vmaf::log(VMAF_LOG_LEVEL_ERROR, "vmaf_vulkan_enable_device_features: features is NULL\n");
+            return -EINVAL;
+        }
+        return vmaf::vk::enable_device_features(features, supported);
+    });
+}
+
 VMAF_EXPORT int vmaf_vulkan_state_init_external(VmafVulkanState **state, VmafVulkanExternalHandles handles)
 {
     return vmaf::api::guarded(__func__, [&] {

@@ -2,6 +2,7 @@
 // The Vulkan side of the public API: configuration -> State, device listing.
 #include <algorithm>
 #include <cerrno>
+#include <cstddef>
 #include <cstring>
 
 #include "util/log.h"
@@ -69,6 +70,90 @@ void describe(const DeviceInfo &in, VmafVulkanDeviceInfo *out)
     std::memcpy(d.uuid, in.uuid, sizeof(d.uuid));
 }
 }  // namespace
+
+namespace {
+
+// The struct of `type` in the pNext chain after `head`, or null.
+template <typename T>
+T *chained(const void *head, VkStructureType type)
+{
+    for (auto *s = static_cast<const VkBaseInStructure *>(head)->pNext; s; s = s->pNext)
+        if (s->sType == type) return const_cast<T *>(reinterpret_cast<const T *>(s));
+    return nullptr;
+}
+
+// The VkBool32 members first..last of a feature struct (Vulkan's feature structs
+// hold nothing else after sType and pNext), as a span of flags.
+#define FEATURE_FLAGS(T, first, last) \
+    offsetof(T, first), (offsetof(T, last) - offsetof(T, first)) / sizeof(VkBool32) + 1
+
+// dst's flags |= src's (or = when `assign`), `n` of them from byte `at` of each.
+template <typename T>
+void merge_flags(T *dst, const T &src, size_t at, size_t n, bool assign)
+{
+    auto *d = reinterpret_cast<VkBool32 *>(reinterpret_cast<char *>(dst) + at);
+    auto *s = reinterpret_cast<const VkBool32 *>(reinterpret_cast<const char *>(&src) + at);
+    for (size_t i = 0; i < n; i++) d[i] = assign ? s[i] : (d[i] || s[i] ? VK_TRUE : VK_FALSE);
+}
+
+// The three structs of `chain` that FeatureChain holds, copied or merged into
+// (from) a FeatureChain; false when a struct is missing (logged, naming `what`).
+struct Chain {
+    VkPhysicalDeviceFeatures2 *core;
+    VkPhysicalDeviceVulkan11Features *v11;
+    VkPhysicalDeviceVulkan12Features *v12;
+};
+
+bool find_chain(const VkPhysicalDeviceFeatures2 *f, const char *what, Chain *out)
+{
+    if (f->sType != VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2) {
+        log(VMAF_LOG_LEVEL_ERROR, "vmaf_vulkan_enable_device_features: `%s` has sType %d, not "
+            "VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2\n", what, int(f->sType));
+        return false;
+    }
+    out->core = const_cast<VkPhysicalDeviceFeatures2 *>(f);
+    out->v11 = chained<VkPhysicalDeviceVulkan11Features>(f, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES);
+    out->v12 = chained<VkPhysicalDeviceVulkan12Features>(f, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
+    const char *missing = !out->v11 ? "VkPhysicalDeviceVulkan11Features"
+                        : !out->v12 ? "VkPhysicalDeviceVulkan12Features" : nullptr;
+    if (missing) {
+        log(VMAF_LOG_LEVEL_ERROR, "vmaf_vulkan_enable_device_features: no %s in the pNext chain of "
+            "`%s`; it needs both VkPhysicalDeviceVulkan11Features and VkPhysicalDeviceVulkan12Features\n",
+            missing, what);
+        return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+int enable_device_features(VkPhysicalDeviceFeatures2 *features, const VkPhysicalDeviceFeatures2 *supported)
+{
+    Chain dst{}, have_in{};
+    if (!find_chain(features, "features", &dst)) return -EINVAL;
+    if (supported && !find_chain(supported, "supported", &have_in)) return -EINVAL;
+    FeatureChain need;
+    need.require();
+    if (supported) {
+        FeatureChain have;
+        merge_flags(&have.core.features, have_in.core->features,
+                    FEATURE_FLAGS(VkPhysicalDeviceFeatures, robustBufferAccess, inheritedQueries), true);
+        merge_flags(&have.v11, *have_in.v11,
+                    FEATURE_FLAGS(VkPhysicalDeviceVulkan11Features, storageBuffer16BitAccess, shaderDrawParameters), true);
+        merge_flags(&have.v12, *have_in.v12,
+                    FEATURE_FLAGS(VkPhysicalDeviceVulkan12Features, samplerMirrorClampToEdge, subgroupBroadcastDynamicId), true);
+        need.want_optional(have);
+    }
+    merge_flags(&dst.core->features, need.core.features,
+                FEATURE_FLAGS(VkPhysicalDeviceFeatures, robustBufferAccess, inheritedQueries), false);
+    merge_flags(dst.v11, need.v11,
+                FEATURE_FLAGS(VkPhysicalDeviceVulkan11Features, storageBuffer16BitAccess, shaderDrawParameters), false);
+    merge_flags(dst.v12, need.v12,
+                FEATURE_FLAGS(VkPhysicalDeviceVulkan12Features, samplerMirrorClampToEdge, subgroupBroadcastDynamicId), false);
+    return 0;
+}
+
+#undef FEATURE_FLAGS
 
 int list_devices(VmafVulkanDeviceInfo *devices, unsigned capacity, unsigned *count)
 {

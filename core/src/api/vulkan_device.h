@@ -19,6 +19,7 @@ int device_info(const State *state, VmafVulkanDeviceInfo *info);
 int available();
 #ifdef VK_VERSION_1_0
 int state_adopt(const VmafVulkanExternalHandles &handles, State **out);
+int enable_device_features(VkPhysicalDeviceFeatures2 *features, const VkPhysicalDeviceFeatures2 *supported);
 #endif
 
 }  // namespace vmaf::vk

@@ -26,6 +26,10 @@ int list_devices(VmafVulkanDeviceInfo *, unsigned, unsigned *count)
 int device_info(const State *, VmafVulkanDeviceInfo *) { return unavailable("vmaf_vulkan_state_device_info"); }
 #ifdef VK_VERSION_1_0
 int state_adopt(const VmafVulkanExternalHandles &, State **) { return unavailable("vmaf_vulkan_state_init_external"); }
+int enable_device_features(VkPhysicalDeviceFeatures2 *, const VkPhysicalDeviceFeatures2 *)
+{
+    return unavailable("vmaf_vulkan_enable_device_features");
+}
 #endif
 int available()
 {
