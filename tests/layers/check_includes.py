@@ -17,16 +17,14 @@ of the kernels: .comp and .glsl) and of core/tools, and fails when
     root; a header of the root includes only the root (so including one never
     brings a feature folder in). The root's sources (the registry) name every
     feature and may include any folder;
-  - a file of core/tools includes a header of core/src that is not in
-    TOOL_INTERNALS: the programs include the public headers (libvmaf/*.h,
-    core/include), their own folder's and the shared folders' (io/, options/,
-    caller/, included by their path from core/tools), core/os's ("os/os.h"),
-    and no internal header but the ones listed there, each with why it stays;
+  - a file of core/tools includes a header of core/src: the programs include
+    the public headers (libvmaf/*.h, core/include), their own folder's and the
+    shared folders' (io/, options/, caller/, included by their path from
+    core/tools) and core/os's ("os/os.h"), and no internal header;
   - a file of core/os (what differs on Windows, the bottom layer that the
     library and the programs both link) includes anything but its own files;
-  - a folder of core/src is missing from LAYERS, an include cannot be found
-    where the build looks for it, or an entry of TOOL_INTERNALS is no longer
-    there (so the list stays the truth, and only shrinks).
+  - a folder of core/src is missing from LAYERS, or an include cannot be found
+    where the build looks for it.
 
 Each run first checks itself on a small tree with one wrong include of every
 kind, so a rule that stopped working fails the test too.
@@ -56,29 +54,6 @@ LAYERS = [
     'picture',  # picture storage and pools, the frame format
     'util',     # logging, environment, SIMD dispatch, the thread pool
 ]
-
-# The internal headers of core/src that the programs of core/tools still
-# include, by (file of core/tools, header): why each stays until the program
-# is moved to the public API. Nothing may be added; an entry whose include
-# has gone must be removed.
-TOOL_INTERNALS = {
-    ('vmaf_bench/bench_modes.cpp', 'context/context.h'):
-        'vmaf_bench reads a context\'s device state and engine (VmafContext::ctx) for the GPU '
-        'time, memory and placement of its features, which the public API does not report',
-    ('vmaf_bench/bench_modes.cpp', 'gpu/engine.h'):
-        'the engine\'s GPU time per frame, profile and feature names (vmaf_bench --profile, '
-        '--features)',
-    ('vmaf_bench/bench_modes.cpp', 'picture/picture.h'):
-        'vmaf_bench feeds its ring of frames by reference (picture_ref), without copying them',
-    ('vmaf_bench/bench_modes.cpp', 'vulkan/state.h'):
-        'the device name, allocated bytes and validation messages of a context\'s device',
-    ('vmaf_bench/vmaf_bench.cpp', 'context/context.h'):
-        'vmaf_bench reads a context\'s collected score names and its engine, to say where each feature ran',
-    ('vmaf_bench/vmaf_bench.cpp', 'feature/registry.h'):
-        'vmaf_bench looks up the extractors it asks about (find_extractor)',
-    ('vmaf_bench/vmaf_bench.cpp', 'model/model.h'):
-        'vmaf_bench lists a model\'s features (VmafModel::impl) to say where each ran',
-}
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 CXX = ('.c', '.cpp', '.h')
@@ -178,7 +153,7 @@ class Checker:
             return self.tables[inc] / inc  # generated into the build, from that folder's program
         return None
 
-    def check_tool_file(self, path, seen):
+    def check_tool_file(self, path):
         rel = path.relative_to(self.tools)
         for inc in includes(path):
             local = [(path.parent / inc), (self.tools / inc)]
@@ -189,10 +164,6 @@ class Checker:
             if self.os_header(inc):
                 continue  # core/os, below the programs too
             if (self.src / inc).is_file():
-                key = (rel.as_posix(), inc)
-                if key in TOOL_INTERNALS:
-                    seen.add(key)
-                    continue
                 self.error(f'core/tools/{rel}',
                            f'includes "{inc}", an internal header of core/src: the programs include '
                            'the public headers (libvmaf/*.h) and their own only')
@@ -210,13 +181,10 @@ class Checker:
             for path in sorted(self.os.rglob('*')):
                 if path.suffix in CXX:
                     self.check_os_file(path)
-        seen = set()
         if self.tools.is_dir():
             for path in sorted(self.tools.rglob('*')):
                 if path.suffix in CXX:
-                    self.check_tool_file(path, seen)
-        for key in sorted(set(TOOL_INTERNALS) - seen):
-            self.error(f'core/tools/{key[0]}', f'no longer includes "{key[1]}": remove it from TOOL_INTERNALS')
+                    self.check_tool_file(path)
         return self.errors
 
 
@@ -266,7 +234,7 @@ def self_test():
             p.parent.mkdir(parents=True, exist_ok=True)
             p.write_text(text)
         errors = Checker(root / 'src').run()
-    got = [e for e in errors if not e.startswith('core/tools/') or 'TOOL_INTERNALS' not in e]
+    got = errors
     problems = []
     for e in expect:
         if not any(g.startswith(e) for g in got):
@@ -285,8 +253,7 @@ def main():
         print(e)
     if not errors:
         print(f'{len(LAYERS)} folders and the GLSL of their kernels, arrows downward only; '
-              f'feature folders never sideways; core/os: its own only; core/tools: public headers, core/os and '
-              f'{len(TOOL_INTERNALS)} listed internal includes')
+              f'feature folders never sideways; core/os: its own only; core/tools: public headers and core/os only')
     return 1 if errors else 0
 
 

@@ -4,9 +4,11 @@
 #include <cerrno>
 #include <cstddef>
 #include <cstring>
+#include <string_view>
 
 #include "util/log.h"
 #include "api/vulkan_device.h"
+#include "gpu/engine.h"
 #include "vulkan/state.h"
 
 namespace vmaf::vk {
@@ -167,6 +169,66 @@ int list_devices(VmafVulkanDeviceInfo *devices, unsigned capacity, unsigned *cou
 int device_info(const State *state, VmafVulkanDeviceInfo *info)
 {
     describe(state->info(), info);
+    return 0;
+}
+
+int context_stats(State *state, const Engine *engine, VmafVulkanContextStats *out)
+{
+    if (state) {
+        out->has_state = 1;
+        out->allocated_bytes = uint64_t(state->allocator().allocated_bytes());
+        out->validation_messages = state->validation_errors() + state->validation_warnings();
+    }
+    if (engine) {
+        out->engine_started = 1;
+        out->host_copies = engine->host_frames_enabled();
+        const GpuTiming t = engine->gpu_timing();
+        out->gpu_frames = t.frames;
+        out->gpu_total_ms = t.total_ms;
+        out->gpu_min_ms = t.min_ms;
+        out->gpu_max_ms = t.max_ms;
+    }
+    return 0;
+}
+
+void profile_enable(State *state) { state->set_profiling(true); }
+
+int profile_read(const Engine *engine, uint64_t *frames, double *total_ms, VmafVulkanProfileInterval *intervals,
+                 unsigned capacity, unsigned *count)
+{
+    *count = 0;
+    if (frames) *frames = 0;
+    if (total_ms) *total_ms = 0;
+    if (!engine) return 0;
+    const GpuProfile &p = engine->profile();
+    if (frames) *frames = p.frames;
+    if (total_ms) *total_ms = p.total_ms;
+    *count = unsigned(p.intervals.size());
+    for (unsigned i = 0; i < capacity && i < *count; i++) {
+        const GpuProfile::Interval &in = p.intervals[i];
+        VmafVulkanProfileInterval &out = intervals[i];
+        out = {};
+        const size_t len = std::min(in.part.size(), sizeof out.name - 1);
+        std::memcpy(out.name, in.part.data(), len);
+        out.stage = in.stage;
+        out.carried = in.carried;
+        out.total_ms = in.total_ms;
+    }
+    return 0;
+}
+
+int feature_on_gpu(const Engine *engine, const char *extractor)
+{
+    if (!engine) return 0;
+    // An instance serving several features is named after each, joined by '+'.
+    const std::string_view want = extractor;
+    for (const char *name : engine->feature_names()) {
+        for (std::string_view rest = name; !rest.empty();) {
+            const size_t plus = std::min(rest.find('+'), rest.size());
+            if (rest.substr(0, plus) == want) return 1;
+            rest.remove_prefix(std::min(plus + 1, rest.size()));
+        }
+    }
     return 0;
 }
 
