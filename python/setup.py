@@ -8,7 +8,7 @@ copies from a meson build directory
     BUILD/core/src/libvmaf.so.3  ->  vmafvk/_bundled/libvmaf.so.3
     BUILD/core/tools/vmaf        ->  vmafvk/_bundled/vmaf
 
-(the tool has the library's code linked in: it needs no libvmaf.so) and tags
+(the tool loads the libvmaf.so.3 beside it: its RUNPATH has $ORIGIN) and tags
 the wheel for this platform.
 BUILD is $VMAFVK_BUILD_DIR (absolute, or relative to the repository root), else
 the repository's build/ (scripts/setup.sh's).

@@ -115,6 +115,10 @@ EOF
 
 # Windows paths of files here (Wine maps the root directory to drive Z:).
 winpath() { printf 'Z:%s' "$(printf '%s' "$1" | tr / '\\')"; }
+# vmaf.exe and vmaf_startup.exe load libvmaf-3.dll, which the build leaves in
+# core/src (installed, it stands beside them in bin/).
+export WINEPATH
+WINEPATH=$(winpath "$root/$win_dir/core/src")
 
 options=(--backend "$backend")
 [ "$backend" = cpu ] && options=()
@@ -197,7 +201,7 @@ if [ "$backend" = cpu ] && [ -f "$startup" ] && [ -x "$root/$native_dir/core/too
   checks=$((checks + 1))
   score() { grep -o '"vmaf": [0-9.]*' | cut -d' ' -f2; }
   a=$("$root/$native_dir/core/tools/vmaf_startup" --width 320 --height 240 --frames 3 2>/dev/null | score || true)
-  b=$(WINEPATH="$(winpath "$root/$win_dir/core/src")" "$wine" "$startup" --width 320 --height 240 --frames 3 \
+  b=$("$wine" "$startup" --width 320 --height 240 --frames 3 \
       2>/dev/null | score || true)
   if [ -n "$a" ] && [ "$a" = "$b" ]; then
     echo "windows_test: vmaf_startup.exe on libvmaf-3.dll: VMAF $b, as native"

@@ -6,8 +6,11 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <set>
+#include <string>
 
 #include "libvmaf/libvmaf.h"
+#include "libvmaf/libvmaf_introspect.h"
 
 namespace {
 
@@ -315,4 +318,76 @@ TEST_CASE("error returns equal libvmaf's", "[api][codes]")
     CHECK(vmaf_write_output(c.v, "/nonexistent-dir/out.json", VMAF_OUTPUT_FORMAT_JSON) == -EINVAL);
     CHECK(vmaf_write_output(c.v, "/nonexistent-dir/out.json", VMAF_OUTPUT_FORMAT_NONE) == -EINVAL);
     CHECK(vmaf_version() != nullptr);
+}
+
+// <libvmaf/libvmaf_introspect.h>, against what the frames, the registry's
+// libvmaf names and the model file (vmaf_v0.6.1.json's feature_names) say.
+TEST_CASE("introspection: picture references, score names, extractors, a model's features", "[api][introspect]")
+{
+    // A second reference keeps the storage after the first is released.
+    VmafPicture a = pic(16, 16), r{};
+    std::memset(a.data[0], 77, size_t(a.stride[0]) * a.h[0]);
+    REQUIRE(vmaf_picture_ref(&r, &a) == 0);
+    CHECK(r.data[0] == a.data[0]);
+    CHECK(r.w[0] == 16);
+    REQUIRE(vmaf_picture_unref(&a) == 0);
+    CHECK(static_cast<const unsigned char *>(r.data[0])[15] == 77);
+    REQUIRE(vmaf_picture_unref(&r) == 0);
+    VmafPicture empty{};
+    CHECK(vmaf_picture_ref(&r, &empty) == -EINVAL);
+    CHECK(vmaf_picture_ref(nullptr, &a) == -EINVAL);
+
+    // The scores psnr stores, by name, each readable under it.
+    Ctx c;
+    REQUIRE(vmaf_use_feature(c.v, "psnr", nullptr) == 0);
+    VmafPicture x = pic(16, 16), y = pic(16, 16);
+    REQUIRE(vmaf_read_pictures(c.v, &x, &y, 0) == 0);
+    REQUIRE(vmaf_read_pictures(c.v, nullptr, nullptr, 0) == 0);
+    unsigned count = 0;
+    REQUIRE(vmaf_feature_score_count(c.v, &count) == 0);
+    std::set<std::string> names;
+    for (unsigned i = 0; i < count; i++) {
+        char name[64];
+        REQUIRE(vmaf_feature_score_name(c.v, i, name, sizeof name) == 0);
+        double s;
+        CHECK(vmaf_feature_score_at_index(c.v, name, &s, 0) == 0);
+        names.insert(name);
+    }
+    CHECK(names == std::set<std::string>{"psnr_y", "psnr_cb", "psnr_cr"});
+    char small[3] = {'x', 'x', 'x'};
+    CHECK(vmaf_feature_score_name(c.v, 0, small, sizeof small) == -ENOSPC);
+    CHECK(std::strlen(small) == 2);
+    char name[64];
+    CHECK(vmaf_feature_score_name(c.v, count, name, sizeof name) == -ERANGE);
+    CHECK(vmaf_feature_score_name(c.v, 0, name, 0) == -EINVAL);
+    CHECK(vmaf_feature_score_count(nullptr, &count) == -EINVAL);
+
+    // Extractors by their own name, a provided feature's full and output names.
+    const char *ex = nullptr;
+    REQUIRE(vmaf_feature_extractor_name("float_ssim", &ex) == 0);
+    CHECK(std::string(ex) == "float_ssim");
+    REQUIRE(vmaf_feature_extractor_name("VMAF_integer_feature_adm2_score", &ex) == 0);
+    CHECK(std::string(ex) == "adm");
+    REQUIRE(vmaf_feature_extractor_name("integer_adm2", &ex) == 0);
+    CHECK(std::string(ex) == "adm");
+    CHECK(vmaf_feature_extractor_name("no_such_feature", &ex) == -ENOENT);
+    CHECK(ex == nullptr);
+    CHECK(vmaf_feature_extractor_name(nullptr, &ex) == -EINVAL);
+
+    // vmaf_v0.6.1: adm2, motion2, vif_scale0..3 of the integer extractors.
+    VmafModel *m = nullptr;
+    VmafModelConfig mcfg{};
+    REQUIRE(vmaf_model_load(&m, &mcfg, "vmaf_v0.6.1") == 0);
+    REQUIRE(vmaf_model_feature_count(m, &count) == 0);
+    REQUIRE(count == 6);
+    const char *expect[] = {"adm", "motion", "vif", "vif", "vif", "vif"};
+    for (unsigned i = 0; i < count; i++) {
+        REQUIRE(vmaf_model_feature_extractor(m, i, &ex) == 0);
+        REQUIRE(ex != nullptr);
+        CHECK(std::string(ex) == expect[i]);
+    }
+    CHECK(vmaf_model_feature_extractor(m, 6, &ex) == -ERANGE);
+    CHECK(vmaf_model_feature_extractor(nullptr, 0, &ex) == -EINVAL);
+    CHECK(vmaf_model_feature_count(m, nullptr) == -EINVAL);
+    vmaf_model_destroy(m);
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
 // Hostile input to the library that needs no GPU: the strict parser of the
 // environment (util/env.h), files that are not regular files where a model
-// belongs (util/os.h), a cache directory others could write, stale temporary
+// belongs (os/os.h), a cache directory others could write, stale temporary
 // files, and pictures a caller fills only in part (picture/picture.h).
 // tests/test_vulkan_hostile.cpp has the GPU's cases.
 #include <catch2/catch.hpp>
@@ -23,7 +23,7 @@
 #include "stderr_capture.h"
 #include "libvmaf/libvmaf.h"
 #include "util/env.h"
-#include "util/os.h"
+#include "os/os.h"
 
 using namespace vmaf;
 using vmaf::test::EnvOverride;

@@ -4,9 +4,12 @@
 // copy when the CPU features get one, every stage of every feature, the
 // readback), none negative, tiling the frame's own GPU time; the same scores as
 // without it; nothing recorded without it, and no intervals on a queue without
-// timestamps. Validation layer on.
+// timestamps. Validation layer on. The same through the public API
+// (vmaf_vulkan_profile_enable, vmaf_vulkan_profile, vmaf_vulkan_context_stats,
+// vmaf_vulkan_feature_on_gpu) on a context.
 #include <catch2/catch.hpp>
 
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <random>
@@ -14,7 +17,10 @@
 #include <tuple>
 #include <vector>
 
+#include "context/context.h"
 #include "feature/registry.h"
+#include "libvmaf/libvmaf_introspect.h"
+#include "libvmaf/libvmaf_vulkan.h"
 #include "picture/picture.h"
 #include "vulkan.h"
 #include "gpu/engine.h"
@@ -275,4 +281,108 @@ TEST_CASE("profile mode on a queue without timestamps: no intervals, the same sc
     check_same_scores(plain.sink, p.sink);
     check_clean(*st);
     check_clean(*bare);
+}
+
+TEST_CASE("the public API: a context's profile, GPU figures and where its features ran", "[profile][api]")
+{
+    const Frames frames;
+    VmafVulkanConfiguration cfg{};
+    cfg.device_index = VMAF_VULKAN_DEVICE_AUTO;
+    cfg.enable_validation = 1;
+    VmafVulkanState *state = nullptr;
+    REQUIRE(vmaf_vulkan_state_init(&state, cfg) == 0);
+    VmafConfiguration vcfg{};
+    VmafContext *vmaf = nullptr;
+    REQUIRE(vmaf_init(&vmaf, vcfg) == 0);
+
+    // Without a state: no figures, no profile mode.
+    VmafVulkanContextStats stats{};
+    stats.size = sizeof stats;
+    REQUIRE(vmaf_vulkan_context_stats(vmaf, &stats) == 0);
+    CHECK(stats.has_state == 0);
+    CHECK(stats.allocated_bytes == 0);
+    CHECK(vmaf_vulkan_profile_enable(vmaf) == -ENODEV);
+    stats.size = sizeof(size_t);
+    CHECK(vmaf_vulkan_context_stats(vmaf, &stats) == -EINVAL);
+    CHECK(vmaf_vulkan_context_stats(nullptr, &stats) == -EINVAL);
+
+    REQUIRE(vmaf_vulkan_import_state(vmaf, state) == 0);
+    REQUIRE(vmaf_use_feature(vmaf, "vif", nullptr) == 0);
+    REQUIRE(vmaf_vulkan_profile_enable(vmaf) == 0);
+    unsigned count = 99;
+    REQUIRE(vmaf_vulkan_profile(vmaf, nullptr, nullptr, nullptr, 0, &count) == 0);
+    CHECK(count == 0);  // no engine yet
+    for (unsigned i = 0; i < kFrames; i++) {
+        VmafPicture ref{}, dist{};
+        REQUIRE(vmaf_picture_ref(&ref, &frames.ref[i]) == 0);
+        REQUIRE(vmaf_picture_ref(&dist, &frames.dist[i]) == 0);
+        REQUIRE(vmaf_read_pictures(vmaf, &ref, &dist, i) == 0);
+    }
+    REQUIRE(vmaf_read_pictures(vmaf, nullptr, nullptr, 0) == 0);
+    CHECK(vmaf_vulkan_profile_enable(vmaf) == -EBUSY);
+
+    const vk::State *st = vmaf->ctx.vulkan_state();
+    REQUIRE(st);
+    stats = {};
+    stats.size = sizeof stats;
+    REQUIRE(vmaf_vulkan_context_stats(vmaf, &stats) == 0);
+    CHECK(stats.size == sizeof stats);
+    CHECK(stats.has_state == 1);
+    CHECK(stats.engine_started == 1);
+    CHECK(stats.host_copies == 0);  // host pictures, no imports
+    CHECK(stats.allocated_bytes > 0);
+    CHECK(stats.validation_messages == 0);
+    CHECK(stats.gpu_frames == (st->timestamps() ? kFrames : 0));
+    if (st->timestamps()) CHECK(stats.gpu_max_ms >= stats.gpu_min_ms);
+
+    // A caller's struct as an older header had it: only what fits is written.
+    VmafVulkanContextStats older{};
+    older.size = offsetof(VmafVulkanContextStats, gpu_frames);
+    older.gpu_frames = 12345;
+    older.allocated_bytes = 12345;
+    REQUIRE(vmaf_vulkan_context_stats(vmaf, &older) == 0);
+    CHECK(older.size == offsetof(VmafVulkanContextStats, gpu_frames));
+    CHECK(older.engine_started == 1);
+    CHECK(older.gpu_frames == 12345);
+    CHECK(older.allocated_bytes == 12345);
+
+    // VIF alone carries its scales 2 and 3 into the next frame (ADR 0050).
+    uint64_t frames_profiled = 0;
+    double total_ms = 0;
+    REQUIRE(vmaf_vulkan_profile(vmaf, &frames_profiled, &total_ms, nullptr, 0, &count) == 0);
+    if (!st->timestamps()) {
+        WARN("no timestamps on " << st->info().name << "'s queue: profile mode has nothing to report");
+        CHECK(count == 0);
+    } else {
+        std::vector<VmafVulkanProfileInterval> got(count);
+        REQUIRE(vmaf_vulkan_profile(vmaf, &frames_profiled, &total_ms, got.data(), count, &count) == 0);
+        CHECK(frames_profiled == kFrames);
+        CHECK(total_ms == stats.gpu_total_ms);
+        std::vector<std::tuple<std::string, int, bool>> parts, want{{"upload", -1, false}};
+        for (int stage = 0; stage < 2; stage++) {
+            want.emplace_back("vif", stage, true);
+            want.emplace_back("vif", stage, false);
+        }
+        want.emplace_back("readback", -1, false);
+        double sum = 0;
+        for (const VmafVulkanProfileInterval &i : got) {
+            parts.emplace_back(i.name, i.stage, i.carried != 0);
+            sum += i.total_ms;
+        }
+        CHECK(parts == want);
+        CHECK(sum <= total_ms * (1 + 1e-9));
+        CHECK(sum >= total_ms * (1 - 1e-9));
+        // A smaller array: the count of all, the first ones filled.
+        VmafVulkanProfileInterval one{};
+        REQUIRE(vmaf_vulkan_profile(vmaf, nullptr, nullptr, &one, 1, &count) == 0);
+        CHECK(count == want.size());
+        CHECK(std::string(one.name) == "upload");
+    }
+    CHECK(vmaf_vulkan_profile(vmaf, nullptr, nullptr, nullptr, 1, &count) == -EINVAL);
+
+    CHECK(vmaf_vulkan_feature_on_gpu(vmaf, "vif") == 1);
+    CHECK(vmaf_vulkan_feature_on_gpu(vmaf, "adm") == 0);  // not asked for
+    CHECK(vmaf_vulkan_feature_on_gpu(vmaf, nullptr) == -EINVAL);
+    REQUIRE(vmaf_close(vmaf) == 0);
+    REQUIRE(vmaf_vulkan_state_free(&state) == 0);
 }

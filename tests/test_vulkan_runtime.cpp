@@ -417,3 +417,68 @@ TEST_CASE("without a driver vmaf_init_backend fails vulkan with its reason and p
     CHECK(v == Approx(10 * std::log10(255.0 * 255.0 / 16.0)).epsilon(1e-12));
     vmaf_close(vmaf);
 }
+
+TEST_CASE("vmaf_vulkan_enable_device_features: the required features, the optional ones the device has", "[vulkan][api]")
+{
+    auto count_set = [](const VkBool32 *flags, size_t n) {
+        return size_t(std::count(flags, flags + n, VkBool32(VK_TRUE)));
+    };
+    const size_t n_core = sizeof(VkPhysicalDeviceFeatures) / sizeof(VkBool32);
+    // Only what libvmaf_vulkan.h lists as required, in the 1.1 and 1.2 structs
+    // in either order among others of the caller's.
+    VkPhysicalDeviceFeatures2 f = vk::make<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
+    auto v11 = vk::make<VkPhysicalDeviceVulkan11Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES);
+    auto v12 = vk::make<VkPhysicalDeviceVulkan12Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
+    auto other = vk::make<VkPhysicalDeviceVulkan13Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES);
+    f.pNext = &v12;
+    v12.pNext = &other;
+    other.pNext = &v11;
+    v11.multiview = VK_TRUE;  // the caller's own: kept
+    REQUIRE(vmaf_vulkan_enable_device_features(&f, nullptr) == 0);
+    CHECK(f.features.shaderInt64 == VK_TRUE);
+    CHECK(f.features.shaderInt16 == VK_TRUE);
+    CHECK(f.features.shaderFloat64 == VK_FALSE);
+    CHECK(count_set(&f.features.robustBufferAccess, n_core) == 2);
+    CHECK(v11.storageBuffer16BitAccess == VK_TRUE);
+    CHECK(v11.multiview == VK_TRUE);
+    CHECK(v12.storageBuffer8BitAccess == VK_TRUE);
+    CHECK(v12.timelineSemaphore == VK_TRUE);
+    CHECK(v12.hostQueryReset == VK_FALSE);
+    CHECK(other.synchronization2 == VK_FALSE);
+    CHECK(f.pNext == &v12);
+    CHECK(v12.pNext == &other);
+    CHECK(other.pNext == &v11);
+    CHECK(v11.pNext == nullptr);
+
+    // The same as the library's own device asks for (vk::FeatureChain::require).
+    vk::FeatureChain own;
+    own.require();
+    CHECK(std::memcmp(&own.core.features, &f.features, sizeof(f.features)) == 0);
+
+    // With what the device has: the optional ones it has, nothing else of it.
+    vk::FeatureChain have;
+    have.core.features.shaderFloat64 = VK_TRUE;
+    have.core.features.robustBufferAccess = VK_TRUE;
+    have.v12.hostQueryReset = VK_TRUE;
+    have.v12.bufferDeviceAddress = VK_TRUE;
+    vk::FeatureChain g;
+    REQUIRE(vmaf_vulkan_enable_device_features(&g.core, &have.core) == 0);
+    CHECK(g.core.features.shaderFloat64 == VK_TRUE);
+    CHECK(g.core.features.robustBufferAccess == VK_FALSE);
+    CHECK(g.v12.hostQueryReset == VK_TRUE);
+    CHECK(g.v12.bufferDeviceAddress == VK_FALSE);
+    CHECK(count_set(&g.core.features.robustBufferAccess, n_core) == 3);
+
+    // Refusals, each with one log line.
+    CHECK(vmaf_vulkan_enable_device_features(nullptr, nullptr) == -EINVAL);
+    VkPhysicalDeviceFeatures2 lone = vk::make<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
+    lone.pNext = &other;
+    other.pNext = nullptr;
+    CHECK(vmaf_vulkan_enable_device_features(&lone, nullptr) == -EINVAL);
+    CHECK(lone.features.shaderInt64 == VK_FALSE);  // nothing written on a refusal
+    vk::FeatureChain h;
+    CHECK(vmaf_vulkan_enable_device_features(&h.core, &lone) == -EINVAL);
+    CHECK(h.core.features.shaderInt64 == VK_FALSE);
+    auto wrong = vk::make<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES);
+    CHECK(vmaf_vulkan_enable_device_features(&wrong, nullptr) == -EINVAL);
+}

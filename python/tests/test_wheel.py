@@ -30,8 +30,9 @@ PAIR = "coffee_320x240_crf28"
 # no VMAF_MODEL_DIR, as on a machine with no model folder.
 BUILTIN_MODELS = True
 
-# Environment variables the installed package must not need.
-UNSET = ("VMAFVK_LIBRARY", "VMAFVK_CLI", "PYTHONPATH", "VMAFVK_BUILD_DIR")
+# Environment variables the installed package must not need (the bundled tool
+# finds the bundled library beside it, not through LD_LIBRARY_PATH).
+UNSET = ("VMAFVK_LIBRARY", "VMAFVK_CLI", "PYTHONPATH", "VMAFVK_BUILD_DIR", "LD_LIBRARY_PATH")
 
 
 def meson_build_dir():

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <libvmaf/libvmaf.h>
+#include <libvmaf/libvmaf_introspect.h>
 #include <libvmaf/libvmaf_vulkan.h>
 #include <libvmaf/version.h>
 
@@ -70,6 +71,14 @@ int main(void)
     }
     double mean;
     if (vmaf_feature_score_pooled(vmaf, "psnr_y", VMAF_POOL_METHOD_MEAN, &mean, 0, 3)) return 9;
+    // The installed introspection header: psnr's three scores, by name.
+    unsigned count = 0;
+    char name[32];
+    if (vmaf_feature_score_count(vmaf, &count) || count != 3) return 13;
+    for (unsigned i = 0; i < count; i++) {
+        if (vmaf_feature_score_name(vmaf, i, name, sizeof name)) return 14;
+        if (strcmp(name, "psnr_y") && strcmp(name, "psnr_cb") && strcmp(name, "psnr_cr")) return 15;
+    }
     printf("libvmaf %s: mean psnr_y %.6f\n", vmaf_version(), mean);
     return vmaf_close(vmaf) ? 10 : 0;
 }

@@ -60,7 +60,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     if (!r) fuzz::fail("open succeeded without a reader");
-    const vmaf::FrameFormat f = r->format();
+    const vmaf::io::VideoFormat f = r->format();
     (void)r->frame_count_hint();
 
     // A second reader of the same file reads it by locate() and fill(), the

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-2-Clause-Patent
 """Includes point downward only: core/src by its layers, the feature folders
-never sideways, core/tools only to the public headers (ADR 0062, ADR 0077).
+never sideways, core/tools only to the public headers, and core/os below both
+(ADR 0062, ADR 0077, ADR 0085).
 
 usage: check_includes.py CORE_SRC_DIR
 
@@ -16,22 +17,22 @@ of the kernels: .comp and .glsl) and of core/tools, and fails when
     root; a header of the root includes only the root (so including one never
     brings a feature folder in). The root's sources (the registry) name every
     feature and may include any folder;
-  - a file of core/tools includes a header of core/src that is not in
-    TOOL_INTERNALS: the programs include the public headers (libvmaf/*.h,
-    core/include), their own folder's and the shared folders' (io/, options/,
-    caller/, included by their path from core/tools), and
-    no internal header but the ones listed there, each with why it stays;
-  - a folder of core/src is missing from LAYERS, an include cannot be found
-    where the build looks for it, or an entry of TOOL_INTERNALS is no longer
-    there (so the list stays the truth, and only shrinks).
+  - a file of core/tools includes a header of core/src: the programs include
+    the public headers (libvmaf/*.h, core/include), their own folder's and the
+    shared folders' (io/, options/, caller/, included by their path from
+    core/tools) and core/os's ("os/os.h"), and no internal header;
+  - a file of core/os (what differs on Windows, the bottom layer that the
+    library and the programs both link) includes anything but its own files;
+  - a folder of core/src is missing from LAYERS, or an include cannot be found
+    where the build looks for it.
 
 Each run first checks itself on a small tree with one wrong include of every
 kind, so a rule that stopped working fails the test too.
 
 Where an include is looked for, as the build does: C++ of core/src by its path
 from core/src (`-I core/src`; names without a folder are the same folder or
-generated, spirv.h); C++ of core/tools in its own folder, core/tools,
-core/include, then core/src; GLSL (glslc's `#include` of GL_GOOGLE_include_directive,
+generated, spirv.h), "os/..." from core; C++ of core/tools in its own folder,
+core/tools, core/include, core ("os/..."), then core/src; GLSL (glslc's `#include` of GL_GOOGLE_include_directive,
 core/src/gpu/meson.build) in the including file's folder, then core/src, then
 the generated `<name>_tables.glsl`, which belongs to the folder of the program
 that writes it (`<name>_tables_glsl.cpp`).
@@ -53,55 +54,6 @@ LAYERS = [
     'picture',  # picture storage and pools, the frame format
     'util',     # logging, environment, SIMD dispatch, the thread pool
 ]
-
-# The internal headers of core/src that the programs of core/tools still
-# include, by (file of core/tools, header): why each stays until the program
-# is moved to the public API. Nothing may be added; an entry whose include
-# has gone must be removed.
-TOOL_INTERNALS = {
-    ('vmaf_bench/bench_import.h', 'vulkan/vk.h'):
-        'vmaf_bench\'s vulkan-import mode keeps its own images, memory and semaphores '
-        '(Vulkan types through the library\'s loader)',
-    ('vmaf_bench/bench_modes.cpp', 'context/context.h'):
-        'vmaf_bench reads a context\'s device state and engine (VmafContext::ctx) for the GPU '
-        'time, memory and placement of its features, which the public API does not report',
-    ('vmaf_bench/bench_modes.cpp', 'gpu/engine.h'):
-        'the engine\'s GPU time per frame, profile and feature names (vmaf_bench --profile, '
-        '--features)',
-    ('vmaf_bench/bench_modes.cpp', 'picture/picture.h'):
-        'vmaf_bench feeds its ring of frames by reference (picture_ref), without copying them',
-    ('vmaf_bench/bench_modes.cpp', 'vulkan/state.h'):
-        'the device name, allocated bytes and validation messages of a context\'s device',
-    ('caller/caller_device.h', 'vulkan/state.h'):
-        'the caller-owned device of the import mode and tests enables the features the '
-        'library requires (vk::FeatureChain)',
-    ('caller/caller_device.h', 'vulkan/vk.h'):
-        'the caller-owned device uses Vulkan through the library\'s loader',
-    ('io/video_reader.cpp', 'picture/picture.h'):
-        'frame sizes from the library\'s own geometry (chroma_shift, plane_count, '
-        'bytes_per_sample)',
-    ('io/video_reader.h', 'feature/extractor.h'):
-        'the readers report their frames as the library\'s FrameFormat',
-    ('vmaf_bench/vmaf_bench.cpp', 'context/context.h'):
-        'vmaf_bench reads a context\'s collected score names and its engine, to say where each feature ran',
-    ('vmaf_bench/vmaf_bench.cpp', 'feature/registry.h'):
-        'vmaf_bench looks up the extractors it asks about (find_extractor)',
-    ('vmaf_bench/vmaf_bench.cpp', 'model/model.h'):
-        'vmaf_bench lists a model\'s features (VmafModel::impl) to say where each ran',
-    # util/os.h: the one place for what differs on Windows (ADR 0076); a second
-    # copy for the programs would be a second place to keep right.
-    ('vmaf_bench/bench_frames.cpp', 'util/os.h'):
-        'the benchmark writes its frames through UTF-8 paths, opened as UTF-16 on Windows',
-    ('io/video_reader.cpp', 'util/os.h'):
-        'the readers open UTF-8 paths (UTF-16 on Windows), size regular files and read at an '
-        'offset (pread; ReadFile through a handle of its own on Windows)',
-    ('vmaf/vmaf.cpp', 'util/os.h'):
-        'the tool\'s temporary file for standard output, its UTF-8 paths and the terminal check, '
-        'each written once for POSIX and Windows',
-    ('vmaf_bench/vmaf_bench.cpp', 'util/os.h'):
-        'the soak mode\'s resident memory and open handles (/proc on Linux, psapi on Windows) and '
-        'its JSON through a UTF-8 path',
-}
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 CXX = ('.c', '.cpp', '.h')
@@ -143,6 +95,7 @@ class Checker:
         self.src = core_src.resolve()
         self.tools = (core_src / '..' / 'tools').resolve()
         self.public = (core_src / '..' / 'include').resolve()
+        self.os = (core_src / '..' / 'os').resolve()
         self.errors = []
         self.tables = {}  # generated <name>_tables.glsl -> the folder of its program
         for p in self.src.rglob('*_tables_glsl.cpp'):
@@ -167,6 +120,8 @@ class Checker:
             else:
                 if '/' not in inc:
                     continue  # same folder, or generated (spirv.h)
+                if self.os_header(inc):
+                    continue  # core/os, below every folder
                 target = self.src / inc
                 if inc.split('/')[0] not in LAYERS:
                     continue  # libvmaf/ (public)
@@ -177,6 +132,18 @@ class Checker:
             if why:
                 self.error(rel, f'includes "{inc}": {why}')
 
+    def os_header(self, inc):
+        """Whether inc names a header of core/os ("os/NAME")."""
+        parts = inc.split('/')
+        return len(parts) == 2 and parts[0] == 'os' and (self.os / parts[1]).is_file()
+
+    def check_os_file(self, path):
+        rel = path.relative_to(self.os)
+        for inc in includes(path):
+            if not self.os_header(inc):
+                self.error(f'core/os/{rel}', f'includes "{inc}": core/os is below the library and the '
+                           'programs and includes only its own headers ("os/...")')
+
     def resolve_glsl(self, path, inc):
         for base in (path.parent, self.src):
             cand = (base / inc).resolve()
@@ -186,7 +153,7 @@ class Checker:
             return self.tables[inc] / inc  # generated into the build, from that folder's program
         return None
 
-    def check_tool_file(self, path, seen):
+    def check_tool_file(self, path):
         rel = path.relative_to(self.tools)
         for inc in includes(path):
             local = [(path.parent / inc), (self.tools / inc)]
@@ -194,11 +161,9 @@ class Checker:
                 continue  # the tools' own headers
             if (self.public / inc).is_file():
                 continue  # libvmaf/*.h
+            if self.os_header(inc):
+                continue  # core/os, below the programs too
             if (self.src / inc).is_file():
-                key = (rel.as_posix(), inc)
-                if key in TOOL_INTERNALS:
-                    seen.add(key)
-                    continue
                 self.error(f'core/tools/{rel}',
                            f'includes "{inc}", an internal header of core/src: the programs include '
                            'the public headers (libvmaf/*.h) and their own only')
@@ -212,13 +177,14 @@ class Checker:
         for path in sorted(self.src.rglob('*')):
             if path.suffix in CXX + GLSL:
                 self.check_src_file(path)
-        seen = set()
+        if self.os.is_dir():
+            for path in sorted(self.os.rglob('*')):
+                if path.suffix in CXX:
+                    self.check_os_file(path)
         if self.tools.is_dir():
             for path in sorted(self.tools.rglob('*')):
                 if path.suffix in CXX:
-                    self.check_tool_file(path, seen)
-        for key in sorted(set(TOOL_INTERNALS) - seen):
-            self.error(f'core/tools/{key[0]}', f'no longer includes "{key[1]}": remove it from TOOL_INTERNALS')
+                    self.check_tool_file(path)
         return self.errors
 
 
@@ -241,9 +207,12 @@ def self_test():
         'src/feature/b/b_k.comp': '#include "a_tables.glsl"\n',                    # sideways (generated)
         'src/feature/common/c.glsl': '#include "feature/a/a.comp"\n',              # common -> a folder
         'src/feature/root.h': '#include "feature/common/c.h"\n',                   # root header -> common
-        'src/picture/picture.cpp': '#include "util/log.h"\n',
+        'src/picture/picture.cpp': '#include "util/log.h"\n#include "os/os.h"\n',  # fine
+        'os/os.h': '',
+        'os/os.cpp': '#include "os/os.h"\n#include "util/log.h"\n',              # os -> core/src
         'include/libvmaf/libvmaf.h': '',
-        'tools/tool.cpp': '#include "libvmaf/libvmaf.h"\n#include "io/r.h"\n#include "util/log.h"\n',
+        'tools/tool.cpp': '#include "libvmaf/libvmaf.h"\n#include "io/r.h"\n#include "os/os.h"\n'
+                          '#include "util/log.h"\n',
         'tools/io/r.h': '#include "tool.h"\n',                                    # not found
     }
     expect = [
@@ -255,6 +224,7 @@ def self_test():
         'feature/common/c.glsl: includes "feature/a/a.comp"',
         'feature/root.h: includes "feature/common/c.h"',
         'core/tools/tool.cpp: includes "util/log.h"',
+        'core/os/os.cpp: includes "util/log.h"',
         'core/tools/io/r.h: includes "tool.h"',
     ]
     with tempfile.TemporaryDirectory() as d:
@@ -264,7 +234,7 @@ def self_test():
             p.parent.mkdir(parents=True, exist_ok=True)
             p.write_text(text)
         errors = Checker(root / 'src').run()
-    got = [e for e in errors if not e.startswith('core/tools/') or 'TOOL_INTERNALS' not in e]
+    got = errors
     problems = []
     for e in expect:
         if not any(g.startswith(e) for g in got):
@@ -283,8 +253,7 @@ def main():
         print(e)
     if not errors:
         print(f'{len(LAYERS)} folders and the GLSL of their kernels, arrows downward only; '
-              f'feature folders never sideways; core/tools: public headers and '
-              f'{len(TOOL_INTERNALS)} listed internal includes')
+              f'feature folders never sideways; core/os: its own only; core/tools: public headers and core/os only')
     return 1 if errors else 0
 
 

@@ -33,6 +33,7 @@
 #ifndef LIBVMAF_LIBVMAF_VULKAN_H
 #define LIBVMAF_LIBVMAF_VULKAN_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "libvmaf/libvmaf.h"
@@ -153,6 +154,83 @@ int vmaf_vulkan_state_device_info(const VmafVulkanState *state, VmafVulkanDevice
  *         (or no loader or driver), -ENOSYS when built without Vulkan.
  */
 int vmaf_vulkan_available(void);
+
+/* ------------------------------------------------------------------------------
+ * What a context did on the GPU (benchmarks and tools; <libvmaf/libvmaf_introspect.h>
+ * has the rest).
+ */
+
+/**
+ * A context's GPU figures so far. The caller sets `size` to sizeof the struct it
+ * was compiled with; the library fills the members that fit in it (members are
+ * only ever added at the end), so a program built against an older header keeps
+ * working.
+ */
+typedef struct VmafVulkanContextStats {
+    size_t size;                  /**< set by the caller: sizeof(VmafVulkanContextStats) */
+    int has_state;                /**< the context has a Vulkan state (imported or from VMAF_BACKEND) */
+    int engine_started;           /**< the GPU engine started (the first picture went to it) */
+    int host_copies;              /**< the CPU features read host copies the GPU made of its
+                                       frames (imported frames), not the host pictures */
+    uint64_t gpu_frames;          /**< frames the GPU timed (0 without timestamps) */
+    double gpu_total_ms;          /**< their GPU time, from the queue's timestamps */
+    double gpu_min_ms, gpu_max_ms;
+    uint64_t allocated_bytes;     /**< device memory the context's Vulkan state holds */
+    unsigned validation_messages; /**< errors and warnings of the validation layer so far */
+} VmafVulkanContextStats;
+
+/**
+ * Fill `stats` (up to stats->size bytes) with the context's GPU figures; all zero
+ * (but `size`) for a context without a Vulkan state.
+ *
+ * @return 0; -EINVAL when an argument is NULL or stats->size is below
+ *         sizeof(size_t) + sizeof(int); -ENOSYS when built without Vulkan.
+ */
+int vmaf_vulkan_context_stats(VmafContext *vmaf, VmafVulkanContextStats *stats);
+
+/**
+ * Profile mode: a timestamp after every part of a frame's command buffer, and
+ * each feature's work after everything before it, so that each is measured alone
+ * (the frames then take longer). Call after the state is imported and before the
+ * first picture; needs a queue with timestamps (without, the profile stays empty).
+ *
+ * @return 0; -EINVAL when `vmaf` is NULL; -ENODEV when the context has no Vulkan
+ *         state; -EBUSY when its engine already started; -ENOSYS without Vulkan.
+ */
+int vmaf_vulkan_profile_enable(VmafContext *vmaf);
+
+/** One interval of a frame's command buffer in profile mode. */
+typedef struct VmafVulkanProfileInterval {
+    char name[256];   /**< "upload", "host copy", "readback", or the feature's name (the
+                           names of the features one GPU instance serves joined by '+') */
+    int stage;        /**< the feature's stage; -1 for the engine's own parts */
+    int carried;      /**< nonzero: the feature's work carried over from the frame before */
+    double total_ms;  /**< its GPU time over `frames` */
+} VmafVulkanProfileInterval;
+
+/**
+ * The profile so far: the intervals in command-buffer order.
+ *
+ * @param frames    receives the number of profiled frames (may be NULL).
+ * @param total_ms  receives their whole frames' GPU time (may be NULL).
+ * @param intervals filled with up to `capacity` intervals (NULL when capacity is 0).
+ * @param count     receives the number of intervals (also those that did not fit).
+ * @return 0 (an empty profile before the engine starts or outside profile mode);
+ *         -EINVAL for a NULL `vmaf` or `count`, or NULL `intervals` with a capacity;
+ *         -ENOSYS without Vulkan.
+ */
+int vmaf_vulkan_profile(VmafContext *vmaf, uint64_t *frames, double *total_ms,
+                        VmafVulkanProfileInterval *intervals, unsigned capacity, unsigned *count);
+
+/**
+ * Whether the context's GPU engine runs an extractor (by its name, as
+ * vmaf_feature_extractor_name() gives it); a feature it does not run is computed
+ * on the CPU, if it was asked for.
+ *
+ * @return 1 when the engine runs it, 0 when it does not (or no engine started);
+ *         -EINVAL when an argument is NULL; -ENOSYS without Vulkan.
+ */
+int vmaf_vulkan_feature_on_gpu(VmafContext *vmaf, const char *extractor);
 
 /* ------------------------------------------------------------------------------
  * Choosing the backend.
@@ -419,6 +497,27 @@ typedef struct VmafVulkanExternalHandles {
  *         kernels need (the log says what); -ENODEV when no entry point resolves.
  */
 int vmaf_vulkan_state_init_external(VmafVulkanState **state, VmafVulkanExternalHandles handles);
+
+/**
+ * Turn on, in a caller's feature chain for vkCreateDevice, what a device handed to
+ * vmaf_vulkan_state_init_external() needs: the features listed above, and the
+ * optional ones the library uses where `supported` says the physical device has
+ * them (shaderFloat64: the float features' kernels; hostQueryReset: the GPU
+ * profile). Nothing is turned off and no other member or struct is touched, so the
+ * caller's own needs and the library's go into one chain (as FFmpeg's Vulkan
+ * hardware context gathers its users' features).
+ *
+ * @param features  A VkPhysicalDeviceFeatures2 whose pNext chain holds a
+ *                  VkPhysicalDeviceVulkan11Features and a
+ *                  VkPhysicalDeviceVulkan12Features (in any order, among others).
+ * @param supported What the physical device has, as vkGetPhysicalDeviceFeatures2()
+ *                  fills a chain of the same shape; NULL: the required features only.
+ * @return 0; -EINVAL when `features` is NULL or not a VkPhysicalDeviceFeatures2, or
+ *         when `features` or `supported` lacks one of the two structs (the log
+ *         names it); -ENOSYS in a library built without Vulkan.
+ */
+int vmaf_vulkan_enable_device_features(VkPhysicalDeviceFeatures2 *features,
+                                       const VkPhysicalDeviceFeatures2 *supported);
 
 /** Images of one picture: one multi-plane image or one image per plane. */
 #define VMAF_VULKAN_MAX_IMAGES 3

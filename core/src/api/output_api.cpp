@@ -10,7 +10,7 @@
 #include "context/context.h"
 #include "output/writer.h"
 #include "util/log.h"
-#include "util/os.h"
+#include "os/os.h"
 
 namespace {
 

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
 // <libvmaf/libvmaf_vulkan.h>: argument checks, then api/vulkan_device.h (states,
 // devices) or the context's own Vulkan paths (context/gpu_frames.h).
+#include <algorithm>
 #include <cerrno>
+#include <cstddef>
+#include <cstring>
 #include <new>
 
 #include "api/export.h"
@@ -149,6 +152,18 @@ VMAF_EXPORT int vmaf_vulkan_import_va_surface(VmafContext *vmaf, VmafVulkanImpor
 
 #ifdef VK_VERSION_1_0
 
+VMAF_EXPORT int vmaf_vulkan_enable_device_features(VkPhysicalDeviceFeatures2 *features,
+                                                   const VkPhysicalDeviceFeatures2 *supported)
+{
+    return vmaf::api::guarded(__func__, [&] {
+        if (!features) {
+            vmaf::log(VMAF_LOG_LEVEL_ERROR, "vmaf_vulkan_enable_device_features: features is NULL\n");
+            return -EINVAL;
+        }
+        return vmaf::vk::enable_device_features(features, supported);
+    });
+}
+
 VMAF_EXPORT int vmaf_vulkan_state_init_external(VmafVulkanState **state, VmafVulkanExternalHandles handles)
 {
     return vmaf::api::guarded(__func__, [&] {
@@ -199,3 +214,70 @@ VMAF_EXPORT int vmaf_vulkan_import_external(VmafContext *vmaf, VmafVulkanImportS
 }
 
 #endif
+
+VMAF_EXPORT int vmaf_vulkan_context_stats(VmafContext *vmaf, VmafVulkanContextStats *stats)
+{
+    return vmaf::api::guarded(__func__, [&] {
+        // The members up to has_state are the least a caller's struct holds.
+        constexpr size_t least = offsetof(VmafVulkanContextStats, has_state) + sizeof(int);
+        if (!vmaf || !stats || stats->size < least) {
+            vmaf::log(VMAF_LOG_LEVEL_ERROR, "vmaf_vulkan_context_stats: %s\n",
+                      !vmaf || !stats ? "vmaf and stats must not be NULL"
+                                      : "stats->size must be set to sizeof(VmafVulkanContextStats)");
+            return -EINVAL;
+        }
+        VmafVulkanContextStats all{};
+        if (int err = vmaf::vk::context_stats(vmaf->ctx.vulkan_state(), vmaf->ctx.vulkan_engine(), &all)) return err;
+        const size_t size = stats->size;
+        all.size = size;
+        std::memcpy(stats, &all, std::min(size, sizeof all));
+        return 0;
+    });
+}
+
+VMAF_EXPORT int vmaf_vulkan_profile_enable(VmafContext *vmaf)
+{
+    return vmaf::api::guarded(__func__, [&] {
+        if (!vmaf) {
+            vmaf::log(VMAF_LOG_LEVEL_ERROR, "vmaf_vulkan_profile_enable: vmaf must not be NULL\n");
+            return -EINVAL;
+        }
+        vmaf::vk::State *state = vmaf->ctx.vulkan_state();
+        if (!state) {
+            vmaf::log(VMAF_LOG_LEVEL_ERROR, "vmaf_vulkan_profile_enable: the context has no Vulkan state "
+                                            "(vmaf_vulkan_import_state first)\n");
+            return vmaf_vulkan_available() == -ENOSYS ? -ENOSYS : -ENODEV;
+        }
+        if (vmaf->ctx.vulkan_engine()) {
+            vmaf::log(VMAF_LOG_LEVEL_ERROR, "vmaf_vulkan_profile_enable: the GPU engine already started "
+                                            "(enable it before the first picture)\n");
+            return -EBUSY;
+        }
+        vmaf::vk::profile_enable(state);
+        return 0;
+    });
+}
+
+VMAF_EXPORT int vmaf_vulkan_profile(VmafContext *vmaf, uint64_t *frames, double *total_ms,
+                                    VmafVulkanProfileInterval *intervals, unsigned capacity, unsigned *count)
+{
+    return vmaf::api::guarded(__func__, [&] {
+        if (!vmaf || !count || (capacity && !intervals)) {
+            vmaf::log(VMAF_LOG_LEVEL_ERROR, "vmaf_vulkan_profile: vmaf and count must not be NULL, nor intervals "
+                                            "with a capacity (%u)\n", capacity);
+            return -EINVAL;
+        }
+        return vmaf::vk::profile_read(vmaf->ctx.vulkan_engine(), frames, total_ms, intervals, capacity, count);
+    });
+}
+
+VMAF_EXPORT int vmaf_vulkan_feature_on_gpu(VmafContext *vmaf, const char *extractor)
+{
+    return vmaf::api::guarded(__func__, [&] {
+        if (!vmaf || !extractor) {
+            vmaf::log(VMAF_LOG_LEVEL_ERROR, "vmaf_vulkan_feature_on_gpu: vmaf and extractor must not be NULL\n");
+            return -EINVAL;
+        }
+        return vmaf::vk::feature_on_gpu(vmaf->ctx.vulkan_engine(), extractor);
+    });
+}

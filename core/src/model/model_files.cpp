@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/model.h"
-#include "util/os.h"
+#include "os/os.h"
 
 #ifndef VMAF_MODEL_DIR
 #error "VMAF_MODEL_DIR must be defined by the build (meson option model_dir)"

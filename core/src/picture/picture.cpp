@@ -10,7 +10,7 @@
 #include <new>
 #include <vector>
 
-#include "util/os.h"
+#include "os/os.h"
 
 struct VmafRef {
     std::atomic<long> count{1};

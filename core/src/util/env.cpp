@@ -11,7 +11,7 @@
 #endif
 
 #include "util/log.h"
-#include "util/os.h"
+#include "os/os.h"
 
 namespace vmaf {
 

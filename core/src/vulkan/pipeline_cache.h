@@ -3,7 +3,7 @@
 // are loaded instead of compiled again (ADR 0063).
 //
 // One file per device and driver, in $XDG_CACHE_HOME/libvmaf-vk/ (else
-// ~/.cache/libvmaf-vk/; on Windows %LOCALAPPDATA%\libvmaf-vk\, util/os.h),
+// ~/.cache/libvmaf-vk/; on Windows %LOCALAPPDATA%\libvmaf-vk\, os/os.h),
 // named by vendor and device id, driver version and
 // pipelineCacheUUID; its own header repeats that key with the hash of the
 // embedded SPIR-V (spirv::kBuildHash) and a checksum of the data. A file whose
@@ -20,7 +20,7 @@
 // The directory is used only when it is the user's alone (a directory itself,
 // not a link; owned by the user; not writable by group or others); else no
 // file, one warning. The file is read only when it is a regular file of at most
-// 1 GiB (util/os.h: a FIFO or a device there is refused without waiting).
+// 1 GiB (os/os.h: a FIFO or a device there is refused without waiting).
 // Temporary files a killed save left are removed when ten minutes old.
 //
 // The pipelines are the same with or without it: it only saves compile time.

@@ -12,7 +12,7 @@
 #include "picture/picture.h"
 #include "util/env.h"
 #include "util/log.h"
-#include "util/os.h"
+#include "os/os.h"
 #include "vulkan/state.h"
 
 namespace vmaf::vk {

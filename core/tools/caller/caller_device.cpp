@@ -6,12 +6,28 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 
 #include "caller/device_choice.h"
 
 namespace vmaf::tools {
 
 namespace {
+
+// volk's entry points, once per process: 0, or -ENODEV without a loader of
+// Vulkan 1.2 or later. The library opens the loader on its own.
+int load_loader()
+{
+    static std::once_flag once;
+    static int status = 0;
+    std::call_once(once, [] {
+        // Loaded already where this process's volk is the library's (a program
+        // linking the library's archive): not written a second time.
+        if (vkGetInstanceProcAddr) return;
+        if (volkInitialize() != VK_SUCCESS || volkGetInstanceVersion() < VK_API_VERSION_1_2) status = -ENODEV;
+    });
+    return status;
+}
 
 int vk_fail(VkResult r, const std::string &what, std::string *err)
 {
@@ -28,12 +44,14 @@ int vk_fail(VkResult r, const std::string &what, std::string *err)
 
 int CallerDevice::create(const Options &options, std::unique_ptr<CallerDevice> *out, std::string *err)
 {
-    if (vk::load_loader() != 0) {
-        *err = "no Vulkan loader (libvulkan.so.1)";
+    // The library's device list first (which opens the library's loader): it
+    // says clearly when there is no device at all.
+    unsigned index = 0;
+    if (int e = choose_vulkan_device(options.device, &index, err)) return e;
+    if (load_loader() != 0) {
+        *err = "no Vulkan loader (libvulkan.so.1) of Vulkan 1.2 or later";
         return -ENODEV;
     }
-    unsigned index = 0;  // first: says clearly when there is no device at all
-    if (int e = choose_vulkan_device(options.device, &index, err)) return e;
     std::unique_ptr<CallerDevice> d(new CallerDevice);
     d->report_ = options.on_message;
     if (int e = d->create_instance(options, err)) return e;
@@ -69,18 +87,18 @@ VKAPI_ATTR VkBool32 VKAPI_CALL CallerDevice::on_message(VkDebugUtilsMessageSever
 
 int CallerDevice::create_instance(const Options &o, std::string *err)
 {
-    VkApplicationInfo app = vk::make<VkApplicationInfo>(VK_STRUCTURE_TYPE_APPLICATION_INFO);
+    VkApplicationInfo app = vk_struct<VkApplicationInfo>(VK_STRUCTURE_TYPE_APPLICATION_INFO);
     app.pApplicationName = o.application_name;
     app.apiVersion = VK_API_VERSION_1_2;
     const char *layer = "VK_LAYER_KHRONOS_validation";
     const char *ext = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
-    auto mi = vk::make<VkDebugUtilsMessengerCreateInfoEXT>(VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT);
+    auto mi = vk_struct<VkDebugUtilsMessengerCreateInfoEXT>(VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT);
     mi.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
     mi.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
     if (o.performance_messages) mi.messageType |= VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
     mi.pfnUserCallback = on_message;
     mi.pUserData = this;
-    VkInstanceCreateInfo ci = vk::make<VkInstanceCreateInfo>(VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO);
+    VkInstanceCreateInfo ci = vk_struct<VkInstanceCreateInfo>(VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO);
     ci.pApplicationInfo = &app;
     if (o.validation) {
         ci.pNext = &mi;
@@ -170,19 +188,21 @@ int CallerDevice::create_device(bool external_memory_fd, std::string *err)
             if (!std::strcmp(e.extensionName, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME))
                 extensions_.push_back(VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
     }
-    // What the library's kernels need (libvmaf_vulkan.h, VmafVulkanExternalHandles).
-    features_.require();
+    // What the library's kernels need, and what it uses where the device has it.
     {
-        vmaf::vk::FeatureChain have;
+        DeviceFeatures have;
         reinterpret_cast<PFN_vkGetPhysicalDeviceFeatures2>(vkGetInstanceProcAddr(instance_, "vkGetPhysicalDeviceFeatures2"))(physical_, &have.core);
-        features_.want_optional(have);
+        if (int e = vmaf_vulkan_enable_device_features(&features_.core, &have.core)) {
+            *err = "vmaf_vulkan_enable_device_features failed";
+            return e;
+        }
     }
     const float priority = 1.0f;
-    auto qi = vk::make<VkDeviceQueueCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
+    auto qi = vk_struct<VkDeviceQueueCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
     qi.queueFamilyIndex = family_;
     qi.queueCount = 1;
     qi.pQueuePriorities = &priority;
-    auto ci = vk::make<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
+    auto ci = vk_struct<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
     ci.pNext = &features_.core;
     ci.queueCreateInfoCount = 1;
     ci.pQueueCreateInfos = &qi;

@@ -5,7 +5,9 @@
 // it shares with the library, which adopts all of it through
 // vmaf_vulkan_state_init_external(). Used by vmaf_bench's vulkan-import mode and
 // by the import tests, which build their images and buffers on it; not part of
-// the library.
+// the library. Vulkan comes through volk (no prototypes: the loader is opened at
+// run time), and the features the library needs through
+// vmaf_vulkan_enable_device_features(): nothing of the library's internals.
 #pragma once
 
 #include <atomic>
@@ -15,11 +17,40 @@
 #include <string>
 #include <vector>
 
+#ifndef VK_NO_PROTOTYPES
+#define VK_NO_PROTOTYPES
+#endif
+#include <volk.h>
+
 #include "libvmaf/libvmaf_vulkan.h"
-#include "vulkan/state.h"
-#include "vulkan/vk.h"
 
 namespace vmaf::tools {
+
+// A zeroed Vulkan struct with its sType set.
+template <typename T>
+T vk_struct(VkStructureType type)
+{
+    T t{};
+    t.sType = type;
+    return t;
+}
+
+// A device's features as vkCreateDevice takes them: core -> 1.1 -> 1.2.
+struct DeviceFeatures {
+    VkPhysicalDeviceFeatures2 core = vk_struct<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
+    VkPhysicalDeviceVulkan11Features v11 =
+        vk_struct<VkPhysicalDeviceVulkan11Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES);
+    VkPhysicalDeviceVulkan12Features v12 =
+        vk_struct<VkPhysicalDeviceVulkan12Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
+
+    DeviceFeatures()
+    {
+        core.pNext = &v11;
+        v11.pNext = &v12;
+    }
+    DeviceFeatures(const DeviceFeatures &) = delete;
+    DeviceFeatures &operator=(const DeviceFeatures &) = delete;
+};
 
 class CallerDevice {
 public:
@@ -100,7 +131,7 @@ private:
     PFN_vkDestroyInstance destroy_instance_ = nullptr;
     PFN_vkDestroyDebugUtilsMessengerEXT destroy_messenger_ = nullptr;
     PFN_vkGetPhysicalDeviceFormatProperties format_properties_ = nullptr;
-    vk::FeatureChain features_;
+    DeviceFeatures features_;
     std::function<void(const char *)> report_;
     std::mutex queue_mutex_;
     std::atomic<unsigned> messages_{0};

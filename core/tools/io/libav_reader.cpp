@@ -124,7 +124,7 @@ public:
                                           "before its first frame");
         const PixMap *pm = find_pix(dec_->pix_fmt);
         if (!pm) return unsupported(dec_->pix_fmt, err);
-        fmt_ = FrameFormat{pm->fmt, pm->bpc, unsigned(dec_->width), unsigned(dec_->height)};
+        fmt_ = VideoFormat{pm->fmt, pm->bpc, unsigned(dec_->width), unsigned(dec_->height)};
         frame_hint_ = st->nb_frames > 0 ? unsigned(st->nb_frames) : 0;
         tb_ = st->time_base;
         const AVRational rate = av_guess_frame_rate(fmt_ctx_, const_cast<AVStream *>(st), nullptr);

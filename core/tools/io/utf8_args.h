@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
 // The program's arguments as UTF-8, so that paths of any language reach
-// util/os.h's file functions: on Windows from the wide command line (argv
+// os/os.h's file functions: on Windows from the wide command line (argv
 // there is in the ANSI code page, which cannot hold every name); elsewhere
 // argv as it is.
 #pragma once

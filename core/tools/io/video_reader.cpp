@@ -7,8 +7,7 @@
 #include <cstring>
 #include <vector>
 
-#include "picture/picture.h"
-#include "util/os.h"
+#include "os/os.h"
 
 namespace vmaf::io {
 
@@ -29,7 +28,19 @@ constexpr Y4mColorspace kColorspaces[] = {
     {"444p16", VMAF_PIX_FMT_YUV444P, 16},   {"mono16", VMAF_PIX_FMT_YUV400P, 16},
 };
 
-size_t frame_size(const FrameFormat &f)
+// The plane geometry of the public pixel formats (libvmaf's): chroma halved
+// across for 4:2:0 and 4:2:2, down for 4:2:0; one plane for grey.
+void chroma_shift(VmafPixelFormat fmt, unsigned *ss_x, unsigned *ss_y)
+{
+    *ss_x = (fmt == VMAF_PIX_FMT_YUV420P || fmt == VMAF_PIX_FMT_YUV422P) ? 1 : 0;
+    *ss_y = fmt == VMAF_PIX_FMT_YUV420P ? 1 : 0;
+}
+
+unsigned plane_count(VmafPixelFormat fmt) { return fmt == VMAF_PIX_FMT_YUV400P ? 1 : 3; }
+
+unsigned bytes_per_sample(unsigned bpc) { return bpc > 8 ? 2 : 1; }
+
+size_t frame_size(const VideoFormat &f)
 {
     unsigned sx, sy;
     chroma_shift(f.pix_fmt, &sx, &sy);
@@ -126,7 +137,7 @@ int VideoReader::open_y4m(const std::string &path, std::unique_ptr<VideoReader> 
             return fail(err, -EINVAL, path + ": Y4M header has a byte 0x" + hex_byte(c) +
                         " (tags are printable ASCII separated by spaces)");
 
-    FrameFormat f{VMAF_PIX_FMT_YUV420P, 8, 0, 0};
+    VideoFormat f{VMAF_PIX_FMT_YUV420P, 8, 0, 0};
     size_t pos = 9;
     while (pos < header.size()) {
         while (pos < header.size() && header[pos] == ' ') pos++;
@@ -206,7 +217,7 @@ int VideoReader::open_raw(const std::string &path, unsigned w, unsigned h,
     r->path_ = path;
     r->f_ = os::open_file(path, "rb");
     if (!r->f_) return fail(err, -errno, path + ": " + std::strerror(errno));
-    r->fmt_ = FrameFormat{fmt, bpc, w, h};
+    r->fmt_ = VideoFormat{fmt, bpc, w, h};
     r->frame_bytes_ = frame_size(r->fmt_);
     if (const int64_t size = os::regular_file_size(r->f_); size >= 0) {
         if (size % int64_t(r->frame_bytes_))

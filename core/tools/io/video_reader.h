@@ -9,10 +9,18 @@
 #include <sys/types.h>
 #include <vector>
 
-#include "feature/extractor.h"
 #include "libvmaf/picture.h"
 
 namespace vmaf::io {
+
+// A video's frames in the public picture's terms: pixel format, bits per
+// component (8 to 16) and the luma plane's size. The plane geometry of each
+// format (chroma subsampling, plane count, sample size) is the readers' own.
+struct VideoFormat {
+    VmafPixelFormat pix_fmt;
+    unsigned bpc;
+    unsigned w, h;
+};
 
 class VideoReader {
 public:
@@ -31,7 +39,7 @@ public:
                     VmafPixelFormat fmt, unsigned bpc,
                     std::unique_ptr<VideoReader> *out, std::string *err);
 
-    const FrameFormat &format() const { return fmt_; }
+    const VideoFormat &format() const { return fmt_; }
     const std::string &path() const { return path_; }
     // Frame count when the file size tells it (0 when unknown).
     unsigned frame_count_hint() const { return frame_hint_; }
@@ -76,7 +84,7 @@ public:
 protected:
     VideoReader() = default;
     std::string path_;
-    FrameFormat fmt_{};
+    VideoFormat fmt_{};
     unsigned frame_hint_ = 0;
     unsigned rate_num_ = 0, rate_den_ = 0;
 

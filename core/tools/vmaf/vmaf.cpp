@@ -22,7 +22,7 @@
 #include "io/video_reader.h"
 #include "libvmaf/libvmaf.h"
 #include "read_ahead.h"
-#include "util/os.h"
+#include "os/os.h"
 #if VMAF_CLI_HAVE_VULKAN
 #include "libvmaf/libvmaf_vulkan.h"
 #endif
@@ -41,7 +41,7 @@ namespace {
     std::fputc('\n', stderr);
 }
 
-std::string describe(const FrameFormat &f)
+std::string describe(const io::VideoFormat &f)
 {
     return std::to_string(f.w) + "x" + std::to_string(f.h) + " " + io::pix_fmt_name(f.pix_fmt) +
            " " + std::to_string(f.bpc) + "-bit";
@@ -53,7 +53,7 @@ struct Inputs {
     std::unique_ptr<io::VideoReader> ref, dist;
     // What the pictures hold: the inputs' format, at the deeper bit depth
     // with a common bit depth.
-    FrameFormat format{};
+    io::VideoFormat format{};
 };
 
 bool has_extension(const std::string &path, const char *ext)
@@ -87,7 +87,7 @@ int open_one(const Options &o, const std::string &path, std::unique_ptr<io::Vide
 }
 
 // What to do about two inputs that differ.
-std::string how_to_match(const FrameFormat &a, const FrameFormat &b)
+std::string how_to_match(const io::VideoFormat &a, const io::VideoFormat &b)
 {
     std::string fix;
     if (a.w != b.w || a.h != b.h)
@@ -104,7 +104,7 @@ int open_inputs(const Options &o, Inputs *in)
 {
     if (int e = open_one(o, o.ref_path, &in->ref)) return e;
     if (int e = open_one(o, o.dist_path, &in->dist)) return e;
-    const FrameFormat &a = in->ref->format(), &b = in->dist->format();
+    const io::VideoFormat &a = in->ref->format(), &b = in->dist->format();
     if (a.w != b.w || a.h != b.h || a.pix_fmt != b.pix_fmt ||
         (a.bpc != b.bpc && !o.common_bitdepth)) {
         error("reference and distorted videos differ: %s is %s, %s is %s.%s", o.ref_path.c_str(),
@@ -551,7 +551,7 @@ int write_output_file(VmafContext *vmaf, const Options &o)
 // thread, so a smaller pool only makes it wait; host pools keep room for two
 // per queued or running frame, so the threads never wait for pictures
 // (adr/0028-cli-read-ahead.md).
-int preallocate(VmafContext *vmaf, const Options &o, const FrameFormat &f, PictureSource *source)
+int preallocate(VmafContext *vmaf, const Options &o, const io::VideoFormat &f, PictureSource *source)
 {
     const unsigned readers = 2 * read_plan().depth;
 #if VMAF_CLI_HAVE_VULKAN

@@ -11,7 +11,7 @@
 #include <numbers>
 
 #include "io/video_reader.h"
-#include "util/os.h"
+#include "os/os.h"
 
 namespace vmaf::bench {
 
@@ -220,8 +220,8 @@ int FrameCycle::read_y4m(const std::string &ref_path, const std::string &dist_pa
     std::unique_ptr<io::VideoReader> readers[2];
     if (int e = io::VideoReader::open_y4m(ref_path, &readers[0], err)) return e;
     if (int e = io::VideoReader::open_y4m(dist_path, &readers[1], err)) return e;
-    const FrameFormat &f = readers[0]->format();
-    const FrameFormat &g = readers[1]->format();
+    const io::VideoFormat &f = readers[0]->format();
+    const io::VideoFormat &g = readers[1]->format();
     if (f.pix_fmt != g.pix_fmt || f.bpc != g.bpc || f.w != g.w || f.h != g.h) {
         *err = ref_path + " and " + dist_path + " differ in size, depth or chroma layout";
         return -EINVAL;

@@ -29,17 +29,17 @@ int submit_and_wait(CallerDevice &dev, VkCommandBuffer cmd, const VkSemaphore *s
                     std::string *err)
 {
     const uint64_t values[3] = {value, value, value};
-    auto ti = vk::make<VkTimelineSemaphoreSubmitInfo>(VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
+    auto ti = tools::vk_struct<VkTimelineSemaphoreSubmitInfo>(VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
     ti.signalSemaphoreValueCount = n;
     ti.pSignalSemaphoreValues = values;
-    auto si = vk::make<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
+    auto si = tools::vk_struct<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
     si.pNext = &ti;
     si.commandBufferCount = 1;
     si.pCommandBuffers = &cmd;
     si.signalSemaphoreCount = n;
     si.pSignalSemaphores = signal;
     BENCH_VK(dev.submit(si), "vkQueueSubmit");
-    auto wi = vk::make<VkSemaphoreWaitInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO);
+    auto wi = tools::vk_struct<VkSemaphoreWaitInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO);
     wi.semaphoreCount = n;
     wi.pSemaphores = signal;
     wi.pValues = values;
@@ -107,7 +107,7 @@ void ImageRing::wait_idle()
         const unsigned n = multi_plane_ ? 1 : 3;
         if (!p.sem[n - 1]) continue;
         const uint64_t values[3] = {p.value, p.value, p.value};
-        auto wi = vk::make<VkSemaphoreWaitInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO);
+        auto wi = tools::vk_struct<VkSemaphoreWaitInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO);
         wi.semaphoreCount = n;
         wi.pSemaphores = p.sem;
         wi.pValues = values;
@@ -123,7 +123,7 @@ int ImageRing::create_picture(Picture *p, std::string *err)
     const unsigned n = multi_plane_ ? 1 : 3;
     for (unsigned i = 0; i < n; i++) {
         const bool luma_sized = i == 0;
-        auto ci = vk::make<VkImageCreateInfo>(VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO);
+        auto ci = tools::vk_struct<VkImageCreateInfo>(VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO);
         ci.imageType = VK_IMAGE_TYPE_2D;
         ci.format = multi_plane_ ? VK_FORMAT_G8_B8_R8_3PLANE_420_UNORM : VK_FORMAT_R8_UNORM;
         ci.extent = {luma_sized ? w_ : (w_ + 1) / 2, luma_sized ? h_ : (h_ + 1) / 2, 1};
@@ -139,7 +139,7 @@ int ImageRing::create_picture(Picture *p, std::string *err)
         BENCH_VK(fn.vkCreateImage(device, &ci, nullptr, &p->img[i]), "vkCreateImage");
         VkMemoryRequirements req;
         fn.vkGetImageMemoryRequirements(device, p->img[i], &req);
-        auto ai = vk::make<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
+        auto ai = tools::vk_struct<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
         ai.allocationSize = req.size;
         if (dev_.memory_type(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, &ai.memoryTypeIndex) &&
             dev_.memory_type(req.memoryTypeBits, 0, &ai.memoryTypeIndex)) {
@@ -149,9 +149,9 @@ int ImageRing::create_picture(Picture *p, std::string *err)
         BENCH_VK(fn.vkAllocateMemory(device, &ai, nullptr, &p->memory[i]), "vkAllocateMemory (images)");
         BENCH_VK(fn.vkBindImageMemory(device, p->img[i], p->memory[i], 0), "vkBindImageMemory");
 
-        auto ti = vk::make<VkSemaphoreTypeCreateInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO);
+        auto ti = tools::vk_struct<VkSemaphoreTypeCreateInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO);
         ti.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
-        auto si = vk::make<VkSemaphoreCreateInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO);
+        auto si = tools::vk_struct<VkSemaphoreCreateInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO);
         si.pNext = &ti;
         BENCH_VK(fn.vkCreateSemaphore(device, &si, nullptr, &p->sem[i]), "vkCreateSemaphore");
     }
@@ -184,13 +184,13 @@ int ImageRing::upload(Picture *p, const VmafPicture &pic, std::string *err)
         offsets[i] = at;
         at += (VkDeviceSize(pic.w[i]) * pic.h[i] + 15) & ~VkDeviceSize(15);
     }
-    auto bi = vk::make<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
+    auto bi = tools::vk_struct<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
     bi.size = at;
     bi.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
     BENCH_VK(fn.vkCreateBuffer(device, &bi, nullptr, &s.buffer), "vkCreateBuffer");
     VkMemoryRequirements req;
     fn.vkGetBufferMemoryRequirements(device, s.buffer, &req);
-    auto ai = vk::make<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
+    auto ai = tools::vk_struct<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
     ai.allocationSize = req.size;
     if (dev_.memory_type(req.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
                          &ai.memoryTypeIndex)) {
@@ -209,15 +209,15 @@ int ImageRing::upload(Picture *p, const VmafPicture &pic, std::string *err)
     }
     fn.vkUnmapMemory(device, s.memory);
 
-    auto pi = vk::make<VkCommandPoolCreateInfo>(VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
+    auto pi = tools::vk_struct<VkCommandPoolCreateInfo>(VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
     pi.queueFamilyIndex = dev_.family();
     BENCH_VK(fn.vkCreateCommandPool(device, &pi, nullptr, &s.pool), "vkCreateCommandPool");
-    auto cai = vk::make<VkCommandBufferAllocateInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
+    auto cai = tools::vk_struct<VkCommandBufferAllocateInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
     cai.commandPool = s.pool;
     cai.commandBufferCount = 1;
     VkCommandBuffer cmd;
     BENCH_VK(fn.vkAllocateCommandBuffers(device, &cai, &cmd), "vkAllocateCommandBuffers");
-    auto begin = vk::make<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
+    auto begin = tools::vk_struct<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     BENCH_VK(fn.vkBeginCommandBuffer(cmd, &begin), "vkBeginCommandBuffer");
 
@@ -225,7 +225,7 @@ int ImageRing::upload(Picture *p, const VmafPicture &pic, std::string *err)
     auto barriers = [&](VkImageLayout from, VkImageLayout to, VkAccessFlags src, VkAccessFlags dst) {
         VkImageMemoryBarrier b[3];
         for (unsigned i = 0; i < n; i++) {
-            b[i] = vk::make<VkImageMemoryBarrier>(VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER);
+            b[i] = tools::vk_struct<VkImageMemoryBarrier>(VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER);
             b[i].srcAccessMask = src;
             b[i].dstAccessMask = dst;
             b[i].oldLayout = from;

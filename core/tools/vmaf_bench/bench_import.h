@@ -10,7 +10,6 @@
 
 #include "caller/caller_device.h"
 #include "libvmaf/libvmaf_vulkan.h"
-#include "vulkan/vk.h"
 
 namespace vmaf::bench {
 

@@ -9,14 +9,11 @@
 #include <string_view>
 
 #include "bench_frames.h"
-#include "context/context.h"
+#include "libvmaf/libvmaf_introspect.h"
 #include "libvmaf/libvmaf_vulkan.h"
-#include "picture/picture.h"
 
 #if VMAF_BENCH_HAVE_VULKAN
 #include "bench_import.h"
-#include "vulkan/state.h"
-#include "gpu/engine.h"
 #endif
 
 namespace vmaf::bench {
@@ -62,8 +59,15 @@ namespace {
 int feed_host(VmafContext *vmaf, const FrameCycle &frames, unsigned index, std::string *err)
 {
     VmafPicture ref{}, dist{};
-    picture_ref(&ref, &frames.ref(index));
-    picture_ref(&dist, &frames.dist(index));
+    if (int e = vmaf_picture_ref(&ref, &frames.ref(index))) {
+        *err = "vmaf_picture_ref: " + errno_text(e);
+        return e;
+    }
+    if (int e = vmaf_picture_ref(&dist, &frames.dist(index))) {
+        vmaf_picture_unref(&ref);
+        *err = "vmaf_picture_ref: " + errno_text(e);
+        return e;
+    }
     if (int e = vmaf_read_pictures(vmaf, &ref, &dist, index)) {
         *err = "vmaf_read_pictures: " + errno_text(e);
         return e;
@@ -85,10 +89,16 @@ private:
 };
 
 #if VMAF_BENCH_HAVE_VULKAN
-std::string device_name_of(VmafContext *vmaf)
+// The context's GPU figures (all zero without Vulkan or a state).
+VmafVulkanContextStats stats_of(VmafContext *vmaf)
 {
-    const vk::State *st = vmaf->ctx.vulkan_state();
-    return st ? st->info().name : "?";
+    VmafVulkanContextStats s{};
+    s.size = sizeof s;
+    if (vmaf_vulkan_context_stats(vmaf, &s)) {
+        s = {};
+        s.size = sizeof s;
+    }
+    return s;
 }
 
 // The two modes on a state the library creates (vmaf_vulkan_state_init).
@@ -118,15 +128,15 @@ public:
             *err = "vmaf_vulkan_import_state: " + errno_text(e);
             return e;
         }
-        device_ = device_name_of(vmaf);
+        VmafVulkanDeviceInfo info{};
+        device_ = vmaf_vulkan_state_device_info(state_, &info) ? "?" : info.name;
         return 0;
     }
     int drain(VmafContext *vmaf) override { return vmaf_vulkan_wait_compute(vmaf); }
     std::string device() const override { return device_; }
     unsigned validation_messages(VmafContext *vmaf) const override
     {
-        const vk::State *st = vmaf->ctx.vulkan_state();
-        return st ? st->validation_errors() + st->validation_warnings() : 0;
+        return stats_of(vmaf).validation_messages;
     }
 
 protected:
@@ -281,24 +291,22 @@ std::unique_ptr<Feeder> make_feeder(Mode mode, const DeviceOptions &o, const Fra
 uint64_t gpu_memory_bytes(VmafContext *vmaf)
 {
 #if VMAF_BENCH_HAVE_VULKAN
-    if (vk::State *st = vmaf->ctx.vulkan_state()) return uint64_t(st->allocator().allocated_bytes());
+    return stats_of(vmaf).allocated_bytes;
 #else
     (void)vmaf;
-#endif
     return 0;
+#endif
 }
 
 GpuTime gpu_time(VmafContext *vmaf)
 {
     GpuTime t;
 #if VMAF_BENCH_HAVE_VULKAN
-    if (const vk::Engine *e = vmaf->ctx.vulkan_engine()) {
-        const vk::GpuTiming g = e->gpu_timing();
-        t.frames = g.frames;
-        t.total_ms = g.total_ms;
-        t.min_ms = g.min_ms;
-        t.max_ms = g.max_ms;
-    }
+    const VmafVulkanContextStats s = stats_of(vmaf);
+    t.frames = s.gpu_frames;
+    t.total_ms = s.gpu_total_ms;
+    t.min_ms = s.gpu_min_ms;
+    t.max_ms = s.gpu_max_ms;
 #else
     (void)vmaf;
 #endif
@@ -308,25 +316,24 @@ GpuTime gpu_time(VmafContext *vmaf)
 bool enable_profile(VmafContext *vmaf)
 {
 #if VMAF_BENCH_HAVE_VULKAN
-    if (vk::State *st = vmaf->ctx.vulkan_state()) {
-        st->set_profiling(true);
-        return true;
-    }
+    return vmaf_vulkan_profile_enable(vmaf) == 0;
 #else
     (void)vmaf;
-#endif
     return false;
+#endif
 }
 
 GpuProfile gpu_profile(VmafContext *vmaf)
 {
     GpuProfile p;
 #if VMAF_BENCH_HAVE_VULKAN
-    if (const vk::Engine *e = vmaf->ctx.vulkan_engine()) {
-        const vk::GpuProfile &g = e->profile();
-        p.frames = g.frames;
-        p.total_ms = g.total_ms;
-        for (const vk::GpuProfile::Interval &i : g.intervals) p.parts.push_back({i.part, i.stage, i.carried, i.total_ms});
+    unsigned count = 0;
+    if (vmaf_vulkan_profile(vmaf, nullptr, nullptr, nullptr, 0, &count)) return p;
+    std::vector<VmafVulkanProfileInterval> intervals(count);
+    if (vmaf_vulkan_profile(vmaf, &p.frames, &p.total_ms, intervals.data(), count, &count)) return GpuProfile{};
+    for (unsigned i = 0; i < count && i < intervals.size(); i++) {
+        const VmafVulkanProfileInterval &in = intervals[i];
+        p.parts.push_back({in.name, in.stage, in.carried != 0, in.total_ms});
     }
 #else
     (void)vmaf;
@@ -338,21 +345,24 @@ Placement placement(VmafContext *vmaf)
 {
     Placement p;
 #if VMAF_BENCH_HAVE_VULKAN
-    if (const vk::Engine *e = vmaf->ctx.vulkan_engine()) {
-        p.engine = true;
-        // An instance serving several features is named after each ('+').
-        for (const char *name : e->feature_names())
-            for (std::string_view rest = name; !rest.empty();) {
-                const size_t plus = std::min(rest.find('+'), rest.size());
-                p.gpu.emplace_back(rest.substr(0, plus));
-                rest.remove_prefix(std::min(plus + 1, rest.size()));
-            }
-        p.host_copies = e->host_frames_enabled();
-    }
+    const VmafVulkanContextStats s = stats_of(vmaf);
+    p.engine = s.engine_started != 0;
+    p.host_copies = s.host_copies != 0;
 #else
     (void)vmaf;
 #endif
     return p;
+}
+
+bool on_gpu(VmafContext *vmaf, const std::string &extractor)
+{
+#if VMAF_BENCH_HAVE_VULKAN
+    return vmaf_vulkan_feature_on_gpu(vmaf, extractor.c_str()) == 1;
+#else
+    (void)vmaf;
+    (void)extractor;
+    return false;
+#endif
 }
 
 }  // namespace vmaf::bench

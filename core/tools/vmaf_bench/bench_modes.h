@@ -56,7 +56,7 @@ GpuTime gpu_time(VmafContext *vmaf);
 // first frame): false without a state.
 bool enable_profile(VmafContext *vmaf);
 
-// The engine's profile so far (vk::GpuProfile): intervals in command-buffer
+// The engine's profile so far (vmaf_vulkan_profile): intervals in command-buffer
 // order, each a feature's stage (stage >= 0) or an engine part (stage -1).
 struct GpuProfile {
     struct Part {
@@ -71,14 +71,15 @@ struct GpuProfile {
 };
 GpuProfile gpu_profile(VmafContext *vmaf);
 
-// Where the features ran: the extractors on the GPU, and whether the CPU
+// Where the features ran: whether a GPU engine started and whether the CPU
 // features got host copies of GPU frames (imports) rather than host pictures.
 struct Placement {
     bool engine = false;  // a GPU engine started
-    std::vector<std::string> gpu;
     bool host_copies = false;
 };
 Placement placement(VmafContext *vmaf);
+// Whether the GPU engine runs the extractor (by its registry name).
+bool on_gpu(VmafContext *vmaf, const std::string &extractor);
 
 // Device memory the context's Vulkan state holds (0 without one).
 uint64_t gpu_memory_bytes(VmafContext *vmaf);

@@ -31,12 +31,10 @@
 #include "bench_modes.h"
 #include "options/cli_options.h"
 #include "options/cli_presets.h"
-#include "context/context.h"
-#include "feature/registry.h"
 #include "io/utf8_args.h"
 #include "libvmaf/libvmaf.h"
-#include "model/model.h"
-#include "util/os.h"
+#include "libvmaf/libvmaf_introspect.h"
+#include "os/os.h"
 
 namespace vmaf::bench {
 
@@ -362,6 +360,19 @@ int load_model(const Options &o, const cli::ModelSpec &spec, VmafModel **model, 
     return e;
 }
 
+// The names of the scores the context stores, in its order.
+std::vector<std::string> score_names(VmafContext *vmaf)
+{
+    std::vector<std::string> names;
+    unsigned count = 0;
+    if (vmaf_feature_score_count(vmaf, &count)) return names;
+    for (unsigned i = 0; i < count; i++) {
+        char name[256];
+        if (vmaf_feature_score_name(vmaf, i, name, sizeof name) == 0) names.emplace_back(name);
+    }
+    return names;
+}
+
 // The timed frames' share of a profile: `after` less `before` (the warm-up's;
 // empty when the engine had not started).
 GpuProfile profile_between(const GpuProfile &before, const GpuProfile &after)
@@ -392,7 +403,7 @@ int run_frames(const Options &o, Feeder &feeder, VmafContext *vmaf, const std::v
     // Latency: a score every frame has as soon as the frame is done (the warm-up
     // stored them all by now); PSNR where it is computed (motion scores come a
     // frame late).
-    const std::vector<std::string> names = vmaf->ctx.collector().names();
+    const std::vector<std::string> names = score_names(vmaf);
     const bool psnr = std::find(names.begin(), names.end(), "psnr_y") != names.end();
     const std::string probe = psnr ? "psnr_y" : names.empty() ? std::string() : names.front();
     std::vector<double> submitted(total, 0.0);
@@ -432,7 +443,7 @@ int run_frames(const Options &o, Feeder &feeder, VmafContext *vmaf, const std::v
         if (m == 0) r->vmaf = v;
     }
     // Every stored score's mean (model scores, now stored, included).
-    for (const std::string &name : vmaf->ctx.collector().names()) {
+    for (const std::string &name : score_names(vmaf)) {
         double v = NAN;
         if (int e = vmaf_feature_score_pooled(vmaf, name.c_str(), VMAF_POOL_METHOD_MEAN, &v, 0, total - 1)) {
             *err = "the mean of " + name + ": " + errno_text(e);
@@ -444,19 +455,22 @@ int run_frames(const Options &o, Feeder &feeder, VmafContext *vmaf, const std::v
     // Where each requested extractor ran: on the GPU if the engine has it.
     r->placement = placement(vmaf);
     std::vector<std::string> asked;
-    auto ask = [&](const ExtractorInfo *info) {
-        if (info && std::find(asked.begin(), asked.end(), info->name) == asked.end()) asked.push_back(info->name);
+    auto ask = [&](const char *extractor) {
+        if (extractor && std::find(asked.begin(), asked.end(), extractor) == asked.end()) asked.push_back(extractor);
     };
-    for (VmafModel *m : models)
-        for (const ModelFeature &f : m->impl.features()) ask(f.extractor);
+    for (VmafModel *m : models) {
+        unsigned count = 0;
+        vmaf_model_feature_count(m, &count);
+        for (unsigned i = 0; i < count; i++) {
+            const char *extractor = nullptr;
+            if (vmaf_model_feature_extractor(m, i, &extractor) == 0) ask(extractor);
+        }
+    }
     for (const cli::FeatureSpec &f : set.features) {
-        const ExtractorInfo *info = find_extractor(f.name);
-        ask(info ? info : find_extractor_by_feature(f.name));
+        const char *extractor = nullptr;
+        if (vmaf_feature_extractor_name(f.name.c_str(), &extractor) == 0) ask(extractor);
     }
-    for (const std::string &name : asked) {
-        const auto &gpu = r->placement.gpu;
-        (std::find(gpu.begin(), gpu.end(), name) != gpu.end() ? r->gpu : r->cpu).push_back(name);
-    }
+    for (const std::string &name : asked) (on_gpu(vmaf, name) ? r->gpu : r->cpu).push_back(name);
     r->device = feeder.device();
     r->validation_messages = feeder.validation_messages(vmaf);
     return 0;

@@ -30,7 +30,7 @@
 #include "feature/cambi/cambi_tables.h"
 #include "feature/cambi/cambi_x86.h"
 #include "util/log.h"
-#include "util/os.h"
+#include "os/os.h"
 #include "util/simd.h"
 
 namespace vmaf {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
-#include "util/os.h"
+#include "os/os.h"
 
 #include <algorithm>
 #include <atomic>

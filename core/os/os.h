@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
-// What differs between POSIX systems and Windows in the library, in one place:
+// What differs between POSIX systems and Windows, in one place below both the
+// library and the programs (core/os, its own static library; ADR 0085):
 // memory pages, files named by UTF-8 paths, the files the library reads and
 // writes of its own accord (regular files only, a bound on their size, a cache
 // directory that is the user's alone), the user's cache directory, the
 // environment, the process (its id, fork and exit hooks). The
 // rest of the library and the programs is written once against these (the
-// programs' arguments: tools/io/utf8_args.h; docs/windows.md).
+// programs' arguments: tools/io/utf8_args.h; docs/windows.md). It includes
+// nothing of core/src or core/tools.
 //
 // Paths are UTF-8 strings everywhere. On Windows they are turned into UTF-16
 // for the system here (a string that is not valid UTF-8 is taken in the
