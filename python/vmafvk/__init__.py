@@ -29,7 +29,7 @@ def __getattr__(name):
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "Context",
@@ -48,5 +48,5 @@ __all__ = [
 
 
 def library_version() -> str:
-    """libvmaf's version string ("3.2.0-vk0.1.0")."""
+    """libvmaf's version string ("3.2.0-vk0.2.0")."""
     return load_library().version()
