@@ -51,6 +51,7 @@ struct Options {
     unsigned soak = 0;       // memory and open-file samples over the timed frames
     // What is computed: --features SET, or only the --feature extractors (no model).
     std::string set = "vmaf";
+    bool set_given = false;  // --features named: --feature adds to the set
     std::vector<std::string> features;
     bool profile = false;
     std::string ref, dist, model_dir, json;
@@ -132,7 +133,8 @@ void usage(std::FILE *f)
                  "                    version of the preset; v1 (the VMAF v1 model vmaf_v1.0.16_3d0h\n"
                  "                    alone), v1=VARIANT for vmaf_v1.0.16_VARIANT (5d0h, 3d0h_2160,\n"
                  "                    1d5h_2160) (--set is the same option)\n"
-                 "  --feature NAME[=OPT=VAL:...]  only this feature, no model (repeatable)\n"
+                 "  --feature NAME[=OPT=VAL:...]  only this feature, no model (repeatable); beside\n"
+                 "                    an explicit --features SET, the set and this feature\n"
                  "  --profile         GPU time per feature and stage (Vulkan modes, a queue with\n"
                  "                    timestamps): the features of a stage run one after another\n"
                  "  --soak N          sample memory (RSS, device) and open files N times over the\n"
@@ -196,6 +198,7 @@ int parse_options(int argc, char **argv, Options *o)
             }
         } else if (a == "--features" || a == "--set") {
             o->set = v;
+            o->set_given = true;
         } else if (a == "--feature") {
             o->features.push_back(v);
         } else if (a == "--write-y4m") {
@@ -255,8 +258,23 @@ struct FeatureSet {
     std::vector<cli::FeatureSpec> features;
 };
 
+int make_preset(const Options &o, FeatureSet *set, std::string *err);
+
+// --feature alone computes those features and no model; beside an explicit
+// --features SET it adds them to the set (one pass, as the vmaf tool's
+// -m version=... --feature ... does).
 int make_feature_set(const Options &o, FeatureSet *set, std::string *err)
 {
+    if (o.set_given && !o.features.empty()) {
+        if (const int rc = make_preset(o, set, err)) return rc;
+        for (const std::string &f : o.features) {
+            cli::FeatureSpec spec;
+            if (cli::parse_feature(f.c_str(), &spec, err)) return 2;
+            set->label += " + " + f;
+            set->features.push_back(std::move(spec));
+        }
+        return 0;
+    }
     if (!o.features.empty()) {
         set->label = "feature";
         for (const std::string &f : o.features) {
@@ -267,6 +285,11 @@ int make_feature_set(const Options &o, FeatureSet *set, std::string *err)
         }
         return 0;
     }
+    return make_preset(o, set, err);
+}
+
+int make_preset(const Options &o, FeatureSet *set, std::string *err)
+{
     if (o.set == "vmaf") {
         set->label = "vmaf";
         cli::ModelSpec model;

@@ -14,6 +14,13 @@
 //   second_ready_ms  from before its vmaf_init to its first picture read (its
 //                    features registered, its engine and pipelines made)
 //   vmaf             the first context's mean score; the second's must equal it
+//
+// With --contexts K, then K contexts one after another, each alone in the
+// process (the earlier ones closed), each scoring one frame and closed, as a
+// client that opens a context per frame does (VapourSynth-VMAF's Metric):
+//   context_ms       the mean time of one such context, vmaf_init to vmaf_close
+//   context_max_ms   the slowest of them
+// Each must score frame 0 as the first context did.
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -82,20 +89,24 @@ unsigned count(const char *s)
 
 int main(int argc, char **argv)
 {
-    unsigned w = 1920, h = 1080, n = 2;
+    unsigned w = 1920, h = 1080, n = 2, contexts = 0;
+    bool contexts_given = false;
     const char *version = "vmaf_v0.6.1";
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!std::strcmp(argv[i], "--width")) w = count(argv[i + 1]);
         else if (!std::strcmp(argv[i], "--height")) h = count(argv[i + 1]);
         else if (!std::strcmp(argv[i], "--frames")) n = count(argv[i + 1]);
         else if (!std::strcmp(argv[i], "--model")) version = argv[i + 1];
+        else if (!std::strcmp(argv[i], "--contexts")) contexts = count(argv[i + 1]), contexts_given = true;
         else {
-            std::fprintf(stderr, "usage: %s [--width W --height H --frames N --model VERSION]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--width W --height H --frames N --model VERSION --contexts K]\n",
+                         argv[0]);
             return 2;
         }
     }
-    if (!w || !h || !n) {
-        std::fprintf(stderr, "%s: --width, --height and --frames are whole numbers from 1 to 65536\n", argv[0]);
+    if (!w || !h || !n || (contexts_given && !contexts)) {
+        std::fprintf(stderr, "%s: --width, --height, --frames and --contexts are whole numbers from 1 to 65536\n",
+                     argv[0]);
         return 2;
     }
     // The pictures are made before the clock starts: the caller's decoding.
@@ -145,11 +156,41 @@ int main(int argc, char **argv)
         return 1;
     vmaf_close(b);
     vmaf_close(a);
+
+    // A context per frame, each alone in the process.
+    double context_sum_ms = 0, context_max_ms = 0;
+    for (unsigned k = 0; k < contexts; k++) {
+        Clip one;
+        if (make_clip(w, h, 1, &one)) return 1;
+        const Clock::time_point tk = Clock::now();
+        VmafContext *c = nullptr;
+        double score;
+        if (vmaf_init(&c, cfg) || vmaf_use_features_from_model(c, model) ||
+            vmaf_read_pictures(c, &one.ref[0], &one.dist[0], 0) || vmaf_read_pictures(c, nullptr, nullptr, 0) ||
+            vmaf_score_at_index(c, model, &score, 0))
+            return 1;
+        vmaf_close(c);
+        const double ms = ms_since(tk);
+        context_sum_ms += ms;
+        if (ms > context_max_ms) context_max_ms = ms;
+        if (score != first) {
+            std::fprintf(stderr, "context %u scored frame 0 %.17g, the first context %.17g\n", k + 1, score, first);
+            return 1;
+        }
+    }
     vmaf_model_destroy(model);
     const char *backend = std::getenv("VMAF_BACKEND");
+    std::string per_context;
+    if (contexts) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, ", \"contexts\": %u, \"context_ms\": %.2f, \"context_max_ms\": %.2f", contexts,
+                      context_sum_ms / contexts, context_max_ms);
+        per_context = buf;
+    }
     std::printf("{\"backend\": \"%s\", \"width\": %u, \"height\": %u, \"frames\": %u, \"init_ms\": %.2f, "
-                "\"first_score_ms\": %.2f, \"second_init_ms\": %.2f, \"second_ready_ms\": %.2f, \"vmaf\": %.6f}\n",
-                backend ? backend : "", w, h, n, init_ms, first_score_ms, second_init_ms, second_ready_ms, ma);
+                "\"first_score_ms\": %.2f, \"second_init_ms\": %.2f, \"second_ready_ms\": %.2f, \"vmaf\": %.6f%s}\n",
+                backend ? backend : "", w, h, n, init_ms, first_score_ms, second_init_ms, second_ready_ms, ma,
+                per_context.c_str());
     if (ma != mb) {
         std::fprintf(stderr, "the second context scored %.17g, the first %.17g\n", mb, ma);
         return 1;
