@@ -25,7 +25,9 @@
 # (FFmpeg's device, default 0), FILTER_OPTS (more libvmaf_vulkan options, e.g.
 # frames_in_flight=3), DEC_THREADS (each decoder's -threads; default: FFmpeg's own,
 # frame threads. Give 1 for an FFmpeg without the series' patch 0005, whose
-# frame-threaded Vulkan decoding of H.264 can hang at an IDR frame: docs/ffmpeg.md).
+# frame-threaded Vulkan decoding of H.264 can hang at an IDR frame: docs/ffmpeg.md),
+# FEATURES (the features scored beside the model, comma-separated, default psnr;
+# e.g. psnr,float_ssim,ssimulacra2,xpsnr for the one-pass set).
 set -euo pipefail
 [ $# -ge 3 ] || { echo "usage: $0 FFMPEG DIST.mkv REF.mkv [LOOPS]" >&2; exit 2; }
 ffmpeg=$1 dist=$2 ref=$3 loops=${4:-0}
@@ -33,6 +35,8 @@ threads=${THREADS:-$(nproc)}
 modes=${MODES:-decode vulkan cpu}
 runs=${RUNS:-1}
 device=${VULKAN_DEVICE:-0}
+features=${FEATURES:-psnr}
+feature="feature=name=${features//,/|name=}"
 for f in "$ffmpeg" "$dist" "$ref"; do [ -e "$f" ] || { echo "bench: no $f" >&2; exit 2; }; done
 if [ -n "${OUT:-}" ]; then out=$OUT; mkdir -p "$out"; else out=$(mktemp -d); trap 'rm -rf "$out"' EXIT; fi
 
@@ -47,11 +51,11 @@ run_mode() {  # mode log -> ffmpeg's exit status
     decode-one) "$ffmpeg" -hide_banner -nostdin "${one[@]}" -map 0:v -f null - >"$2" 2>&1; return ;;
     vulkan-one)
       "$ffmpeg" -hide_banner -nostdin "${one[@]}" -lavfi \
-        "[0:v]split[a][b];[a][b]libvmaf_vulkan=feature=name=psnr${FILTER_OPTS:+:$FILTER_OPTS}" -f null - >"$2" 2>&1
+        "[0:v]split[a][b];[a][b]libvmaf_vulkan=$feature${FILTER_OPTS:+:$FILTER_OPTS}" -f null - >"$2" 2>&1
       return ;;
     pair) graph="[0:v][1:v]streamselect=inputs=2:map=0" ;;
-    vulkan) graph="[0:v][1:v]libvmaf_vulkan=feature=name=psnr:log_fmt=json:log_path=$out/vulkan.json${FILTER_OPTS:+:$FILTER_OPTS}" ;;
-    cpu) graph="[0:v]hwdownload,format=nv12,format=yuv420p[d];[1:v]hwdownload,format=nv12,format=yuv420p[r];[d][r]libvmaf=feature=name=psnr:n_threads=$threads:log_fmt=json:log_path=$out/cpu.json" ;;
+    vulkan) graph="[0:v][1:v]libvmaf_vulkan=$feature:log_fmt=json:log_path=$out/vulkan.json${FILTER_OPTS:+:$FILTER_OPTS}" ;;
+    cpu) graph="[0:v]hwdownload,format=nv12,format=yuv420p[d];[1:v]hwdownload,format=nv12,format=yuv420p[r];[d][r]libvmaf=$feature:n_threads=$threads:log_fmt=json:log_path=$out/cpu.json" ;;
     *) echo "bench: unknown mode $1" >&2; return 2 ;;
   esac
   "$ffmpeg" -hide_banner -nostdin "${inputs[@]}" -lavfi "$graph" -f null - >"$2" 2>&1
