@@ -31,7 +31,22 @@ report_stages() {
   printf '  %s\n' "${stages[@]}"
   printf '  %-28s %5d s\n' total $((SECONDS - t0))
 }
-trap report_stages EXIT
+kill_tree() {  # PID: the process and everything it started
+  local child
+  for child in $(pgrep -P "$1" || true); do kill_tree "$child"; done
+  kill "$1" 2>/dev/null || true
+}
+at_exit() {
+  local rc=$?
+  report_stages
+  # A stage that failed ends the run: the builds and the FFmpeg stage still
+  # running in the background end with it.
+  if [ "$rc" != 0 ]; then
+    local job
+    for job in $(jobs -p); do kill_tree "$job"; done
+  fi
+}
+trap at_exit EXIT
 
 s=$SECONDS
 bash scripts/setup.sh
