@@ -270,21 +270,9 @@ TEST_CASE("import lifetimes and refusals end cleanly", "[vulkan][import]")
 
     SECTION("closing with frames in flight waits for them and signals every semaphore")
     {
-        std::vector<std::unique_ptr<ImageSet>> sets;
         VmafContext *ctx = open_context(state);
-        for (unsigned i = 0; i < 3; i++) {
-            sets.push_back(std::make_unique<ImageSet>(h, c, like));
-            sets.push_back(std::make_unique<ImageSet>(h, c, like));
-            ImageSet &r = *sets[2 * i], &d = *sets[2 * i + 1];
-            r.upload(pair.ref[i]);
-            d.upload(pair.dist[i]);
-            const VmafVulkanImage rd = r.describe(VK_IMAGE_LAYOUT_UNDEFINED), dd = d.describe(VK_IMAGE_LAYOUT_UNDEFINED);
-            REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_REFERENCE, &rd, i) == 0);
-            REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_DISTORTED, &dd, i) == 0);
-            REQUIRE(vmaf_vulkan_read_imported_pictures(ctx, i) == 0);
-            r.imported(rd);
-            d.imported(dd);
-        }
+        // Three frames, each in image sets of its own, not flushed.
+        const auto sets = import_through_ring(h, ctx, pair, c, VK_IMAGE_LAYOUT_UNDEFINED, 3, Read::Copy, 3, false);
         REQUIRE(vmaf_close(ctx) == 0);  // no flush
         for (auto &s : sets)
             for (unsigned i = 0; i < s->images(); i++) CHECK(h.counter(s->semaphore(i)) == s->value(i));
@@ -403,22 +391,12 @@ TEST_CASE("import lifetimes and refusals end cleanly", "[vulkan][import]")
     }
     SECTION("images destroyed once their frame is done; a frame imported on one side is dropped at flush")
     {
-        auto r = std::make_unique<ImageSet>(h, c, like), d = std::make_unique<ImageSet>(h, c, like);
         VmafContext *ctx = open_context(state);
-        for (unsigned i = 0; i < 2; i++) {
-            r->upload(pair.ref[i]);
-            d->upload(pair.dist[i]);
-            const VmafVulkanImage rd = r->describe(VK_IMAGE_LAYOUT_UNDEFINED);
-            const VmafVulkanImage dd = d->describe(VK_IMAGE_LAYOUT_UNDEFINED);
-            REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_REFERENCE, &rd, i) == 0);
-            REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_DISTORTED, &dd, i) == 0);
-            REQUIRE(vmaf_vulkan_read_imported_pictures(ctx, i) == 0);
-            r->imported(rd);
-            d->imported(dd);
-        }
+        // Two frames through one image set a side, not flushed.
+        const auto sets = import_through_ring(h, ctx, pair, c, VK_IMAGE_LAYOUT_UNDEFINED, 1, Read::Copy, 2, false);
         REQUIRE(vmaf_vulkan_wait_compute(ctx) == 0);
-        r->destroy_images();  // the caller frees its frames: the library holds nothing of them
-        d->destroy_images();
+        // The caller frees its frames: the library holds nothing of them.
+        for (const auto &s : sets) s->destroy_images();
         auto r2 = std::make_unique<ImageSet>(h, c, like);
         r2->upload(pair.ref[2]);
         const VmafVulkanImage rd = r2->describe(VK_IMAGE_LAYOUT_UNDEFINED);
@@ -480,21 +458,7 @@ TEST_CASE("import lifetimes and refusals end cleanly", "[vulkan][import]")
             REQUIRE(vmaf_vulkan_import_state(ctx, state) == 0);
             use(ctx);
             {
-                std::vector<std::unique_ptr<ImageSet>> sets;
-                for (unsigned k = 0; k < 6; k++) sets.push_back(std::make_unique<ImageSet>(h, c, like));
-                for (unsigned i = 0; i < pair.ref.size(); i++) {
-                    ImageSet &r = *sets[2 * (i % 3)], &d = *sets[2 * (i % 3) + 1];
-                    r.upload(pair.ref[i]);
-                    d.upload(pair.dist[i]);
-                    const VmafVulkanImage rd = r.describe(VK_IMAGE_LAYOUT_UNDEFINED);
-                    const VmafVulkanImage dd = d.describe(VK_IMAGE_LAYOUT_UNDEFINED);
-                    REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_REFERENCE, &rd, i) == 0);
-                    REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_DISTORTED, &dd, i) == 0);
-                    REQUIRE(vmaf_vulkan_read_imported_pictures(ctx, i) == 0);
-                    r.imported(rd);
-                    d.imported(dd);
-                }
-                REQUIRE(vmaf_read_pictures(ctx, nullptr, nullptr, 0) == 0);
+                const auto sets = import_through_ring(h, ctx, pair, c, VK_IMAGE_LAYOUT_UNDEFINED, 3, Read::Copy);
                 require_identical(scores_of(ctx), want, unsigned(pair.ref.size()));
                 REQUIRE(vmaf_close(ctx) == 0);
             }

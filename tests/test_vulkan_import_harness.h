@@ -668,16 +668,21 @@ private:
     VkCommandBuffer cmd_ = VK_NULL_HANDLE;
 };
 
-// Every frame of `pair` imported into `ctx` as `c` through a ring of `ring`
-// image sets (left in `final_layout`), then flushed. The sets are returned: they
-// must outlive the context, whose last signals they wait for when they go.
+// Every frame of `pair` (the first `frames`; 0: all) imported into `ctx` as `c`
+// through a ring of `ring` image sets (left in `final_layout`; frame i in sets
+// 2 (i % ring) and the one after), then flushed unless `flush` is false. The
+// sets are returned: they must outlive the context, whose last signals they wait
+// for when they go.
 inline std::vector<std::unique_ptr<ImageSet>> import_through_ring(Harness &h, VmafContext *ctx, const Pair &pair,
                                                                   const ImageCase &c, VkImageLayout final_layout,
-                                                                  unsigned ring, Read read)
+                                                                  unsigned ring, Read read, unsigned frames = 0,
+                                                                  bool flush = true)
 {
     std::vector<std::unique_ptr<ImageSet>> sets;
     for (unsigned k = 0; k < 2 * ring; k++) sets.push_back(std::make_unique<ImageSet>(h, c, pair.ref[0], read));
-    for (unsigned i = 0; i < pair.ref.size(); i++) {
+    const unsigned n = frames ? frames : unsigned(pair.ref.size());
+    REQUIRE(n <= pair.ref.size());
+    for (unsigned i = 0; i < n; i++) {
         ImageSet &r = *sets[2 * (i % ring)], &d = *sets[2 * (i % ring) + 1];
         r.upload(pair.ref[i]);
         d.upload(pair.dist[i]);
@@ -688,7 +693,7 @@ inline std::vector<std::unique_ptr<ImageSet>> import_through_ring(Harness &h, Vm
         r.imported(rd);
         d.imported(dd);
     }
-    REQUIRE(vmaf_read_pictures(ctx, nullptr, nullptr, 0) == 0);
+    if (flush) REQUIRE(vmaf_read_pictures(ctx, nullptr, nullptr, 0) == 0);
     return sets;
 }
 

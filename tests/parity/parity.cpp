@@ -25,6 +25,7 @@
 #include "pictures.h"
 #include "sink.h"
 #include "test_vulkan_import_harness.h"
+#include "v1_models.h"
 #include "vulkan.h"
 
 namespace vmaf::test::parity {
@@ -218,6 +219,110 @@ std::vector<Synthetic> grid(std::initializer_list<VmafPixelFormat> fmts, std::in
         for (unsigned b : depths)
             for (auto [w, h] : sizes) out.push_back({f, b, w, h, frames, options});
     return out;
+}
+
+std::vector<Synthetic> each_with(const std::vector<Synthetic> &rows, const std::vector<Dict> &sets)
+{
+    std::vector<Synthetic> out;
+    for (const Synthetic &r : rows)
+        for (const Dict &d : sets) {
+            Synthetic s = r;
+            s.options.insert(s.options.end(), d.begin(), d.end());
+            out.push_back(s);
+        }
+    return out;
+}
+
+Maker shared_pictures(const std::string &key, Maker make)
+{
+    return [key, make](std::vector<VmafPicture> *ref, std::vector<VmafPicture> *dist) {
+        static std::string last_key;
+        static std::vector<VmafPicture> last_ref, last_dist;
+        if (key != last_key) {
+            unref_all(last_ref);
+            unref_all(last_dist);
+            last_ref.clear();
+            last_dist.clear();
+            make(&last_ref, &last_dist);
+            last_key = key;
+        }
+        for (size_t i = 0; i < last_ref.size(); i++) {
+            ref->emplace_back();
+            dist->emplace_back();
+            picture_ref(&ref->back(), &last_ref[i]);
+            picture_ref(&dist->back(), &last_dist[i]);
+        }
+    };
+}
+
+void model_api_case(const char *twin, std::initializer_list<const char *> own, unsigned own_outputs,
+                    const ModelScoreFn &score)
+{
+    vk::State &st = shared_state();
+    for (const auto &pair : golden_pairs()) {
+        for (const char *version : {"vmaf_v0.6.1", "vmaf_v0.6.1neg"}) {
+            INFO(pair << " " << version);
+            const auto gpu = score(pair, version, &st);
+            const auto cpu = score(pair, version, nullptr);
+            const auto expected = expected_for_model(pair, version);
+            REQUIRE(gpu.size() == cpu.size());
+            // The largest differences, vs the CPU and vs libvmaf: the twin's
+            // outputs, the other features', VMAF.
+            double vs_cpu[3] = {}, vs_libvmaf[3] = {};
+            unsigned outputs = 0;
+            for (const auto &[name, values] : cpu) {
+                INFO(name);
+                REQUIRE(gpu.count(name));
+                REQUIRE(gpu.at(name).size() == values.size());
+                const bool mine = std::any_of(own.begin(), own.end(),
+                                              [&](const char *o) { return name.find(o) != std::string::npos; });
+                outputs += mine;
+                const int k = name == "vmaf" ? 2 : mine ? 0 : 1;
+                for (size_t i = 0; i < values.size(); i++) {
+                    const double dc = std::fabs(gpu.at(name)[i] - values[i]);
+                    const double dl = std::fabs(gpu.at(name)[i] - expected.frames[i].at(name));
+                    CHECK(dc == 0.0);
+                    CHECK(dl <= 1e-4);
+                    vs_cpu[k] = std::max(vs_cpu[k], dc);
+                    vs_libvmaf[k] = std::max(vs_libvmaf[k], dl);
+                }
+            }
+            CHECK(outputs == own_outputs);
+            std::printf("%-28s %-15s C API, %s on the GPU: %s outputs vs CPU %g, vs libvmaf %.3g; other features "
+                        "vs CPU %g, vs libvmaf %.3g; VMAF vs CPU %g, vs libvmaf %.3g\n",
+                        pair.c_str(), version, twin, twin, vs_cpu[0], vs_libvmaf[0], vs_cpu[1], vs_libvmaf[1],
+                        vs_cpu[2], vs_libvmaf[2]);
+        }
+    }
+    check_clean(st);
+}
+
+V1Run v1_on_gpu(const std::string &pair, const V1Model &model, std::initializer_list<const char *> features,
+                unsigned threads, unsigned *on_workers)
+{
+    vk::State &st = shared_state();
+    std::vector<std::string> on_gpu;
+    const V1Run r = run_v1(
+        pair, model, [&](VmafContext *v) { REQUIRE(context_import_vulkan_state(v, &st) == 0); },
+        [&](VmafContext *v) {
+            if (!v->ctx.vulkan_engine()) return;
+            for (const char *n : v->ctx.vulkan_engine()->feature_names()) on_gpu.push_back(n);
+            if (on_workers) *on_workers = v->ctx.vulkan_engine()->collecting_on_workers();
+        },
+        threads);
+    INFO(r.log);
+    REQUIRE(r.err == 0);
+    CHECK(r.gpu_engine);
+    CHECK(r.outputs == 15);
+    CHECK(r.max_diff == 0.0);
+    std::string joined;
+    for (const auto &n : on_gpu) joined += n + " ";
+    INFO("on the GPU: " << joined);
+    for (const char *f : features) CHECK(joined.find(f) != std::string::npos);
+    CHECK(on_gpu.size() == 4);
+    std::printf("%-28s %-28s GPU [%s] %u values, max |diff| %g\n", pair.c_str(), model.version, joined.c_str(),
+                r.values, r.max_diff);
+    return r;
 }
 
 vk::State &shared_state(unsigned frames_in_flight)
