@@ -424,22 +424,38 @@ inline Pair load_pair(const std::string &name, bool as_mono = false)
     return pair;
 }
 
-inline VmafContext *open_context(VmafVulkanState *state, bool psnr_only = false)
+// VMAF_TEST_SANITIZED=1 (tests/meson.build, under the sanitizers): run each
+// path of our host code with fewer repetitions.
+inline bool sanitized()
+{
+    const char *s = std::getenv("VMAF_TEST_SANITIZED");
+    return s && *s == '1';
+}
+
+// A context on `state` running psnr alone (`psnr_only`), or every feature with a
+// GPU twin; with `few`, under the sanitizers, psnr (every plane), vif (work
+// carried into a submission after the frame's) and motion (the frame before)
+// instead: how frames reach the device is the engine's, the same for every
+// feature, and under the sanitizers each kernel's dispatch costs most of the time.
+inline VmafContext *open_context(VmafVulkanState *state, bool psnr_only = false, bool few = false)
 {
     VmafContext *ctx = nullptr;
     REQUIRE(vmaf_init(&ctx, quiet_config()) == 0);
     REQUIRE(vmaf_vulkan_import_state(ctx, state) == 0);
-    if (psnr_only)
+    if (psnr_only) {
         REQUIRE(vmaf_use_feature(ctx, "psnr", nullptr) == 0);
-    else
+    } else if (few && sanitized()) {
+        for (const char *f : {"psnr", "vif", "motion"}) REQUIRE(vmaf_use_feature(ctx, f, nullptr) == 0);
+    } else {
         use_gpu_features(ctx);
+    }
     return ctx;
 }
 
 // Scores through vmaf_read_pictures on the same device: the expectation.
-inline Scores host_scores(VmafVulkanState *state, const Pair &pair, bool psnr_only = false)
+inline Scores host_scores(VmafVulkanState *state, const Pair &pair, bool psnr_only = false, bool few = false)
 {
-    VmafContext *ctx = open_context(state, psnr_only);
+    VmafContext *ctx = open_context(state, psnr_only, few);
     for (size_t i = 0; i < pair.ref.size(); i++) {
         VmafPicture r, d;
         picture_ref(&r, &pair.ref[i]);

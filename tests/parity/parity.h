@@ -36,9 +36,16 @@ struct V1Run;
 
 namespace vmaf::test::parity {
 
-// A golden pair's frames, decoded once per process.
+// Whether this is the sanitizers' pass (VMAF_TEST_SANITIZED=1, tests/meson.build):
+// each path runs with fewer repetitions of the same host code (parity.cpp:
+// the golden pairs' first VMAF_TEST_MAX_FRAMES frames, fewer synthetic sizes).
+bool sanitizers_pass();
+
+// A golden pair's frames, decoded once per process: every frame, or in the
+// sanitizers' pass the first VMAF_TEST_MAX_FRAMES (`total`: the file's).
 struct Frames {
     std::vector<VmafPicture> ref, dist;
+    size_t total = 0;
     Frames() = default;
     Frames(const Frames &) = delete;
     ~Frames();
@@ -119,7 +126,11 @@ struct Table {
     // Option sets, each on every pair of option_pairs, exactly the CPU's.
     std::vector<Dict> option_sets;
     std::vector<std::string> option_pairs;
-    // Synthetic inputs, exactly the CPU's, at each frames-in-flight count.
+    // Synthetic inputs, exactly the CPU's, at each frames-in-flight count. In
+    // the sanitizers' pass fewer (parity.cpp's sanitizer_rows): of rows that
+    // differ only in size the smallest, the widest and one of each other
+    // odd/even shape; of those, each that brings a picture (format, depth,
+    // size, frames) or an option no earlier row ran.
     std::vector<Synthetic> synthetic;
     std::vector<unsigned> frames_in_flight = {vk::kDefaultFramesInFlight};
     // The pictures of a synthetic case (seeded by the harness per case).
@@ -165,7 +176,8 @@ vk::State &shared_state(unsigned frames_in_flight = vk::kDefaultFramesInFlight);
 // on `st` (the shared state) or on the CPU (nullptr), with the table's own checks
 // of the run. Every output on the GPU equals the CPU's to the bit and libvmaf's
 // JSON within 1e-4; `own_outputs` of them hold one of `own` in their names (the
-// twin's, reported apart from the other features' and VMAF).
+// twin's, reported apart from the other features' and VMAF). In the sanitizers'
+// pass vmaf_v0.6.1neg runs on the first pair alone.
 using ModelScoreFn = std::function<std::map<std::string, std::vector<double>>(const std::string &pair,
                                                                               const char *version, vk::State *st)>;
 void model_api_case(const char *twin, std::initializer_list<const char *> own, unsigned own_outputs,
