@@ -25,13 +25,17 @@ using namespace vmaf::test;
 
 namespace {
 
+// Under the sanitizers the contexts of every feature run three (open_context):
+// each import path below still runs, at a fraction of the dispatches.
+constexpr bool kFew = true;
+
 // Import every frame of `pair` as `c`, through a ring of `ring` image sets; the
 // scores must be `want`'s.
 void run_imported(Harness &h, VmafVulkanState *state, const Pair &pair, const ImageCase &c, const Scores &want,
                   VkImageLayout final_layout, bool psnr_only = false, unsigned ring = 3, Read read = Read::Copy)
 {
     INFO("case " << c.name << (read == Read::Sampled ? ", sampled" : ", copied"));
-    VmafContext *ctx = open_context(state, psnr_only);
+    VmafContext *ctx = open_context(state, psnr_only, kFew);
     {
         const auto sets = import_through_ring(h, ctx, pair, c, final_layout, ring, read);
         require_identical(scores_of(ctx), want, unsigned(pair.ref.size()));
@@ -72,7 +76,7 @@ void run_cases(Harness &h, VmafVulkanState *state, const char *pair_name, std::s
                unsigned *run, unsigned *skipped, unsigned *sampled)
 {
     const Pair pair = load_pair(pair_name);
-    const Scores want = host_scores(state, pair);
+    const Scores want = host_scores(state, pair, false, kFew);
     for (const ImageCase &c : cases) {
         if (!case_supported(h, c)) {
             WARN(pair_name << ": " << c.name << ": the device cannot copy these formats; not run");
@@ -137,7 +141,7 @@ TEST_CASE("images left in a final layout, one frame in flight at most", "[vulkan
     VmafVulkanState *state = nullptr;
     REQUIRE(vmaf_vulkan_state_init_external(&state, h.handles(1)) == 0);
     const Pair pair = load_pair("testsrc2_320x240_crf45");
-    const Scores want = host_scores(state, pair);
+    const Scores want = host_scores(state, pair, false, kFew);
     run_imported(h, state, pair, k8bit420[1], want, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, false, 2);
     run_imported(h, state, pair, k8bit420[1], want, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, false, 2, Read::Sampled);
     REQUIRE(vmaf_vulkan_state_free(&state) == 0);
@@ -150,14 +154,14 @@ TEST_CASE("device picture pools: scores of host pictures, fetch never deadlocks"
     VmafVulkanState *state = nullptr;
     REQUIRE(vmaf_vulkan_state_init_external(&state, h.handles()) == 0);
     const Pair pair = load_pair("coffee_320x240_crf28");
-    const Scores want = host_scores(state, pair);
+    const Scores want = host_scores(state, pair, false, kFew);
     const VmafPicture &like = pair.ref[0];
 
     for (VmafVulkanPicturePreallocationMethod method :
          {VMAF_VULKAN_PICTURE_PREALLOCATION_METHOD_DEVICE, VMAF_VULKAN_PICTURE_PREALLOCATION_METHOD_HOST,
           VMAF_VULKAN_PICTURE_PREALLOCATION_METHOD_NONE}) {
         INFO("method " << int(method));
-        VmafContext *ctx = open_context(state);
+        VmafContext *ctx = open_context(state, false, kFew);
         VmafVulkanPictureConfiguration pc{};
         pc.pic_params = {like.w[0], like.h[0], like.bpc, like.pix_fmt};
         pc.pic_cnt = 2;  // fewer than the frames in flight need: fetch must collect
@@ -202,7 +206,7 @@ TEST_CASE("picture backings never mix", "[vulkan][import]")
 
     SECTION("a device and a host picture in one frame")
     {
-        VmafContext *ctx = open_context(state);
+        VmafContext *ctx = open_context(state, false, kFew);
         REQUIRE(vmaf_vulkan_preallocate_pictures(ctx, pc) == 0);
         VmafPicture r, d;
         REQUIRE(vmaf_vulkan_picture_fetch(ctx, &r) == 0);
@@ -214,7 +218,7 @@ TEST_CASE("picture backings never mix", "[vulkan][import]")
     }
     SECTION("host pictures after device pictures")
     {
-        VmafContext *ctx = open_context(state);
+        VmafContext *ctx = open_context(state, false, kFew);
         REQUIRE(vmaf_vulkan_preallocate_pictures(ctx, pc) == 0);
         VmafPicture r, d;
         REQUIRE(vmaf_vulkan_picture_fetch(ctx, &r) == 0);
@@ -234,7 +238,7 @@ TEST_CASE("picture backings never mix", "[vulkan][import]")
         set.upload(like);
         const VmafVulkanImage d = set.describe(VK_IMAGE_LAYOUT_UNDEFINED);
 
-        VmafContext *ctx = open_context(state);
+        VmafContext *ctx = open_context(state, false, kFew);
         VmafPicture r, p;
         picture_ref(&r, &pair.ref[0]);
         picture_ref(&p, &pair.dist[0]);
@@ -242,7 +246,7 @@ TEST_CASE("picture backings never mix", "[vulkan][import]")
         CHECK(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_REFERENCE, &d, 1) == -EINVAL);
         REQUIRE(vmaf_close(ctx) == 0);
 
-        ctx = open_context(state);
+        ctx = open_context(state, false, kFew);
         REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_REFERENCE, &d, 0) == 0);
         REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_DISTORTED, &d, 0) == 0);
         REQUIRE(vmaf_vulkan_read_imported_pictures(ctx, 0) == 0);
@@ -270,21 +274,9 @@ TEST_CASE("import lifetimes and refusals end cleanly", "[vulkan][import]")
 
     SECTION("closing with frames in flight waits for them and signals every semaphore")
     {
-        std::vector<std::unique_ptr<ImageSet>> sets;
-        VmafContext *ctx = open_context(state);
-        for (unsigned i = 0; i < 3; i++) {
-            sets.push_back(std::make_unique<ImageSet>(h, c, like));
-            sets.push_back(std::make_unique<ImageSet>(h, c, like));
-            ImageSet &r = *sets[2 * i], &d = *sets[2 * i + 1];
-            r.upload(pair.ref[i]);
-            d.upload(pair.dist[i]);
-            const VmafVulkanImage rd = r.describe(VK_IMAGE_LAYOUT_UNDEFINED), dd = d.describe(VK_IMAGE_LAYOUT_UNDEFINED);
-            REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_REFERENCE, &rd, i) == 0);
-            REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_DISTORTED, &dd, i) == 0);
-            REQUIRE(vmaf_vulkan_read_imported_pictures(ctx, i) == 0);
-            r.imported(rd);
-            d.imported(dd);
-        }
+        VmafContext *ctx = open_context(state, false, kFew);
+        // Three frames, each in image sets of its own, not flushed.
+        const auto sets = import_through_ring(h, ctx, pair, c, VK_IMAGE_LAYOUT_UNDEFINED, 3, Read::Copy, 3, false);
         REQUIRE(vmaf_close(ctx) == 0);  // no flush
         for (auto &s : sets)
             for (unsigned i = 0; i < s->images(); i++) CHECK(h.counter(s->semaphore(i)) == s->value(i));
@@ -302,7 +294,7 @@ TEST_CASE("import lifetimes and refusals end cleanly", "[vulkan][import]")
             rd.signal_value[i] += 5;
         }
         const VmafVulkanImage dd = d.describe(VK_IMAGE_LAYOUT_UNDEFINED);
-        VmafContext *ctx = open_context(state);
+        VmafContext *ctx = open_context(state, false, kFew);
         REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_REFERENCE, &rd, 0) == 0);
         REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_DISTORTED, &dd, 0) == 0);
         REQUIRE(vmaf_vulkan_read_imported_pictures(ctx, 0) == 0);
@@ -325,7 +317,7 @@ TEST_CASE("import lifetimes and refusals end cleanly", "[vulkan][import]")
         r.upload(pair.ref[0]);
         d.upload(pair.dist[0]);
         const VmafVulkanImage rd = r.describe(VK_IMAGE_LAYOUT_UNDEFINED), dd = d.describe(VK_IMAGE_LAYOUT_UNDEFINED);
-        VmafContext *ctx = open_context(state);
+        VmafContext *ctx = open_context(state, false, kFew);
         const int submissions = h.locks();
 
         VmafVulkanImage bad = rd;
@@ -380,7 +372,7 @@ TEST_CASE("import lifetimes and refusals end cleanly", "[vulkan][import]")
     {
         ImageSet s(h, c, like, Read::Sampled);
         s.upload(pair.ref[0]);
-        VmafContext *ctx = open_context(state);
+        VmafContext *ctx = open_context(state, false, kFew);
         const VmafVulkanImage a = s.describe(VK_IMAGE_LAYOUT_UNDEFINED);
         VmafVulkanImage b = a;
         b.final_layout[0] = VK_IMAGE_LAYOUT_GENERAL;  // another final layout
@@ -391,7 +383,7 @@ TEST_CASE("import lifetimes and refusals end cleanly", "[vulkan][import]")
         CHECK(h.locks() == submissions);
         REQUIRE(vmaf_close(ctx) == 0);
 
-        ctx = open_context(state);
+        ctx = open_context(state, false, kFew);
         b = a;
         b.usage = 0;  // the same image said to be copied
         REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_REFERENCE, &a, 0) == 0);
@@ -403,22 +395,12 @@ TEST_CASE("import lifetimes and refusals end cleanly", "[vulkan][import]")
     }
     SECTION("images destroyed once their frame is done; a frame imported on one side is dropped at flush")
     {
-        auto r = std::make_unique<ImageSet>(h, c, like), d = std::make_unique<ImageSet>(h, c, like);
-        VmafContext *ctx = open_context(state);
-        for (unsigned i = 0; i < 2; i++) {
-            r->upload(pair.ref[i]);
-            d->upload(pair.dist[i]);
-            const VmafVulkanImage rd = r->describe(VK_IMAGE_LAYOUT_UNDEFINED);
-            const VmafVulkanImage dd = d->describe(VK_IMAGE_LAYOUT_UNDEFINED);
-            REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_REFERENCE, &rd, i) == 0);
-            REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_DISTORTED, &dd, i) == 0);
-            REQUIRE(vmaf_vulkan_read_imported_pictures(ctx, i) == 0);
-            r->imported(rd);
-            d->imported(dd);
-        }
+        VmafContext *ctx = open_context(state, false, kFew);
+        // Two frames through one image set a side, not flushed.
+        const auto sets = import_through_ring(h, ctx, pair, c, VK_IMAGE_LAYOUT_UNDEFINED, 1, Read::Copy, 2, false);
         REQUIRE(vmaf_vulkan_wait_compute(ctx) == 0);
-        r->destroy_images();  // the caller frees its frames: the library holds nothing of them
-        d->destroy_images();
+        // The caller frees its frames: the library holds nothing of them.
+        for (const auto &s : sets) s->destroy_images();
         auto r2 = std::make_unique<ImageSet>(h, c, like);
         r2->upload(pair.ref[2]);
         const VmafVulkanImage rd = r2->describe(VK_IMAGE_LAYOUT_UNDEFINED);
@@ -480,21 +462,7 @@ TEST_CASE("import lifetimes and refusals end cleanly", "[vulkan][import]")
             REQUIRE(vmaf_vulkan_import_state(ctx, state) == 0);
             use(ctx);
             {
-                std::vector<std::unique_ptr<ImageSet>> sets;
-                for (unsigned k = 0; k < 6; k++) sets.push_back(std::make_unique<ImageSet>(h, c, like));
-                for (unsigned i = 0; i < pair.ref.size(); i++) {
-                    ImageSet &r = *sets[2 * (i % 3)], &d = *sets[2 * (i % 3) + 1];
-                    r.upload(pair.ref[i]);
-                    d.upload(pair.dist[i]);
-                    const VmafVulkanImage rd = r.describe(VK_IMAGE_LAYOUT_UNDEFINED);
-                    const VmafVulkanImage dd = d.describe(VK_IMAGE_LAYOUT_UNDEFINED);
-                    REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_REFERENCE, &rd, i) == 0);
-                    REQUIRE(vmaf_vulkan_import_image(ctx, VMAF_VULKAN_IMPORT_DISTORTED, &dd, i) == 0);
-                    REQUIRE(vmaf_vulkan_read_imported_pictures(ctx, i) == 0);
-                    r.imported(rd);
-                    d.imported(dd);
-                }
-                REQUIRE(vmaf_read_pictures(ctx, nullptr, nullptr, 0) == 0);
+                const auto sets = import_through_ring(h, ctx, pair, c, VK_IMAGE_LAYOUT_UNDEFINED, 3, Read::Copy);
                 require_identical(scores_of(ctx), want, unsigned(pair.ref.size()));
                 REQUIRE(vmaf_close(ctx) == 0);
             }

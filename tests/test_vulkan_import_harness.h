@@ -424,22 +424,38 @@ inline Pair load_pair(const std::string &name, bool as_mono = false)
     return pair;
 }
 
-inline VmafContext *open_context(VmafVulkanState *state, bool psnr_only = false)
+// VMAF_TEST_SANITIZED=1 (tests/meson.build, under the sanitizers): run each
+// path of our host code with fewer repetitions.
+inline bool sanitized()
+{
+    const char *s = std::getenv("VMAF_TEST_SANITIZED");
+    return s && *s == '1';
+}
+
+// A context on `state` running psnr alone (`psnr_only`), or every feature with a
+// GPU twin; with `few`, under the sanitizers, psnr (every plane), vif (work
+// carried into a submission after the frame's) and motion (the frame before)
+// instead: how frames reach the device is the engine's, the same for every
+// feature, and under the sanitizers each kernel's dispatch costs most of the time.
+inline VmafContext *open_context(VmafVulkanState *state, bool psnr_only = false, bool few = false)
 {
     VmafContext *ctx = nullptr;
     REQUIRE(vmaf_init(&ctx, quiet_config()) == 0);
     REQUIRE(vmaf_vulkan_import_state(ctx, state) == 0);
-    if (psnr_only)
+    if (psnr_only) {
         REQUIRE(vmaf_use_feature(ctx, "psnr", nullptr) == 0);
-    else
+    } else if (few && sanitized()) {
+        for (const char *f : {"psnr", "vif", "motion"}) REQUIRE(vmaf_use_feature(ctx, f, nullptr) == 0);
+    } else {
         use_gpu_features(ctx);
+    }
     return ctx;
 }
 
 // Scores through vmaf_read_pictures on the same device: the expectation.
-inline Scores host_scores(VmafVulkanState *state, const Pair &pair, bool psnr_only = false)
+inline Scores host_scores(VmafVulkanState *state, const Pair &pair, bool psnr_only = false, bool few = false)
 {
-    VmafContext *ctx = open_context(state, psnr_only);
+    VmafContext *ctx = open_context(state, psnr_only, few);
     for (size_t i = 0; i < pair.ref.size(); i++) {
         VmafPicture r, d;
         picture_ref(&r, &pair.ref[i]);
@@ -668,16 +684,21 @@ private:
     VkCommandBuffer cmd_ = VK_NULL_HANDLE;
 };
 
-// Every frame of `pair` imported into `ctx` as `c` through a ring of `ring`
-// image sets (left in `final_layout`), then flushed. The sets are returned: they
-// must outlive the context, whose last signals they wait for when they go.
+// Every frame of `pair` (the first `frames`; 0: all) imported into `ctx` as `c`
+// through a ring of `ring` image sets (left in `final_layout`; frame i in sets
+// 2 (i % ring) and the one after), then flushed unless `flush` is false. The
+// sets are returned: they must outlive the context, whose last signals they wait
+// for when they go.
 inline std::vector<std::unique_ptr<ImageSet>> import_through_ring(Harness &h, VmafContext *ctx, const Pair &pair,
                                                                   const ImageCase &c, VkImageLayout final_layout,
-                                                                  unsigned ring, Read read)
+                                                                  unsigned ring, Read read, unsigned frames = 0,
+                                                                  bool flush = true)
 {
     std::vector<std::unique_ptr<ImageSet>> sets;
     for (unsigned k = 0; k < 2 * ring; k++) sets.push_back(std::make_unique<ImageSet>(h, c, pair.ref[0], read));
-    for (unsigned i = 0; i < pair.ref.size(); i++) {
+    const unsigned n = frames ? frames : unsigned(pair.ref.size());
+    REQUIRE(n <= pair.ref.size());
+    for (unsigned i = 0; i < n; i++) {
         ImageSet &r = *sets[2 * (i % ring)], &d = *sets[2 * (i % ring) + 1];
         r.upload(pair.ref[i]);
         d.upload(pair.dist[i]);
@@ -688,7 +709,7 @@ inline std::vector<std::unique_ptr<ImageSet>> import_through_ring(Harness &h, Vm
         r.imported(rd);
         d.imported(dd);
     }
-    REQUIRE(vmaf_read_pictures(ctx, nullptr, nullptr, 0) == 0);
+    if (flush) REQUIRE(vmaf_read_pictures(ctx, nullptr, nullptr, 0) == 0);
     return sets;
 }
 

@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -28,11 +29,23 @@
 #include "sink.h"
 #include "vulkan/state.h"
 
+namespace vmaf::test {
+struct V1Model;
+struct V1Run;
+}  // namespace vmaf::test
+
 namespace vmaf::test::parity {
 
-// A golden pair's frames, decoded once per process.
+// Whether this is the sanitizers' pass (VMAF_TEST_SANITIZED=1, tests/meson.build):
+// each path runs with fewer repetitions of the same host code (parity.cpp:
+// the golden pairs' first VMAF_TEST_MAX_FRAMES frames, fewer synthetic sizes).
+bool sanitizers_pass();
+
+// A golden pair's frames, decoded once per process: every frame, or in the
+// sanitizers' pass the first VMAF_TEST_MAX_FRAMES (`total`: the file's).
 struct Frames {
     std::vector<VmafPicture> ref, dist;
+    size_t total = 0;
     Frames() = default;
     Frames(const Frames &) = delete;
     ~Frames();
@@ -57,6 +70,15 @@ struct Synthetic {
 std::vector<Synthetic> grid(std::initializer_list<VmafPixelFormat> fmts, std::initializer_list<unsigned> depths,
                             std::initializer_list<std::pair<unsigned, unsigned>> sizes, unsigned frames,
                             const Dict &options = {});
+
+// The same rows, each under every option set of `sets` (options of the row first).
+std::vector<Synthetic> each_with(const std::vector<Synthetic> &rows, const std::vector<Dict> &sets);
+
+// Rows of one case's pictures under several options share them: a maker that
+// calls `make` when `key` differs from the last key made (keeping only the last
+// pictures made) and gives each row new references to them.
+using Maker = std::function<void(std::vector<VmafPicture> *ref, std::vector<VmafPicture> *dist)>;
+Maker shared_pictures(const std::string &key, Maker make);
 
 // libvmaf's values for some outputs (provided names, looked up in the JSON under
 // their aliases), in the golden file NAME + suffix (files
@@ -104,7 +126,11 @@ struct Table {
     // Option sets, each on every pair of option_pairs, exactly the CPU's.
     std::vector<Dict> option_sets;
     std::vector<std::string> option_pairs;
-    // Synthetic inputs, exactly the CPU's, at each frames-in-flight count.
+    // Synthetic inputs, exactly the CPU's, at each frames-in-flight count. In
+    // the sanitizers' pass fewer (parity.cpp's sanitizer_rows): of rows that
+    // differ only in size the smallest, the widest and one of each other
+    // odd/even shape; of those, each that brings a picture (format, depth,
+    // size, frames) or an option no earlier row ran.
     std::vector<Synthetic> synthetic;
     std::vector<unsigned> frames_in_flight = {vk::kDefaultFramesInFlight};
     // The pictures of a synthetic case (seeded by the harness per case).
@@ -144,6 +170,26 @@ void run_import_api(const Table &t);
 // The process's state for `frames_in_flight`, with the validation layer unless
 // VMAF_TEST_VULKAN_NO_VALIDATION=1; released at the end of the run.
 vk::State &shared_state(unsigned frames_in_flight = vk::kDefaultFramesInFlight);
+
+// The vmaf models through the C API on every golden pair, vmaf_v0.6.1 and
+// vmaf_v0.6.1neg: `score` gives a pair's per-frame outputs and VMAF for a model,
+// on `st` (the shared state) or on the CPU (nullptr), with the table's own checks
+// of the run. Every output on the GPU equals the CPU's to the bit and libvmaf's
+// JSON within 1e-4; `own_outputs` of them hold one of `own` in their names (the
+// twin's, reported apart from the other features' and VMAF). In the sanitizers'
+// pass vmaf_v0.6.1neg runs on the first pair alone.
+using ModelScoreFn = std::function<std::map<std::string, std::vector<double>>(const std::string &pair,
+                                                                              const char *version, vk::State *st)>;
+void model_api_case(const char *twin, std::initializer_list<const char *> own, unsigned own_outputs,
+                    const ModelScoreFn &score);
+
+// A v1 model on a golden pair through the C API on the shared state (run_v1 of
+// v1_models.h, with `threads`): scored without error on a GPU engine, its 15
+// outputs and pooled VMAF equal to libvmaf's (largest difference 0), four
+// instances on the GPU, each of `features` in their names; printed. The run, and
+// in *on_workers whether the engine collected on its workers.
+V1Run v1_on_gpu(const std::string &pair, const V1Model &model, std::initializer_list<const char *> features,
+                unsigned threads = 0, unsigned *on_workers = nullptr);
 
 // Frees what the process shared (states, devices, decoded pairs): main's last step.
 void release_shared();

@@ -120,17 +120,13 @@ const Table &adm_table()
         };
         // 66 and 65 (8-bit) and 130 and 129 (deeper) wide read past the rows at
         // scales 0, 1 and 2; 33 is the minimum side.
-        struct Case {
-            VmafPixelFormat fmt;
-            unsigned bpc, w, h;
-        };
-        const Case cases[] = {
-            {VMAF_PIX_FMT_YUV420P, 8, 33, 33},    {VMAF_PIX_FMT_YUV420P, 10, 33, 33},
-            {VMAF_PIX_FMT_YUV400P, 8, 66, 41},    {VMAF_PIX_FMT_YUV420P, 8, 65, 70},
-            {VMAF_PIX_FMT_YUV420P, 10, 130, 37},  {VMAF_PIX_FMT_YUV444P, 12, 129, 35},
-            {VMAF_PIX_FMT_YUV422P, 8, 131, 67},   {VMAF_PIX_FMT_YUV422P, 10, 97, 133},
-            {VMAF_PIX_FMT_YUV444P, 8, 200, 130},  {VMAF_PIX_FMT_YUV444P, 16, 77, 41},
-            {VMAF_PIX_FMT_YUV420P, 8, 1025, 40},  {VMAF_PIX_FMT_YUV400P, 10, 34, 301},
+        const Synthetic cases[] = {
+            {VMAF_PIX_FMT_YUV420P, 8, 33, 33, 5},    {VMAF_PIX_FMT_YUV420P, 10, 33, 33, 5},
+            {VMAF_PIX_FMT_YUV400P, 8, 66, 41, 5},    {VMAF_PIX_FMT_YUV420P, 8, 65, 70, 5},
+            {VMAF_PIX_FMT_YUV420P, 10, 130, 37, 5},  {VMAF_PIX_FMT_YUV444P, 12, 129, 35, 5},
+            {VMAF_PIX_FMT_YUV422P, 8, 131, 67, 5},   {VMAF_PIX_FMT_YUV422P, 10, 97, 133, 5},
+            {VMAF_PIX_FMT_YUV444P, 8, 200, 130, 5},  {VMAF_PIX_FMT_YUV444P, 16, 77, 41, 5},
+            {VMAF_PIX_FMT_YUV420P, 8, 1025, 40, 5},  {VMAF_PIX_FMT_YUV400P, 10, 34, 301, 5},
         };
         const std::vector<Dict> option_sets = {
             {{"debug", "true"}},
@@ -143,9 +139,10 @@ const Table &adm_table()
             {{"debug", "true"}, {"adm_csf_mode", "3"}, {"adm_ref_display_height", "2160"},
              {"adm_norm_view_dist", "3"}, {"adm_enhn_gain_limit", "37.25"}},
         };
-        for (const Case &c : cases)
+        for (const Synthetic &c : cases)
             for (size_t set = 0; set < option_sets.size(); set++) {
-                Synthetic s{c.fmt, c.bpc, c.w, c.h, 5, option_sets[set]};
+                Synthetic s = c;
+                s.options = option_sets[set];
                 if (set > 1) s.in_flight = 3;  // with one in flight, the first two sets are enough
                 t.synthetic.push_back(s);
             }
@@ -314,45 +311,7 @@ std::map<std::string, std::vector<double>> score_through_api(const std::string &
 TEST_CASE("adm on the GPU through the C API: features and VMAF equal the CPU path and libvmaf",
           "[adm][vulkan]")
 {
-    vk::State &st = shared_state();
-    for (const auto &pair : golden_pairs()) {
-        for (const char *version : {"vmaf_v0.6.1", "vmaf_v0.6.1neg"}) {
-            INFO(pair << " " << version);
-            const auto gpu = score_through_api(pair, version, &st);
-            const auto cpu = score_through_api(pair, version, nullptr);
-            const auto expected = expected_for_model(pair, version);
-            REQUIRE(gpu.size() == cpu.size());
-            double adm_vs_cpu = 0, adm_vs_libvmaf = 0, vs_cpu = 0, vmaf_vs_cpu = 0, vmaf_vs_libvmaf = 0;
-            unsigned adm_outputs = 0;
-            for (const auto &[name, values] : cpu) {
-                INFO(name);
-                REQUIRE(gpu.count(name));
-                REQUIRE(gpu.at(name).size() == values.size());
-                const bool adm = name.find("adm") != std::string::npos || name.find("aim") != std::string::npos;
-                adm_outputs += adm;
-                for (size_t i = 0; i < values.size(); i++) {
-                    const double dc = std::fabs(gpu.at(name)[i] - values[i]);
-                    const double dl = std::fabs(gpu.at(name)[i] - expected.frames[i].at(name));
-                    CHECK(dc == 0.0);
-                    CHECK(dl <= 1e-4);
-                    if (name == "vmaf") {
-                        vmaf_vs_cpu = std::max(vmaf_vs_cpu, dc);
-                        vmaf_vs_libvmaf = std::max(vmaf_vs_libvmaf, dl);
-                    } else if (adm) {
-                        adm_vs_cpu = std::max(adm_vs_cpu, dc);
-                        adm_vs_libvmaf = std::max(adm_vs_libvmaf, dl);
-                    } else {
-                        vs_cpu = std::max(vs_cpu, dc);
-                    }
-                }
-            }
-            CHECK(adm_outputs == 7);
-            std::printf("%-27s %-15s C API on the GPU: adm outputs vs CPU %g, vs libvmaf %.3g; other features vs "
-                        "CPU %g; VMAF vs CPU %g, vs libvmaf %.3g\n",
-                        pair.c_str(), version, adm_vs_cpu, adm_vs_libvmaf, vs_cpu, vmaf_vs_cpu, vmaf_vs_libvmaf);
-        }
-    }
-    check_clean(st);
+    model_api_case("adm", {"adm", "aim"}, 7, score_through_api);
 }
 
 TEST_CASE("adm and vif on the GPU: the same scores whether their thin scales are carried or not",

@@ -86,38 +86,12 @@ void banded(VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h, unsigned 
     }
 }
 
-// Rows of one case's pictures under several options share them: `make` is
-// called for each, the last pictures made are kept, and each row gets
-// references to them.
-using Maker = std::function<void(std::vector<VmafPicture> *, std::vector<VmafPicture> *)>;
-Maker shared_pictures(const std::string &key, Maker make)
-{
-    return [key, make](std::vector<VmafPicture> *ref, std::vector<VmafPicture> *dist) {
-        static std::string last_key;
-        static std::vector<VmafPicture> last_ref, last_dist;
-        if (key != last_key) {
-            unref_all(last_ref);
-            unref_all(last_dist);
-            last_ref.clear();
-            last_dist.clear();
-            make(&last_ref, &last_dist);
-            last_key = key;
-        }
-        for (size_t i = 0; i < last_ref.size(); i++) {
-            ref->emplace_back();
-            dist->emplace_back();
-            picture_ref(&ref->back(), &last_ref[i]);
-            picture_ref(&dist->back(), &last_dist[i]);
-        }
-    };
-}
-
 Synthetic banded_row(VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h, unsigned frames, uint32_t seed,
                      const Dict &options, int nonzero, const char *what = "")
 {
     Synthetic c{fmt, bpc, w, h, frames, options};
-    const std::string key = std::to_string(int(fmt)) + " " + std::to_string(bpc) + " " + std::to_string(w) + " " +
-                            std::to_string(h) + " " + std::to_string(frames) + " " + std::to_string(seed);
+    std::string key = "cambi";
+    for (unsigned v : {unsigned(fmt), bpc, w, h, frames, unsigned(seed)}) (key += " ") += std::to_string(v);
     c.make = shared_pictures(key, [=](std::vector<VmafPicture> *ref, std::vector<VmafPicture> *dist) {
         banded(fmt, bpc, w, h, frames, seed, ref, dist);
     });
@@ -141,23 +115,19 @@ const Table &cambi_table()
         // ten pairs, the seven whose libvmaf runs have cambi.
         t.skip_declined = true;
         t.golden_supported = 7;
-        struct Case {
-            VmafPixelFormat fmt;
-            unsigned bpc, w, h;
-        };
-        const Case cases[] = {
-            {VMAF_PIX_FMT_YUV420P, 8, 256, 216},   // small, 8-bit (anti-dithering on)
-            {VMAF_PIX_FMT_YUV420P, 10, 301, 227},  // odd size, 10-bit
-            {VMAF_PIX_FMT_YUV422P, 8, 217, 40},    // one side under the minimum, very flat
-            {VMAF_PIX_FMT_YUV444P, 12, 216, 216},  // 12-bit
-            {VMAF_PIX_FMT_YUV400P, 10, 40, 250},   // luma only, narrow
-            {VMAF_PIX_FMT_YUV420P, 16, 230, 220},  // 16-bit
-            {VMAF_PIX_FMT_YUV444P, 8, 216, 1},     // one row: every scale one row
-            {VMAF_PIX_FMT_YUV400P, 10, 3, 216},    // three columns: two at scale 1, one from scale 2
+        const Synthetic cases[] = {
+            {VMAF_PIX_FMT_YUV420P, 8, 256, 216, 3},   // small, 8-bit (anti-dithering on)
+            {VMAF_PIX_FMT_YUV420P, 10, 301, 227, 3},  // odd size, 10-bit
+            {VMAF_PIX_FMT_YUV422P, 8, 217, 40, 3},    // one side under the minimum, very flat
+            {VMAF_PIX_FMT_YUV444P, 12, 216, 216, 3},  // 12-bit
+            {VMAF_PIX_FMT_YUV400P, 10, 40, 250, 3},   // luma only, narrow
+            {VMAF_PIX_FMT_YUV420P, 16, 230, 220, 3},  // 16-bit
+            {VMAF_PIX_FMT_YUV444P, 8, 216, 1, 3},     // one row: every scale one row
+            {VMAF_PIX_FMT_YUV400P, 10, 3, 216, 3},    // three columns: two at scale 1, one from scale 2
         };
         uint32_t seed = 1;
-        for (const Case &c : cases)  // the larger ones exercise the c-values
-            t.synthetic.push_back(banded_row(c.fmt, c.bpc, c.w, c.h, 3, seed++, {},
+        for (const Synthetic &c : cases)  // the larger ones exercise the c-values
+            t.synthetic.push_back(banded_row(c.fmt, c.bpc, c.w, c.h, c.frames, seed++, {},
                                              c.w >= 216 && c.h >= 216 ? 1 : -1));
         // The pooling's counters are zeroed on the GPU by each frame's last
         // passes for the next (and the error word alternates), so a frame's

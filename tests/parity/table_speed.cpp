@@ -87,25 +87,11 @@ Synthetic row(VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h, unsigne
               const Dict &options, int nonzero, unsigned flat_plane = 3)
 {
     Synthetic c{fmt, bpc, w, h, count, options};
-    c.make = [=](std::vector<VmafPicture> *ref, std::vector<VmafPicture> *dist) {
-        static std::vector<unsigned> last_key;
-        static Pictures last;
-        const std::vector<unsigned> key = {unsigned(fmt), bpc, w, h, count, seed, flat_plane};
-        if (key != last_key) {
-            unref_all(last.ref);
-            unref_all(last.dist);
-            last.ref.clear();
-            last.dist.clear();
-            synthetic(fmt, bpc, w, h, count, seed, &last.ref, &last.dist, flat_plane);
-            last_key = key;
-        }
-        for (size_t i = 0; i < last.ref.size(); i++) {
-            ref->emplace_back();
-            dist->emplace_back();
-            picture_ref(&ref->back(), &last.ref[i]);
-            picture_ref(&dist->back(), &last.dist[i]);
-        }
-    };
+    std::string key = "speed";
+    for (unsigned v : {unsigned(fmt), bpc, w, h, count, seed, flat_plane}) (key += " ") += std::to_string(v);
+    c.make = shared_pictures(key, [=](std::vector<VmafPicture> *ref, std::vector<VmafPicture> *dist) {
+        synthetic(fmt, bpc, w, h, count, seed, ref, dist, flat_plane);
+    });
     c.nonzero = nonzero;
     return c;
 }

@@ -35,33 +35,10 @@ TEST_CASE("the v1 models on the Vulkan backend equal libvmaf to the bit", "[v1_m
             if (!std::filesystem::exists(data_dir() + "/" + pair + model.golden)) continue;
             const unsigned threads = runs % 2 ? 4 : 0;
             INFO(pair << " " << model.version << ", " << threads << " threads");
-            std::vector<std::string> on_gpu;
             unsigned on_workers = 0;
-            const V1Run r = run_v1(
-                pair, model, [&](VmafContext *v) { REQUIRE(context_import_vulkan_state(v, &st) == 0); },
-                [&](VmafContext *v) {
-                    if (!v->ctx.vulkan_engine()) return;
-                    for (const char *n : v->ctx.vulkan_engine()->feature_names()) on_gpu.push_back(n);
-                    on_workers = v->ctx.vulkan_engine()->collecting_on_workers();
-                },
-                threads);
-            INFO(r.log);
-            REQUIRE(r.err == 0);
-            CHECK(r.gpu_engine);
-            CHECK(r.outputs == 15);
-            CHECK(r.max_diff == 0.0);
             // Every feature on the device: cambi, adm, motion and SpEED.
-            std::string joined;
-            for (const auto &n : on_gpu) joined += n + " ";
-            INFO("on the GPU: " << joined);
-            CHECK(joined.find("cambi") != std::string::npos);
-            CHECK(joined.find("adm") != std::string::npos);
-            CHECK(joined.find("motion") != std::string::npos);
-            CHECK(joined.find("speed_chroma") != std::string::npos);
-            CHECK(on_gpu.size() == 4);
+            const V1Run r = v1_on_gpu(pair, model, {"cambi", "adm", "motion", "speed_chroma"}, threads, &on_workers);
             CHECK(on_workers == (threads ? 1u : 0u));  // speed_chroma's fits
-            std::printf("%-28s %-24s GPU [%s] %u values, max |diff| %g\n", pair.c_str(), model.version,
-                        joined.c_str(), r.values, r.max_diff);
             runs++;
             values += r.values;
         }
@@ -101,26 +78,8 @@ TEST_CASE("the v1 HFR models on the Vulkan backend equal libvmaf to the bit", "[
         for (const V1Model &model : kV1HfrModels) {
             if (!std::filesystem::exists(data_dir() + "/" + pair + model.golden)) continue;
             INFO(pair << " " << model.version);
-            std::vector<std::string> on_gpu;
-            const V1Run r = run_v1(
-                pair, model, [&](VmafContext *v) { REQUIRE(context_import_vulkan_state(v, &st) == 0); },
-                [&](VmafContext *v) {
-                    if (!v->ctx.vulkan_engine()) return;
-                    for (const char *n : v->ctx.vulkan_engine()->feature_names()) on_gpu.push_back(n);
-                });
-            INFO(r.log);
-            REQUIRE(r.err == 0);
-            CHECK(r.gpu_engine);
-            CHECK(r.outputs == 15);
-            CHECK(r.max_diff == 0.0);
             // Every feature on the device, motion3 with its five-frame window included.
-            std::string joined;
-            for (const auto &n : on_gpu) joined += n + " ";
-            INFO("on the GPU: " << joined);
-            CHECK(joined.find("motion") != std::string::npos);
-            CHECK(on_gpu.size() == 4);
-            std::printf("%-28s %-28s GPU [%s] %u values, max |diff| %g\n", pair.c_str(), model.version,
-                        joined.c_str(), r.values, r.max_diff);
+            const V1Run r = v1_on_gpu(pair, model, {"motion"});
             runs++;
             values += r.values;
         }

@@ -152,24 +152,16 @@ const Table &vif_table()
         t.golden_options = {{"debug", "true"}};
         t.golden = {{".libvmaf.json", scales, 1e-4},
                     {".libvmaf.vmaf_v0.6.1neg.json", scales, 1e-4, false, {}, {{"vif_enhn_gain_limit", "1"}}, "_egl_1"}};
-        struct Case {
-            VmafPixelFormat fmt;
-            unsigned bpc, w, h;
+        const std::vector<Synthetic> cases = {
+            {VMAF_PIX_FMT_YUV420P, 8, 37, 23, 5},   {VMAF_PIX_FMT_YUV420P, 10, 37, 23, 5},
+            {VMAF_PIX_FMT_YUV400P, 8, 16, 16, 5},   {VMAF_PIX_FMT_YUV420P, 10, 16, 16, 5},
+            {VMAF_PIX_FMT_YUV444P, 12, 17, 19, 5},  {VMAF_PIX_FMT_YUV422P, 8, 131, 67, 5},
+            {VMAF_PIX_FMT_YUV422P, 10, 130, 35, 5}, {VMAF_PIX_FMT_YUV444P, 8, 200, 130, 5},
+            {VMAF_PIX_FMT_YUV444P, 16, 97, 41, 5},  {VMAF_PIX_FMT_YUV420P, 8, 1925, 18, 5},
         };
-        const Case cases[] = {
-            {VMAF_PIX_FMT_YUV420P, 8, 37, 23},   {VMAF_PIX_FMT_YUV420P, 10, 37, 23},
-            {VMAF_PIX_FMT_YUV400P, 8, 16, 16},   {VMAF_PIX_FMT_YUV420P, 10, 16, 16},
-            {VMAF_PIX_FMT_YUV444P, 12, 17, 19},  {VMAF_PIX_FMT_YUV422P, 8, 131, 67},
-            {VMAF_PIX_FMT_YUV422P, 10, 130, 35}, {VMAF_PIX_FMT_YUV444P, 8, 200, 130},
-            {VMAF_PIX_FMT_YUV444P, 16, 97, 41},  {VMAF_PIX_FMT_YUV420P, 8, 1925, 18},
-        };
-        const Dict option_sets[] = {
-            {{"debug", "true"}},
-            {{"debug", "true"}, {"vif_enhn_gain_limit", "1"}},
-            {{"debug", "true"}, {"vif_enhn_gain_limit", "1.37"}, {"vif_skip_scale0", "true"}},
-        };
-        for (const Case &c : cases)
-            for (const Dict &d : option_sets) t.synthetic.push_back({c.fmt, c.bpc, c.w, c.h, 5, d});
+        t.synthetic = each_with(cases, {{{"debug", "true"}},
+                                        {{"debug", "true"}, {"vif_enhn_gain_limit", "1"}},
+                                        {{"debug", "true"}, {"vif_enhn_gain_limit", "1.37"}, {"vif_skip_scale0", "true"}}});
         t.frames_in_flight = {1, 3};
         t.generate = table_frames;
         // (Pictures below 16 are not declined but fail the engine's start, as
@@ -318,38 +310,7 @@ std::map<std::string, std::vector<double>> score_through_api(const std::string &
 TEST_CASE("vif on the GPU through the C API: features and VMAF equal the CPU path and libvmaf",
           "[vif][vulkan]")
 {
-    vk::State &st = shared_state();
-    for (const auto &pair : golden_pairs()) {
-        for (const char *version : {"vmaf_v0.6.1", "vmaf_v0.6.1neg"}) {
-            INFO(pair << " " << version);
-            const auto gpu = score_through_api(pair, version, &st);
-            const auto cpu = score_through_api(pair, version, nullptr);
-            const auto expected = expected_for_model(pair, version);
-            REQUIRE(gpu.size() == cpu.size());
-            double vs_cpu = 0, vs_libvmaf = 0, vmaf_vs_cpu = 0, vmaf_vs_libvmaf = 0;
-            unsigned vif_outputs = 0;
-            for (const auto &[name, values] : cpu) {
-                INFO(name);
-                REQUIRE(gpu.count(name));
-                REQUIRE(gpu.at(name).size() == values.size());
-                vif_outputs += name.find("vif") != std::string::npos;
-                for (size_t i = 0; i < values.size(); i++) {
-                    const double dc = std::fabs(gpu.at(name)[i] - values[i]);
-                    const double dl = std::fabs(gpu.at(name)[i] - expected.frames[i].at(name));
-                    CHECK(dc == 0.0);
-                    CHECK(dl <= 1e-4);
-                    (name == "vmaf" ? vmaf_vs_cpu : vs_cpu) = std::max(name == "vmaf" ? vmaf_vs_cpu : vs_cpu, dc);
-                    (name == "vmaf" ? vmaf_vs_libvmaf : vs_libvmaf) =
-                        std::max(name == "vmaf" ? vmaf_vs_libvmaf : vs_libvmaf, dl);
-                }
-            }
-            CHECK(vif_outputs == 4);
-            std::printf("%-28s %-15s C API, VIF on the GPU: features vs CPU %g, vs libvmaf %.3g; VMAF vs CPU %g, "
-                        "vs libvmaf %.3g\n",
-                        pair.c_str(), version, vs_cpu, vs_libvmaf, vmaf_vs_cpu, vmaf_vs_libvmaf);
-        }
-    }
-    check_clean(st);
+    model_api_case("vif", {"vif"}, 4, score_through_api);
 }
 
 namespace {
@@ -370,20 +331,16 @@ std::vector<MapSink> run_gpu_together(vk::State &st, const std::vector<VmafPictu
 TEST_CASE("vif on the GPU: configurations differing only in the gain limit share one instance, each scored "
           "as alone", "[vif][vulkan][shared]")
 {
-    struct Case {
-        VmafPixelFormat fmt;
-        unsigned bpc, w, h;
-    };
-    const Case cases[] = {{VMAF_PIX_FMT_YUV420P, 8, 200, 130}, {VMAF_PIX_FMT_YUV444P, 10, 97, 41},
-                          {VMAF_PIX_FMT_YUV420P, 12, 37, 23}};
+    const Synthetic cases[] = {{VMAF_PIX_FMT_YUV420P, 8, 200, 130, 6}, {VMAF_PIX_FMT_YUV444P, 10, 97, 41, 6},
+                               {VMAF_PIX_FMT_YUV420P, 12, 37, 23, 6}};
     // Pairs of gain limits (the aom_ctc models', both orders, equal ones, one
     // between), with and without scale 0.
     const std::pair<const char *, const char *> limit_pairs[] = {
         {"100", "1"}, {"1", "100"}, {"1", "1"}, {"100", "100"}, {"1.37", "100"}};
     vk::State &st = shared_state(3);
-    for (const Case &c : cases) {
+    for (const Synthetic &c : cases) {
         std::vector<VmafPicture> ref, dist;
-        synthetic(c.fmt, c.bpc, c.w, c.h, 6, c.w * 7 + c.h + c.bpc, &ref, &dist);
+        synthetic(c.fmt, c.bpc, c.w, c.h, c.frames, c.w * 7 + c.h + c.bpc, &ref, &dist);
         for (const char *skip : {"false", "true"}) {
             for (const auto &[la, lb] : limit_pairs) {
                 INFO("fmt " << c.fmt << " " << c.bpc << "-bit " << c.w << "x" << c.h << " limits " << la << ", "
@@ -424,15 +381,11 @@ TEST_CASE("vif on the GPU: the gain step in integers (no shaderFloat64) and in d
     REQUIRE(own->float64());
     vk::FeatureChain no_float64;
     std::unique_ptr<vk::State> ints = adopt_without_float64(*own, &no_float64);
-    struct Case {
-        VmafPixelFormat fmt;
-        unsigned bpc, w, h;
-    };
-    const Case cases[] = {{VMAF_PIX_FMT_YUV420P, 8, 200, 130}, {VMAF_PIX_FMT_YUV444P, 10, 97, 41},
-                          {VMAF_PIX_FMT_YUV422P, 16, 64, 48}};
-    for (const Case &c : cases) {
+    const Synthetic cases[] = {{VMAF_PIX_FMT_YUV420P, 8, 200, 130, 4}, {VMAF_PIX_FMT_YUV444P, 10, 97, 41, 4},
+                               {VMAF_PIX_FMT_YUV422P, 16, 64, 48, 4}};
+    for (const Synthetic &c : cases) {
         std::vector<VmafPicture> ref, dist;
-        synthetic(c.fmt, c.bpc, c.w, c.h, 4, c.w + c.h * 5 + c.bpc, &ref, &dist);
+        synthetic(c.fmt, c.bpc, c.w, c.h, c.frames, c.w + c.h * 5 + c.bpc, &ref, &dist);
         for (const char *limit : {"100", "1", "1.37"}) {
             INFO("fmt " << c.fmt << " " << c.bpc << "-bit " << c.w << "x" << c.h << " limit " << limit);
             const FeatureOptions opts =
