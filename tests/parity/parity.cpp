@@ -308,6 +308,44 @@ std::vector<Synthetic> each_with(const std::vector<Synthetic> &rows, const std::
     return out;
 }
 
+void textured_frames(VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h, unsigned frames, uint32_t seed,
+                     bool to_extremes, std::vector<VmafPicture> *ref, std::vector<VmafPicture> *dist)
+{
+    std::mt19937 rng(seed);
+    const int maxv = int((1u << bpc) - 1);
+    const double scale = double(maxv) / 255.0;
+    const int extreme_noise = to_extremes ? int(scale) : 1;
+    for (unsigned f = 0; f < frames; f++) {
+        std::vector<int> base(size_t(w) * h);
+        const double fx = 0.05 + 0.3 * (rng() % 100) / 100.0, fy = 0.04 + 0.3 * (rng() % 100) / 100.0;
+        const unsigned kind = f % 4;
+        for (unsigned y = 0; y < h; y++)
+            for (unsigned x = 0; x < w; x++) {
+                double v = 128 + 60 * std::sin(fx * x + f) * std::cos(fy * y) + int(rng() % 41) - 20;
+                if (to_extremes && kind == 3) v = (v - 128) * 4 + 128;  // saturates at both ends
+                base[size_t(y) * w + x] = std::clamp(int(v * scale), 0, maxv);
+            }
+        auto distort = [&](unsigned x, unsigned y) {
+            const int v = base[size_t(y) * w + x];
+            switch (kind) {
+            case 0: return v + int(rng() % 9) - 4;
+            case 1: {
+                const int l = base[size_t(y) * w + (x ? x - 1 : x)], r = base[size_t(y) * w + (x + 1 < w ? x + 1 : x)];
+                return (l + 2 * v + r) / 4;
+            }
+            case 2: return (v - maxv / 2) * 3 / 2 + maxv / 2;
+            default: return v + (int(rng() % 61) - 30) * extreme_noise;
+            }
+        };
+        ref->push_back(make_picture(fmt, bpc, w, h, [&](unsigned pl, unsigned x, unsigned y) {
+            return pl ? unsigned(rng() % (maxv + 1)) : unsigned(base[size_t(y) * w + x]);
+        }));
+        dist->push_back(make_picture(fmt, bpc, w, h, [&](unsigned pl, unsigned x, unsigned y) {
+            return pl ? unsigned(rng() % (maxv + 1)) : unsigned(std::clamp(distort(x, y), 0, maxv));
+        }));
+    }
+}
+
 Maker shared_pictures(const std::string &key, Maker make)
 {
     return [key, make](std::vector<VmafPicture> *ref, std::vector<VmafPicture> *dist) {

@@ -74,6 +74,14 @@ std::vector<Synthetic> grid(std::initializer_list<VmafPixelFormat> fmts, std::in
 // The same rows, each under every option set of `sets` (options of the row first).
 std::vector<Synthetic> each_with(const std::vector<Synthetic> &rows, const std::vector<Dict> &sets);
 
+// Frames of smooth texture (sines across the picture) plus noise, random
+// chroma; the distorted frame by frame f % 4 noisier, blurred along the rows,
+// contrast-boosted (gains above 1) or noisier still. With `to_extremes`, the
+// fourth kind's texture is stretched to the black and white ends of the depth
+// and its noise scaled with the depth (SSIM's small and large variances).
+void textured_frames(VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h, unsigned frames, uint32_t seed,
+                     bool to_extremes, std::vector<VmafPicture> *ref, std::vector<VmafPicture> *dist);
+
 // Rows of one case's pictures under several options share them: a maker that
 // calls `make` when `key` differs from the last key made (keeping only the last
 // pictures made) and gives each row new references to them.

@@ -79,46 +79,6 @@ std::map<std::string, double> compare(const MapSink &gpu, const MapSink &cpu, do
 // differs (by workgroup instead of raster order), far below a float's ulp.
 constexpr double kVsCpu = 1e-6;
 
-// Frames of smooth texture plus noise; the distorted one noisier, blurred,
-// contrast-boosted or clipped to the extremes of the depth (kind 3: the black
-// and white ends, where the variances and l's denominator get small or large).
-void synthetic(VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h, unsigned frames, uint32_t seed,
-               std::vector<VmafPicture> *ref, std::vector<VmafPicture> *dist)
-{
-    std::mt19937 rng(seed);
-    const int maxv = int((1u << bpc) - 1);
-    const double scale = double(maxv) / 255.0;
-    for (unsigned f = 0; f < frames; f++) {
-        std::vector<int> base(size_t(w) * h);
-        const double fx = 0.05 + 0.3 * (rng() % 100) / 100.0, fy = 0.04 + 0.3 * (rng() % 100) / 100.0;
-        const unsigned kind = f % 4;
-        for (unsigned y = 0; y < h; y++)
-            for (unsigned x = 0; x < w; x++) {
-                double v = 128 + 60 * std::sin(fx * x + f) * std::cos(fy * y) + int(rng() % 41) - 20;
-                if (kind == 3) v = (v - 128) * 4 + 128;  // saturates at both ends
-                base[size_t(y) * w + x] = std::clamp(int(v * scale), 0, maxv);
-            }
-        auto distort = [&](unsigned x, unsigned y) {
-            const int v = base[size_t(y) * w + x];
-            switch (kind) {
-            case 0: return v + int(rng() % 9) - 4;
-            case 1: {
-                const int l = base[size_t(y) * w + (x ? x - 1 : x)], r = base[size_t(y) * w + (x + 1 < w ? x + 1 : x)];
-                return (l + 2 * v + r) / 4;
-            }
-            case 2: return (v - maxv / 2) * 3 / 2 + maxv / 2;
-            default: return v + (int(rng() % 61) - 30) * int(scale);
-            }
-        };
-        ref->push_back(make_picture(fmt, bpc, w, h, [&](unsigned pl, unsigned x, unsigned y) {
-            return pl ? unsigned(rng() % (maxv + 1)) : unsigned(base[size_t(y) * w + x]);
-        }));
-        dist->push_back(make_picture(fmt, bpc, w, h, [&](unsigned pl, unsigned x, unsigned y) {
-            return pl ? unsigned(rng() % (maxv + 1)) : unsigned(std::clamp(distort(x, y), 0, maxv));
-        }));
-    }
-}
-
 bool ms_fits(unsigned w, unsigned h) { return w >= 176 && h >= 176; }
 
 // The table's synthetic rows: each case's pictures (its own seed, made once
@@ -160,7 +120,7 @@ std::vector<Synthetic> rows(bool ms)
             const std::string key = "ssim " + std::to_string(int(c.fmt)) + " " + std::to_string(c.bpc) + " " +
                                     std::to_string(c.w) + " " + std::to_string(c.h);
             s.make = shared_pictures(key, [c](std::vector<VmafPicture> *ref, std::vector<VmafPicture> *dist) {
-                synthetic(c.fmt, c.bpc, c.w, c.h, c.frames, c.w * 131 + c.h + c.bpc, ref, dist);
+                textured_frames(c.fmt, c.bpc, c.w, c.h, c.frames, c.w * 131 + c.h + c.bpc, true, ref, dist);
             });
             out.push_back(s);
         }
@@ -409,7 +369,7 @@ TEST_CASE("float_ssim at full size and float_ms_ssim share one instance on the G
         // second case is the first's host code on more workgroups).
         if (sanitizers_pass() && &c == &cases[1]) continue;
         std::vector<VmafPicture> ref, dist;
-        synthetic(c.fmt, c.bpc, c.w, c.h, c.frames, c.w * 3 + c.h + c.bpc, &ref, &dist);
+        textured_frames(c.fmt, c.bpc, c.w, c.h, c.frames, c.w * 3 + c.h + c.bpc, true, &ref, &dist);
         for (const Set &set : sets) {
             INFO("fmt " << c.fmt << " " << c.bpc << "-bit " << c.w << "x" << c.h << " set " << (&set - sets));
             std::vector<std::string> names;
@@ -539,7 +499,7 @@ TEST_CASE("float_ssim and float_ms_ssim stay on the CPU of a device without shad
     vk::FeatureChain no_float64;
     std::unique_ptr<vk::State> st = adopt_without_float64(*own, &no_float64);
     std::vector<VmafPicture> ref, dist;
-    synthetic(VMAF_PIX_FMT_YUV420P, 10, 180, 178, 2, 3, &ref, &dist);
+    textured_frames(VMAF_PIX_FMT_YUV420P, 10, 180, 178, 2, 3, true, &ref, &dist);
     const FrameFormat fmt = format_of(ref[0]);
     for (const bool ms : {false, true}) {
         INFO((ms ? "float_ms_ssim" : "float_ssim"));
@@ -588,7 +548,7 @@ TEST_CASE("float_ssim and float_ms_ssim on the GPU refuse or skip what the CPU d
     }
     // MS-SSIM below 176 on a side: frames pass, no scores (the CPU's behaviour).
     std::vector<VmafPicture> ref, dist;
-    synthetic(VMAF_PIX_FMT_YUV420P, 8, 175, 300, 2, 7, &ref, &dist);
+    textured_frames(VMAF_PIX_FMT_YUV420P, 8, 175, 300, 2, 7, true, &ref, &dist);
     const MapSink s = run_gpu(st, true, ref, dist, options(true));
     CHECK(s.scores.empty());
     CHECK(run_cpu(true, ref, dist, options(true)).scores.empty());

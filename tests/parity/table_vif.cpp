@@ -68,45 +68,6 @@ MapSink run_cpu(const std::vector<VmafPicture> &ref, const std::vector<VmafPictu
     return run_extractor(kVifExtractor, opts, ref, dist);
 }
 
-// Frames of smooth texture (so many pixels are above the noise floor) plus
-// noise; the distorted one is blurred, noisier, brightened or contrast-boosted
-// (gains above 1) depending on the frame.
-void synthetic(VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h, unsigned frames, uint32_t seed,
-               std::vector<VmafPicture> *ref, std::vector<VmafPicture> *dist)
-{
-    std::mt19937 rng(seed);
-    const int maxv = int((1u << bpc) - 1);
-    const double scale = double(maxv) / 255.0;
-    for (unsigned f = 0; f < frames; f++) {
-        std::vector<int> base(size_t(w) * h);
-        const double fx = 0.05 + 0.3 * (rng() % 100) / 100.0, fy = 0.04 + 0.3 * (rng() % 100) / 100.0;
-        for (unsigned y = 0; y < h; y++)
-            for (unsigned x = 0; x < w; x++) {
-                const double v = 128 + 60 * std::sin(fx * x + f) * std::cos(fy * y) + int(rng() % 41) - 20;
-                base[size_t(y) * w + x] = std::clamp(int(v * scale), 0, maxv);
-            }
-        const unsigned kind = f % 4;
-        auto distort = [&](unsigned x, unsigned y) {
-            const int v = base[size_t(y) * w + x];
-            switch (kind) {
-            case 0: return v + int(rng() % 9) - 4;
-            case 1: {  // horizontal blur
-                const int l = base[size_t(y) * w + (x ? x - 1 : x)], r = base[size_t(y) * w + (x + 1 < w ? x + 1 : x)];
-                return (l + 2 * v + r) / 4;
-            }
-            case 2: return (v - maxv / 2) * 3 / 2 + maxv / 2;  // more contrast: gains above 1
-            default: return v + int(rng() % 61) - 30;
-            }
-        };
-        ref->push_back(make_picture(fmt, bpc, w, h, [&](unsigned pl, unsigned x, unsigned y) {
-            return pl ? unsigned(rng() % (maxv + 1)) : unsigned(base[size_t(y) * w + x]);
-        }));
-        dist->push_back(make_picture(fmt, bpc, w, h, [&](unsigned pl, unsigned x, unsigned y) {
-            return pl ? unsigned(rng() % (maxv + 1)) : unsigned(std::clamp(distort(x, y), 0, maxv));
-        }));
-    }
-}
-
 // The CPU's gain step, in doubles (vif_cpu.cpp's accumulate()).
 struct GainTerms {
     uint32_t numer1;
@@ -139,7 +100,7 @@ glsl_gain::VifDouble divisor(int32_t s1)
 // The table's generator: the case's own seed, whatever the row.
 void table_frames(const Synthetic &c, uint32_t, std::vector<VmafPicture> *ref, std::vector<VmafPicture> *dist)
 {
-    synthetic(c.fmt, c.bpc, c.w, c.h, c.frames, c.w * 131 + c.h + c.bpc, ref, dist);
+    textured_frames(c.fmt, c.bpc, c.w, c.h, c.frames, c.w * 131 + c.h + c.bpc, false, ref, dist);
 }
 
 const Table &vif_table()
@@ -340,7 +301,7 @@ TEST_CASE("vif on the GPU: configurations differing only in the gain limit share
     vk::State &st = shared_state(3);
     for (const Synthetic &c : cases) {
         std::vector<VmafPicture> ref, dist;
-        synthetic(c.fmt, c.bpc, c.w, c.h, c.frames, c.w * 7 + c.h + c.bpc, &ref, &dist);
+        textured_frames(c.fmt, c.bpc, c.w, c.h, c.frames, c.w * 7 + c.h + c.bpc, false, &ref, &dist);
         for (const char *skip : {"false", "true"}) {
             for (const auto &[la, lb] : limit_pairs) {
                 INFO("fmt " << c.fmt << " " << c.bpc << "-bit " << c.w << "x" << c.h << " limits " << la << ", "
@@ -385,7 +346,7 @@ TEST_CASE("vif on the GPU: the gain step in integers (no shaderFloat64) and in d
                                {VMAF_PIX_FMT_YUV422P, 16, 64, 48, 4}};
     for (const Synthetic &c : cases) {
         std::vector<VmafPicture> ref, dist;
-        synthetic(c.fmt, c.bpc, c.w, c.h, c.frames, c.w + c.h * 5 + c.bpc, &ref, &dist);
+        textured_frames(c.fmt, c.bpc, c.w, c.h, c.frames, c.w + c.h * 5 + c.bpc, false, &ref, &dist);
         for (const char *limit : {"100", "1", "1.37"}) {
             INFO("fmt " << c.fmt << " " << c.bpc << "-bit " << c.w << "x" << c.h << " limit " << limit);
             const FeatureOptions opts =
@@ -414,7 +375,7 @@ TEST_CASE("vif on the GPU: configurations that cannot share get instances of the
 {
     vk::State &st = shared_state();
     std::vector<VmafPicture> ref, dist;
-    synthetic(VMAF_PIX_FMT_YUV420P, 8, 64, 48, 4, 11, &ref, &dist);
+    textured_frames(VMAF_PIX_FMT_YUV420P, 8, 64, 48, 4, 11, false, &ref, &dist);
     const auto opts = [](std::initializer_list<std::pair<std::string, std::string>> d) {
         return options_for(kVifExtractor, Dict(d));
     };
