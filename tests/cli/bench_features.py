@@ -11,6 +11,7 @@ On a 4-frame synthetic pair that vmaf_bench writes itself:
 - `--profile` reports upload, every GPU feature and readback, none negative,
   summing to no more than the frame's GPU time; without timestamps (or in the
   cpu mode) it reports none;
+- `--feature` beside `--features` adds to the set, alone it means no model;
 - an unknown set is a usage error;
 - the timed window's system-clock times span the timed run.
 Exit 77 (skipped) for the Vulkan part where no Vulkan device can be used.
@@ -95,6 +96,16 @@ def main():
     window = cpu["timed_to"] - cpu["timed_from"]
     check(cpu["timed_from"] > 1.6e9 and abs(window - cpu["wall_s"]) <= 0.01 + 0.01 * cpu["wall_s"],
           f"cpu: the timed window ({window:.4f} s) on the system clock is the timed run ({cpu['wall_s']:.4f} s)")
+
+    # --feature beside an explicit --features adds to the set (one pass); alone
+    # it means those features and no model.
+    p, both = bench_run("cpu", "--features", "vmaf", "--feature", "float_psnr")
+    check(both is not None and both["features"] == "vmaf + float_psnr" and "vmaf" in both["model_means"] and
+          {"adm", "vif", "motion", "psnr", "float_psnr"} == set(both["cpu_features"]),
+          f"cpu: --features vmaf --feature float_psnr scores the set and the feature ({both and both['features']})")
+    p, alone = bench_run("cpu", "--feature", "float_psnr")
+    check(alone is not None and alone["features"] == "feature float_psnr" and not alone["model_means"] and
+          alone["cpu_features"] == ["float_psnr"], "cpu: --feature alone scores that feature and no model")
 
     bad = run([bench, "--mode", "cpu", "--features", "no_such_set", "--frames", "1"], ok=False)
     check(bad.returncode == 2 and "--features" in bad.stderr, "an unknown set is a usage error")
