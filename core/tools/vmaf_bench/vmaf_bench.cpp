@@ -258,36 +258,7 @@ struct FeatureSet {
     std::vector<cli::FeatureSpec> features;
 };
 
-int make_preset(const Options &o, FeatureSet *set, std::string *err);
-
-// --feature alone computes those features and no model; beside an explicit
-// --features SET it adds them to the set (one pass, as the vmaf tool's
-// -m version=... --feature ... does).
-int make_feature_set(const Options &o, FeatureSet *set, std::string *err)
-{
-    if (o.set_given && !o.features.empty()) {
-        if (const int rc = make_preset(o, set, err)) return rc;
-        for (const std::string &f : o.features) {
-            cli::FeatureSpec spec;
-            if (cli::parse_feature(f.c_str(), &spec, err)) return 2;
-            set->label += " + " + f;
-            set->features.push_back(std::move(spec));
-        }
-        return 0;
-    }
-    if (!o.features.empty()) {
-        set->label = "feature";
-        for (const std::string &f : o.features) {
-            cli::FeatureSpec spec;
-            if (cli::parse_feature(f.c_str(), &spec, err)) return 2;
-            set->label += (set->features.empty() ? " " : ", ") + f;
-            set->features.push_back(std::move(spec));
-        }
-        return 0;
-    }
-    return make_preset(o, set, err);
-}
-
+// The models and features of --features SET (the vmaf tool's own presets).
 int make_preset(const Options &o, FeatureSet *set, std::string *err)
 {
     if (o.set == "vmaf") {
@@ -322,6 +293,23 @@ int make_preset(const Options &o, FeatureSet *set, std::string *err)
     set->label = family + " " + version;
     set->models = std::move(preset.models);
     set->features = std::move(preset.features);
+    return 0;
+}
+
+// --feature alone computes those features and no model; beside an explicit
+// --features SET it adds them to the set (one pass, as the vmaf tool's
+// -m version=... --feature ... does).
+int make_feature_set(const Options &o, FeatureSet *set, std::string *err)
+{
+    const bool with_set = o.set_given || o.features.empty();
+    if (!with_set) set->label = "feature";
+    else if (const int rc = make_preset(o, set, err)) return rc;
+    for (const std::string &f : o.features) {
+        cli::FeatureSpec spec;
+        if (cli::parse_feature(f.c_str(), &spec, err)) return 2;
+        set->label += with_set ? " + " + f : (set->features.empty() ? " " : ", ") + f;
+        set->features.push_back(std::move(spec));
+    }
     return 0;
 }
 
