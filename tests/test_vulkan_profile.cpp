@@ -263,6 +263,59 @@ TEST_CASE("profile mode: configurations sharing one instance are one part per st
     check_clean(*st);
 }
 
+TEST_CASE("profile mode: a feature's steps, each an interval of its own", "[profile]")
+{
+    // ssimulacra2 names its kernels (Feature::steps()): rgb, then per scale
+    // down (from the second on), xyb, hblur, vblur, maps. At 96x64 libjxl
+    // scores five scales (96x64 down to 6x4: it goes on while the scale
+    // before is at least 8x8).
+    const Frames frames;
+    auto st = validated_state();
+    if (!st->timestamps() || !st->float64()) {
+        WARN(st->info().name << " has no timestamps or no doubles: ssimulacra2's steps are not timed here");
+        return;
+    }
+    const ExtractorInfo *s2 = find_extractor("ssimulacra2");
+    REQUIRE(s2);
+    const vk::Engine::FeatureList list = {{s2, options_for(*s2)}};
+    const auto score = [&](bool profile, vk::GpuProfile *out) {
+        st->set_profiling(profile);
+        MapSink sink;
+        std::unique_ptr<vk::Engine> engine;
+        REQUIRE(vk::Engine::create(st.get(), kFormat, list, &engine) == 0);
+        for (unsigned i = 0; i < kFrames; i++) REQUIRE(engine->submit(frames.ref[i], frames.dist[i], i, sink) == 0);
+        REQUIRE(engine->flush(sink) == 0);
+        *out = engine->profile();
+        return sink;
+    };
+    vk::GpuProfile plain_profile, p;
+    const MapSink plain = score(false, &plain_profile);
+    const MapSink timed = score(true, &p);
+    CHECK(plain_profile.intervals.empty());
+    check_same_scores(plain, timed);
+    REQUIRE(timed.scores.at("ssimulacra2").size() == kFrames);
+
+    std::vector<std::string> want = {"upload", "ssimulacra2:rgb"};
+    for (int scale = 0; scale < 5; scale++)
+        for (const char *k : {"down", "xyb", "hblur", "vblur", "maps"})
+            if (scale || std::string(k) != "down") want.push_back("ssimulacra2:" + std::string(k) + std::to_string(scale));
+    want.push_back("readback");
+    std::vector<std::string> got;
+    double sum = 0;
+    for (const vk::GpuProfile::Interval &i : p.intervals) {
+        got.push_back(i.part);
+        CHECK(i.stage == (i.part == "upload" || i.part == "readback" ? -1 : 0));
+        CHECK(i.total_ms >= 0);
+        sum += i.total_ms;
+    }
+    CHECK(got == want);
+    CHECK(p.frames == kFrames);
+    CHECK(sum <= p.total_ms * (1 + 1e-9));
+    CHECK(sum >= p.total_ms * (1 - 1e-9));
+    st->set_profiling(false);
+    check_clean(*st);
+}
+
 TEST_CASE("profile mode on a queue without timestamps: no intervals, the same scores", "[profile]")
 {
     const Frames frames;

@@ -203,7 +203,10 @@ int vmaf_vulkan_profile_enable(VmafContext *vmaf);
 typedef struct VmafVulkanProfileInterval {
     char name[256];   /**< "upload", "host copy", "readback", or the feature's name (the
                            names of the features one GPU instance serves joined by '+');
-                           always NUL-terminated, a longer name cut to 255 bytes */
+                           a feature whose work has steps gives one interval per step,
+                           named "feature:step" (ssimulacra2: "ssimulacra2:rgb",
+                           "ssimulacra2:hblur0", ...); always NUL-terminated, a longer
+                           name cut to 255 bytes */
     int stage;        /**< the feature's stage; -1 for the engine's own parts */
     int carried;      /**< nonzero: the feature's work carried over from the frame before */
     double total_ms;  /**< its GPU time over `frames` */

@@ -111,8 +111,11 @@
 #include <cerrno>
 #include <cstddef>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <span>
+#include <string>
+#include <vector>
 
 #include "feature/extractor.h"
 #include "vulkan/vk.h"
@@ -171,6 +174,9 @@ struct Recording {
     VkDeviceSize result_offset;  // this feature's region for this frame in FrameBuffers::results
     unsigned stage = 0;          // which of the feature's stages() to record
     bool carried = false;        // the stage is of the work carried from the frame before (index)
+    // Profile mode only (empty otherwise): a feature whose stage has steps()
+    // calls it after each step but the last, so that each is timed alone.
+    std::function<void()> step_done;
 };
 
 class Feature {
@@ -184,6 +190,10 @@ public:
     virtual int bind(const FrameBuffers &frame) = 0;
     // How many stages record() has (see above); constant after init().
     virtual unsigned stages() const { return 1; }
+    // The names of a stage's steps, in recording order, that profile mode
+    // times one by one (Recording::step_done); none: the stage is one
+    // interval. Constant after init().
+    virtual std::vector<std::string> steps(unsigned /*stage*/) const { return {}; }
     // How many stages of carried work record() has (see "Carried work"
     // above), at most stages(); constant after init().
     virtual unsigned carried_stages() const { return 0; }

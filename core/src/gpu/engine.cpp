@@ -257,8 +257,13 @@ int Engine::record_feature(Entry &e, const Recording &rec, unsigned *point)
 {
     // Profile mode: each feature's work after everything before it, so the
     // timestamps around it measure it alone.
-    if (!profile_.intervals.empty()) full_barrier(rec.cmd);
-    if (int err = e.feature->record(rec)) {
+    const bool profile = !profile_.intervals.empty();
+    if (profile) full_barrier(rec.cmd);
+    Recording r = rec;
+    // Its steps (carried work has none), each after the one before.
+    if (profile && point && !rec.carried && !e.feature->steps(rec.stage).empty())
+        r.step_done = [this, &rec, point] { mark(rec.cmd, rec.slot, point); };
+    if (int err = e.feature->record(r)) {
         log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: feature %s failed to record %sframe %u (%d)\n", e.name.c_str(),
             rec.carried ? "the work carried from " : "", rec.index, err);
         return err;

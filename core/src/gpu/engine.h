@@ -71,7 +71,9 @@ struct GpuProfile {
     struct Interval {
         // "upload" (the GPU's copies of both pictures into its planes, from
         // staging or imported host memory, from device pictures or imports),
-        // "host copy", "readback", or a feature's name
+        // "host copy", "readback", or a feature's name; for a feature whose
+        // stage has steps (Feature::steps()), one interval per step, named
+        // "feature:step"
         std::string part;
         int stage = -1;    // the feature's stage; -1 for the engine's own parts
         bool carried = false;  // the feature's work carried from the frame before (Feature::carried_stages())

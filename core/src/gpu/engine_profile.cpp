@@ -21,8 +21,13 @@ int Engine::init_timestamps()
         for (unsigned stage = 0; stage < stages_; stage++) {
             for (const Entry &e : features_)
                 if (stage < e.feature->carried_stages()) profile_.intervals.push_back({e.name, int(stage), true});
-            for (const Entry &e : features_)
-                if (stage < e.feature->stages()) profile_.intervals.push_back({e.name, int(stage)});
+            for (const Entry &e : features_) {
+                if (stage >= e.feature->stages()) continue;
+                // A stage with steps: one interval per step, named feature:step.
+                const std::vector<std::string> steps = e.feature->steps(stage);
+                if (steps.empty()) profile_.intervals.push_back({e.name, int(stage)});
+                for (const std::string &step : steps) profile_.intervals.push_back({e.name + ":" + step, int(stage)});
+            }
         }
         profile_.intervals.push_back({"readback"});
         points_ = unsigned(profile_.intervals.size()) + 1;

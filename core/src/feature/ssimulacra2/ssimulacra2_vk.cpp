@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "feature/ssimulacra2/ssimulacra2.h"
@@ -181,8 +182,23 @@ public:
         return maps_->make_set(maps, &maps_set_);
     }
 
+    // Profile mode times each kernel of each scale: rgb, then per scale
+    // down (from the second on), xyb, hblur, vblur and maps, with the scale's
+    // number (rgb, xyb0, hblur0, ..., down1, xyb1, ...).
+    std::vector<std::string> steps(unsigned) const override
+    {
+        std::vector<std::string> names = {"rgb"};
+        for (size_t i = 0; i < scales_.size(); i++)
+            for (const char *k : {"down", "xyb", "hblur", "vblur", "maps"})
+                if (i || std::string_view(k) != "down") names.push_back(k + std::to_string(i));
+        return names;
+    }
+
     int record(const Recording &rec) override
     {
+        const auto step_done = [&rec] {
+            if (rec.step_done) rec.step_done();
+        };
         if (rec.result_offset % sizeof(double)) return -EINVAL;
         Push push = push_;
         push.out_word = uint32_t(rec.result_offset / sizeof(double));
@@ -191,6 +207,7 @@ public:
         push.out_base = 0;
         rgb_->dispatch(rec.cmd, rgb_set_, &push, groups(push.w, kTile), groups(push.h, kTile), 2);
         compute_barrier(*st_, rec.cmd);
+        step_done();
         for (size_t i = 0; i < scales_.size(); i++) {
             const Scale &s = scales_[i];
             // The linear planes of scale i: the first or the second six of `lin`.
@@ -205,16 +222,23 @@ public:
                 push.out_base = lin_base;
                 down_->dispatch(rec.cmd, down_set_, &push, groups(s.w, kTile), groups(s.h, kTile), 6);
                 compute_barrier(*st_, rec.cmd);
+                step_done();
             }
             push.in_base = lin_base;
             xyb_->dispatch(rec.cmd, xyb_set_, &push, groups(s.w, kTile), groups(s.h, kTile));
             compute_barrier(*st_, rec.cmd);
+            step_done();
             hblur_->dispatch(rec.cmd, hblur_set_, &push, groups(kWorkPlanes * s.h, kBlurRows));
             compute_barrier(*st_, rec.cmd);
+            step_done();
             vblur_->dispatch(rec.cmd, vblur_set_, &push, groups(kWorkPlanes * s.w, kLine));
             compute_barrier(*st_, rec.cmd);
+            step_done();
             maps_->dispatch(rec.cmd, maps_set_, &push, s.h, 3);
-            if (i + 1 < scales_.size()) compute_barrier(*st_, rec.cmd);
+            if (i + 1 < scales_.size()) {
+                compute_barrier(*st_, rec.cmd);
+                step_done();
+            }
         }
         return 0;
     }
