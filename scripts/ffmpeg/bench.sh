@@ -21,7 +21,8 @@
 # LOOPS (default 0) replays both files that many extra times (-stream_loop), for
 # long runs from short files. Env: VMAF_MODEL_DIR (where vmaf_v0.6.1.json is),
 # THREADS (cpu run, default nproc), MODES (default "decode vulkan cpu"), RUNS (each
-# mode's best of RUNS, default 1), OUT (keep logs and JSON there), VULKAN_DEVICE
+# mode's best of RUNS, default 1; each run's fps and their mean are listed too),
+# OUT (keep logs and JSON in a new folder under it, one per invocation), VULKAN_DEVICE
 # (FFmpeg's device, default 0), FILTER_OPTS (more libvmaf_vulkan options, e.g.
 # frames_in_flight=3), DEC_THREADS (each decoder's -threads; default: FFmpeg's own,
 # frame threads. Give 1 for an FFmpeg without the series' patch 0005, whose
@@ -38,7 +39,14 @@ device=${VULKAN_DEVICE:-0}
 features=${FEATURES:-psnr}
 feature="feature=name=${features//,/|name=}"
 for f in "$ffmpeg" "$dist" "$ref"; do [ -e "$f" ] || { echo "bench: no $f" >&2; exit 2; }; done
-if [ -n "${OUT:-}" ]; then out=$OUT; mkdir -p "$out"; else out=$(mktemp -d); trap 'rm -rf "$out"' EXIT; fi
+if [ -n "${OUT:-}" ]; then
+  mkdir -p "$OUT"
+  out=$(mktemp -d "$OUT/bench.XXXXXX")
+  echo "bench: logs and JSON in $out" >&2
+else
+  out=$(mktemp -d)
+  trap 'rm -rf "$out"' EXIT
+fi
 
 hw=(${DEC_THREADS:+-threads "$DEC_THREADS"} -hwaccel vulkan -hwaccel_device vk -hwaccel_output_format vulkan -stream_loop "$loops")
 inputs=(-init_hw_device "vulkan=vk:$device" "${hw[@]}" -i "$dist" "${hw[@]}" -i "$ref")
@@ -64,11 +72,11 @@ run_mode() {  # mode log -> ffmpeg's exit status
 # The last "frame=N" of ffmpeg's progress output: frames of the first output.
 frames_of() { tr '\r' '\n' <"$1" | sed -n 's/^frame= *\([0-9]*\).*/\1/p' | tail -n 1; }
 
-echo "| mode | frames | seconds | fps | x decode |"
-echo "|---|---:|---:|---:|---:|"
-decode_fps='' decode_one_fps='' failed=0
+echo "| mode | frames | seconds | fps | x decode | runs: fps | mean fps | mean x decode |"
+echo "|---|---:|---:|---:|---:|---|---:|---:|"
+decode_fps='' decode_one_fps='' decode_mean='' decode_one_mean='' failed=0
 for mode in $modes; do
-  best=''
+  best='' list='' sum=0
   for ((r = 0; r < runs; r++)); do
     log=$out/$mode.$r.log
     t0=$(date +%s.%N)
@@ -86,14 +94,19 @@ for mode in $modes; do
     fi
     s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
     if [ -z "$best" ] || awk -v a="$s" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$s; n=$(frames_of "$log"); fi
+    run_fps=$(awk -v n="$(frames_of "$log")" -v s="$s" 'BEGIN { printf "%.1f", n / s }')
+    list+="$run_fps "
+    sum=$(awk -v a="$sum" -v b="$run_fps" 'BEGIN { print a + b }')
   done
   fps=$(awk -v n="$n" -v s="$best" 'BEGIN { printf "%.1f", n / s }')
-  [ "$mode" = decode ] && decode_fps=$fps
-  [ "$mode" = decode-one ] && decode_one_fps=$fps
-  base=$decode_fps
-  [ "${mode%-one}" != "$mode" ] && base=$decode_one_fps
+  mean=$(awk -v s="$sum" -v n="$runs" 'BEGIN { printf "%.1f", s / n }')
+  [ "$mode" = decode ] && decode_fps=$fps decode_mean=$mean
+  [ "$mode" = decode-one ] && decode_one_fps=$fps decode_one_mean=$mean
+  base=$decode_fps base_mean=$decode_mean
+  [ "${mode%-one}" != "$mode" ] && base=$decode_one_fps base_mean=$decode_one_mean
   rel=$( [ -n "$base" ] && awk -v a="$fps" -v b="$base" 'BEGIN { printf "%.2f", a / b }' || true)
-  echo "| $mode | $n | $best | $fps | $rel |"
+  rel_mean=$( [ -n "$base_mean" ] && awk -v a="$mean" -v b="$base_mean" 'BEGIN { printf "%.2f", a / b }' || true)
+  echo "| $mode | $n | $best | $fps | $rel | $list| $mean | $rel_mean |"
   case $mode in decode*) ;; *) grep -h "VMAF score" "$out/$mode.0.log" >&2 || true ;; esac
 done
 

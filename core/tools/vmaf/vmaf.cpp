@@ -706,6 +706,11 @@ int run(const Options &o, PhaseTimer &timer)
     if (!o.output_path.empty())
         if (int e = write_output_file(ctx.v, o)) return e;
     timer.end("output");
+    // The context (its engine, pictures and GPU memory) timed apart from the
+    // readers and models that go after it.
+    vmaf_close(ctx.v);
+    ctx.v = nullptr;
+    timer.end("context");
     return kExitOk;
 }
 
@@ -735,7 +740,7 @@ int main(int argc, char **argv)
     }
     PhaseTimer timer;
     const int rc = run(o, timer);
-    timer.end("close");  // the context, its pictures and the backend's state
+    timer.end("close");  // the readers and models (on an error: also the context)
     release_backend();
     timer.end("release");
     return rc;
