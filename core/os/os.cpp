@@ -25,6 +25,41 @@
 
 namespace vmaf::os {
 
+namespace {
+
+// The rest of read_regular_file() on either system: a regular file of `size`
+// bytes (at most max_bytes) read to its end through `read` (which reads up to
+// `want` bytes at `dst` into *got, 0 at the end, or fails with a negative
+// errno and the reason in *why). A file that grows meanwhile may push the
+// reads past the bound: they stop there.
+template <class Read>
+int read_to_end(size_t size, size_t max_bytes, Read read, std::string *out, std::string *why)
+{
+    const auto grown = [&] {
+        *why = "has grown past the " + std::to_string(max_bytes) + " bytes such a file may have";
+        return -EFBIG;
+    };
+    std::string data;
+    data.resize(size);
+    size_t done = 0;
+    for (;;) {
+        if (done == data.size()) {
+            if (data.size() > max_bytes) return grown();
+            data.resize(data.size() + 4096);
+        }
+        size_t got = 0;
+        if (int err = read(data.data() + done, data.size() - done, &got)) return err;
+        if (got == 0) break;
+        done += got;
+    }
+    if (done > max_bytes) return grown();
+    data.resize(done);
+    *out = std::move(data);
+    return 0;
+}
+
+}  // namespace
+
 #ifdef _WIN32
 
 namespace {
@@ -164,37 +199,17 @@ int read_regular_file(const std::string &path, size_t max_bytes, std::string *ou
                std::to_string(max_bytes) + " such a file may have";
         return close_keep(h, -EFBIG);
     }
-    // Reads go on to the end, which a file that grows meanwhile may push past
-    // the bound: stop there.
-    std::string data;
-    data.resize(size_t(size.QuadPart));
-    size_t done = 0;
-    for (;;) {
-        if (done == data.size()) {
-            if (data.size() > max_bytes) {
-                *why = "has grown past the " + std::to_string(max_bytes) + " bytes such a file may have";
-                return close_keep(h, -EFBIG);
-            }
-            data.resize(data.size() + 4096);
-        }
-        DWORD got = 0;
-        const DWORD want = DWORD(std::min<size_t>(data.size() - done, size_t(1) << 30));
-        if (!ReadFile(h, data.data() + done, want, &got, nullptr)) {
+    const int err = read_to_end(size_t(size.QuadPart), max_bytes, [&](char *dst, size_t want, size_t *got) {
+        DWORD n = 0;
+        if (!ReadFile(h, dst, DWORD(std::min<size_t>(want, size_t(1) << 30)), &n, nullptr)) {
             const DWORD e = GetLastError();
-            if (e == ERROR_HANDLE_EOF) break;
-            return close_keep(h, fail(e, why));
+            if (e != ERROR_HANDLE_EOF) return fail(e, why);
         }
-        if (got == 0) break;
-        done += got;
-    }
+        *got = n;
+        return 0;
+    }, out, why);
     CloseHandle(h);
-    if (done > max_bytes) {
-        *why = "has grown past the " + std::to_string(max_bytes) + " bytes such a file may have";
-        return -EFBIG;
-    }
-    data.resize(done);
-    *out = std::move(data);
-    return 0;
+    return err;
 }
 
 namespace {
@@ -583,37 +598,21 @@ int read_regular_file(const std::string &path, size_t max_bytes, std::string *ou
                " such a file may have";
         return close_keep(fd, -EFBIG);
     }
-    // A regular file never blocks; reads go on to the end, which a file that
-    // grows meanwhile may push past the bound: stop there.
-    std::string data;
-    data.resize(size_t(st.st_size));
-    size_t done = 0;
-    for (;;) {
-        if (done == data.size()) {
-            if (data.size() > max_bytes) {
-                *why = "has grown past the " + std::to_string(max_bytes) + " bytes such a file may have";
-                return close_keep(fd, -EFBIG);
-            }
-            data.resize(data.size() + 4096);
-        }
-        const ssize_t n = ::read(fd, data.data() + done, data.size() - done);
-        if (n < 0 && errno == EINTR) continue;
+    // A regular file never blocks.
+    const int err = read_to_end(size_t(st.st_size), max_bytes, [&](char *dst, size_t want, size_t *got) {
+        ssize_t n;
+        do n = ::read(fd, dst, want);
+        while (n < 0 && errno == EINTR);
         if (n < 0) {
             const int e = errno;
             *why = std::strerror(e);
-            return close_keep(fd, -e);
+            return -e;
         }
-        if (n == 0) break;
-        done += size_t(n);
-    }
+        *got = size_t(n);
+        return 0;
+    }, out, why);
     ::close(fd);
-    if (done > max_bytes) {
-        *why = "has grown past the " + std::to_string(max_bytes) + " bytes such a file may have";
-        return -EFBIG;
-    }
-    data.resize(done);
-    *out = std::move(data);
-    return 0;
+    return err;
 }
 
 namespace {
