@@ -334,7 +334,7 @@ int Engine::record_and_submit(unsigned slot, unsigned index, const Loader &load,
         for (Entry &e : features_) {
             if (stage >= e.feature->carried_stages()) continue;
             if (carry_held_) {
-                if (int err = record_feature(e, {cmd, slot, carry_from_, results_at + e.offset, stage, true},
+                if (int err = record_feature(e, {cmd, slot, carry_from_, results_at + e.offset, stage, true, {}},
                                              timed_point))
                     return err;
             } else if (timed_point) {
@@ -344,7 +344,8 @@ int Engine::record_and_submit(unsigned slot, unsigned index, const Loader &load,
         if (!load) continue;
         for (Entry &e : features_)
             if (stage < e.feature->stages())
-                if (int err = record_feature(e, {cmd, slot, index, results_at + e.offset, stage}, &point)) return err;
+                if (int err = record_feature(e, {cmd, slot, index, results_at + e.offset, stage, false, {}}, &point))
+                    return err;
     }
 
     // The results, written in host memory, are visible to the host; so are

@@ -1,33 +1,42 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
 #version 450
-// ssimulacra2: the recursive Gaussian along the rows, one invocation per row
-// of the 15 planes of `work` (gl_GlobalInvocationID.x = plane * h + row),
-// into the same place in `temp`: libjxl's FastGaussian1D as
-// ssimulacra2_kernels_tmpl.h's blur_row, one output at a time at the edges
-// and four at a time (each lane with its own multipliers) in between.
-// The workgroup's 32 rows go through shared memory both ways: it loads 48
-// columns of all its rows at a time into a ring of 64 per row, and stores 48
-// columns of outputs at a time, neighbouring invocations reading or writing
-// neighbouring words of one row (one invocation per row would touch words a
-// row apart). Each row's recursion reads the same values in the same order
-// as from the buffer.
+// ssimulacra2: the recursive Gaussian along the rows of the 15 planes of
+// `work` (row id = plane * h + row), into the same place in `temp`: libjxl's
+// FastGaussian1D as ssimulacra2_kernels_tmpl.h's blur_row, one output at a
+// time at the edges and four at a time (each lane with its own multipliers)
+// in between. A workgroup takes 32 rows; each row's three recursions (the
+// terms k = 1, 3, 5, which depend only on their own past) run in three
+// invocations of their own, invocation / 32 being the term: a row's work is
+// spread over three times the invocations, and each subgroup of 32 follows
+// one term. The terms meet in shared memory, added in the CPU's order
+// (o0 + (o1 + o2)) when a stretch of outputs is stored.
+// The workgroup's rows go through shared memory both ways: it loads 48
+// columns of all its rows at a time into a ring of 64 per row, which all
+// three terms read, and stores kOut columns of outputs at a time,
+// neighbouring invocations reading or writing neighbouring words of one row
+// (one invocation per row would touch words a row apart). Each recursion
+// reads the same values in the same order as from the buffer.
 #include "ssimulacra2_common.glsl"
 
-const uint kRows = 32;  // rows of a workgroup, one per invocation (ssimulacra2_vk.cpp's kBlurRows)
+const uint kRows = 32;  // rows of a workgroup (ssimulacra2_vk.cpp's kBlurRows)
+const uint kTerms = 3;  // invocations per row, one per term
 const uint kRing = 64;  // input columns held per row
 const uint kFill = 48;  // input columns loaded at a time: 2 * radius + 3 <= kRing - kFill
-const uint kOut = 48;   // output columns stored at a time, a multiple of 4
+// Output columns stored at a time, a multiple of 4: 48, or 16 on a device
+// with less shared memory (ssimulacra2_vk.cpp's blur_out()).
+layout(constant_id = 1) const uint kOut = 48;
 const uint kPitch = kOut + 1;  // odd: the rows' same column in different banks
-layout(local_size_x = kRows) in;
+layout(local_size_x = 96) in;  // kRows * kTerms
 
 layout(std430, set = 0, binding = 1) restrict readonly buffer Work { float v[]; } work;
 layout(std430, set = 0, binding = 2) restrict writeonly buffer Temp { float v[]; } temp;
 
 shared float ring[kRows * kRing];
-shared float stage[kRows * kPitch];
+shared float stage[kTerms * kRows * kPitch];  // term t's row r at (t * kRows + r) * kPitch
 shared uint row_at[kRows];  // first float of each row of the workgroup
 
 uint g_row;   // this invocation's row in the workgroup
+uint g_term;  // this invocation's term
 uint g_rows;  // rows of the workgroup that exist
 int g_hi;     // input columns [0, g_hi) loaded, the last kRing of them held
 int g_lo;     // the stage's first output column
@@ -51,7 +60,7 @@ void ensure(int need, int xsize)
 {
     while (need >= g_hi && g_hi < xsize) {
         barrier();
-        for (uint i = gl_LocalInvocationID.x; i < kRows * kFill; i += kRows) {
+        for (uint i = gl_LocalInvocationID.x; i < kRows * kFill; i += kRows * kTerms) {
             const uint r = i / kFill;
             const int x = g_hi + int(i % kFill);
             ring[slot(r, x)] = r < g_rows && x < xsize ? work.v[row_at[r] + uint(x)] : 0.0;
@@ -63,93 +72,81 @@ void ensure(int need, int xsize)
 
 void put(int n, float v)
 {
-    if (n >= 0) stage[g_row * kPitch + uint(n - g_lo)] = v;
+    if (n >= 0) stage[(g_term * kRows + g_row) * kPitch + uint(n - g_lo)] = v;
 }
 
-// After output column n (the same in every invocation): stores the stage once
-// it is full or n is the row's last column.
+// After output column n (the same in every invocation): once the stage is
+// full or n is the row's last column, adds each output's three terms and
+// stores the sums.
 void flush_after(int n, int xsize)
 {
     if (n + 1 != g_lo + int(kOut) && n + 1 != xsize) return;
     barrier();
     const uint count = uint(n + 1 - g_lo);
-    for (uint i = gl_LocalInvocationID.x; i < kRows * kOut; i += kRows) {
+    for (uint i = gl_LocalInvocationID.x; i < kRows * kOut; i += kRows * kTerms) {
         const uint r = i / kOut, x = i % kOut;
-        if (r < g_rows && x < count) temp.v[row_at[r] + uint(g_lo) + x] = stage[r * kPitch + x];
+        if (r < g_rows && x < count) {
+            precise float out_ = stage[r * kPitch + x] +
+                                 (stage[(kRows + r) * kPitch + x] + stage[(2 * kRows + r) * kPitch + x]);
+            temp.v[row_at[r] + uint(g_lo) + x] = out_;
+        }
     }
     barrier();
     g_lo += int(kOut);
+}
+
+// One output of the term at the edges: its recursion on the sum of the
+// inputs N + 1 left and N - 1 right (zero outside the row).
+void one_step(int n, int xsize, inout float prev, inout float prev2)
+{
+    const int N = k.radius, left = n - N - 1, right = n + N - 1;
+    const uint c = g_term;
+    ensure(min(right, xsize - 1), xsize);
+    precise float sum = (left >= 0 ? at(left) : 0.0) + (right < xsize ? at(right) : 0.0);
+    precise float v = sum * k.mul_in[c * 4];
+    v = madd(k.mul_prev2[c * 4], prev2, v);
+    prev2 = prev;
+    v = madd(k.mul_prev[c * 4], prev, v);
+    prev = v;
+    put(n, v);
+    flush_after(n, xsize);
 }
 
 void main()
 {
     const uint first = gl_WorkGroupID.x * kRows, total = 15 * p.h;
     g_rows = min(kRows, total - first);
-    g_row = gl_LocalInvocationID.x;
-    const uint id = first + g_row;
-    row_at[g_row] = g_row < g_rows ? (id / p.h) * p.plane + (id % p.h) * p.w : 0u;
+    g_row = gl_LocalInvocationID.x % kRows;
+    g_term = gl_LocalInvocationID.x / kRows;
+    if (g_term == 0) {
+        const uint id = first + g_row;
+        row_at[g_row] = g_row < g_rows ? (id / p.h) * p.plane + (id % p.h) * p.w : 0u;
+    }
     g_hi = 0;
     g_lo = 0;
     barrier();
     const int N = k.radius, xsize = int(p.w);
-    precise float prev[3] = float[3](0.0, 0.0, 0.0), prev2[3] = float[3](0.0, 0.0, 0.0);
+    const uint c = g_term;
+    precise float prev = 0.0, prev2 = 0.0;
     int n = -N + 1;
     const int first_aligned = (N + 1 + 3) / 4 * 4;
-    for (; n < min(first_aligned, xsize); ++n) {
-        const int left = n - N - 1, right = n + N - 1;
-        ensure(min(right, xsize - 1), xsize);
-        precise float sum = (left >= 0 ? at(left) : 0.0) + (right < xsize ? at(right) : 0.0);
-        precise float o[3];
-        for (int c = 0; c < 3; c++) {
-            precise float v = sum * k.mul_in[c * 4];
-            v = madd(k.mul_prev2[c * 4], prev2[c], v);
-            prev2[c] = prev[c];
-            v = madd(k.mul_prev[c * 4], prev[c], v);
-            prev[c] = v;
-            o[c] = v;
-        }
-        precise float out_ = o[0] + (o[1] + o[2]);
-        put(n, out_);
-        flush_after(n, xsize);
-    }
+    for (; n < min(first_aligned, xsize); ++n) one_step(n, xsize, prev, prev2);
     for (; n < xsize - N + 1 - 3; n += 4) {
         ensure(n + N + 2, xsize);
         precise float s[4];
         for (int j = 0; j < 4; j++) s[j] = at(n - N - 1 + j) + at(n + N - 1 + j);
-        precise float o[3][4];
-        for (int c = 0; c < 3; c++)
-            for (int j = 0; j < 4; j++) {
-                precise float v = s[0] * k.mul_in[c * 4 + j];
-                for (int m = 1; m < 4; m++) v = madd(k.mul_in_shifted[(c * 4 + m) * 4 + j], s[m], v);
-                v = madd(k.mul_prev2[c * 4 + j], prev2[c], v);
-                v = madd(k.mul_prev[c * 4 + j], prev[c], v);
-                o[c][j] = v;
-            }
-        for (int c = 0; c < 3; c++) {
-            prev2[c] = o[c][2];
-            prev[c] = o[c][3];
-        }
+        precise float o[4];
         for (int j = 0; j < 4; j++) {
-            precise float out_ = o[0][j] + (o[1][j] + o[2][j]);
-            put(n + j, out_);
+            precise float v = s[0] * k.mul_in[c * 4 + j];
+            for (int m = 1; m < 4; m++) v = madd(k.mul_in_shifted[(c * 4 + m) * 4 + j], s[m], v);
+            v = madd(k.mul_prev2[c * 4 + j], prev2, v);
+            v = madd(k.mul_prev[c * 4 + j], prev, v);
+            o[j] = v;
         }
+        prev2 = o[2];
+        prev = o[3];
+        for (int j = 0; j < 4; j++) put(n + j, o[j]);
         flush_after(n + 3, xsize);
     }
-    for (; n < xsize; ++n) {
-        const int left = n - N - 1, right = n + N - 1;
-        ensure(min(right, xsize - 1), xsize);
-        precise float sum = (left >= 0 ? at(left) : 0.0) + (right < xsize ? at(right) : 0.0);
-        precise float o[3];
-        for (int c = 0; c < 3; c++) {
-            precise float v = sum * k.mul_in[c * 4];
-            v = madd(k.mul_prev2[c * 4], prev2[c], v);
-            prev2[c] = prev[c];
-            v = madd(k.mul_prev[c * 4], prev[c], v);
-            prev[c] = v;
-            o[c] = v;
-        }
-        precise float out_ = o[0] + (o[1] + o[2]);
-        put(n, out_);
-        flush_after(n, xsize);
-    }
+    for (; n < xsize; ++n) one_step(n, xsize, prev, prev2);
 }

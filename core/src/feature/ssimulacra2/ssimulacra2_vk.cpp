@@ -3,8 +3,9 @@
 // operations in the same order (ADR 0078). One kernel turns both pictures into
 // linear RGB (ssimulacra2_rgb.comp); then per scale: the 2x2 downsampling
 // (ssimulacra2_down.comp, from the second scale on), XYB and the products
-// (ssimulacra2_xyb.comp), the five recursive Gaussian blurs, one invocation
-// per row (ssimulacra2_hblur.comp, reading and writing through shared memory)
+// (ssimulacra2_xyb.comp), the five recursive Gaussian blurs, three
+// invocations per row, one per term of the recursion
+// (ssimulacra2_hblur.comp, reading and writing through shared memory)
 // then one per column (ssimulacra2_vblur.comp),
 // and the maps' terms of each row summed in double by one workgroup, in a
 // fixed order (ssimulacra2_maps.comp). collect() adds the rows in order and
@@ -65,6 +66,21 @@ constexpr uint32_t kMapLanes = 256;  // ssimulacra2_maps.comp's invocations per 
 constexpr uint32_t kBlurRows = 32;
 constexpr int kBlurMaxRadius = 6;
 
+// ssimulacra2_hblur.comp's shared memory with `out` output columns per store:
+// the ring, the three terms' stage and the rows' offsets.
+constexpr uint32_t blur_shared_bytes(uint32_t out)
+{
+    return (kBlurRows * 64 + 3 * kBlurRows * (out + 1) + kBlurRows) * 4;
+}
+
+// Its output columns per store (spec constant 1): 48, or 16 where the device
+// has less shared memory than that needs (16 fits Vulkan's least, 16 KiB).
+uint32_t blur_out(const VkPhysicalDeviceLimits &lim)
+{
+    return lim.maxComputeSharedMemorySize >= blur_shared_bytes(48) ? 48 : 16;
+}
+static_assert(blur_shared_bytes(16) <= 16384);
+
 struct Scale {
     uint32_t w, h, row_base;
 };
@@ -96,7 +112,7 @@ bool fits(const State &st, const FrameFormat &fmt)
            (kWorkPlanes * std::max(fmt.w, fmt.h) + kLine - 1) / kLine <= lim.maxComputeWorkGroupCount[0] &&
            (kWorkPlanes * fmt.h + kBlurRows - 1) / kBlurRows <= lim.maxComputeWorkGroupCount[0] &&
            s2::gaussian().radius <= kBlurMaxRadius && fmt.h <= lim.maxComputeWorkGroupCount[0] &&
-           lim.maxComputeWorkGroupInvocations >= kMapLanes &&
+           lim.maxComputeWorkGroupInvocations >= kMapLanes && lim.maxComputeWorkGroupSize[0] >= 3 * kBlurRows &&
            lim.maxComputeWorkGroupSize[0] >= kMapLanes &&
            lim.maxComputeSharedMemorySize >= 6 * kMapLanes * sizeof(double);
 }
@@ -126,6 +142,7 @@ public:
         const uint32_t fused = fused_ ? 1u : 0u;
         const SpecConstant rgb_spec[] = {{1, fmt.bpc > 8 ? 2u : 1u}, {2, ss_x}, {3, ss_y}, {10, fused}};
         const SpecConstant spec[] = {{10, fused}};
+        const SpecConstant hblur_spec[] = {{1, blur_out(st.limits())}, {10, fused}};
         struct Kernel {
             const spirv::Shader *shader;
             unsigned buffers;
@@ -139,7 +156,9 @@ public:
             d.shader = kn.shader;
             d.buffers = kn.buffers;
             d.push_constant_size = sizeof(Push);
-            d.spec = kn.out == &rgb_ ? std::span<const SpecConstant>(rgb_spec) : std::span<const SpecConstant>(spec);
+            d.spec = kn.out == &rgb_     ? std::span<const SpecConstant>(rgb_spec)
+                     : kn.out == &hblur_ ? std::span<const SpecConstant>(hblur_spec)
+                                         : std::span<const SpecConstant>(spec);
             if (int err = ComputePipeline::create(st, d, kn.out)) return err;
         }
         const VkDeviceSize plane_bytes = VkDeviceSize(plane_) * sizeof(float);
