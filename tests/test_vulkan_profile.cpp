@@ -387,6 +387,23 @@ TEST_CASE("the public API: a context's profile, GPU figures and where its featur
     CHECK(stats.validation_messages == 0);
     CHECK(stats.gpu_frames == (st->timestamps() ? kFrames : 0));
     if (st->timestamps()) CHECK(stats.gpu_max_ms >= stats.gpu_min_ms);
+    // The caller's side: every frame, the calls one after another within the
+    // span; the small pictures (under 256 KiB) copied into staging, not
+    // imported, so some time goes to copying.
+    CHECK(stats.host_frames == kFrames);
+    CHECK(stats.host_call_ms > 0);
+    CHECK(stats.host_wait_ms >= 0);
+    CHECK(stats.host_copy_ms > 0);
+    CHECK(stats.host_wait_ms + stats.host_copy_ms <= stats.host_call_ms);
+    CHECK(stats.host_call_ms <= stats.host_span_ms);
+
+    // The header before the host figures: they are left alone.
+    VmafVulkanContextStats before_host{};
+    before_host.size = offsetof(VmafVulkanContextStats, host_frames);
+    before_host.host_frames = 777;
+    REQUIRE(vmaf_vulkan_context_stats(vmaf, &before_host) == 0);
+    CHECK(before_host.gpu_frames == stats.gpu_frames);
+    CHECK(before_host.host_frames == 777);
 
     // A caller's struct as an older header had it: only what fits is written.
     VmafVulkanContextStats older{};

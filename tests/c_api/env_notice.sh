@@ -60,6 +60,22 @@ VMAF_BACKEND=vulkan "$client" "$ref" "$dis" 2 0x20 0 >"$tmp/mask0.out" 2>"$tmp/m
 [ "$(grep -cF "gpumask 0x20 is not honoured" "$tmp/mask0.err" || true)" = 1 ] || fail "gpumask at NONE: not said once"
 cmp -s "$tmp/cpu.out" "$tmp/mask0.out" || fail "gpumask 0x20, two contexts: scores differ from the CPU's"
 
+# VMAF_VULKAN_STATS=1 at log level NONE: one line per context when it closes,
+# counting the frames it was given (the pair has 10); the same scores. A value
+# that is not a switch is said once and taken as off.
+frames=$(grep -c "^[0-9]* vmaf " "$tmp/cpu.out" || true)
+VMAF_BACKEND=vulkan VMAF_VULKAN_STATS=1 "$client" "$ref" "$dis" 2 0 0 >"$tmp/stats.out" 2>"$tmp/stats.err" ||
+    fail "stats run failed"
+[ "$(grep -c "Vulkan stats: $frames frames in .* ms from call to call, .* in vmaf_read_pictures" "$tmp/stats.err" || true)" = 2 ] ||
+    { fail "VMAF_VULKAN_STATS=1, two contexts of $frames frames: not one stats line each"; sed 's/^/  /' "$tmp/stats.err" >&2; }
+cmp -s "$tmp/cpu.out" "$tmp/stats.out" || fail "VMAF_VULKAN_STATS=1: scores differ from the CPU's"
+VMAF_BACKEND=vulkan "$client" "$ref" "$dis" 1 0 0 >/dev/null 2>"$tmp/nostats.err" || fail "run without stats failed"
+! grep -q "Vulkan stats" "$tmp/nostats.err" || fail "stats printed without VMAF_VULKAN_STATS"
+VMAF_BACKEND=vulkan VMAF_VULKAN_STATS=maybe "$client" "$ref" "$dis" 2 0 0 >/dev/null 2>"$tmp/badstats.err" ||
+    fail "VMAF_VULKAN_STATS=maybe run failed"
+[ "$(grep -c "VMAF_VULKAN_STATS=maybe" "$tmp/badstats.err" || true)" = 1 ] || fail "VMAF_VULKAN_STATS=maybe: not said once"
+! grep -q "Vulkan stats:" "$tmp/badstats.err" || fail "VMAF_VULKAN_STATS=maybe: stats printed"
+
 if [ "$fails" != 0 ]; then
     echo "$fails failure(s)" >&2
     exit 1

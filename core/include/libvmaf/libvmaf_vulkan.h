@@ -177,6 +177,16 @@ typedef struct VmafVulkanContextStats {
     double gpu_min_ms, gpu_max_ms;
     uint64_t allocated_bytes;     /**< device memory the context's Vulkan state holds */
     unsigned validation_messages; /**< errors and warnings of the validation layer so far */
+    /* The caller's side (host or device pictures through vmaf_read_pictures();
+     * not imports). VMAF_VULKAN_STATS=1 prints them when the context closes. */
+    uint64_t host_frames;         /**< frames that went to the GPU engine */
+    double host_call_ms;          /**< the time the library took for them, on the caller's thread */
+    double host_wait_ms;          /**< of it: waiting for an earlier frame's slot on the GPU and
+                                       collecting finished frames' scores */
+    double host_copy_ms;          /**< of it: copying pictures into staging memory (those the GPU
+                                       does not read in place) */
+    double host_span_ms;          /**< from the first call's start to the last one's end: what is not
+                                       host_call_ms is the caller's own time between calls */
 } VmafVulkanContextStats;
 
 /**

@@ -187,6 +187,12 @@ int context_stats(State *state, const Engine *engine, VmafVulkanContextStats *ou
         out->gpu_total_ms = t.total_ms;
         out->gpu_min_ms = t.min_ms;
         out->gpu_max_ms = t.max_ms;
+        const HostTiming h = engine->host_timing();
+        out->host_frames = h.frames;
+        out->host_call_ms = h.call_ms;
+        out->host_wait_ms = h.wait_ms;
+        out->host_copy_ms = h.copy_ms;
+        out->host_span_ms = h.span_ms();
     }
     return 0;
 }

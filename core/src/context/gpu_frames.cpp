@@ -3,12 +3,14 @@
 #include "context/gpu_frames.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <string>
 
 #include "context/collector.h"
 #include "context/context.h"
 #include "gpu/engine.h"
 #include "picture/picture.h"
+#include "util/env.h"
 #include "util/log.h"
 #include "vulkan/device_picture.h"
 #include "vulkan/import.h"
@@ -196,6 +198,24 @@ int VulkanFrames::start(const FrameFormat &fmt, std::vector<std::unique_ptr<Regi
     return 0;
 }
 
+// VMAF_VULKAN_STATS=1: where a context's frames spent their time, one line
+// when it closes (whatever the log level: the variable asked for it).
+void say_stats(const vk::Engine &engine)
+{
+    const vk::HostTiming h = engine.host_timing();
+    if (!h.frames || !env_switch("VMAF_VULKAN_STATS", false)) return;
+    const vk::GpuTiming g = engine.gpu_timing();
+    const double n = double(h.frames), span = h.span_ms();
+    char gpu[64] = "no timestamps";
+    if (g.frames) std::snprintf(gpu, sizeof gpu, "%.3f ms a frame", g.total_ms / double(g.frames));
+    log_env(VMAF_LOG_LEVEL_INFO,
+            "Vulkan stats: %llu frames in %.1f ms (%.1f fps); a frame: %.3f ms from call to call, %.3f ms of it in "
+            "vmaf_read_pictures (waiting for the GPU and collecting scores %.3f, copying pictures %.3f), %.3f ms "
+            "the caller's own; GPU %s\n",
+            (unsigned long long)h.frames, span, span > 0 ? n * 1e3 / span : 0.0, span / n, h.call_ms / n,
+            h.wait_ms / n, h.copy_ms / n, (span - h.call_ms) / n, gpu);
+}
+
 int VulkanFrames::submit(const VmafPicture &ref, const VmafPicture &dist, unsigned index, bool *taken)
 {
     *taken = false;
@@ -236,6 +256,7 @@ void VulkanFrames::stop_engine()
         FeatureCollector scratch;
         CollectorSink sink(scratch, {}, "");
         engine_->flush(sink);
+        say_stats(*engine_);
     }
     engine_.reset();
 }

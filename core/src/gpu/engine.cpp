@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 
@@ -538,7 +539,28 @@ int Engine::begin_frame(ScoreSink &sink, unsigned *slot)
     return 0;
 }
 
+namespace {
+
+double ms_between(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b)
+{
+    return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+}  // namespace
+
 int Engine::submit(const VmafPicture &ref, const VmafPicture &dist, unsigned index, ScoreSink &sink)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    const int err = submit_frame(ref, dist, index, sink);
+    const auto t1 = std::chrono::steady_clock::now();
+    if (!host_timing_.frames) host_timing_.first = t0;
+    host_timing_.last = t1;
+    host_timing_.frames++;
+    host_timing_.call_ms += ms_between(t0, t1);
+    return err;
+}
+
+int Engine::submit_frame(const VmafPicture &ref, const VmafPicture &dist, unsigned index, ScoreSink &sink)
 {
     if (error_) return error_;
     if (int err = worker_error()) return err;
@@ -552,7 +574,10 @@ int Engine::submit(const VmafPicture &ref, const VmafPicture &dist, unsigned ind
         return -EINVAL;
     }
     unsigned slot;
-    if (int err = begin_frame(sink, &slot)) return err;
+    const auto waiting = std::chrono::steady_clock::now();
+    const int began = begin_frame(sink, &slot);
+    host_timing_.wait_ms += ms_between(waiting, std::chrono::steady_clock::now());
+    if (began) return began;
     Slot &s = slots_[slot];
     Loader load;
     SemaphoreOp lane_wait{VK_NULL_HANDLE, 0};
@@ -590,7 +615,9 @@ int Engine::submit(const VmafPicture &ref, const VmafPicture &dist, unsigned ind
                 }
             if (!upload_pool_ && upload_threads(fmt_) > 1)  // on the first copied frame
                 upload_pool_ = std::make_unique<ThreadPool>(upload_threads(fmt_) - 1, upload_threads(fmt_));
+            const auto copying = std::chrono::steady_clock::now();
             upload(ref, dist, copy, slot);
+            host_timing_.copy_ms += ms_between(copying, std::chrono::steady_clock::now());
             if (int err = s.staging.flush()) {
                 release_slot(s);
                 return fail(err);

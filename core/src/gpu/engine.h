@@ -24,6 +24,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -58,6 +59,19 @@ struct HostUploadStats {
     uint64_t imports = 0;               // host allocations imported (once each while they live)
     uint64_t lane_frames = 0;           // frames whose pictures came on the transfer lane
     size_t live_imports = 0;            // of them, still there
+};
+
+// The caller's side of submit() so far (pictures from the host or device
+// pictures; not imports): the calls' time on its thread and, within it, the
+// waits for an earlier frame's slot (with the collection of finished frames'
+// scores) and the copies of pictures into staging memory; and the span from
+// the first call's start to the last one's end, the rest of which is the
+// caller's own time between calls.
+struct HostTiming {
+    uint64_t frames = 0;
+    double call_ms = 0, wait_ms = 0, copy_ms = 0;
+    std::chrono::steady_clock::time_point first, last;
+    double span_ms() const { return frames ? std::chrono::duration<double, std::milli>(last - first).count() : 0; }
 };
 
 // Where the GPU time of the frames goes, in profile mode (State::set_profiling
@@ -151,6 +165,7 @@ public:
     unsigned frames_in_flight() const { return unsigned(slots_.size()); }
     size_t pending() const { return pending_.size(); }
     GpuTiming gpu_timing() const { return timing_; }
+    HostTiming host_timing() const { return host_timing_; }
     HostUploadStats host_uploads() const;
     // Whether host pictures are read in place where they can be (host_import.h).
     bool host_import() const { return host_imports_ != nullptr; }
@@ -209,6 +224,8 @@ private:
     // Copy the pictures marked in `copy` into the slot's staging buffer.
     void upload(const VmafPicture &ref, const VmafPicture &dist, const bool copy[2], unsigned slot);
     int begin_frame(ScoreSink &sink, unsigned *slot);
+    // submit() without its timing.
+    int submit_frame(const VmafPicture &ref, const VmafPicture &dist, unsigned index, ScoreSink &sink);
     // Record and submit the frame (without `load`: the carried work alone,
     // submit_carry()), then count it as pending.
     int record_and_submit(unsigned slot, unsigned index, const Loader &load, std::span<const SemaphoreOp> waits,
@@ -295,6 +312,7 @@ private:
     unsigned points_ = 2;  // timestamps per frame: 2, or one per interval boundary in profile mode
     unsigned slot_queries_ = 2;  // queries per slot in the pool (room for the host copy's point)
     GpuTiming timing_;
+    HostTiming host_timing_;
     GpuProfile profile_;  // intervals only in profile mode
 };
 
