@@ -5,6 +5,10 @@
 # element work the same way), on the CPU and on the GPU through VMAF_BACKEND
 # alone (docs/environment.md). Modes, each both streams decoded on the CPU:
 #   decode   nothing else (both streams to the null muxer)
+#   hstack   FFmpeg's hstack filter on the pair: what any two-input filter that
+#            copies both frames pays (the filter graph, frame sync, one copy of
+#            each frame on the filter's thread), as the libvmaf filter copies
+#            them into its pictures; a ceiling for the scoring modes
 #   cpu      the libvmaf filter, VMAF_BACKEND=cpu, n_threads=THREADS
 #   vulkan   the libvmaf filter, VMAF_BACKEND=vulkan, n_threads=THREADS
 # Prints fps per run, the means and each mode's mean against decode's, and checks
@@ -31,6 +35,7 @@ run() {
   local cmd=("$ffmpeg" -hide_banner -nostdin -nostats -loglevel info -progress "$tmp/progress" "${inputs[@]}")
   case $mode in
     decode) cmd+=(-map 0:v -map 1:v -f null -) ;;
+    hstack) cmd+=(-lavfi "[0:v][1:v]hstack" -f null -) ;;
     cpu | vulkan) cmd+=(-lavfi "[0:v][1:v]libvmaf=n_threads=$threads" -f null -) ;;
   esac
   t0=$(date +%s.%N)
@@ -53,7 +58,8 @@ for m in $modes; do
     fps=$(awk -v f="$frames" -v s="$secs" 'BEGIN { printf "%.1f", f / s }')
     list+="$fps "
     sum=$(awk -v a="$sum" -v b="$fps" 'BEGIN { print a + b }')
-    [ "$m" = decode ] || grep -o 'VMAF score: [0-9.]*' "$tmp/log" | tail -1 > "$tmp/$m.score"
+    [ "$m" = cpu ] || [ "$m" = vulkan ] || continue
+    grep -o 'VMAF score: [0-9.]*' "$tmp/log" | tail -1 > "$tmp/$m.score"
   done
   mean[$m]=$(awk -v s="$sum" -v n="$runs" 'BEGIN { printf "%.1f", s / n }')
   ratio=-

@@ -95,7 +95,7 @@ configure_args=(
   --enable-hwaccel=h264_vulkan,hevc_vulkan
   --enable-encoder=rawvideo,wrapped_avframe
   --enable-muxer=null,rawvideo,yuv4mpegpipe
-  --enable-filter=buffer,buffersink,format,hwupload,hwdownload,scale,null,nullsink,split,streamselect,testsrc2,libvmaf,libvmaf_vulkan
+  --enable-filter=buffer,buffersink,format,hwupload,hwdownload,scale,null,nullsink,split,streamselect,testsrc2,xpsnr,hstack,libvmaf,libvmaf_vulkan
   --enable-indev=lavfi
 )
 # nasm is optional: without it FFmpeg's x86 assembly is left out (slower decoding).

@@ -9,7 +9,9 @@
 # Each run's per-frame VMAF and features must agree with the others and with
 # Netflix libvmaf's JSON (tests/data/NAME.libvmaf.json) within 1e-4, and the
 # Khronos validation layer (with synchronization validation), on for every
-# Vulkan run, must report nothing. Then the other base, FFmpeg 8.1.2: its series
+# Vulkan run, must report nothing. xpsnr on made pairs beyond the golden set must
+# be FFmpeg's own xpsnr filter's (scripts/ffmpeg/test_xpsnr.sh). Then the other
+# base, FFmpeg 8.1.2: its series
 # (ffmpeg-patches/8.1/) must apply and every C file it changes must compile
 # (scripts/ffmpeg/build.sh --objects).
 #
@@ -241,6 +243,10 @@ t_end=$(date +%s)
 say "FFmpeg $ffmpeg_version: build $((t_build - t0)) s, $n pairs $((t_end - t_build)) s"
 [ "$failed" -eq 0 ] || die "$failed of $n pairs differ by more than $tolerance (lines with FAIL above)"
 echo "ffmpeg $ffmpeg_version: $n pairs pass (libvmaf_vulkan, libvmaf filter and vmaf tool agree with libvmaf within $tolerance)"
+
+# xpsnr on pairs beyond the golden set, against FFmpeg's own xpsnr filter.
+bash scripts/ffmpeg/test_xpsnr.sh "$ffmpeg" "$cli" "$out/xpsnr" ||
+  die "the vmaf tool's xpsnr differs from FFmpeg's xpsnr filter (lines with FAIL above)"
 
 # The stock libvmaf filter, unchanged, on the GPU through VMAF_BACKEND alone
 # (docs/environment.md): scores identical to the CPU's, and no device is an error.
