@@ -15,9 +15,7 @@
 // three terms read, and stores kOut columns of outputs at a time,
 // neighbouring invocations reading or writing neighbouring words of one row
 // (one invocation per row would touch words a row apart). Each recursion
-// reads the same values in the same order as from the buffer. The loops over
-// the four lanes are unrolled, so that their arrays stay in registers.
-#extension GL_EXT_control_flow_attributes : require
+// reads the same values in the same order as from the buffer.
 #include "ssimulacra2_common.glsl"
 
 const uint kRows = 32;  // rows of a workgroup (ssimulacra2_vk.cpp's kBlurRows)
@@ -136,18 +134,18 @@ void main()
     for (; n < xsize - N + 1 - 3; n += 4) {
         ensure(n + N + 2, xsize);
         precise float s[4];
-        [[unroll]] for (int j = 0; j < 4; j++) s[j] = at(n - N - 1 + j) + at(n + N - 1 + j);
+        for (int j = 0; j < 4; j++) s[j] = at(n - N - 1 + j) + at(n + N - 1 + j);
         precise float o[4];
-        [[unroll]] for (int j = 0; j < 4; j++) {
+        for (int j = 0; j < 4; j++) {
             precise float v = s[0] * k.mul_in[c * 4 + j];
-            [[unroll]] for (int m = 1; m < 4; m++) v = madd(k.mul_in_shifted[(c * 4 + m) * 4 + j], s[m], v);
+            for (int m = 1; m < 4; m++) v = madd(k.mul_in_shifted[(c * 4 + m) * 4 + j], s[m], v);
             v = madd(k.mul_prev2[c * 4 + j], prev2, v);
             v = madd(k.mul_prev[c * 4 + j], prev, v);
             o[j] = v;
         }
         prev2 = o[2];
         prev = o[3];
-        [[unroll]] for (int j = 0; j < 4; j++) put(n + j, o[j]);
+        for (int j = 0; j < 4; j++) put(n + j, o[j]);
         flush_after(n + 3, xsize);
     }
     for (; n < xsize; ++n) one_step(n, xsize, prev, prev2);
