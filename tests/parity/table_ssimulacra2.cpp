@@ -137,7 +137,7 @@ TEST_CASE("ssimulacra2: a context with an imported state scores as libjxl's tool
 TEST_CASE("ssimulacra2: fma() where the device's rounds once, else the emulation in double, the same scores",
           "[ssimulacra2][vulkan]")
 {
-    // ADR 0081: the probe compares the device's fma() with fmaf on triples
+    // ADR 0086: the probe compares the device's fma() with fmaf on triples
     // chosen to catch a second rounding and flushed subnormals. lavapipe's
     // fma() is a product and a sum, rounded twice: the probe must say so (it
     // differs from fmaf on about one random triple in ten). Either way of

@@ -20,7 +20,7 @@ namespace vk {
 extern const FeatureInfo kSsimulacra2Feature;  // ssimulacra2_vk.cpp
 class State;
 // Whether its kernels take libjxl's fused multiply-add from the device's fma()
-// (ADR 0081): the probe's verdict, worked out once per device, unless
+// (ADR 0086): the probe's verdict, worked out once per device, unless
 // VMAF_VULKAN_NATIVE_FMA is off.
 bool ssimulacra2_native_fma(State &st);
 }  // namespace vk

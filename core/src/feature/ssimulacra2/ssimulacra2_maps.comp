@@ -9,7 +9,6 @@
 // same on every run. Writes 6 doubles at result (row_base + row) * 18 +
 // channel * 6: SSIM d and d^4, artifact and its 4th power, detail lost and
 // its 4th power. The host adds the rows in order.
-#extension GL_EXT_control_flow_attributes : require
 #include "ssimulacra2_common.glsl"
 
 const uint kLanes = 256;  // ssimulacra2_vk.cpp's kMapLanes
@@ -60,17 +59,17 @@ void main()
         l *= l;
         sum[5] += l;
     }
-    [[unroll]] for (uint j = 0; j < 6; j++) partial[j * kLanes + lane] = sum[j];
+    for (uint j = 0; j < 6; j++) partial[j * kLanes + lane] = sum[j];
     // Lane i adds lane i + s's sum to its own, s halving: a fixed order.
     for (uint s = kLanes / 2; s > 0; s /= 2) {
         barrier();
         if (lane < s)
-            [[unroll]] for (uint j = 0; j < 6; j++) {
+            for (uint j = 0; j < 6; j++) {
                 precise double t = partial[j * kLanes + lane] + partial[j * kLanes + lane + s];
                 partial[j * kLanes + lane] = t;
             }
     }
     if (lane != 0) return;
     const uint at = p.out_word + (p.row_base + y) * 18 + c * 6;
-    [[unroll]] for (uint j = 0; j < 6; j++) results.v[at + j] = partial[j * kLanes];
+    for (uint j = 0; j < 6; j++) results.v[at + j] = partial[j * kLanes];
 }

@@ -35,25 +35,22 @@ void main()
             top[j] = t >= 0 && t < ysize ? temp.v[base + uint(t) * p.w] : 0.0;
             bottom[j] = bo < ysize ? temp.v[base + uint(bo) * p.w] : 0.0;
         }
-        // Unrolled, with the steps past the plane skipped rather than left by
-        // a break, so that top and bottom stay in registers.
-        [[unroll]] for (int j = 0; j < kAhead; j++) {
+        for (int j = 0; j < kAhead; j++) {
             const int n = n0 + j;
-            if (n < ysize) {
-                const int t = n - N - 1, bo = n + N - 1;
-                precise float sum = 0.0;
-                if (bo < ysize) sum = bottom[j];
-                if (t >= 0) sum = top[j] + sum;
-                precise float y[3];
-                [[unroll]] for (int c = 0; c < 3; c++) {
-                    y[c] = madd(k.n2[c], sum, madd(-k.d1[c], a[c], -b[c]));
-                    b[c] = a[c];
-                    a[c] = y[c];
-                }
-                precise float out_ = y[0] + (y[1] + y[2]);
-                if (n >= 0 && plane < 6) blurred.v[base + uint(n) * p.w] = out_;
-                else if (n >= 0) work.v[base + uint(n) * p.w] = out_;
+            if (n >= ysize) break;
+            const int t = n - N - 1, bo = n + N - 1;
+            precise float sum = 0.0;
+            if (bo < ysize) sum = bottom[j];
+            if (t >= 0) sum = top[j] + sum;
+            precise float y[3];
+            for (int c = 0; c < 3; c++) {
+                y[c] = madd(k.n2[c], sum, madd(-k.d1[c], a[c], -b[c]));
+                b[c] = a[c];
+                a[c] = y[c];
             }
+            precise float out_ = y[0] + (y[1] + y[2]);
+            if (n >= 0 && plane < 6) blurred.v[base + uint(n) * p.w] = out_;
+            else if (n >= 0) work.v[base + uint(n) * p.w] = out_;
         }
     }
 }
