@@ -116,6 +116,7 @@ TEST_CASE("ssimulacra2: a context with an imported state scores as libjxl's tool
     // A state of its own: the shared one has the constants from earlier cases.
     auto own = validated_state();
     vk::State &st = *own;
+    vk::ssimulacra2_native_fma(st);  // the fma() probe's own submission, once per device, before counting
     const std::string pair = "rocket_320x240_10bit_crf30";
     const ContextScores gpu = score_in_context(st, "ssimulacra2", pair, "ssimulacra2");
     CHECK(gpu.submissions == gpu.values.size() + 1);  // the constants at init, then one per frame
@@ -130,5 +131,36 @@ TEST_CASE("ssimulacra2: a context with an imported state scores as libjxl's tool
     }
     std::printf("%s through a context on the GPU: max |GPU - libjxl| %.3g over %zu frames\n", pair.c_str(), diff,
                 gpu.values.size());
+    check_clean(st);
+}
+
+TEST_CASE("ssimulacra2: fma() where the device's rounds once, else the emulation in double, the same scores",
+          "[ssimulacra2][vulkan]")
+{
+    // ADR 0086: the probe compares the device's fma() with fmaf on triples
+    // chosen to catch a second rounding and flushed subnormals. lavapipe's
+    // fma() is a product and a sum, rounded twice: the probe must say so (it
+    // differs from fmaf on about one random triple in ten). Either way of
+    // computing libjxl's fused multiply-add gives the same floats, so the
+    // same scores, bit for bit.
+    auto own = validated_state();
+    vk::State &st = *own;
+    const bool native = vk::ssimulacra2_native_fma(st);
+    std::printf("ssimulacra2 on %s: fma() %s\n", st.info().name.c_str(),
+                native ? "rounds once: the kernels use it" : "fails the probe: the kernels emulate it");
+    if (st.info().name.find("llvmpipe") != std::string::npos) CHECK(!native);
+    CHECK(vk::ssimulacra2_native_fma(st) == native);  // worked out once
+    const std::string pair = "rocket_320x240_10bit_crf30";
+    const ContextScores first = score_in_context(st, "ssimulacra2", pair, "ssimulacra2");
+    REQUIRE(setenv("VMAF_VULKAN_NATIVE_FMA", "0", 1) == 0);
+    CHECK(!vk::ssimulacra2_native_fma(st));
+    const ContextScores emulated = score_in_context(st, "ssimulacra2", pair, "ssimulacra2");
+    unsetenv("VMAF_VULKAN_NATIVE_FMA");
+    REQUIRE(first.values.size() == emulated.values.size());
+    REQUIRE(!first.values.empty());
+    for (size_t i = 0; i < first.values.size(); i++) {
+        INFO("frame " << i);
+        CHECK(first.values[i] == emulated.values[i]);
+    }
     check_clean(st);
 }

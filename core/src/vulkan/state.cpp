@@ -697,6 +697,15 @@ VkResult State::injected(Fault what)
     return VK_SUCCESS;
 }
 
+int State::once(const std::string &key, const std::function<int()> &work)
+{
+    std::lock_guard lock(once_mutex_);
+    if (auto it = once_.find(key); it != once_.end()) return it->second;
+    const int value = work();
+    if (value >= 0) once_.emplace(key, value);
+    return value;
+}
+
 VkResult State::submit(Lane lane, const VkSubmitInfo &info, VkFence fence)
 {
     // Not counted in submissions(): those are the frames' own.

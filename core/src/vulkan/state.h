@@ -12,6 +12,8 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -196,6 +198,10 @@ public:
     // The constant tables uploaded on this device, shared by its contexts
     // (upload_table in vulkan/command.h).
     TableShelf &tables() { return *tables_; }
+    // A fact about this device worked out once (a probe kernel's verdict):
+    // `work` runs the first time `key` is asked for, under a lock, and its
+    // result is kept unless negative (an error, tried again next time).
+    int once(const std::string &key, const std::function<int()> &work);
     // Every pipeline of this device is made through it (vulkan/pipeline_cache.h).
     VkPipelineCache pipeline_cache() const;
     PipelineCache *pipeline_cache_file() const { return pipeline_cache_.get(); }
@@ -292,6 +298,8 @@ private:
     VkQueue xfer_queue_ = VK_NULL_HANDLE;
     uint32_t xfer_family_ = 0;
     std::mutex xfer_mutex_;
+    std::mutex once_mutex_;
+    std::map<std::string, int> once_;
     std::atomic<unsigned> errors_{0}, warnings_{0};
     std::atomic<uint64_t> submissions_{0};
     std::atomic<unsigned> contexts_{0};

@@ -18,6 +18,11 @@ std::unique_ptr<Extractor> create_ssimulacra2_cpu(const FeatureOptions &opts, Ke
 // Its GPU twin, as feature/registry.cpp names it beside the extractor.
 namespace vk {
 extern const FeatureInfo kSsimulacra2Feature;  // ssimulacra2_vk.cpp
+class State;
+// Whether its kernels take libjxl's fused multiply-add from the device's fma()
+// (ADR 0086): the probe's verdict, worked out once per device, unless
+// VMAF_VULKAN_NATIVE_FMA is off.
+bool ssimulacra2_native_fma(State &st);
 }  // namespace vk
 inline constexpr const vk::FeatureInfo *kSsimulacra2Twin = VMAF_GPU_TWIN(kSsimulacra2Feature);
 

@@ -10,6 +10,9 @@
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 
 layout(constant_id = 10) const bool kFused = true;
+// The device's fma() rounds once, subnormals too (ssimulacra2_vk.cpp's
+// native_fma()): libjxl's fused multiply-add is fma() itself.
+layout(constant_id = 11) const bool kNativeFma = false;
 
 layout(std430, set = 0, binding = 0) restrict readonly buffer Consts {
     double conv[8];  // y_off, y_scale, c_off, c_scale, cr_r, cb_g, cr_g, cb_b
@@ -96,9 +99,14 @@ float div_once(float a, float b)
     return r;
 }
 
-// libjxl's multiply-add: fused (libjxl_fma=1) or a product and a sum.
+// libjxl's multiply-add: fused (libjxl_fma=1: fma() where the device's rounds
+// once, else fma_once) or a product and a sum.
 float madd(float a, float b, float c)
 {
+    if (kFused && kNativeFma) {
+        precise float r = fma(a, b, c);
+        return r;
+    }
     if (kFused) return fma_once(a, b, c);
     precise float pr = a * b;
     precise float r = pr + c;
