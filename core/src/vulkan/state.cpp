@@ -626,6 +626,14 @@ int State::finish(unsigned frames_in_flight)
     if (lane_ == Lane::Transfer) fn_.vkGetDeviceQueue(device_, xfer_family_, 0, &xfer_queue_);
     ifn_.GetPhysicalDeviceProperties(physical_, &props_);
     ifn_.GetPhysicalDeviceMemoryProperties(physical_, &mem_props_);
+    if (props_.apiVersion >= VK_API_VERSION_1_2 && ifn_.GetPhysicalDeviceProperties2) {
+        VkPhysicalDeviceFloatControlsProperties fc =
+            make<VkPhysicalDeviceFloatControlsProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES);
+        VkPhysicalDeviceProperties2 p2 = make<VkPhysicalDeviceProperties2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
+        p2.pNext = &fc;
+        ifn_.GetPhysicalDeviceProperties2(physical_, &p2);
+        denorm_preserve32_ = fc.shaderDenormPreserveFloat32 == VK_TRUE;
+    }
     if (has_extension(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME) && ifn_.GetPhysicalDeviceProperties2 &&
         fn_.vkGetMemoryHostPointerPropertiesEXT) {
         VkPhysicalDeviceExternalMemoryHostPropertiesEXT hp = make<VkPhysicalDeviceExternalMemoryHostPropertiesEXT>(

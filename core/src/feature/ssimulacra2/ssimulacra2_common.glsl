@@ -7,11 +7,11 @@
 // buffer of the kernels is `restrict` (no two bindings of a dispatch share
 // memory), so that a compiler may keep the constants in registers or its
 // constant cache across the stores of a loop instead of reading them again.
-#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#include "ssimulacra2_fma.glsl"
 
 layout(constant_id = 10) const bool kFused = true;
-// The device's fma() rounds once, subnormals too (ssimulacra2_vk.cpp's
-// native_fma()): libjxl's fused multiply-add is fma() itself.
+// The device's fma() passed the probe (ssimulacra2_vk.cpp's run_fma_probe()):
+// libjxl's fused multiply-add is fma_native(), else fma_once().
 layout(constant_id = 11) const bool kNativeFma = false;
 
 layout(std430, set = 0, binding = 0) restrict readonly buffer Consts {
@@ -55,41 +55,6 @@ layout(push_constant) uniform Params {
     uint row_base;   // rows of the scales before this one
 } p;
 
-// a * b + c rounded once: the product of two floats is exact in double, the
-// sum is rounded to double to odd, which then rounds to float as the exact
-// value would. Done in double so that no driver's fma() can round twice.
-// Rounding to odd moves the sum by at most one unit of the double to an odd
-// double, never halfway between two floats; so it changes the float only
-// where the sum itself is halfway (the 29 bits a float drops are 1 then 28
-// zeros). Every other sum in the normal floats' range is rounded at once,
-// with the same result and without the error term's six operations.
-float fma_once(float a, float b, float c)
-{
-    precise double pr = double(a) * double(b);
-    precise double dc = double(c);
-    precise double s = pr + dc;
-    if ((unpackDouble2x32(s).x & 0x1fffffffu) != 0x10000000u && abs(s) >= double(intBitsToFloat(0x00800000))) {
-        precise float r = float(s);
-        return r;
-    }
-    if (!isinf(s) && !isnan(s)) {
-        precise double bv = s - pr;
-        precise double err = (pr - (s - bv)) + (dc - bv);
-        uvec2 u = unpackDouble2x32(s);
-        if (err != 0.0 && (u.x & 1u) == 0u) {
-            if ((s > 0.0) == (err > 0.0)) {
-                u.x += 1u;  // even: no carry
-            } else {
-                if (u.x == 0u) u.y -= 1u;
-                u.x -= 1u;
-            }
-            s = packDouble2x32(u);
-        }
-    }
-    precise float r = float(s);
-    return r;
-}
-
 // a / b rounded once. Vulkan lets a float division be 2.5 units in the last
 // place off; in double, then rounded to float, the quotient of two floats is
 // the correctly rounded one (53 >= 2 * 24 + 2 bits) as the CPU's.
@@ -99,15 +64,10 @@ float div_once(float a, float b)
     return r;
 }
 
-// libjxl's multiply-add: fused (libjxl_fma=1: fma() where the device's rounds
-// once, else fma_once) or a product and a sum.
+// libjxl's multiply-add: fused (libjxl_fma=1) or a product and a sum.
 float madd(float a, float b, float c)
 {
-    if (kFused && kNativeFma) {
-        precise float r = fma(a, b, c);
-        return r;
-    }
-    if (kFused) return fma_once(a, b, c);
+    if (kFused) return kNativeFma ? fma_native(a, b, c) : fma_once(a, b, c);
     precise float pr = a * b;
     precise float r = pr + c;
     return r;

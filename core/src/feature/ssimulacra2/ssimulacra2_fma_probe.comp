@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
 #version 450
-// Whether this device's fma() is libjxl's multiply-add rounded once: fma() of
-// each triple of `probe`, into `result` (ssimulacra2_vk.cpp's native_fma()
-// compares them with the CPU's fmaf). Vulkan lets fma() round twice; where a
-// device's does not (nor flushes subnormals), the kernels use it instead of
-// the emulation in double (ssimulacra2_common.glsl's fma_once).
+// Whether this device's fma() gives libjxl's multiply-add rounded once where
+// the kernels would use it: fma_native() of each triple of `probe`, into
+// `result` (ssimulacra2_vk.cpp's run_fma_probe() compares them with the CPU's
+// fmaf). Vulkan lets fma() round twice; where a device's does not, the kernels
+// use fma_native() instead of the emulation in double (fma_once).
+#include "ssimulacra2_fma.glsl"
+
 layout(local_size_x = 64) in;
 
 layout(std430, set = 0, binding = 0) restrict readonly buffer Probe { float v[]; } probe;
@@ -16,6 +18,5 @@ void main()
 {
     const uint i = gl_GlobalInvocationID.x;
     if (i >= p.n) return;
-    precise float r = fma(probe.v[3 * i], probe.v[3 * i + 1], probe.v[3 * i + 2]);
-    result.v[i] = r;
+    result.v[i] = fma_native(probe.v[3 * i], probe.v[3 * i + 1], probe.v[3 * i + 2]);
 }

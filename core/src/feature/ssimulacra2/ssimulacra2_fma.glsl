@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: BSD-2-Clause-Patent
+// libjxl's fused multiply-add, a * b + c rounded once, two ways (ADR 0086):
+// fma_once() in double, which no driver can round twice, and fma_native(), the
+// device's fma() wherever neither an operand nor the result is subnormal, for
+// devices whose fma() passed ssimulacra2_vk.cpp's probe. Included first by
+// every ssimulacra2 kernel and by the probe, so that the probe tests the very
+// code the kernels run.
+//
+// Built twice (core/src/gpu/meson.build): the second build, VMAF_DENORM_PRESERVE,
+// declares SPIR-V's DenormPreserve for 32-bit floats, for devices that flush
+// subnormal floats unless told (shaderDenormPreserveFloat32); the CPU keeps
+// them, and so must every float of the kernels.
+#ifdef VMAF_DENORM_PRESERVE
+#extension GL_EXT_spirv_intrinsics : require
+spirv_execution_mode(extensions = ["SPV_KHR_float_controls"], capabilities = [4464], 4459, 32);  // DenormPreserve 32
+#endif
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+
+// a * b + c rounded once: the product of two floats is exact in double, the
+// sum is rounded to double to odd, which then rounds to float as the exact
+// value would. Done in double so that no driver's fma() can round twice.
+// Rounding to odd moves the sum by at most one unit of the double to an odd
+// double, never halfway between two floats; so it changes the float only
+// where the sum itself is halfway (the 29 bits a float drops are 1 then 28
+// zeros). Every other sum in the normal floats' range is rounded at once,
+// with the same result and without the error term's six operations.
+float fma_once(float a, float b, float c)
+{
+    precise double pr = double(a) * double(b);
+    precise double dc = double(c);
+    precise double s = pr + dc;
+    if ((unpackDouble2x32(s).x & 0x1fffffffu) != 0x10000000u && abs(s) >= double(intBitsToFloat(0x00800000))) {
+        precise float r = float(s);
+        return r;
+    }
+    if (!isinf(s) && !isnan(s)) {
+        precise double bv = s - pr;
+        precise double err = (pr - (s - bv)) + (dc - bv);
+        uvec2 u = unpackDouble2x32(s);
+        if (err != 0.0 && (u.x & 1u) == 0u) {
+            if ((s > 0.0) == (err > 0.0)) {
+                u.x += 1u;  // even: no carry
+            } else {
+                if (u.x == 0u) u.y -= 1u;
+                u.x -= 1u;
+            }
+            s = packDouble2x32(u);
+        }
+    }
+    precise float r = float(s);
+    return r;
+}
+
+// fma() where its result is the once-rounded one on a device that passed the
+// probe: a fused multiply-add whose operands and result are normal floats (or
+// zero operands). A device may flush subnormal operands or results of fma()
+// even under DenormPreserve (an H100's, driver 580.159.04, flushes a subnormal
+// addend), so those, zero results (an exact zero or a flushed one), infinities
+// and NaN take fma_once(): rare in a picture's values.
+bool subnormal(float x)
+{
+    return x != 0.0 && abs(x) < intBitsToFloat(0x00800000);
+}
+
+float fma_native(float a, float b, float c)
+{
+    precise float r = fma(a, b, c);
+    if (subnormal(a) || subnormal(b) || subnormal(c) || !(abs(r) >= intBitsToFloat(0x00800000)) || isinf(r))
+        return fma_once(a, b, c);
+    return r;
+}
