@@ -137,12 +137,12 @@ TEST_CASE("ssimulacra2: a context with an imported state scores as libjxl's tool
 TEST_CASE("ssimulacra2: fma() where the device's rounds once, else the emulation in double, the same scores",
           "[ssimulacra2][vulkan]")
 {
-    // ADR 0086: the probe compares the device's fma() with fmaf on triples
-    // chosen to catch a second rounding and flushed subnormals. lavapipe's
-    // fma() is a product and a sum, rounded twice: the probe must say so (it
-    // differs from fmaf on about one random triple in ten). Either way of
-    // computing libjxl's fused multiply-add gives the same floats, so the
-    // same scores, bit for bit.
+    // ADR 0086: the probe compares, on the device, fma_native() (fma() where
+    // operands and result are normal floats) with the emulation in double, on
+    // triples chosen to catch a second rounding. lavapipe's fma() is a product
+    // and a sum, rounded twice: the probe must say so (it differs on about one
+    // random triple in ten). Either way of computing libjxl's fused
+    // multiply-add gives the same floats, so the same scores, bit for bit.
     auto own = validated_state();
     vk::State &st = *own;
     const bool native = vk::ssimulacra2_native_fma(st);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -236,9 +237,19 @@ int State::create(const Config &cfg, std::unique_ptr<State> *out)
     }
     std::unique_ptr<State> s(new State);
     const bool validation = cfg.validation || env_switch("VMAF_VULKAN_VALIDATION", false);
+    // Where the start-up goes, for finish()'s line: the loader and instance,
+    // choosing the device, creating it.
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto ms_since = [](std::chrono::steady_clock::time_point t) {
+        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+    };
     if (int err = s->create_instance(validation, cfg.validation)) return err;
+    s->startup_ms_[0] = ms_since(t0);
     if (int err = s->pick_device(cfg)) return err;
+    s->startup_ms_[1] = ms_since(t0);
     if (int err = s->create_device()) return err;
+    s->startup_ms_[2] = ms_since(t0);
+    s->created_at_ = t0;
     if (int err = s->finish(cfg.frames_in_flight)) return err;
     *out = std::move(s);
     return 0;
@@ -626,14 +637,6 @@ int State::finish(unsigned frames_in_flight)
     if (lane_ == Lane::Transfer) fn_.vkGetDeviceQueue(device_, xfer_family_, 0, &xfer_queue_);
     ifn_.GetPhysicalDeviceProperties(physical_, &props_);
     ifn_.GetPhysicalDeviceMemoryProperties(physical_, &mem_props_);
-    if (props_.apiVersion >= VK_API_VERSION_1_2 && ifn_.GetPhysicalDeviceProperties2) {
-        VkPhysicalDeviceFloatControlsProperties fc =
-            make<VkPhysicalDeviceFloatControlsProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES);
-        VkPhysicalDeviceProperties2 p2 = make<VkPhysicalDeviceProperties2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
-        p2.pNext = &fc;
-        ifn_.GetPhysicalDeviceProperties2(physical_, &p2);
-        denorm_preserve32_ = fc.shaderDenormPreserveFloat32 == VK_TRUE;
-    }
     if (has_extension(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME) && ifn_.GetPhysicalDeviceProperties2 &&
         fn_.vkGetMemoryHostPointerPropertiesEXT) {
         VkPhysicalDeviceExternalMemoryHostPropertiesEXT hp = make<VkPhysicalDeviceExternalMemoryHostPropertiesEXT>(
@@ -654,10 +657,18 @@ int State::finish(unsigned frames_in_flight)
     char lane[64] = "";
     if (lane_ == Lane::Transfer) std::snprintf(lane, sizeof(lane), ", host uploads on family %u", xfer_family_);
     if (lane_ == Lane::Compute) std::snprintf(lane, sizeof(lane), ", host uploads in a submission of their own");
-    log(VMAF_LOG_LEVEL_INFO, "Vulkan: using %s (Vulkan %u.%u.%u), queue family %u%s%s%s\n", info_.name.c_str(),
+    char ready[128] = "";
+    if (created_at_) {
+        const double total =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - *created_at_).count();
+        std::snprintf(ready, sizeof(ready), "; ready in %.1f ms (instance %.1f, choice %.1f, device %.1f, the rest %.1f)",
+                      total, startup_ms_[0], startup_ms_[1] - startup_ms_[0], startup_ms_[2] - startup_ms_[1],
+                      total - startup_ms_[2]);
+    }
+    log(VMAF_LOG_LEVEL_INFO, "Vulkan: using %s (Vulkan %u.%u.%u), queue family %u%s%s%s%s\n", info_.name.c_str(),
         VK_API_VERSION_MAJOR(props_.apiVersion), VK_API_VERSION_MINOR(props_.apiVersion),
         VK_API_VERSION_PATCH(props_.apiVersion), queue_family_, lane, owned_ ? "" : " (the caller's device)",
-        validation_enabled() ? ", validation on" : "");
+        validation_enabled() ? ", validation on" : "", ready);
     return 0;
 }
 

@@ -11,11 +11,13 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -181,10 +183,6 @@ public:
     // features that need it (float sums in libvmaf's double precision) run on
     // the CPU without it.
     bool float64() const { return float64_; }
-    // Whether shaders may declare DenormPreserve for 32-bit floats
-    // (shaderDenormPreserveFloat32): kernels built with it keep subnormal
-    // floats, as the CPU does, on a device that would flush them.
-    bool denorm_preserve32() const { return denorm_preserve32_; }
     // Whether hostQueryReset is enabled: timestamp queries are reset with
     // vkResetQueryPool, not a command (which costs the GPU a pause per frame).
     bool host_query_reset() const { return host_query_reset_; }
@@ -288,7 +286,9 @@ private:
     std::vector<std::string> extensions_;
     uint32_t timestamp_bits_ = 0;
     bool float64_ = false;
-    bool denorm_preserve32_ = false;
+    // State::create's start and its steps' ends, in ms from it (finish() logs them).
+    std::optional<std::chrono::steady_clock::time_point> created_at_;
+    double startup_ms_[3] = {};
     bool host_query_reset_ = false;
     VkDeviceSize host_import_alignment_ = 0;
     bool profiling_ = false;

@@ -1,19 +1,10 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
 // libjxl's fused multiply-add, a * b + c rounded once, two ways (ADR 0086):
 // fma_once() in double, which no driver can round twice, and fma_native(), the
-// device's fma() wherever neither an operand nor the result is subnormal, for
-// devices whose fma() passed ssimulacra2_vk.cpp's probe. Included first by
-// every ssimulacra2 kernel and by the probe, so that the probe tests the very
-// code the kernels run.
-//
-// Built twice (core/src/gpu/meson.build): the second build, VMAF_DENORM_PRESERVE,
-// declares SPIR-V's DenormPreserve for 32-bit floats, for devices that flush
-// subnormal floats unless told (shaderDenormPreserveFloat32); the CPU keeps
-// them, and so must every float of the kernels.
-#ifdef VMAF_DENORM_PRESERVE
-#extension GL_EXT_spirv_intrinsics : require
-spirv_execution_mode(extensions = ["SPV_KHR_float_controls"], capabilities = [4464], 4459, 32);  // DenormPreserve 32
-#endif
+// device's fma(), for devices on which ssimulacra2_vk.cpp's probe finds the two
+// equal. Included
+// by every ssimulacra2 kernel and by the probe, so that the probe tests the
+// very code the kernels run.
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 
 // a * b + c rounded once: the product of two floats is exact in double, the
@@ -51,21 +42,12 @@ float fma_once(float a, float b, float c)
     return r;
 }
 
-// fma() where its result is the once-rounded one on a device that passed the
-// probe: a fused multiply-add whose operands and result are normal floats (or
-// zero operands). A device may flush subnormal operands or results of fma()
-// even under DenormPreserve (an H100's, driver 580.159.04, flushes a subnormal
-// addend), so those, zero results (an exact zero or a flushed one), infinities
-// and NaN take fma_once(): rare in a picture's values.
-bool subnormal(float x)
-{
-    return x != 0.0 && abs(x) < intBitsToFloat(0x00800000);
-}
-
+// The device's fma(), where the probe found it rounded once. Subnormal floats
+// are outside what the probe can promise: a device that flushes them (an
+// H100 does, in fma() and in fma_once()'s conversion back to float alike,
+// though not always in the same cases) matches the CPU on neither path there.
 float fma_native(float a, float b, float c)
 {
     precise float r = fma(a, b, c);
-    if (subnormal(a) || subnormal(b) || subnormal(c) || !(abs(r) >= intBitsToFloat(0x00800000)) || isinf(r))
-        return fma_once(a, b, c);
     return r;
 }

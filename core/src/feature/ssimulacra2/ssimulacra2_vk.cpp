@@ -122,12 +122,10 @@ bool fits(const State &st, const FrameFormat &fmt)
            lim.maxComputeSharedMemorySize >= 6 * kMapLanes * sizeof(double);
 }
 
-// Triples for run_fma_probe(): random magnitudes; c the product rounded and
-// negated (fused, the result is the product's rounding error; rounded twice,
-// 0); results among the subnormals, from a subnormal addend (fma_native()
-// leaves them to fma_once(), which a device that flushes subnormals gets
-// wrong); products near 1 of floats a unit apart, with many halfway cases;
-// and values of a blur's magnitudes.
+// Triples for run_fma_probe(), all of normal floats with normal results:
+// random magnitudes; c the product rounded and negated (fused, the result is
+// the product's rounding error; rounded twice, 0); products near 1 of floats
+// a unit apart, with many halfway cases; and values of a blur's magnitudes.
 std::vector<float> fma_probe_triples()
 {
     std::vector<float> t;
@@ -143,8 +141,6 @@ std::vector<float> fma_probe_triples()
         const float product = a * b;
         add(a, b, -product);
     }
-    for (int i = 0; i < 512; i++)
-        add(std::ldexp(unit(rng), -70), std::ldexp(unit(rng), -60), std::ldexp(unit(rng), -128));
     for (int i = 0; i < 512; i++) {
         const float a = 1.0f + std::ldexp(float(i), -23);
         add(a, a, -1.0f);
@@ -154,21 +150,14 @@ std::vector<float> fma_probe_triples()
     return t;
 }
 
-// The kernels' build for this device: with DenormPreserve where it may be
-// declared (ADR 0086).
-const spirv::Shader *build(const State &st, const spirv::Shader &plain, const spirv::Shader &preserving)
-{
-    return st.denorm_preserve32() ? &preserving : &plain;
-}
-
-// 1 when the kernels' fma_native() gives the CPU's fmaf (rounded once) on every
-// probe triple, 0 when not, a negative errno when the probe cannot run.
+// 1 when the kernels' fma_native() gives the CPU's fmaf (rounded once) on
+// every probe triple, 0 when not, a negative errno when the probe cannot run.
 int run_fma_probe(State &st)
 {
     const std::vector<float> t = fma_probe_triples();
     const uint32_t n = uint32_t(t.size() / 3);
     PipelineDesc d;
-    d.shader = build(st, spirv::ssimulacra2_fma_probe, spirv::ssimulacra2_fma_probe_dp);
+    d.shader = &spirv::ssimulacra2_fma_probe;
     d.buffers = 2;
     d.push_constant_size = sizeof(uint32_t);
     std::unique_ptr<ComputePipeline> probe;
@@ -199,8 +188,7 @@ int run_fma_probe(State &st)
         std::memcpy(&got, out.data() + i * sizeof(float), sizeof got);
         if (std::bit_cast<uint32_t>(want) != std::bit_cast<uint32_t>(got)) differ++;
     }
-    log(VMAF_LOG_LEVEL_DEBUG, "ssimulacra2: %u of %u fma() probes differ from fmaf%s: %s\n", differ, n,
-        st.denorm_preserve32() ? " (DenormPreserve)" : "",
+    log(VMAF_LOG_LEVEL_DEBUG, "ssimulacra2: %u of %u fma() probes differ from fmaf: %s\n", differ, n,
         differ ? "libjxl's multiply-add is emulated in double" : "the kernels use fma()");
     return differ ? 0 : 1;
 }
@@ -236,13 +224,9 @@ public:
             unsigned buffers;
             std::unique_ptr<ComputePipeline> *out;
         };
-        const Kernel kernels[] = {
-            {build(st, spirv::ssimulacra2_rgb, spirv::ssimulacra2_rgb_dp), 3, &rgb_},
-            {build(st, spirv::ssimulacra2_down, spirv::ssimulacra2_down_dp), 2, &down_},
-            {build(st, spirv::ssimulacra2_xyb, spirv::ssimulacra2_xyb_dp), 3, &xyb_},
-            {build(st, spirv::ssimulacra2_hblur, spirv::ssimulacra2_hblur_dp), 3, &hblur_},
-            {build(st, spirv::ssimulacra2_vblur, spirv::ssimulacra2_vblur_dp), 4, &vblur_},
-            {build(st, spirv::ssimulacra2_maps, spirv::ssimulacra2_maps_dp), 4, &maps_}};
+        const Kernel kernels[] = {{&spirv::ssimulacra2_rgb, 3, &rgb_},     {&spirv::ssimulacra2_down, 2, &down_},
+                                  {&spirv::ssimulacra2_xyb, 3, &xyb_},     {&spirv::ssimulacra2_hblur, 3, &hblur_},
+                                  {&spirv::ssimulacra2_vblur, 4, &vblur_}, {&spirv::ssimulacra2_maps, 4, &maps_}};
         for (const Kernel &kn : kernels) {
             PipelineDesc d;
             d.shader = kn.shader;
