@@ -111,6 +111,13 @@ void Engine::layout_planes(const FrameFormat &fmt)
 
 int Engine::init(const FrameFormat &fmt, const FeatureList &list)
 {
+    // Where the engine's start goes, for its line: the features' kernels (their
+    // pipelines, from the cache file when warm), writing that file, the rest.
+    using Clock = std::chrono::steady_clock;
+    const auto t0 = Clock::now();
+    const auto ms_since = [](Clock::time_point t) {
+        return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+    };
     fmt_ = fmt;
     layout_planes(fmt);
     if (frame_.planes_size > st_.limits().maxStorageBufferRange) {
@@ -180,9 +187,11 @@ int Engine::init(const FrameFormat &fmt, const FeatureList &list)
         at = align_up(at + e.bytes, result_align);
         features_.push_back(std::move(e));
     }
+    const double kernels_ms = ms_since(t0);
     // New pipelines may have grown the cache: its file is written now, not only
     // when the device goes (vulkan/pipeline_cache.h; nothing when none were made).
     if (PipelineCache *cache = st_.pipeline_cache_file()) cache->save();
+    const double cache_ms = ms_since(t0) - kernels_ms;
     accept_carries();
     for (const Entry &e : features_) {
         stages_ = std::max({stages_, e.feature->stages(), e.feature->carried_stages()});
@@ -217,10 +226,12 @@ int Engine::init(const FrameFormat &fmt, const FeatureList &list)
         why = host_imports_->min_bytes() ? "where their memory imports (VK_EXT_external_memory_host) and is of at "
                                            "least " + std::to_string(host_imports_->min_bytes() >> 10) + " KiB"
                                          : "where their memory imports (VK_EXT_external_memory_host)";
+    const double total_ms = ms_since(t0);
     log(VMAF_LOG_LEVEL_INFO, "Vulkan engine: %zu feature(s) (%zu instance(s)) on %s, %u frames in flight; host "
-                             "pictures %s%s%s\n",
+                             "pictures %s%s%s; ready in %.1f ms (kernels %.1f, cache file %.1f, the rest %.1f)\n",
         list.size(), features_.size(), st_.info().name.c_str(), n, host_imports_ ? "read in place " : "copied",
-        host_imports_ ? why.c_str() : ": ", host_imports_ ? ", else copied" : why.c_str());
+        host_imports_ ? why.c_str() : ": ", host_imports_ ? ", else copied" : why.c_str(), total_ms, kernels_ms,
+        cache_ms, total_ms - kernels_ms - cache_ms);
     return 0;
 }
 
