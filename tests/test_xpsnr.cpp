@@ -6,7 +6,9 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "feature/xpsnr/xpsnr.h"
@@ -139,6 +141,60 @@ TEST_CASE("xpsnr matches FFmpeg's xpsnr filter on every golden pair", "[xpsnr][g
             }
         unref_all(ref);
         unref_all(dist);
+    }
+}
+
+TEST_CASE("two xpsnr features with different options keep both clip scores, each under its own name", "[xpsnr]")
+{
+    // The aggregate names carry the per-frame names' option suffix. At 50 fps
+    // the temporal term is the second-order difference, so the two features'
+    // clip scores differ; each must be the one its options give alone.
+    const std::string pair = "astronaut_176x144_crf35";
+    const auto alone = [&](const Dict &opts) {
+        auto ref = load_y4m(data_dir() + "/" + pair + "_ref.y4m");
+        auto dist = load_y4m(data_dir() + "/" + pair + "_dis.y4m");
+        auto e = kXpsnrExtractor.create(options_for(kXpsnrExtractor, opts));
+        REQUIRE(e->init({ref[0].pix_fmt, ref[0].bpc, ref[0].w[0], ref[0].h[0]}) == 0);
+        MapSink sink;
+        for (size_t i = 0; i < ref.size(); i++) REQUIRE(e->extract(ref[i], dist[i], unsigned(i), sink) == 0);
+        REQUIRE(e->flush(sink) == 0);
+        unref_all(ref);
+        unref_all(dist);
+        return sink.aggregates;
+    };
+    const auto plain = alone({}), fifty = alone({{"fps", "50"}});
+    REQUIRE(plain.at("axpsnr_y") != fifty.at("axpsnr_y"));
+
+    VmafContext *v = nullptr;
+    VmafConfiguration cfg{};
+    cfg.log_level = VMAF_LOG_LEVEL_NONE;
+    REQUIRE(vmaf_init(&v, cfg) == 0);
+    REQUIRE(vmaf_use_feature(v, "xpsnr", nullptr) == 0);
+    REQUIRE(vmaf_use_feature(v, "xpsnr", feature_dictionary({{"fps", "50"}})) == 0);
+    auto ref = load_y4m(data_dir() + "/" + pair + "_ref.y4m");
+    auto dist = load_y4m(data_dir() + "/" + pair + "_dis.y4m");
+    for (size_t i = 0; i < ref.size(); i++) REQUIRE(vmaf_read_pictures(v, &ref[i], &dist[i], unsigned(i)) == 0);
+    REQUIRE(vmaf_read_pictures(v, nullptr, nullptr, 0) == 0);
+    const std::string path = (std::filesystem::temp_directory_path() / "vmaf_test_xpsnr_aggregates.json").string();
+    REQUIRE(vmaf_write_output(v, path.c_str(), VMAF_OUTPUT_FORMAT_JSON) == 0);
+    vmaf_close(v);
+    std::ifstream in(path);
+    const nlohmann::json j = nlohmann::json::parse(in);
+    std::remove(path.c_str());
+    const auto &agg = j.at("aggregate_metrics");
+    CHECK(agg.size() == 6);
+    const auto six = [](double x) {
+        char buf[64];
+        std::snprintf(buf, sizeof(buf), "%.6f", x);
+        return std::string(buf);
+    };
+    for (unsigned c = 0; c < 3; c++) {
+        const std::string name = kAggregates[c], suffixed = name + "_fps_50";
+        INFO(name);
+        REQUIRE(agg.contains(name));
+        REQUIRE(agg.contains(suffixed));
+        CHECK(six(agg.at(name).get<double>()) == six(plain.at(name)));
+        CHECK(six(agg.at(suffixed).get<double>()) == six(fifty.at(name)));
     }
 }
 

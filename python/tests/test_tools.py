@@ -193,3 +193,22 @@ def test_plot_xpsnr_and_ssimulacra2(tmp_path):
     assert len(dist["ys"]) == len(libjxl)
     assert all(abs(a - b) <= 1e-6 for a, b in zip(dist["ys"], libjxl))
     assert ident["ys"] == [100.0] * 10
+
+
+def test_plot_xpsnr_whole_clip_with_options():
+    """Each xpsnr name's whole-clip score is the aggregate of the same suffix, so two
+    xpsnr features with different options are labelled with their own; a log written
+    before aggregates carried the suffix still gives the plain one where the plane
+    has a single xpsnr name."""
+    from vmafvk import plot
+    doc = {"frames": [{"frameNum": 0, "metrics": {"xpsnr_y": 30.0, "xpsnr_y_fps_50": 31.0}}],
+           "aggregate_metrics": {"axpsnr_y": 29.5, "axpsnr_y_fps_50": 30.5}}
+    assert plot._whole_clip(doc, "xpsnr_y") == (True, 29.5)
+    assert plot._whole_clip(doc, "xpsnr_y_fps_50") == (True, 30.5)
+    old = {"frames": [{"frameNum": 0, "metrics": {"xpsnr_y_fps_50": 31.0}}],
+           "aggregate_metrics": {"axpsnr_y": 30.5}}
+    assert plot._whole_clip(old, "xpsnr_y_fps_50") == (True, 30.5)
+    both_old = {"frames": [{"frameNum": 0, "metrics": {"xpsnr_y": 30.0, "xpsnr_y_fps_50": 31.0}}],
+                "aggregate_metrics": {"axpsnr_y": 29.5}}
+    assert plot._whole_clip(both_old, "xpsnr_y_fps_50") == (False, None)
+    assert plot._whole_clip(doc, "psnr_y") == (False, None)

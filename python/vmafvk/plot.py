@@ -86,13 +86,21 @@ def panel_names(docs, names) -> list:
 
 
 def _whole_clip(doc: dict, name: str):
-    """XPSNR's whole-clip score (aggregate axpsnr_PLANE, without option suffix) for a
-    per-frame xpsnr name: (True, value or None when not finite) or (False, None)."""
+    """XPSNR's whole-clip score for a per-frame xpsnr name: the aggregate "a" + name
+    (axpsnr_y, axpsnr_y_fps_50: the same option suffix), or in logs written before
+    aggregates carried the suffix, axpsnr_PLANE when that plane has one xpsnr name
+    only: (True, value or None when not finite) or (False, None)."""
     if not name.startswith("xpsnr_"):
         return False, None
-    plane = name.split("_")[1]
     agg = doc.get("aggregate_metrics", {}) or {}
-    key = f"axpsnr_{plane}"
+    key = "a" + name
+    if key not in agg:
+        plane = name.split("_")[1]
+        frames = doc.get("frames") or [{}]
+        same_plane = [m for m in frames[0].get("metrics", {})
+                      if m == f"xpsnr_{plane}" or m.startswith(f"xpsnr_{plane}_")]
+        if same_plane == [name]:
+            key = f"axpsnr_{plane}"
     return (key in agg), agg.get(key)
 
 

@@ -130,6 +130,8 @@ int CollectorSink::get(const char *name, unsigned index, double *value) const
 
 int CollectorSink::set_aggregate(const char *name, double value)
 {
+    for (const char *a : suffixed_aggregates_)
+        if (std::strcmp(a, name) == 0) return fc_.set_aggregate(name + suffix_, value, next_key());
     return fc_.set_aggregate(output_name(name), value, next_key());
 }
 

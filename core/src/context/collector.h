@@ -61,15 +61,17 @@ private:
 
 // The ScoreSink of one registered feature (every instance of it, on any thread or
 // backend, writes through it): maps its names to output names and stores them in
-// the collector. A provided name is written as its alias plus the option suffix;
-// any other (cambi's cambi_source, float_adm's adm) as it is, as libvmaf's name
+// the collector. A provided name is written as its alias plus the option suffix,
+// and so is an aggregate the extractor lists as suffixed; any other (cambi's
+// cambi_source, float_adm's adm, psnr's apsnr_y) as it is, as libvmaf's name
 // dictionary holds only the provided names. Writes made inside a CallScope are
 // placed by that call and `rank`, the feature's place within a call.
 class CollectorSink final : public ScoreSink {
 public:
     CollectorSink(FeatureCollector &fc, std::span<const char *const> provided, std::string suffix,
-                  unsigned rank = 0)
-        : fc_(fc), provided_(provided), suffix_(std::move(suffix)), rank_(rank) {}
+                  unsigned rank = 0, std::span<const char *const> suffixed_aggregates = {})
+        : fc_(fc), provided_(provided), suffixed_aggregates_(suffixed_aggregates), suffix_(std::move(suffix)),
+          rank_(rank) {}
     int append(const char *name, unsigned index, double value) override;
     int get(const char *name, unsigned index, double *value) const override;
     int set_aggregate(const char *name, double value) override;
@@ -80,6 +82,7 @@ private:
 
     FeatureCollector &fc_;
     std::span<const char *const> provided_;
+    std::span<const char *const> suffixed_aggregates_;
     std::string suffix_;
     unsigned rank_;
 };

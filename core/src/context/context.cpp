@@ -60,7 +60,7 @@ int Context::use_feature(const ExtractorInfo *info, const Dict &opts)
     // frame, the temporal features before the others (run_cpu_frame), each in
     // registration order, whichever backend or instance computes them.
     const unsigned rank = unsigned(features_.size()) + ((f->flags & kExtractorTemporal) ? 0u : kLaterRank);
-    f->sink = std::make_unique<CollectorSink>(collector_, info->provided, f->suffix, rank);
+    f->sink = std::make_unique<CollectorSink>(collector_, info->provided, f->suffix, rank, info->suffixed_aggregates);
     features_.push_back(std::move(f));
     return 0;
 }

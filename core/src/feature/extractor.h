@@ -89,6 +89,11 @@ struct ExtractorInfo {
     unsigned (*option_flags)(const FeatureOptions &opts) = nullptr;
     // The output aliases of provided names that have one.
     std::span<const FeatureAlias> aliases = {};
+    // Aggregate metrics written with the option suffix of the provided names,
+    // so that two instances with different options keep both (xpsnr's
+    // axpsnr_*). libvmaf's own aggregates (psnr's apsnr_*) are not listed:
+    // libvmaf writes them plain.
+    std::span<const char *const> suffixed_aggregates = {};
 };
 
 }  // namespace vmaf

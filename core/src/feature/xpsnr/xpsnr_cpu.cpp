@@ -191,6 +191,7 @@ std::unique_ptr<Extractor> create(const FeatureOptions &o)
 
 }  // namespace
 
-const ExtractorInfo kXpsnrExtractor = {"xpsnr", kProvided, kOptions, kExtractorTemporal, create};
+const ExtractorInfo kXpsnrExtractor = {"xpsnr", kProvided, kOptions, kExtractorTemporal, create, nullptr, {},
+                                       xpsnr::kAggregateNames};
 
 }  // namespace vmaf
