@@ -15,6 +15,7 @@
 #include "feature/score_order.h"  // CallScope: scores listed as the CPU would write them
 #include "picture/picture.h"
 #include "util/align.h"
+#include "util/clock.h"
 #include "util/env.h"
 #include "util/log.h"
 #include "vulkan/command.h"
@@ -113,11 +114,7 @@ int Engine::init(const FrameFormat &fmt, const FeatureList &list)
 {
     // Where the engine's start goes, for its line: the features' kernels (their
     // pipelines, from the cache file when warm), writing that file, the rest.
-    using Clock = std::chrono::steady_clock;
-    const auto t0 = Clock::now();
-    const auto ms_since = [](Clock::time_point t) {
-        return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-    };
+    const SteadyTime t0 = std::chrono::steady_clock::now();
     fmt_ = fmt;
     layout_planes(fmt);
     if (frame_.planes_size > st_.limits().maxStorageBufferRange) {
@@ -550,15 +547,6 @@ int Engine::begin_frame(ScoreSink &sink, unsigned *slot)
     return 0;
 }
 
-namespace {
-
-double ms_between(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b)
-{
-    return std::chrono::duration<double, std::milli>(b - a).count();
-}
-
-}  // namespace
-
 int Engine::submit(const VmafPicture &ref, const VmafPicture &dist, unsigned index, ScoreSink &sink)
 {
     const auto t0 = std::chrono::steady_clock::now();
@@ -587,7 +575,7 @@ int Engine::submit_frame(const VmafPicture &ref, const VmafPicture &dist, unsign
     unsigned slot;
     const auto waiting = std::chrono::steady_clock::now();
     const int began = begin_frame(sink, &slot);
-    host_timing_.wait_ms += ms_between(waiting, std::chrono::steady_clock::now());
+    host_timing_.wait_ms += ms_since(waiting);
     if (began) return began;
     Slot &s = slots_[slot];
     Loader load;
@@ -628,7 +616,7 @@ int Engine::submit_frame(const VmafPicture &ref, const VmafPicture &dist, unsign
                 upload_pool_ = std::make_unique<ThreadPool>(upload_threads(fmt_) - 1, upload_threads(fmt_));
             const auto copying = std::chrono::steady_clock::now();
             upload(ref, dist, copy, slot);
-            host_timing_.copy_ms += ms_between(copying, std::chrono::steady_clock::now());
+            host_timing_.copy_ms += ms_since(copying);
             if (int err = s.staging.flush()) {
                 release_slot(s);
                 return fail(err);

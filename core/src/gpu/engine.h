@@ -34,6 +34,7 @@
 
 #include "feature/extractor.h"
 #include "feature/twin.h"
+#include "util/clock.h"
 #include "util/thread_pool.h"
 #include "vulkan/command.h"
 #include "vulkan/memory.h"
@@ -71,7 +72,7 @@ struct HostTiming {
     uint64_t frames = 0;
     double call_ms = 0, wait_ms = 0, copy_ms = 0;
     std::chrono::steady_clock::time_point first, last;
-    double span_ms() const { return frames ? std::chrono::duration<double, std::milli>(last - first).count() : 0; }
+    double span_ms() const { return frames ? ms_between(first, last) : 0; }
 };
 
 // Where the GPU time of the frames goes, in profile mode (State::set_profiling

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "picture/picture.h"
+#include "util/clock.h"
 #include "util/env.h"
 #include "util/log.h"
 #include "vulkan/command.h"
@@ -239,10 +240,7 @@ int State::create(const Config &cfg, std::unique_ptr<State> *out)
     const bool validation = cfg.validation || env_switch("VMAF_VULKAN_VALIDATION", false);
     // Where the start-up goes, for finish()'s line: the loader and instance,
     // choosing the device, creating it.
-    const auto t0 = std::chrono::steady_clock::now();
-    const auto ms_since = [](std::chrono::steady_clock::time_point t) {
-        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
-    };
+    const SteadyTime t0 = std::chrono::steady_clock::now();
     if (int err = s->create_instance(validation, cfg.validation)) return err;
     s->startup_ms_[0] = ms_since(t0);
     if (int err = s->pick_device(cfg)) return err;
@@ -659,8 +657,7 @@ int State::finish(unsigned frames_in_flight)
     if (lane_ == Lane::Compute) std::snprintf(lane, sizeof(lane), ", host uploads in a submission of their own");
     char ready[128] = "";
     if (created_at_) {
-        const double total =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - *created_at_).count();
+        const double total = ms_since(*created_at_);
         std::snprintf(ready, sizeof(ready), "; ready in %.1f ms (instance %.1f, choice %.1f, device %.1f, the rest %.1f)",
                       total, startup_ms_[0], startup_ms_[1] - startup_ms_[0], startup_ms_[2] - startup_ms_[1],
                       total - startup_ms_[2]);

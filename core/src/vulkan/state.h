@@ -11,7 +11,6 @@
 #pragma once
 
 #include <atomic>
-#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -22,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include "util/clock.h"
 #include "vulkan/vk.h"
 
 namespace vmaf::vk {
@@ -287,7 +287,7 @@ private:
     uint32_t timestamp_bits_ = 0;
     bool float64_ = false;
     // State::create's start and its steps' ends, in ms from it (finish() logs them).
-    std::optional<std::chrono::steady_clock::time_point> created_at_;
+    std::optional<SteadyTime> created_at_;
     double startup_ms_[3] = {};
     bool host_query_reset_ = false;
     VkDeviceSize host_import_alignment_ = 0;
