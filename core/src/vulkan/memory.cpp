@@ -165,6 +165,16 @@ bool Allocator::carve(Block &b, VkDeviceSize size, VkDeviceSize align, VkDeviceS
     return false;
 }
 
+VkDeviceSize Allocator::next_block_size(uint32_t type, VkDeviceSize piece) const
+{
+    const VkDeviceSize need = align_up(piece, VkDeviceSize(1) << 16);
+    if (!(st_.memory_properties().memoryTypes[type].propertyFlags & kHostVisible)) return std::max(kBlockSize, need);
+    const auto live = std::count_if(blocks_.begin(), blocks_.end(), [&](auto &b) { return b && b->type == type; });
+    VkDeviceSize grown = kFirstHostBlock;
+    for (ptrdiff_t i = 0; i < live && grown < kBlockSize; i++) grown *= 2;
+    return std::max(std::min(grown, kBlockSize), need);
+}
+
 int Allocator::new_block(uint32_t type, VkDeviceSize size, size_t *index)
 {
     const auto &mp = st_.memory_properties();
@@ -237,7 +247,7 @@ int Allocator::create_buffer(VkDeviceSize size, VkBufferUsageFlags usage, Memory
         for (size_t i = 0; i < blocks_.size() && index == SIZE_MAX; i++)
             if (blocks_[i] && blocks_[i]->type == type && carve(*blocks_[i], piece, align, &offset)) index = i;
         if (index == SIZE_MAX) {
-            err = new_block(type, std::max(kBlockSize, align_up(piece, 1 << 16)), &index);
+            err = new_block(type, next_block_size(type, piece), &index);
             if (err) continue;  // that heap is full: try the next type
             carve(*blocks_[index], piece, align, &offset);
         }

@@ -87,6 +87,11 @@ public:
     VkDeviceSize allocated_bytes() const;
     // Default block size; larger requests get a block to themselves.
     static constexpr VkDeviceSize kBlockSize = VkDeviceSize(32) << 20;
+    // Host-visible memory is pinned and cleared by the driver as it is
+    // allocated (about 0.4 ms a MiB of system memory on NVIDIA's driver), so
+    // its blocks start at this size and double with each live block of the
+    // type, up to kBlockSize.
+    static constexpr VkDeviceSize kFirstHostBlock = VkDeviceSize(1) << 20;
 
 private:
     friend class Buffer;
@@ -104,6 +109,7 @@ private:
 
     bool carve(Block &b, VkDeviceSize size, VkDeviceSize align, VkDeviceSize *offset);
     int new_block(uint32_t type, VkDeviceSize size, size_t *index);
+    VkDeviceSize next_block_size(uint32_t type, VkDeviceSize piece) const;  // mutex_ held
     void release(size_t block, VkDeviceSize offset, VkDeviceSize size);
     void release_locked(size_t block, VkDeviceSize offset, VkDeviceSize size);  // mutex_ held
 
