@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstring>
 #include <span>
+#include <thread>
 #include <vector>
 
 #include "libvmaf/libvmaf_vulkan.h"
@@ -115,6 +116,43 @@ TEST_CASE("state init: configuration checks and device choice", "[vulkan]")
     CHECK(s == nullptr);
 }
 
+TEST_CASE("allocator: host-visible blocks start small and double, device blocks are whole", "[vulkan]")
+{
+    auto st = validated_state();
+    vk::Allocator &a = st->allocator();
+    REQUIRE(a.block_count() == 0);
+    constexpr VkDeviceSize MiB = VkDeviceSize(1) << 20;
+    {
+        // A few KiB of upload memory cost the first, small block, not 32 MiB
+        // of pinned memory.
+        vk::Buffer up;
+        REQUIRE(a.create_buffer(4096, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, vk::MemoryUse::Upload, &up) == 0);
+        CHECK(a.allocated_bytes() == vk::Allocator::kFirstHostBlock);
+        // What does not fit takes a block twice the size, then four times...
+        vk::Buffer more, most;
+        REQUIRE(a.create_buffer(MiB, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, vk::MemoryUse::Upload, &more) == 0);
+        CHECK(a.allocated_bytes() == vk::Allocator::kFirstHostBlock * 3);
+        REQUIRE(a.create_buffer(3 * MiB, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, vk::MemoryUse::Upload, &most) == 0);
+        CHECK(a.allocated_bytes() == vk::Allocator::kFirstHostBlock * 7);
+        // ... or its own size, when larger.
+        vk::Buffer large;
+        REQUIRE(a.create_buffer(20 * MiB + 1, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, vk::MemoryUse::Upload, &large) == 0);
+        CHECK(a.allocated_bytes() == vk::Allocator::kFirstHostBlock * 7 + 20 * MiB + (VkDeviceSize(1) << 16));
+        CHECK(a.block_count() == 4);
+    }
+    CHECK(a.block_count() == 0);
+    // Memory the host cannot see keeps whole blocks (nothing to pin), where the
+    // device has such a type.
+    const auto dev_types = a.ranked_types(vk::MemoryUse::Device, ~0u);
+    REQUIRE(!dev_types.empty());
+    if (!(st->memory_properties().memoryTypes[dev_types[0]].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT)) {
+        vk::Buffer dev;
+        REQUIRE(a.create_buffer(4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, vk::MemoryUse::Device, &dev) == 0);
+        CHECK(a.allocated_bytes() == vk::Allocator::kBlockSize);
+    }
+    check_clean(*st);
+}
+
 TEST_CASE("allocator: memory types, sub-allocation, dedicated blocks", "[vulkan]")
 {
     auto st = validated_state();
@@ -200,10 +238,22 @@ TEST_CASE("frame ring: slots are reused only after their work is done", "[vulkan
 
 namespace {
 
+vk::PipelineDesc sse_desc(std::span<const vk::SpecConstant> spec)
+{
+    vk::PipelineDesc d;
+    d.shader = &vk::spirv::psnr_sse;
+    d.buffers = 2;
+    d.push_constant_size = 7 * 4;
+    d.spec = spec;
+    return d;
+}
+
 // Runs core/src/feature/psnr/psnr_sse.comp once over a reference and a distorted plane laid out
-// `stride` bytes per row, and returns the sum of its partials.
+// `stride` bytes per row, and returns the sum of its partials. With `made`, that
+// pipeline of the kernel (made for bytes_per_sample).
 uint64_t run_sse_kernel(vk::State &st, unsigned bytes_per_sample, uint32_t w, uint32_t h, uint32_t stride,
-                        uint32_t rows_per_group, const std::vector<uint8_t> &ref, const std::vector<uint8_t> &dist)
+                        uint32_t rows_per_group, const std::vector<uint8_t> &ref, const std::vector<uint8_t> &dist,
+                        vk::ComputePipeline *made = nullptr)
 {
     const uint32_t plane = stride * h;  // a multiple of 256 in the cases below
     REQUIRE(plane % 256 == 0);
@@ -217,20 +267,18 @@ uint64_t run_sse_kernel(vk::State &st, unsigned bytes_per_sample, uint32_t w, ui
     std::memcpy(planes.data() + plane, dist.data(), plane);
     REQUIRE(planes.flush() == 0);
 
-    const vk::SpecConstant spec[] = {{0, 64}, {1, bytes_per_sample}};
-    vk::PipelineDesc d;
-    d.shader = &vk::spirv::psnr_sse;
-    d.buffers = 2;
-    d.push_constant_size = 7 * 4;
-    d.spec = spec;
     std::unique_ptr<vk::ComputePipeline> pipe;
-    REQUIRE(vk::ComputePipeline::create(st, d, &pipe) == 0);
+    if (!made) {
+        const vk::SpecConstant spec[] = {{0, 64}, {1, bytes_per_sample}};
+        REQUIRE(vk::ComputePipeline::create(st, sse_desc(spec), &pipe) == 0);
+        made = pipe.get();
+    }
     VkDescriptorSet set;
     const vk::BufferRange bufs[] = {{planes.get()}, {partials.get()}};
-    REQUIRE(pipe->make_set(bufs, &set) == 0);
+    REQUIRE(made->make_set(bufs, &set) == 0);
     const uint32_t push[7] = {0, plane / 4, stride / 4, w, h, rows_per_group, 0};
     REQUIRE(vk::run_once(st, [&](VkCommandBuffer cmd) {
-                pipe->dispatch(cmd, set, push, groups);
+                made->dispatch(cmd, set, push, groups);
                 vk::memory_barrier(st, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                                    VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
             }) == 0);
@@ -245,6 +293,48 @@ uint64_t run_sse_kernel(vk::State &st, unsigned bytes_per_sample, uint32_t w, ui
 }
 
 }  // namespace
+
+TEST_CASE("pipelines asked for under a deferral: compiled before wait() returns, once, and by whoever needs one first",
+          "[vulkan]")
+{
+    auto st = validated_state();
+    // The closed form of the SSE kernel's test below: 129685.
+    const uint32_t w = 1003, h = 37, stride = 1024;
+    std::vector<uint8_t> ref(stride * h, 0), dist(stride * h, 0xff);
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++) dist[y * stride + x] = uint8_t(x % 4);
+    const vk::SpecConstant spec8[] = {{0, 64}, {1, 1}};
+    vk::PipelineShelf &shelf = st->pipelines();
+    const uint64_t built0 = shelf.built(), reused0 = shelf.reused();
+    std::unique_ptr<vk::ComputePipeline> queued, other;
+    int other_err = -1;
+    {
+        vk::PipelineDeferral deferral(shelf);
+        REQUIRE(vk::ComputePipeline::create(*st, sse_desc(spec8), &queued) == 0);
+        // Another thread, with no deferral of its own, asks for the same
+        // pipeline: it gets it compiled (by itself, or waiting for a worker).
+        std::thread t([&] { other_err = vk::ComputePipeline::create(*st, sse_desc(spec8), &other); });
+        t.join();
+        REQUIRE(other_err == 0);
+        CHECK(run_sse_kernel(*st, 1, w, h, stride, 4, ref, dist, other.get()) == 129685u);
+        // A dispatch before wait() compiles its pipeline first, if no worker did.
+        CHECK(run_sse_kernel(*st, 1, w, h, stride, 37, ref, dist, queued.get()) == 129685u);
+        CHECK(deferral.wait() == 0);
+        CHECK(deferral.wait() == 0);  // nothing left: at once
+    }
+    CHECK(shelf.built() - built0 == 1);   // compiled once
+    CHECK(shelf.reused() - reused0 == 1);  // the other thread's
+    {
+        // Asked for again under a new deferral: from the shelf, nothing compiled.
+        vk::PipelineDeferral deferral(shelf);
+        std::unique_ptr<vk::ComputePipeline> again;
+        REQUIRE(vk::ComputePipeline::create(*st, sse_desc(spec8), &again) == 0);
+        CHECK(deferral.wait() == 0);
+        CHECK(shelf.built() - built0 == 1);
+        CHECK(run_sse_kernel(*st, 1, w, h, stride, 4, ref, dist, again.get()) == 129685u);
+    }
+    check_clean(*st);
+}
 
 TEST_CASE("the PSNR SSE kernel on closed forms", "[vulkan][psnr]")
 {

@@ -115,6 +115,9 @@ int Engine::init(const FrameFormat &fmt, const FeatureList &list)
     // Where the engine's start goes, for its line: the features' kernels (their
     // pipelines, from the cache file when warm), writing that file, the rest.
     const SteadyTime t0 = std::chrono::steady_clock::now();
+    // The kernels compile on worker threads while the features and the engine
+    // make their buffers and sets; they are waited for before the cache file.
+    PipelineDeferral kernels(st_.pipelines());
     fmt_ = fmt;
     layout_planes(fmt);
     if (frame_.planes_size > st_.limits().maxStorageBufferRange) {
@@ -184,11 +187,7 @@ int Engine::init(const FrameFormat &fmt, const FeatureList &list)
         at = align_up(at + e.bytes, result_align);
         features_.push_back(std::move(e));
     }
-    const double kernels_ms = ms_since(t0);
-    // New pipelines may have grown the cache: its file is written now, not only
-    // when the device goes (vulkan/pipeline_cache.h; nothing when none were made).
-    if (PipelineCache *cache = st_.pipeline_cache_file()) cache->save();
-    const double cache_ms = ms_since(t0) - kernels_ms;
+    const double features_ms = ms_since(t0);
     accept_carries();
     for (const Entry &e : features_) {
         stages_ = std::max({stages_, e.feature->stages(), e.feature->carried_stages()});
@@ -223,6 +222,18 @@ int Engine::init(const FrameFormat &fmt, const FeatureList &list)
         why = host_imports_->min_bytes() ? "where their memory imports (VK_EXT_external_memory_host) and is of at "
                                            "least " + std::to_string(host_imports_->min_bytes() >> 10) + " KiB"
                                          : "where their memory imports (VK_EXT_external_memory_host)";
+    const SteadyTime waiting = std::chrono::steady_clock::now();
+    if (int err = kernels.wait()) {
+        log(VMAF_LOG_LEVEL_ERROR, "Vulkan engine: the features' kernels could not be built (%d)\n", err);
+        return err;
+    }
+    // The features' kernels: their start, and the wait for the compiling left.
+    const double kernels_ms = features_ms + ms_since(waiting);
+    // New pipelines may have grown the cache: its file is written now, not only
+    // when the device goes (vulkan/pipeline_cache.h; nothing when none were made).
+    const SteadyTime saving = std::chrono::steady_clock::now();
+    if (PipelineCache *cache = st_.pipeline_cache_file()) cache->save();
+    const double cache_ms = ms_since(saving);
     const double total_ms = ms_since(t0);
     log(VMAF_LOG_LEVEL_INFO, "Vulkan engine: %zu feature(s) (%zu instance(s)) on %s, %u frames in flight; host "
                              "pictures %s%s%s; ready in %.1f ms (kernels %.1f, cache file %.1f, the rest %.1f)\n",

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
 #include "vulkan/pipeline.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <vector>
 
@@ -10,7 +11,7 @@
 
 namespace vmaf::vk {
 
-int PipelineShelf::build(const PipelineDesc &d, PipelineObjects *o) const
+int PipelineShelf::build_layouts(const PipelineDesc &d, PipelineObjects *o) const
 {
     const auto &fn = st_.fn();
     const VkDevice dev = st_.device();
@@ -56,10 +57,18 @@ int PipelineShelf::build(const PipelineDesc &d, PipelineObjects *o) const
     if (int err = check_result(fn.vkCreatePipelineLayout(dev, &pli, nullptr, &o->layout), "vkCreatePipelineLayout",
                                name))
         return err;
+    return 0;
+}
 
+int PipelineShelf::build_pipeline(const spirv::Shader *shader, std::span<const SpecConstant> spec_constants,
+                                  PipelineObjects *o) const
+{
+    const auto &fn = st_.fn();
+    const VkDevice dev = st_.device();
+    const char *name = shader->name;
     std::vector<VkSpecializationMapEntry> entries;
     std::vector<uint32_t> values;
-    for (const SpecConstant &c : d.spec) {
+    for (const SpecConstant &c : spec_constants) {
         entries.push_back({c.id, uint32_t(values.size() * sizeof(uint32_t)), sizeof(uint32_t)});
         values.push_back(c.value);
     }
@@ -72,54 +81,179 @@ int PipelineShelf::build(const PipelineDesc &d, PipelineObjects *o) const
     ci.stage.pName = "main";
     ci.stage.pSpecializationInfo = entries.empty() ? nullptr : &spec;
     ci.layout = o->layout;
-    return check_result(fn.vkCreateComputePipelines(dev, st_.pipeline_cache(), 1, &ci, nullptr, &o->pipeline),
-                        "vkCreateComputePipelines", name);
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    const int err = check_result(fn.vkCreateComputePipelines(dev, st_.pipeline_cache(), 1, &ci, nullptr, &pipeline),
+                                 "vkCreateComputePipelines", name);
+    if (!err) o->pipeline.store(pipeline, std::memory_order_release);
+    return err;
 }
 
 void PipelineShelf::destroy(const PipelineObjects &o) const
 {
     const auto &fn = st_.fn();
     const VkDevice dev = st_.device();
-    if (o.pipeline) fn.vkDestroyPipeline(dev, o.pipeline, nullptr);
+    if (VkPipeline p = o.pipeline.load(std::memory_order_acquire)) fn.vkDestroyPipeline(dev, p, nullptr);
     if (o.layout) fn.vkDestroyPipelineLayout(dev, o.layout, nullptr);
     if (o.set_layout) fn.vkDestroyDescriptorSetLayout(dev, o.set_layout, nullptr);
     if (o.module) fn.vkDestroyShaderModule(dev, o.module, nullptr);
     if (o.sampler) fn.vkDestroySampler(dev, o.sampler, nullptr);
 }
 
+namespace {
+
+thread_local PipelineDeferral *t_deferral = nullptr;
+
+}  // namespace
+
 int PipelineShelf::get(const PipelineDesc &d, std::shared_ptr<const PipelineObjects> *out)
 {
     std::vector<uint64_t> spec;
     for (const SpecConstant &c : d.spec) spec.push_back(uint64_t(c.id) << 32 | c.value);
     Key key{d.shader, d.buffers, d.images, d.push_constant_size, std::move(spec)};
-    // Built under the lock: two contexts asking for the same kernel at once
-    // build it once.
-    std::lock_guard lock(mutex_);
-    if (auto it = entries_.find(key); it != entries_.end()) {
-        reused_++;
-        *out = it->second;
-        return 0;
-    }
-    if (entries_.size() >= kMaxEntries) {
-        for (auto it = entries_.begin(); it != entries_.end();) {
-            if (it->second.use_count() == 1) {
-                destroy(*it->second);
-                it = entries_.erase(it);
-            } else {
-                ++it;
+    PipelineDeferral *deferral = t_deferral && &t_deferral->shelf_ == this ? t_deferral : nullptr;
+    std::shared_ptr<PipelineObjects> o;
+    {
+        // Asked for under the lock: two contexts asking for the same kernel at
+        // once build it once.
+        std::lock_guard lock(mutex_);
+        if (auto it = entries_.find(key); it != entries_.end()) {
+            reused_++;
+            o = it->second;
+        } else {
+            if (entries_.size() >= kMaxEntries) {
+                for (auto it = entries_.begin(); it != entries_.end();) {
+                    if (it->second.use_count() == 1) {
+                        destroy(*it->second);
+                        it = entries_.erase(it);
+                    } else {
+                        ++it;
+                    }
+                }
             }
+            o = std::make_shared<PipelineObjects>();
+            int err = build_layouts(d, o.get());
+            if (!err && !deferral) err = build_pipeline(d.shader, d.spec, o.get());
+            if (err) {
+                destroy(*o);
+                return err;
+            }
+            if (deferral) {
+                // Its own copy of the constants; the objects, held by the
+                // deferral until it is compiled, are not dropped from a full shelf.
+                o->deferred = [this, obj = o.get(), shader = d.shader,
+                               constants = std::vector<SpecConstant>(d.spec.begin(), d.spec.end())] {
+                    return build_pipeline(shader, constants, obj);
+                };
+                deferral->add(o, true);
+            }
+            built_++;
+            if (PipelineCache *cache = st_.pipeline_cache_file()) cache->mark_used();
+            entries_.emplace(std::move(key), o);
+            *out = std::move(o);
+            return 0;
         }
     }
-    auto o = std::make_shared<PipelineObjects>();
-    if (int err = build(d, o.get())) {
-        destroy(*o);
-        return err;
+    // Found on the shelf, perhaps still being built by another thread's
+    // deferral: this thread's deferral waits for it with its own builds;
+    // without one, it is waited for now. (A deferred build that failed stays
+    // failed: the driver would fail it again.)
+    if (o->deferred) {
+        if (deferral)
+            deferral->add(o, false);
+        else if (int err = o->compile())
+            return err;
     }
-    built_++;
-    if (PipelineCache *cache = st_.pipeline_cache_file()) cache->mark_used();
-    entries_.emplace(std::move(key), o);
     *out = std::move(o);
     return 0;
+}
+
+int PipelineObjects::compile() const
+{
+    if (!deferred) return 0;
+    std::call_once(compiled, [this] { compile_error = deferred(); });
+    return compile_error;
+}
+
+VkPipeline PipelineObjects::ready() const
+{
+    if (VkPipeline p = pipeline.load(std::memory_order_acquire)) return p;
+    (void)compile();
+    return pipeline.load(std::memory_order_acquire);
+}
+
+PipelineDeferral::PipelineDeferral(PipelineShelf &shelf) : shelf_(shelf), outer_(t_deferral) { t_deferral = this; }
+
+PipelineDeferral::~PipelineDeferral()
+{
+    (void)wait();
+    t_deferral = outer_;
+}
+
+void PipelineDeferral::add(std::shared_ptr<const PipelineObjects> o, bool queue)
+{
+    std::lock_guard lock(mutex_);
+    asked_.push_back(o);
+    if (!queue) return;  // another thread's deferral compiles it
+    queue_.push_back(std::move(o));
+    // A worker per pipeline waiting, up to the cap (and the cores); wait()
+    // compiles too. With no thread to be had, it is left to wait() (or to
+    // the dispatch that needs it first).
+    const unsigned cap = std::min(kMaxWorkers, std::max(1u, std::thread::hardware_concurrency()));
+    if (workers_.size() < cap && workers_.size() < queue_.size()) {
+        try {
+            workers_.emplace_back([this] { work(); });
+        } catch (...) {
+        }
+    }
+    cv_.notify_one();
+}
+
+void PipelineDeferral::work()
+{
+    for (;;) {
+        std::shared_ptr<const PipelineObjects> o;
+        {
+            std::unique_lock lock(mutex_);
+            cv_.wait(lock, [this] { return closing_ || !queue_.empty(); });
+            if (queue_.empty()) return;
+            o = std::move(queue_.front());
+            queue_.pop_front();
+        }
+        (void)o->compile();
+    }
+}
+
+int PipelineDeferral::wait()
+{
+    // What no worker has taken yet is compiled here.
+    for (;;) {
+        std::shared_ptr<const PipelineObjects> o;
+        {
+            std::lock_guard lock(mutex_);
+            if (queue_.empty()) break;
+            o = std::move(queue_.front());
+            queue_.pop_front();
+        }
+        (void)o->compile();
+    }
+    {
+        std::lock_guard lock(mutex_);
+        closing_ = true;
+    }
+    cv_.notify_all();
+    for (std::thread &t : workers_) t.join();
+    workers_.clear();
+    std::vector<std::shared_ptr<const PipelineObjects>> asked;
+    {
+        std::lock_guard lock(mutex_);
+        asked.swap(asked_);
+        closing_ = false;
+    }
+    // Each compiled by now, or (another thread's) compiled or waited for here.
+    int first = 0;
+    for (const auto &o : asked)
+        if (int err = o->compile(); err && !first) first = err;
+    return first;
 }
 
 uint64_t PipelineShelf::built() const
@@ -154,7 +288,6 @@ int ComputePipeline::create(State &st, const PipelineDesc &d, std::unique_ptr<Co
     if (int err = st.pipelines().get(d, &p->objects_)) return err;
     p->set_layout_ = p->objects_->set_layout;
     p->layout_ = p->objects_->layout;
-    p->pipeline_ = p->objects_->pipeline;
 
     if ((d.buffers || d.images) && d.max_sets) {
         std::vector<VkDescriptorPoolSize> ps;
@@ -230,7 +363,9 @@ void ComputePipeline::dispatch(VkCommandBuffer cmd, VkDescriptorSet set, const v
                                uint32_t gy, uint32_t gz) const
 {
     const auto &fn = st_.fn();
-    fn.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
+    const VkPipeline pipeline = objects_->ready();
+    if (!pipeline) return;  // a deferred build that failed: its deferral's wait() says so
+    fn.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
     if (set) fn.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set, 0, nullptr);
     if (push_size_) fn.vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_size_, push);
     fn.vkCmdDispatch(cmd, gx, gy, gz);

@@ -8,11 +8,16 @@
 // pipeline and a small descriptor pool for the sets its feature needs.
 #pragma once
 
+#include <atomic>
+#include <condition_variable>
 #include <cstdint>
+#include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <span>
+#include <thread>
 #include <tuple>
 #include <vector>
 
@@ -44,13 +49,61 @@ struct BufferRange {
     VkDeviceSize size = VK_WHOLE_SIZE;
 };
 
-// The immutable device objects of one PipelineDesc.
+// The immutable device objects of one PipelineDesc. The pipeline itself may
+// be compiled later (a PipelineDeferral's): `pipeline` is set once it is.
 struct PipelineObjects {
     VkShaderModule module = VK_NULL_HANDLE;
     VkSampler sampler = VK_NULL_HANDLE;
     VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
     VkPipelineLayout layout = VK_NULL_HANDLE;
-    VkPipeline pipeline = VK_NULL_HANDLE;
+    std::atomic<VkPipeline> pipeline{VK_NULL_HANDLE};
+
+    // A deferred pipeline is compiled by the first thread to call compile()
+    // (a deferral's worker, or one that needs it now); the others wait for it.
+    // 0, or the error of that compiling.
+    int compile() const;
+    // The pipeline, compiled first if it was not yet; VK_NULL_HANDLE if that failed.
+    VkPipeline ready() const;
+
+    std::function<int()> deferred;  // set before the objects are shared; empty when compiled at once
+    mutable std::once_flag compiled;
+    mutable int compile_error = 0;
+};
+
+class PipelineShelf;
+
+// While one lives on a thread, the pipelines that thread asks its shelf for
+// are compiled by a few worker threads (and by wait() itself), so that a
+// start's other work (buffers, descriptor sets, the ring) goes on beside the
+// driver's compiling, and the kernels compile side by side. wait() (or the
+// destructor) returns when every pipeline the thread asked for is compiled:
+// their first error, or 0. A dispatch before that compiles its own pipeline
+// first, if no worker has.
+class PipelineDeferral {
+public:
+    explicit PipelineDeferral(PipelineShelf &shelf);
+    ~PipelineDeferral();
+    PipelineDeferral(const PipelineDeferral &) = delete;
+    PipelineDeferral &operator=(const PipelineDeferral &) = delete;
+
+    int wait();
+
+    // Worker threads at most (besides the thread that waits).
+    static constexpr unsigned kMaxWorkers = 4;
+
+private:
+    friend class PipelineShelf;
+    void add(std::shared_ptr<const PipelineObjects> o, bool queue);
+    void work();
+
+    PipelineShelf &shelf_;
+    PipelineDeferral *outer_;  // the thread's earlier deferral (its again when this one goes)
+    std::mutex mutex_;
+    std::condition_variable cv_;
+    std::deque<std::shared_ptr<const PipelineObjects>> queue_;  // for the workers
+    std::vector<std::shared_ptr<const PipelineObjects>> asked_;  // everything waited for
+    std::vector<std::thread> workers_;
+    bool closing_ = false;
 };
 
 // The pipelines built on one device, by description (shader, bindings, push
@@ -65,6 +118,8 @@ public:
     PipelineShelf(const PipelineShelf &) = delete;
     PipelineShelf &operator=(const PipelineShelf &) = delete;
 
+    // The pipeline of `desc`, built now, or (on a thread with a deferral for
+    // this shelf) being built by that deferral.
     int get(const PipelineDesc &desc, std::shared_ptr<const PipelineObjects> *out);
 
     // Descriptions built, and served from the shelf, so far (diagnostics, tests).
@@ -75,7 +130,8 @@ public:
 
 private:
     using Key = std::tuple<const spirv::Shader *, unsigned, unsigned, uint32_t, std::vector<uint64_t>>;
-    int build(const PipelineDesc &desc, PipelineObjects *o) const;
+    int build_layouts(const PipelineDesc &desc, PipelineObjects *o) const;
+    int build_pipeline(const spirv::Shader *shader, std::span<const SpecConstant> spec, PipelineObjects *o) const;
     void destroy(const PipelineObjects &o) const;
 
     State &st_;
@@ -114,7 +170,6 @@ private:
     std::shared_ptr<const PipelineObjects> objects_;  // shared with the device's other users
     VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
     VkPipelineLayout layout_ = VK_NULL_HANDLE;
-    VkPipeline pipeline_ = VK_NULL_HANDLE;
     VkDescriptorPool pool_ = VK_NULL_HANDLE;
 };
 
