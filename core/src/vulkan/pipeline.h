@@ -97,7 +97,7 @@ private:
     void work();
 
     PipelineShelf &shelf_;
-    PipelineDeferral *outer_;  // the thread's earlier deferral (its again when this one goes)
+    PipelineDeferral *outer_;  // the thread's earlier deferral, restored when this one goes
     std::mutex mutex_;
     std::condition_variable cv_;
     std::deque<std::shared_ptr<const PipelineObjects>> queue_;  // for the workers
