@@ -12,10 +12,12 @@
 // (o0 + (o1 + o2)) when a stretch of outputs is stored.
 // The workgroup's rows go through shared memory both ways: it loads 48
 // columns of all its rows at a time into a ring of 64 per row, which all
-// three terms read, and stores kOut columns of outputs at a time,
+// three terms read (each fill's columns read from the buffer during the
+// fill before), and stores kOut columns of outputs at a time,
 // neighbouring invocations reading or writing neighbouring words of one row
 // (one invocation per row would touch words a row apart). Each recursion
 // reads the same values in the same order as from the buffer.
+#extension GL_EXT_control_flow_attributes : require
 #include "ssimulacra2_common.glsl"
 
 const uint kRows = 32;  // rows of a workgroup (ssimulacra2_vk.cpp's kBlurRows)
@@ -53,20 +55,37 @@ float at(int x)
     return ring[slot(g_row, x)];
 }
 
+// The next kFill input columns of the workgroup's rows, kAhead of them per
+// invocation, read from the buffer one fill ahead: the reads are under way
+// while the recursions use the columns before them.
+const uint kAhead = kRows * kFill / (kRows * kTerms);
+float g_ahead[kAhead];
+
+void read_ahead(int from, int xsize)
+{
+    [[unroll]] for (uint j = 0; j < kAhead; j++) {
+        const uint i = gl_LocalInvocationID.x + j * kRows * kTerms;
+        const uint r = i / kFill;
+        const int x = from + int(i % kFill);
+        g_ahead[j] = r < g_rows && x < xsize ? work.v[row_at[r] + uint(x)] : 0.0;
+    }
+}
+
 // Makes input columns up to `need` available. A fill overwrites the oldest
-// kFill columns, none of which is read again. `need` and g_hi are the same in
-// every invocation, so are the barriers.
+// kFill columns, none of which is read again, with the columns read ahead,
+// then reads the next ones. `need` and g_hi are the same in every invocation,
+// so are the barriers.
 void ensure(int need, int xsize)
 {
     while (need >= g_hi && g_hi < xsize) {
         barrier();
-        for (uint i = gl_LocalInvocationID.x; i < kRows * kFill; i += kRows * kTerms) {
-            const uint r = i / kFill;
-            const int x = g_hi + int(i % kFill);
-            ring[slot(r, x)] = r < g_rows && x < xsize ? work.v[row_at[r] + uint(x)] : 0.0;
+        [[unroll]] for (uint j = 0; j < kAhead; j++) {
+            const uint i = gl_LocalInvocationID.x + j * kRows * kTerms;
+            ring[slot(i / kFill, g_hi + int(i % kFill))] = g_ahead[j];
         }
         barrier();
         g_hi += int(kFill);
+        if (g_hi < xsize) read_ahead(g_hi, xsize);
     }
 }
 
@@ -126,6 +145,7 @@ void main()
     g_lo = 0;
     barrier();
     const int N = k.radius, xsize = int(p.w);
+    read_ahead(0, xsize);
     const uint c = g_term;
     precise float prev = 0.0, prev2 = 0.0;
     int n = -N + 1;
