@@ -181,7 +181,13 @@ VkPipeline PipelineObjects::ready() const
     return pipeline.load(std::memory_order_acquire);
 }
 
-PipelineDeferral::PipelineDeferral(PipelineShelf &shelf) : shelf_(shelf), outer_(t_deferral) { t_deferral = this; }
+PipelineDeferral::PipelineDeferral(PipelineShelf &shelf)
+    : shelf_(shelf),
+      outer_(t_deferral),
+      max_workers_(std::min(kMaxWorkers, std::max(1u, std::thread::hardware_concurrency())))
+{
+    t_deferral = this;
+}
 
 PipelineDeferral::~PipelineDeferral()
 {
@@ -195,11 +201,10 @@ void PipelineDeferral::add(std::shared_ptr<const PipelineObjects> o, bool queue)
     asked_.push_back(o);
     if (!queue) return;  // another thread's deferral compiles it
     queue_.push_back(std::move(o));
-    // A worker per pipeline waiting, up to the cap (and the cores); wait()
+    // A worker per pipeline waiting, up to max_workers_; wait()
     // compiles too. With no thread to be had, it is left to wait() (or to
     // the dispatch that needs it first).
-    const unsigned cap = std::min(kMaxWorkers, std::max(1u, std::thread::hardware_concurrency()));
-    if (workers_.size() < cap && workers_.size() < queue_.size()) {
+    if (workers_.size() < max_workers_ && workers_.size() < queue_.size()) {
         try {
             workers_.emplace_back([this] { work(); });
         } catch (...) {

@@ -98,6 +98,7 @@ private:
 
     PipelineShelf &shelf_;
     PipelineDeferral *outer_;  // the thread's earlier deferral, restored when this one goes
+    const unsigned max_workers_;  // kMaxWorkers, or the cores where fewer
     std::mutex mutex_;
     std::condition_variable cv_;
     std::deque<std::shared_ptr<const PipelineObjects>> queue_;  // for the workers
