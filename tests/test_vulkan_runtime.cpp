@@ -238,6 +238,21 @@ TEST_CASE("frame ring: slots are reused only after their work is done", "[vulkan
 
 namespace {
 
+// An 8-bit pair whose squared error is closed-form: x mod 4 against 0 over a
+// 1003-wide row, padding to a 1024-byte stride that differs wildly and must
+// not count. Per row 250 full cycles of 0+1+4+9 plus 0+1+4 for x = 1000..1002,
+// so 3505; 37 rows give 129685.
+struct SseClosedForm {
+    static constexpr uint32_t w = 1003, h = 37, stride = 1024;
+    static constexpr uint64_t sse = 129685;
+    std::vector<uint8_t> ref = std::vector<uint8_t>(stride * h, 0), dist = std::vector<uint8_t>(stride * h, 0xff);
+    SseClosedForm()
+    {
+        for (uint32_t y = 0; y < h; y++)
+            for (uint32_t x = 0; x < w; x++) dist[y * stride + x] = uint8_t(x % 4);
+    }
+};
+
 vk::PipelineDesc sse_desc(std::span<const vk::SpecConstant> spec)
 {
     vk::PipelineDesc d;
@@ -298,11 +313,7 @@ TEST_CASE("pipelines asked for under a deferral: compiled before wait() returns,
           "[vulkan]")
 {
     auto st = validated_state();
-    // The closed form of the SSE kernel's test below: 129685.
-    const uint32_t w = 1003, h = 37, stride = 1024;
-    std::vector<uint8_t> ref(stride * h, 0), dist(stride * h, 0xff);
-    for (uint32_t y = 0; y < h; y++)
-        for (uint32_t x = 0; x < w; x++) dist[y * stride + x] = uint8_t(x % 4);
+    const SseClosedForm c;
     const vk::SpecConstant spec8[] = {{0, 64}, {1, 1}};
     vk::PipelineShelf &shelf = st->pipelines();
     const uint64_t built0 = shelf.built(), reused0 = shelf.reused();
@@ -316,9 +327,9 @@ TEST_CASE("pipelines asked for under a deferral: compiled before wait() returns,
         std::thread t([&] { other_err = vk::ComputePipeline::create(*st, sse_desc(spec8), &other); });
         t.join();
         REQUIRE(other_err == 0);
-        CHECK(run_sse_kernel(*st, 1, w, h, stride, 4, ref, dist, other.get()) == 129685u);
+        CHECK(run_sse_kernel(*st, 1, c.w, c.h, c.stride, 4, c.ref, c.dist, other.get()) == c.sse);
         // A dispatch before wait() compiles its pipeline first, if no worker did.
-        CHECK(run_sse_kernel(*st, 1, w, h, stride, 37, ref, dist, queued.get()) == 129685u);
+        CHECK(run_sse_kernel(*st, 1, c.w, c.h, c.stride, 37, c.ref, c.dist, queued.get()) == c.sse);
         CHECK(deferral.wait() == 0);
         CHECK(deferral.wait() == 0);  // nothing left: at once
     }
@@ -331,7 +342,7 @@ TEST_CASE("pipelines asked for under a deferral: compiled before wait() returns,
         REQUIRE(vk::ComputePipeline::create(*st, sse_desc(spec8), &again) == 0);
         CHECK(deferral.wait() == 0);
         CHECK(shelf.built() - built0 == 1);
-        CHECK(run_sse_kernel(*st, 1, w, h, stride, 4, ref, dist, again.get()) == 129685u);
+        CHECK(run_sse_kernel(*st, 1, c.w, c.h, c.stride, 4, c.ref, c.dist, again.get()) == c.sse);
     }
     check_clean(*st);
 }
@@ -342,14 +353,9 @@ TEST_CASE("the PSNR SSE kernel on closed forms", "[vulkan][psnr]")
 
     SECTION("8-bit: error x mod 4 over a 1003-wide row")
     {
-        // Per row: 250 full cycles of 0+1+4+9 plus 0+1+4 for x = 1000..1002, so
-        // 3505; 37 rows give 129685. Padding differs wildly and must not count.
-        const uint32_t w = 1003, h = 37, stride = 1024;
-        std::vector<uint8_t> ref(stride * h, 0), dist(stride * h, 0xff);
-        for (uint32_t y = 0; y < h; y++)
-            for (uint32_t x = 0; x < w; x++) dist[y * stride + x] = uint8_t(x % 4);
-        CHECK(run_sse_kernel(*st, 1, w, h, stride, 4, ref, dist) == 129685u);
-        CHECK(run_sse_kernel(*st, 1, w, h, stride, 37, ref, dist) == 129685u);
+        const SseClosedForm c;  // its comment works out 129685
+        CHECK(run_sse_kernel(*st, 1, c.w, c.h, c.stride, 4, c.ref, c.dist) == 129685u);
+        CHECK(run_sse_kernel(*st, 1, c.w, c.h, c.stride, 37, c.ref, c.dist) == 129685u);
     }
     SECTION("16-bit: full-scale errors overflow 32 bits")
     {
