@@ -46,14 +46,20 @@ layout(push_constant) uniform Params {
     uint stride[2];  // words from row to row: luma, chroma
     uint w;          // this scale's size
     uint h;
-    uint plane;      // floats from one plane of a scratch buffer to the next
-    uint in_base;    // first float of the input planes
-    uint out_base;   // first float of the output planes
+    uint plane;      // floats from one linear plane to the next (the full size's)
     uint in_w;       // the previous scale's size (downsampling)
     uint in_h;
     uint out_word;   // first double of this frame's results
     uint row_base;   // rows of the scales before this one
 } p;
+
+// Floats from one scratch plane of this scale to the next: each scale has
+// its own region of the scratch buffers (bound to the scale's descriptor
+// sets), its planes packed.
+uint scratch_plane()
+{
+    return p.w * p.h;
+}
 
 // a / b rounded once. Vulkan lets a float division be 2.5 units in the last
 // place off; in double, then rounded to float, the quotient of two floats is
@@ -71,4 +77,13 @@ float madd(float a, float b, float c)
     precise float pr = a * b;
     precise float r = pr + c;
     return r;
+}
+
+// madd() on each lane, written out: the kernels' loops are not unrolled by
+// glslc (whose unroller drops `precise` from the copies it makes), so a lane
+// loop's arrays would live in memory; vectors with constant lanes stay in
+// registers.
+vec4 madd4(vec4 a, vec4 b, vec4 c)
+{
+    return vec4(madd(a.x, b.x, c.x), madd(a.y, b.y, c.y), madd(a.z, b.z, c.z), madd(a.w, b.w, c.w));
 }

@@ -139,7 +139,7 @@ void main()
     g_term = gl_LocalInvocationID.x / kRows;
     if (g_term == 0) {
         const uint id = first + g_row;
-        row_at[g_row] = g_row < g_rows ? (id / p.h) * p.plane + (id % p.h) * p.w : 0u;
+        row_at[g_row] = g_row < g_rows ? id * p.w : 0u;  // the planes packed
     }
     g_hi = 0;
     g_lo = 0;
@@ -151,21 +151,39 @@ void main()
     int n = -N + 1;
     const int first_aligned = (N + 1 + 3) / 4 * 4;
     for (; n < min(first_aligned, xsize); ++n) one_step(n, xsize, prev, prev2);
+    // The term's multipliers of the four lanes, read once: lane j of
+    // mul_in, of mul_in_shifted's m = 1 to 3, of mul_prev2 and mul_prev.
+    const uint b = c * 4;
+    const vec4 m_in = vec4(k.mul_in[b], k.mul_in[b + 1], k.mul_in[b + 2], k.mul_in[b + 3]);
+    vec4 m_shift[3];
+    [[unroll]] for (uint m = 1; m < 4; m++) {
+        const uint o = (b + m) * 4;
+        m_shift[m - 1] = vec4(k.mul_in_shifted[o], k.mul_in_shifted[o + 1], k.mul_in_shifted[o + 2],
+                              k.mul_in_shifted[o + 3]);
+    }
+    const vec4 m_prev2 = vec4(k.mul_prev2[b], k.mul_prev2[b + 1], k.mul_prev2[b + 2], k.mul_prev2[b + 3]);
+    const vec4 m_prev = vec4(k.mul_prev[b], k.mul_prev[b + 1], k.mul_prev[b + 2], k.mul_prev[b + 3]);
     for (; n < xsize - N + 1 - 3; n += 4) {
         ensure(n + N + 2, xsize);
-        precise float s[4];
-        for (int j = 0; j < 4; j++) s[j] = at(n - N - 1 + j) + at(n + N - 1 + j);
-        precise float o[4];
-        for (int j = 0; j < 4; j++) {
-            precise float v = s[0] * k.mul_in[c * 4 + j];
-            for (int m = 1; m < 4; m++) v = madd(k.mul_in_shifted[(c * 4 + m) * 4 + j], s[m], v);
-            v = madd(k.mul_prev2[c * 4 + j], prev2, v);
-            v = madd(k.mul_prev[c * 4 + j], prev, v);
-            o[j] = v;
-        }
-        prev2 = o[2];
-        prev = o[3];
-        for (int j = 0; j < 4; j++) put(n + j, o[j]);
+        const int l = n - N - 1, r = n + N - 1;
+        precise float s0 = at(l) + at(r);
+        precise float s1 = at(l + 1) + at(r + 1);
+        precise float s2 = at(l + 2) + at(r + 2);
+        precise float s3 = at(l + 3) + at(r + 3);
+        precise vec4 v = s0 * m_in;
+        v = madd4(m_shift[0], vec4(s1), v);
+        v = madd4(m_shift[1], vec4(s2), v);
+        v = madd4(m_shift[2], vec4(s3), v);
+        v = madd4(m_prev2, vec4(prev2), v);
+        v = madd4(m_prev, vec4(prev), v);
+        prev2 = v.z;
+        prev = v.w;
+        // n - g_lo is a multiple of 4, as the stage's length.
+        const uint at4 = (g_term * kRows + g_row) * kPitch + uint(n - g_lo);
+        stage[at4] = v.x;
+        stage[at4 + 1] = v.y;
+        stage[at4 + 2] = v.z;
+        stage[at4 + 3] = v.w;
         flush_after(n + 3, xsize);
     }
     for (; n < xsize; ++n) one_step(n, xsize, prev, prev2);

@@ -23,7 +23,7 @@ shared double partial[6 * kLanes];
 void main()
 {
     const uint y = gl_WorkGroupID.x, c = gl_WorkGroupID.y, lane = gl_LocalInvocationID.x;
-    const uint row = y * p.w, P = p.plane;
+    const uint row = y * p.w, P = scratch_plane();
     precise double sum[6] = double[6](0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
     for (uint x = lane; x < p.w; x += kLanes) {
         const uint i = row + x;

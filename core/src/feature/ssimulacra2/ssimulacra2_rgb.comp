@@ -3,7 +3,7 @@
 // ssimulacra2, first step: each pixel of both pictures (gl_WorkGroupID.z: 0
 // reference, 1 distorted) to RGB as ssimulacra2_kernels_tmpl.h's rgb_row
 // (double, clamped to [0, 1], rounded to float), then sRGB -> linear. Writes
-// planes R, G, B of the reference, then of the distorted, at out_base.
+// planes R, G, B of the reference, then of the distorted.
 #include "ssimulacra2_common.glsl"
 
 layout(local_size_x = 16, local_size_y = 16) in;
@@ -56,7 +56,7 @@ void main()
     precise double r = yn + k.conv[4] * cr;
     precise double g = yn - k.conv[5] * cb - k.conv[6] * cr;
     precise double b = yn + k.conv[7] * cb;
-    const uint i = p.out_base + o * p.plane + y * p.w + x;
+    const uint i = o * p.plane + y * p.w + x;
     lin.v[i] = srgb_to_linear(clamp01(r));
     lin.v[i + p.plane] = srgb_to_linear(clamp01(g));
     lin.v[i + 2 * p.plane] = srgb_to_linear(clamp01(b));

@@ -23,7 +23,7 @@ void main()
 {
     const uint id = gl_GlobalInvocationID.x;
     if (id >= 15 * p.w) return;
-    const uint plane = id / p.w, base = plane * p.plane + id % p.w;
+    const uint plane = id / p.w, base = plane * scratch_plane() + id % p.w;
     const int N = k.radius, ysize = int(p.h);
     precise float a[3] = float[3](0.0, 0.0, 0.0), b[3] = float[3](0.0, 0.0, 0.0);
     for (int n0 = -N + 1; n0 < ysize; n0 += kAhead) {

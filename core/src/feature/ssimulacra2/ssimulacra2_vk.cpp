@@ -9,7 +9,15 @@
 // then one per column (ssimulacra2_vblur.comp),
 // and the maps' terms of each row summed in double by one workgroup, in a
 // fixed order (ssimulacra2_maps.comp). collect() adds the rows in order and
-// scores with the CPU's score(). The CPU adds the terms one pixel after
+// scores with the CPU's score().
+// The frame is recorded in stages, as a wavefront (ADR 0088): kernel k of
+// that chain (the first being rgb at scale 0, down at the others) of scale i
+// runs in stage i + k, so each stage holds the next step of every scale at
+// once, beside the other features' stages, instead of each scale's five
+// kernels one after another. Each scale has its own region of the scratch
+// buffers (`work`, `temp`, `blurred`) and its own descriptor sets, bound to
+// those regions alone; the linear planes alternate between two regions,
+// scale i + 2 overwriting scale i's after its last reader. The CPU adds the terms one pixel after
 // another, which parallel work cannot repeat: scores agree within 1e-6, not
 // bit for bit. The kernels need shaderFloat64;
 // without it the CPU extractor runs.
@@ -56,9 +64,9 @@ static_assert(offsetof(Consts, srgb_p) == 64 && offsetof(Consts, cbrt_exp_mul) =
 // ssimulacra2_common.glsl's push constants.
 struct Push {
     uint32_t off[6], stride[2];
-    uint32_t w, h, plane, in_base, out_base, in_w, in_h, out_word, row_base;
+    uint32_t w, h, plane, in_w, in_h, out_word, row_base;
 };
-static_assert(sizeof(Push) == 68);
+static_assert(sizeof(Push) == 60);
 
 constexpr unsigned kWorkPlanes = 15;  // XYB of both pictures and the three products
 constexpr unsigned kLinPlanes = 12;   // linear RGB of both pictures, two scales
@@ -88,12 +96,23 @@ static_assert(blur_shared_bytes(16) <= 16384);
 
 struct Scale {
     uint32_t w, h, row_base;
+    VkDeviceSize work_at, blurred_at;  // its region of `work` and `temp`, and of `blurred` (bytes)
 };
+
+// Where a region of a buffer may start: Vulkan's largest
+// minStorageBufferOffsetAlignment.
+constexpr VkDeviceSize kRegionAlign = 256;
+
+constexpr VkDeviceSize region_bytes(uint64_t floats)
+{
+    return (floats * sizeof(float) + kRegionAlign - 1) / kRegionAlign * kRegionAlign;
+}
 
 std::vector<Scale> scales_of(const FrameFormat &fmt)
 {
     std::vector<Scale> s;
     uint32_t w = fmt.w, h = fmt.h, rows = 0;
+    VkDeviceSize work_at = 0, blurred_at = 0;
     for (int i = 0; i < s2::kNumScales; i++) {
         if (i) {
             // libjxl goes on while the previous scale is at least 8x8.
@@ -101,17 +120,43 @@ std::vector<Scale> scales_of(const FrameFormat &fmt)
             w = (w + 1) / 2;
             h = (h + 1) / 2;
         }
-        s.push_back({w, h, rows});
+        s.push_back({w, h, rows, work_at, blurred_at});
         rows += h;
+        work_at += region_bytes(uint64_t(w) * h * kWorkPlanes);
+        blurred_at += region_bytes(uint64_t(w) * h * kBlurredPlanes);
     }
     return s;
 }
 
+// The bytes of `work` (and of `temp`): every scale's region.
+VkDeviceSize work_bytes(const std::vector<Scale> &scales)
+{
+    const Scale &last = scales.back();
+    return last.work_at + region_bytes(uint64_t(last.w) * last.h * kWorkPlanes);
+}
+
+VkDeviceSize blurred_bytes(const std::vector<Scale> &scales)
+{
+    const Scale &last = scales.back();
+    return last.blurred_at + region_bytes(uint64_t(last.w) * last.h * kBlurredPlanes);
+}
+
+// The bytes of each of the two regions of `lin`: six planes of the full size.
+VkDeviceSize lin_region_bytes(const FrameFormat &fmt)
+{
+    return region_bytes(uint64_t(fmt.w) * fmt.h * 6);
+}
+
+// The chain of kernels of each scale, in the order of their stages.
+enum Step : unsigned { kLinear, kXyb, kHblur, kVblur, kMaps, kSteps };
+
 bool fits(const State &st, const FrameFormat &fmt)
 {
-    const VkDeviceSize bytes = VkDeviceSize(fmt.w) * fmt.h * sizeof(float) * kWorkPlanes;
+    // The largest region bound (scale 0's of `work`) and the largest index
+    // a kernel computes (in `lin`, 12 planes).
+    const VkDeviceSize bytes = region_bytes(uint64_t(fmt.w) * fmt.h * kWorkPlanes);
     const VkPhysicalDeviceLimits &lim = st.limits();
-    return bytes <= lim.maxStorageBufferRange && uint64_t(fmt.w) * fmt.h * kWorkPlanes < (uint64_t(1) << 32) &&
+    return bytes <= lim.maxStorageBufferRange && uint64_t(fmt.w) * fmt.h * kLinPlanes < (uint64_t(1) << 32) &&
            (fmt.w + kTile - 1) / kTile <= lim.maxComputeWorkGroupCount[0] &&
            (fmt.h + kTile - 1) / kTile <= lim.maxComputeWorkGroupCount[1] &&
            (kWorkPlanes * std::max(fmt.w, fmt.h) + kLine - 1) / kLine <= lim.maxComputeWorkGroupCount[0] &&
@@ -224,7 +269,7 @@ public:
             unsigned buffers;
             std::unique_ptr<ComputePipeline> *out;
         };
-        const Kernel kernels[] = {{&spirv::ssimulacra2_rgb, 3, &rgb_},     {&spirv::ssimulacra2_down, 2, &down_},
+        const Kernel kernels[] = {{&spirv::ssimulacra2_rgb, 3, &rgb_},     {&spirv::ssimulacra2_down, 3, &down_},
                                   {&spirv::ssimulacra2_xyb, 3, &xyb_},     {&spirv::ssimulacra2_hblur, 3, &hblur_},
                                   {&spirv::ssimulacra2_vblur, 4, &vblur_}, {&spirv::ssimulacra2_maps, 4, &maps_}};
         for (const Kernel &kn : kernels) {
@@ -232,16 +277,16 @@ public:
             d.shader = kn.shader;
             d.buffers = kn.buffers;
             d.push_constant_size = sizeof(Push);
+            d.max_sets = kn.out == &rgb_ ? 1 : unsigned(scales_.size());  // a set per scale
             d.spec = kn.out == &rgb_     ? std::span<const SpecConstant>(rgb_spec)
                      : kn.out == &hblur_ ? std::span<const SpecConstant>(hblur_spec)
                                          : std::span<const SpecConstant>(spec);
             if (int err = ComputePipeline::create(st, d, kn.out)) return err;
         }
-        const VkDeviceSize plane_bytes = VkDeviceSize(plane_) * sizeof(float);
-        for (auto [buf, planes] : {std::pair{&lin_, kLinPlanes}, {&work_, kWorkPlanes}, {&temp_, kWorkPlanes},
-                                   {&blurred_, kBlurredPlanes}})
-            if (int err = st.allocator().create_buffer(plane_bytes * planes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                                                       MemoryUse::Device, buf))
+        for (auto [buf, bytes] : {std::pair{&lin_, 2 * lin_region_bytes(fmt)}, {&work_, work_bytes(scales_)},
+                                  {&temp_, work_bytes(scales_)}, {&blurred_, blurred_bytes(scales_)}})
+            if (int err = st.allocator().create_buffer(bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUse::Device,
+                                                       buf))
                 return err;
         return 0;
     }
@@ -261,80 +306,63 @@ public:
         push_.stride[1] = fb.ref[1].stride / 4;
         push_.plane = plane_;
         const BufferRange consts = {consts_->get(), 0, consts_->size()};
-        const BufferRange lin = {lin_.get(), 0, lin_.size()}, work = {work_.get(), 0, work_.size()};
-        const BufferRange temp = {temp_.get(), 0, temp_.size()}, blurred = {blurred_.get(), 0, blurred_.size()};
-        const BufferRange rgb[] = {consts, {fb.planes, 0, fb.planes_size}, lin};
-        const BufferRange down[] = {consts, lin};
-        const BufferRange xyb[] = {consts, lin, work};
-        const BufferRange hblur[] = {consts, work, temp};
-        const BufferRange vblur[] = {consts, temp, blurred, work};
-        const BufferRange maps[] = {consts, work, blurred, {fb.results, 0, fb.results_size}};
+        const VkDeviceSize lin_bytes = lin_region_bytes(fmt_);
+        const auto lin = [&](size_t i) { return BufferRange{lin_.get(), (i % 2) * lin_bytes, lin_bytes}; };
+        const BufferRange rgb[] = {consts, {fb.planes, 0, fb.planes_size}, lin(0)};
         if (int err = rgb_->make_set(rgb, &rgb_set_)) return err;
-        if (int err = down_->make_set(down, &down_set_)) return err;
-        if (int err = xyb_->make_set(xyb, &xyb_set_)) return err;
-        if (int err = hblur_->make_set(hblur, &hblur_set_)) return err;
-        if (int err = vblur_->make_set(vblur, &vblur_set_)) return err;
-        return maps_->make_set(maps, &maps_set_);
+        sets_.assign(scales_.size(), {});
+        for (size_t i = 0; i < scales_.size(); i++) {
+            const Scale &s = scales_[i];
+            const VkDeviceSize pixels = VkDeviceSize(s.w) * s.h * sizeof(float);
+            const BufferRange work = {work_.get(), s.work_at, pixels * kWorkPlanes};
+            const BufferRange temp = {temp_.get(), s.work_at, pixels * kWorkPlanes};
+            const BufferRange blurred = {blurred_.get(), s.blurred_at, pixels * kBlurredPlanes};
+            const BufferRange xyb[] = {consts, lin(i), work};
+            const BufferRange hblur[] = {consts, work, temp};
+            const BufferRange vblur[] = {consts, temp, blurred, work};
+            const BufferRange maps[] = {consts, work, blurred, {fb.results, 0, fb.results_size}};
+            ScaleSets &set = sets_[i];
+            if (i) {
+                const BufferRange down[] = {consts, lin(i - 1), lin(i)};
+                if (int err = down_->make_set(down, &set.down)) return err;
+            }
+            if (int err = xyb_->make_set(xyb, &set.xyb)) return err;
+            if (int err = hblur_->make_set(hblur, &set.hblur)) return err;
+            if (int err = vblur_->make_set(vblur, &set.vblur)) return err;
+            if (int err = maps_->make_set(maps, &set.maps)) return err;
+        }
+        return 0;
     }
 
-    // Profile mode times each kernel of each scale: rgb, then per scale
-    // down (from the second on), xyb, hblur, vblur and maps, with the scale's
-    // number (rgb, xyb0, hblur0, ..., down1, xyb1, ...).
-    std::vector<std::string> steps(unsigned) const override
+    // Stage t holds step t - i of each scale i that has one (the wavefront).
+    unsigned stages() const override { return unsigned(scales_.size()) + kSteps - 1; }
+
+    // Profile mode times each kernel of each scale alone, named with the
+    // scale's number (rgb, xyb0, down1, hblur0, xyb1, ...), in recording order.
+    std::vector<std::string> steps(unsigned stage) const override
     {
-        std::vector<std::string> names = {"rgb"};
-        for (size_t i = 0; i < scales_.size(); i++)
-            for (const char *k : {"down", "xyb", "hblur", "vblur", "maps"})
-                if (i || std::string_view(k) != "down") names.push_back(k + std::to_string(i));
+        std::vector<std::string> names;
+        for_each_step(stage, [&names](size_t i, Step k) {
+            static const char *const kNames[kSteps] = {"down", "xyb", "hblur", "vblur", "maps"};
+            names.push_back(i == 0 && k == kLinear ? std::string("rgb") : kNames[k] + std::to_string(i));
+        });
         return names;
     }
 
     int record(const Recording &rec) override
     {
-        const auto step_done = [&rec] {
-            if (rec.step_done) rec.step_done();
-        };
         if (rec.result_offset % sizeof(double)) return -EINVAL;
-        Push push = push_;
-        push.out_word = uint32_t(rec.result_offset / sizeof(double));
-        push.w = fmt_.w;
-        push.h = fmt_.h;
-        push.out_base = 0;
-        rgb_->dispatch(rec.cmd, rgb_set_, &push, groups(push.w, kTile), groups(push.h, kTile), 2);
-        compute_barrier(*st_, rec.cmd);
-        step_done();
-        for (size_t i = 0; i < scales_.size(); i++) {
-            const Scale &s = scales_[i];
-            // The linear planes of scale i: the first or the second six of `lin`.
-            const uint32_t lin_base = uint32_t(i % 2) * 6 * plane_;
-            push.w = s.w;
-            push.h = s.h;
-            push.row_base = s.row_base;
-            if (i) {
-                push.in_w = scales_[i - 1].w;
-                push.in_h = scales_[i - 1].h;
-                push.in_base = uint32_t((i - 1) % 2) * 6 * plane_;
-                push.out_base = lin_base;
-                down_->dispatch(rec.cmd, down_set_, &push, groups(s.w, kTile), groups(s.h, kTile), 6);
+        bool first = true;
+        for_each_step(rec.stage, [&](size_t i, Step k) {
+            // The steps of a stage are independent; profile mode times them
+            // one after another.
+            if (!first && rec.step_done) {
                 compute_barrier(*st_, rec.cmd);
-                step_done();
+                rec.step_done();
             }
-            push.in_base = lin_base;
-            xyb_->dispatch(rec.cmd, xyb_set_, &push, groups(s.w, kTile), groups(s.h, kTile));
-            compute_barrier(*st_, rec.cmd);
-            step_done();
-            hblur_->dispatch(rec.cmd, hblur_set_, &push, groups(kWorkPlanes * s.h, kBlurRows));
-            compute_barrier(*st_, rec.cmd);
-            step_done();
-            vblur_->dispatch(rec.cmd, vblur_set_, &push, groups(kWorkPlanes * s.w, kLine));
-            compute_barrier(*st_, rec.cmd);
-            step_done();
-            maps_->dispatch(rec.cmd, maps_set_, &push, s.h, 3);
-            if (i + 1 < scales_.size()) {
-                compute_barrier(*st_, rec.cmd);
-                step_done();
-            }
-        }
+            first = false;
+            record_step(rec, i, k);
+        });
         return 0;
     }
 
@@ -363,6 +391,55 @@ public:
 
 private:
     static uint32_t groups(uint32_t n, uint32_t per) { return (n + per - 1) / per; }
+
+    // Calls f(scale, step) for each step of `stage`, the largest scale first.
+    template <typename F>
+    void for_each_step(unsigned stage, F &&f) const
+    {
+        for (size_t i = 0; i < scales_.size() && i <= stage; i++)
+            if (stage - i < kSteps) f(i, Step(stage - i));
+    }
+
+    // One kernel of scale i. Its reads were written in earlier stages: its
+    // linear planes by the step before it, its scratch planes by its own
+    // earlier steps; the linear planes of scale i alternate with those of
+    // i + 1 and are overwritten by scale i + 2's downsampling, a stage after
+    // scale i's XYB, their last reader.
+    void record_step(const Recording &rec, size_t i, Step k)
+    {
+        const Scale &s = scales_[i];
+        Push push = push_;
+        push.out_word = uint32_t(rec.result_offset / sizeof(double));
+        push.w = s.w;
+        push.h = s.h;
+        push.row_base = s.row_base;
+        const ScaleSets &set = sets_[i];
+        switch (k) {
+        case kLinear:
+            if (i == 0) {
+                rgb_->dispatch(rec.cmd, rgb_set_, &push, groups(s.w, kTile), groups(s.h, kTile), 2);
+                break;
+            }
+            push.in_w = scales_[i - 1].w;
+            push.in_h = scales_[i - 1].h;
+            down_->dispatch(rec.cmd, set.down, &push, groups(s.w, kTile), groups(s.h, kTile), 6);
+            break;
+        case kXyb:
+            xyb_->dispatch(rec.cmd, set.xyb, &push, groups(s.w, kTile), groups(s.h, kTile));
+            break;
+        case kHblur:
+            hblur_->dispatch(rec.cmd, set.hblur, &push, groups(kWorkPlanes * s.h, kBlurRows));
+            break;
+        case kVblur:
+            vblur_->dispatch(rec.cmd, set.vblur, &push, groups(kWorkPlanes * s.w, kLine));
+            break;
+        case kMaps:
+            maps_->dispatch(rec.cmd, set.maps, &push, s.h, 3);
+            break;
+        case kSteps:
+            break;
+        }
+    }
 
     const Consts &consts(const FrameFormat &fmt)
     {
@@ -412,8 +489,13 @@ private:
     Consts consts_data_{};
     std::shared_ptr<const Buffer> consts_;
     std::unique_ptr<ComputePipeline> rgb_, down_, xyb_, hblur_, vblur_, maps_;
-    VkDescriptorSet rgb_set_ = VK_NULL_HANDLE, down_set_ = VK_NULL_HANDLE, xyb_set_ = VK_NULL_HANDLE,
-                    hblur_set_ = VK_NULL_HANDLE, vblur_set_ = VK_NULL_HANDLE, maps_set_ = VK_NULL_HANDLE;
+    // Each scale's descriptor sets, bound to its regions (down: from the second scale on).
+    struct ScaleSets {
+        VkDescriptorSet down = VK_NULL_HANDLE, xyb = VK_NULL_HANDLE, hblur = VK_NULL_HANDLE, vblur = VK_NULL_HANDLE,
+                        maps = VK_NULL_HANDLE;
+    };
+    VkDescriptorSet rgb_set_ = VK_NULL_HANDLE;
+    std::vector<ScaleSets> sets_;
     Buffer lin_, work_, temp_, blurred_;
 };
 

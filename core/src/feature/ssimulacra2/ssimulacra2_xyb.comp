@@ -2,7 +2,7 @@
 #version 450
 // ssimulacra2: linear RGB -> positive XYB for each pixel of both pictures
 // (libjxl's ToXYB and MakePositiveXYB, as ssimulacra2_kernels_tmpl.h's
-// to_xyb), and the products the blur takes. Writes 15 planes at 0 of `work`:
+// to_xyb), and the products the blur takes. Writes 15 planes to `work`:
 // XYB of the reference, XYB of the distorted, then per channel ref * ref,
 // dist * dist, ref * dist (each three planes).
 #include "ssimulacra2_common.glsl"
@@ -55,18 +55,19 @@ void main()
 {
     const uint x = gl_GlobalInvocationID.x, y = gl_GlobalInvocationID.y;
     if (x >= p.w || y >= p.h) return;
-    const uint i = y * p.w + x, l = p.in_base + i;
+    const uint i = y * p.w + x, l = i;
     const vec3 r = vec3(lin.v[l], lin.v[l + p.plane], lin.v[l + 2 * p.plane]);
     const vec3 d = vec3(lin.v[l + 3 * p.plane], lin.v[l + 4 * p.plane], lin.v[l + 5 * p.plane]);
     vec3 a, b;
     to_xyb(r, a);
     to_xyb(d, b);
+    const uint P = scratch_plane(), o = i;
     for (uint c = 0; c < 3; c++) {
         precise float aa = a[c] * a[c], bb = b[c] * b[c], ab = a[c] * b[c];
-        work.v[c * p.plane + i] = a[c];
-        work.v[(3 + c) * p.plane + i] = b[c];
-        work.v[(6 + c) * p.plane + i] = aa;
-        work.v[(9 + c) * p.plane + i] = bb;
-        work.v[(12 + c) * p.plane + i] = ab;
+        work.v[o + c * P] = a[c];
+        work.v[o + (3 + c) * P] = b[c];
+        work.v[o + (6 + c) * P] = aa;
+        work.v[o + (9 + c) * P] = bb;
+        work.v[o + (12 + c) * P] = ab;
     }
 }
