@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
 #version 450
-// ssimulacra2, first step: each pixel of both pictures (gl_WorkGroupID.z: 0
-// reference, 1 distorted) to RGB as ssimulacra2_kernels_tmpl.h's rgb_row
-// (double, clamped to [0, 1], rounded to float), then sRGB -> linear. Writes
-// planes R, G, B of the reference, then of the distorted.
+// ssimulacra2, first step: each pixel of both pictures to RGB as
+// ssimulacra2_kernels_tmpl.h's rgb_row (double, clamped to [0, 1], rounded to
+// float), then sRGB -> linear. Writes planes R, G, B of the reference, then of
+// the distorted, to `lin` (for the next scale), and the full size's XYB and
+// products to `work` (ssimulacra2_xyb.glsl), saving a pass over `lin`.
 #include "ssimulacra2_common.glsl"
 
 layout(local_size_x = 16, local_size_y = 16) in;
@@ -13,6 +14,9 @@ layout(constant_id = 3) const uint kSsY = 0;
 
 layout(std430, set = 0, binding = 1) restrict readonly buffer Planes { uint words[]; } planes;
 layout(std430, set = 0, binding = 2) restrict writeonly buffer Lin { float v[]; } lin;
+layout(std430, set = 0, binding = 3) restrict writeonly buffer Work { float v[]; } work;
+
+#include "ssimulacra2_xyb.glsl"
 
 const uint kSamplesPerWord = 4 / kBytesPerSample;
 
@@ -42,10 +46,9 @@ float srgb_to_linear(float x)
     return x > k.srgb_threshold ? high : low;
 }
 
-void main()
+// Picture pic's pixel (x, y) in linear RGB, also written to `lin`.
+vec3 linear_rgb(uint pic, uint x, uint y)
 {
-    const uint x = gl_GlobalInvocationID.x, y = gl_GlobalInvocationID.y, pic = gl_WorkGroupID.z;
-    if (x >= p.w || y >= p.h) return;
     const uint o = pic * 3;
     const double ys = sample_at(p.off[o], p.stride[0], x, y);
     const double us = sample_at(p.off[o + 1], p.stride[1], x >> kSsX, y >> kSsY);
@@ -56,8 +59,21 @@ void main()
     precise double r = yn + k.conv[4] * cr;
     precise double g = yn - k.conv[5] * cb - k.conv[6] * cr;
     precise double b = yn + k.conv[7] * cb;
+    const vec3 rgb = vec3(srgb_to_linear(clamp01(r)), srgb_to_linear(clamp01(g)), srgb_to_linear(clamp01(b)));
     const uint i = o * p.plane + y * p.w + x;
-    lin.v[i] = srgb_to_linear(clamp01(r));
-    lin.v[i + p.plane] = srgb_to_linear(clamp01(g));
-    lin.v[i + 2 * p.plane] = srgb_to_linear(clamp01(b));
+    lin.v[i] = rgb.x;
+    lin.v[i + p.plane] = rgb.y;
+    lin.v[i + 2 * p.plane] = rgb.z;
+    return rgb;
+}
+
+void main()
+{
+    const uint x = gl_GlobalInvocationID.x, y = gl_GlobalInvocationID.y;
+    if (x >= p.w || y >= p.h) return;
+    const vec3 r = linear_rgb(0, x, y), d = linear_rgb(1, x, y);
+    vec3 a, b;
+    to_xyb(r, a);
+    to_xyb(d, b);
+    store_xyb(y * p.w + x, a, b);
 }

@@ -11,10 +11,11 @@
 // fixed order (ssimulacra2_maps.comp). collect() adds the rows in order and
 // scores with the CPU's score().
 // The frame is recorded in stages, as a wavefront (ADR 0088): kernel k of
-// that chain (the first being rgb at scale 0, down at the others) of scale i
-// runs in stage i + k, so each stage holds the next step of every scale at
-// once, beside the other features' stages, instead of each scale's five
-// kernels one after another. Each scale has its own region of the scratch
+// that chain (the first being down) of scale i runs in stage i + k, so each
+// stage holds the next step of every scale at once, beside the other
+// features' stages, instead of each scale's five kernels one after another.
+// The full size's chain is a step shorter: rgb writes its XYB and products
+// too. Each scale has its own region of the scratch
 // buffers (`work`, `temp`, `blurred`) and its own descriptor sets, bound to
 // those regions alone; the linear planes alternate between two regions,
 // scale i + 2 overwriting scale i's after its last reader. The CPU adds the terms one pixel after
@@ -147,7 +148,8 @@ VkDeviceSize lin_region_bytes(const FrameFormat &fmt)
     return region_bytes(uint64_t(fmt.w) * fmt.h * 6);
 }
 
-// The chain of kernels of each scale, in the order of their stages.
+// The chain of kernels of each scale, in the order of their stages (at the
+// full size, rgb is the first and does the second).
 enum Step : unsigned { kLinear, kXyb, kHblur, kVblur, kMaps, kSteps };
 
 bool fits(const State &st, const FrameFormat &fmt)
@@ -269,7 +271,7 @@ public:
             unsigned buffers;
             std::unique_ptr<ComputePipeline> *out;
         };
-        const Kernel kernels[] = {{&spirv::ssimulacra2_rgb, 3, &rgb_},     {&spirv::ssimulacra2_down, 3, &down_},
+        const Kernel kernels[] = {{&spirv::ssimulacra2_rgb, 4, &rgb_},     {&spirv::ssimulacra2_down, 3, &down_},
                                   {&spirv::ssimulacra2_xyb, 3, &xyb_},     {&spirv::ssimulacra2_hblur, 3, &hblur_},
                                   {&spirv::ssimulacra2_vblur, 4, &vblur_}, {&spirv::ssimulacra2_maps, 4, &maps_}};
         for (const Kernel &kn : kernels) {
@@ -308,8 +310,6 @@ public:
         const BufferRange consts = {consts_->get(), 0, consts_->size()};
         const VkDeviceSize lin_bytes = lin_region_bytes(fmt_);
         const auto lin = [&](size_t i) { return BufferRange{lin_.get(), (i % 2) * lin_bytes, lin_bytes}; };
-        const BufferRange rgb[] = {consts, {fb.planes, 0, fb.planes_size}, lin(0)};
-        if (int err = rgb_->make_set(rgb, &rgb_set_)) return err;
         sets_.assign(scales_.size(), {});
         for (size_t i = 0; i < scales_.size(); i++) {
             const Scale &s = scales_[i];
@@ -322,11 +322,14 @@ public:
             const BufferRange vblur[] = {consts, temp, blurred, work};
             const BufferRange maps[] = {consts, work, blurred, {fb.results, 0, fb.results_size}};
             ScaleSets &set = sets_[i];
-            if (i) {
+            if (i == 0) {
+                const BufferRange rgb[] = {consts, {fb.planes, 0, fb.planes_size}, lin(0), work};
+                if (int err = rgb_->make_set(rgb, &rgb_set_)) return err;
+            } else {
                 const BufferRange down[] = {consts, lin(i - 1), lin(i)};
                 if (int err = down_->make_set(down, &set.down)) return err;
+                if (int err = xyb_->make_set(xyb, &set.xyb)) return err;
             }
-            if (int err = xyb_->make_set(xyb, &set.xyb)) return err;
             if (int err = hblur_->make_set(hblur, &set.hblur)) return err;
             if (int err = vblur_->make_set(vblur, &set.vblur)) return err;
             if (int err = maps_->make_set(maps, &set.maps)) return err;
@@ -334,11 +337,12 @@ public:
         return 0;
     }
 
-    // Stage t holds step t - i of each scale i that has one (the wavefront).
+    // Stage t holds step t - i of each scale i that has one (the wavefront;
+    // the full size one step ahead from its second step on).
     unsigned stages() const override { return unsigned(scales_.size()) + kSteps - 1; }
 
     // Profile mode times each kernel of each scale alone, named with the
-    // scale's number (rgb, xyb0, down1, hblur0, xyb1, ...), in recording order.
+    // scale's number (rgb, hblur0, down1, vblur0, xyb1, ...), in recording order.
     std::vector<std::string> steps(unsigned stage) const override
     {
         std::vector<std::string> names;
@@ -396,8 +400,10 @@ private:
     template <typename F>
     void for_each_step(unsigned stage, F &&f) const
     {
-        for (size_t i = 0; i < scales_.size() && i <= stage; i++)
-            if (stage - i < kSteps) f(i, Step(stage - i));
+        for (size_t i = 0; i < scales_.size() && i <= stage; i++) {
+            const unsigned k = i == 0 && stage > 0 ? stage + 1 : stage - unsigned(i);
+            if (k < kSteps) f(i, Step(k));
+        }
     }
 
     // One kernel of scale i. Its reads were written in earlier stages: its
@@ -417,7 +423,7 @@ private:
         switch (k) {
         case kLinear:
             if (i == 0) {
-                rgb_->dispatch(rec.cmd, rgb_set_, &push, groups(s.w, kTile), groups(s.h, kTile), 2);
+                rgb_->dispatch(rec.cmd, rgb_set_, &push, groups(s.w, kTile), groups(s.h, kTile));
                 break;
             }
             push.in_w = scales_[i - 1].w;
