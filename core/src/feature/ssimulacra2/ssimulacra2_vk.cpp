@@ -6,7 +6,7 @@
 // (ssimulacra2_xyb.comp), the five recursive Gaussian blurs, three
 // invocations per row, one per term of the recursion
 // (ssimulacra2_hblur.comp, reading and writing through shared memory)
-// then one per column (ssimulacra2_vblur.comp),
+// then one per column and term (ssimulacra2_vblur.comp),
 // and the maps' terms of each row summed in double by one workgroup, in a
 // fixed order (ssimulacra2_maps.comp). collect() adds the rows in order and
 // scores with the CPU's score().
@@ -73,11 +73,13 @@ constexpr unsigned kWorkPlanes = 15;  // XYB of both pictures and the three prod
 constexpr unsigned kLinPlanes = 12;   // linear RGB of both pictures, two scales
 constexpr unsigned kBlurredPlanes = 6;  // blurred XYB of both (the blurred products go back to `work`)
 constexpr unsigned kSums = 18;        // doubles per row: 6 per channel
-constexpr uint32_t kTile = 16, kLine = 64;
+constexpr uint32_t kTile = 16;
 constexpr uint32_t kMapLanes = 256;  // ssimulacra2_maps.comp's invocations per row
 // ssimulacra2_hblur.comp's rows per workgroup, and the largest radius its ring
 // of 64 columns, filled 48 at a time, holds (2 * radius + 3 <= 64 - 48).
 constexpr uint32_t kBlurRows = 32;
+// ssimulacra2_vblur.comp's columns per workgroup (three invocations each).
+constexpr uint32_t kBlurColumns = 32;
 constexpr int kBlurMaxRadius = 6;
 
 // ssimulacra2_hblur.comp's shared memory with `out` output columns per store:
@@ -161,7 +163,7 @@ bool fits(const State &st, const FrameFormat &fmt)
     return bytes <= lim.maxStorageBufferRange && uint64_t(fmt.w) * fmt.h * kLinPlanes < (uint64_t(1) << 32) &&
            (fmt.w + kTile - 1) / kTile <= lim.maxComputeWorkGroupCount[0] &&
            (fmt.h + kTile - 1) / kTile <= lim.maxComputeWorkGroupCount[1] &&
-           (kWorkPlanes * std::max(fmt.w, fmt.h) + kLine - 1) / kLine <= lim.maxComputeWorkGroupCount[0] &&
+           (kWorkPlanes * fmt.w + kBlurColumns - 1) / kBlurColumns <= lim.maxComputeWorkGroupCount[0] &&
            (kWorkPlanes * fmt.h + kBlurRows - 1) / kBlurRows <= lim.maxComputeWorkGroupCount[0] &&
            s2::gaussian().radius <= kBlurMaxRadius && fmt.h <= lim.maxComputeWorkGroupCount[0] &&
            lim.maxComputeWorkGroupInvocations >= kMapLanes && lim.maxComputeWorkGroupSize[0] >= 3 * kBlurRows &&
@@ -437,7 +439,7 @@ private:
             hblur_->dispatch(rec.cmd, set.hblur, &push, groups(kWorkPlanes * s.h, kBlurRows));
             break;
         case kVblur:
-            vblur_->dispatch(rec.cmd, set.vblur, &push, groups(kWorkPlanes * s.w, kLine));
+            vblur_->dispatch(rec.cmd, set.vblur, &push, groups(kWorkPlanes * s.w, kBlurColumns));
             break;
         case kMaps:
             maps_->dispatch(rec.cmd, set.maps, &push, s.h, 3);
