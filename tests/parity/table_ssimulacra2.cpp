@@ -21,8 +21,8 @@ using namespace vmaf::test::parity;
 
 namespace {
 
-// The sums of the maps are added in another order than the CPU's (one row
-// after another, each row's in double): ADR 0078.
+// The sums of the maps are added in another order than the CPU's (one column
+// after another, each column's in double): ADR 0078, ADR 0088.
 constexpr double kTolerance = 1e-6;
 
 // A diagonal ramp over the depth's range per plane, the distorted one up to a

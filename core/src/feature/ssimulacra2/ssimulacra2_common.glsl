@@ -50,7 +50,7 @@ layout(push_constant) uniform Params {
     uint in_w;       // the previous scale's size (downsampling)
     uint in_h;
     uint out_word;   // first double of this frame's results
-    uint row_base;   // rows of the scales before this one
+    uint sum_base;   // columns of the scales before this one (their sums come first)
 } p;
 
 // Floats from one scratch plane of this scale to the next: each scale has

@@ -1,44 +1,65 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
 #version 450
-// ssimulacra2: the recursive Gaussian down the columns of the 15 planes of
-// `temp` (column id = plane * w + column): the blurred XYB of both pictures
-// into `blurred` (6 planes), the blurred products back into their own planes
-// of `work`: y_n = n2 s - d1 y_{n-1} - y_{n-2} for each of the three terms,
-// s the sum of the rows N + 1 up and N - 1 down (zero outside), as
-// ssimulacra2_kernels_tmpl.h's blur_column_step.
-// A workgroup takes 32 columns; each column's three terms run in three
-// invocations of their own (invocation / 32 being the term, so each subgroup
-// of 32 follows one term), three times the invocations a column per
-// invocation would have. Every kBatch rows the terms meet in shared memory and
-// the workgroup adds each output's three (o0 + (o1 + o2), the CPU's order)
-// and stores the sums, neighbouring invocations storing neighbouring columns.
-// The inputs of a batch are loaded before they are used, so that their loads
-// are in flight together rather than one step's after another's.
+// ssimulacra2: the recursive Gaussian down the columns of the five planes of
+// one channel of `temp` (mu1, mu2, sigma11, sigma22, sigma12 before the
+// column blur: planes c, 3 + c, 6 + c, 9 + c, 12 + c), then the SSIM and
+// edge-difference maps' terms of each pixel, which the blurred values give
+// at once, without storing them. The recursion: y_n = n2 s - d1 y_{n-1} -
+// y_{n-2} for each of the three terms, s the sum of the rows N + 1 up and
+// N - 1 down (zero outside), as ssimulacra2_kernels_tmpl.h's
+// blur_column_step; the maps' terms as its ssim_terms and edge_terms.
+// A workgroup takes 32 columns of one channel (gl_WorkGroupID.y). Each of the
+// 15 recursions of a column (5 planes, 3 terms) runs in an invocation of its
+// own (invocation / 32 = plane * 3 + term: each subgroup of 32 follows one),
+// its inputs loaded kBatch rows at a time, before they are used. Every kBatch
+// rows the recursions meet in shared memory: invocation j * 32 + x adds each
+// plane's three terms at row j of the batch, column x (o0 + (o1 + o2), the
+// CPU's order), and adds the pixel's terms in double to its six sums. At the
+// end each column's eight sums (rows j, j + 8, ... for j = 0 to 7) are added
+// in the order of j, and the six totals of column x of channel c are written
+// as doubles at result (sum_base + x) * 18 + c * 6: SSIM d and d^4, artifact
+// and its 4th power, detail lost and its 4th power. The host adds the columns
+// in order.
 #extension GL_EXT_control_flow_attributes : require
 #include "ssimulacra2_common.glsl"
 
 const uint kColumns = 32;  // columns of a workgroup (ssimulacra2_vk.cpp's kBlurColumns)
+const uint kPlanes = 5;
 const uint kTerms = 3;
-const int kBatch = 8;      // rows between the terms' meetings
-layout(local_size_x = 96) in;  // kColumns * kTerms
+const int kBatch = 8;      // rows between the recursions' meetings
+const uint kMappers = uint(kBatch) * kColumns;  // invocations adding the maps' terms
+layout(local_size_x = 480) in;  // kColumns * kPlanes * kTerms
 
 layout(std430, set = 0, binding = 1) restrict readonly buffer Temp { float v[]; } temp;
-layout(std430, set = 0, binding = 2) restrict writeonly buffer Blurred { float v[]; } blurred;
-layout(std430, set = 0, binding = 3) restrict buffer Work { float v[]; } work;
+layout(std430, set = 0, binding = 2) restrict readonly buffer Work { float v[]; } work;  // the XYB planes
+layout(std430, set = 0, binding = 3) restrict writeonly buffer Results { double v[]; } results;
 
-shared float part[kTerms * kBatch * kColumns];  // term t's output of row j, column c at (t * kBatch + j) * kColumns + c
+// Recursion r's output of row j of the batch, column x, at (r * kBatch + j) * kColumns + x.
+shared float part[kPlanes * kTerms * uint(kBatch) * kColumns];
+shared double sums[6 * kMappers];
+
+// The three terms of plane m's output at row j, column x of the batch.
+float blurred_at(uint m, uint j, uint x)
+{
+    const uint r = m * kTerms;
+    precise float v = part[(r * uint(kBatch) + j) * kColumns + x] +
+                      (part[((r + 1) * uint(kBatch) + j) * kColumns + x] +
+                       part[((r + 2) * uint(kBatch) + j) * kColumns + x]);
+    return v;
+}
 
 void main()
 {
-    const uint col = gl_LocalInvocationID.x % kColumns, term = gl_LocalInvocationID.x / kColumns;
-    const uint first = gl_WorkGroupID.x * kColumns, columns = 15 * p.w;
-    const uint id = first + col;
-    const bool mine = id < columns;
-    // Invocations past the last column keep to the barriers and do nothing else.
-    const uint base = mine ? (id / p.w) * scratch_plane() + id % p.w : 0u;
+    const uint lid = gl_LocalInvocationID.x, col = lid % kColumns, rec = lid / kColumns;
+    const uint m = rec / kTerms, term = rec % kTerms, c = gl_WorkGroupID.y;
+    const uint x = gl_WorkGroupID.x * kColumns + col, P = scratch_plane();
+    // Invocations past the last column keep to the barriers and store nothing.
+    const bool mine = x < p.w;
+    const uint base = (m * 3 + c) * P + (mine ? x : 0u);
     const int N = k.radius, ysize = int(p.h);
     const float n2 = k.n2[term], neg_d1 = -k.d1[term];
     precise float a = 0.0, b = 0.0;
+    precise double sum[6] = double[6](0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
     for (int n0 = -N + 1; n0 < ysize; n0 += kBatch) {
         // Rows N + 1 up and N - 1 down of steps n0 to n0 + kBatch - 1 (0 where
         // a row is outside the plane; those are not added below).
@@ -52,26 +73,60 @@ void main()
             const int n = n0 + j;
             if (n >= ysize) break;
             const int t = n - N - 1, bo = n + N - 1;
-            precise float sum = 0.0;
-            if (bo < ysize) sum = bottom[j];
-            if (t >= 0) sum = top[j] + sum;
-            precise float y = madd(n2, sum, madd(neg_d1, a, -b));
+            precise float s = 0.0;
+            if (bo < ysize) s = bottom[j];
+            if (t >= 0) s = top[j] + s;
+            precise float y = madd(n2, s, madd(neg_d1, a, -b));
             b = a;
             a = y;
-            part[(term * kBatch + uint(j)) * kColumns + col] = y;
+            part[(rec * uint(kBatch) + uint(j)) * kColumns + col] = y;
         }
         barrier();
-        // The batch's outputs (rows n0 to n0 + kBatch - 1 that exist and are >= 0).
-        for (uint i = gl_LocalInvocationID.x; i < uint(kBatch) * kColumns; i += kColumns * kTerms) {
-            const uint j = i / kColumns, c = i % kColumns, out_id = first + c;
-            const int n = n0 + int(j);
-            if (n < 0 || n >= ysize || out_id >= columns) continue;
-            precise float out_ = part[j * kColumns + c] +
-                                 (part[(kBatch + j) * kColumns + c] + part[(2 * kBatch + j) * kColumns + c]);
-            const uint plane = out_id / p.w, at = plane * scratch_plane() + out_id % p.w + uint(n) * p.w;
-            if (plane < 6) blurred.v[at] = out_;
-            else work.v[at] = out_;
+        const int n = n0 + int(rec);  // a mapper's row (rec < kBatch)
+        if (lid < kMappers && mine && n >= 0 && n < ysize) {
+            const float mu1 = blurred_at(0, rec, col), mu2 = blurred_at(1, rec, col);
+            const float s11 = blurred_at(2, rec, col), s22 = blurred_at(3, rec, col);
+            const float s12 = blurred_at(4, rec, col);
+            precise float mu11 = mu1 * mu1, mu22 = mu2 * mu2, mu12 = mu1 * mu2;
+            precise float dm = mu1 - mu2;
+            precise float dm2 = dm * dm;
+            precise float num_m = float(1.0lf - double(dm2));
+            precise float num_s = 2.0 * (s12 - mu12) + k.c2;
+            precise float denom_s = (s11 - mu11) + (s22 - mu22) + k.c2;
+            precise float nm = num_m * num_s;
+            precise float q = div_once(nm, denom_s);
+            precise double v = 1.0lf - double(q);
+            v = max(v, 0.0lf);
+            sum[0] += v;
+            v *= v;
+            v *= v;
+            sum[1] += v;
+
+            const uint i = uint(n) * p.w + x;
+            const float img1 = work.v[c * P + i], img2 = work.v[(3 + c) * P + i];
+            precise float e2 = abs(img2 - mu2), e1 = abs(img1 - mu1);
+            precise double d1 = (1.0lf + double(e2)) / (1.0lf + double(e1)) - 1.0lf;
+            precise double ar = max(d1, 0.0lf);
+            sum[2] += ar;
+            ar *= ar;
+            ar *= ar;
+            sum[3] += ar;
+            precise double l = max(-d1, 0.0lf);
+            sum[4] += l;
+            l *= l;
+            l *= l;
+            sum[5] += l;
         }
         barrier();
+    }
+    if (lid < kMappers)
+        for (uint q = 0; q < 6; q++) sums[q * kMappers + lid] = sum[q];
+    barrier();
+    if (lid >= kColumns || !mine) return;
+    const uint at = p.out_word + (p.sum_base + x) * 18 + c * 6;
+    for (uint q = 0; q < 6; q++) {
+        precise double t = sums[q * kMappers + col];
+        for (uint j = 1; j < uint(kBatch); j++) t += sums[q * kMappers + j * kColumns + col];
+        results.v[at + q] = t;
     }
 }

@@ -1,27 +1,26 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
 // ssimulacra2 on the GPU: the twin of ssimulacra2_cpu.cpp, the same float
 // operations in the same order (ADR 0078). One kernel turns both pictures into
-// linear RGB (ssimulacra2_rgb.comp); then per scale: the 2x2 downsampling
+// linear RGB, and the full size into XYB and the products the blurs take
+// (ssimulacra2_rgb.comp); then per scale: the 2x2 downsampling
 // (ssimulacra2_down.comp, from the second scale on), XYB and the products
-// (ssimulacra2_xyb.comp), the five recursive Gaussian blurs, three
-// invocations per row, one per term of the recursion
-// (ssimulacra2_hblur.comp, reading and writing through shared memory)
-// then one per column and term (ssimulacra2_vblur.comp),
-// and the maps' terms of each row summed in double by one workgroup, in a
-// fixed order (ssimulacra2_maps.comp). collect() adds the rows in order and
-// scores with the CPU's score().
+// (ssimulacra2_xyb.comp), the five recursive Gaussian blurs of each channel,
+// three invocations per row, one per term of the recursion
+// (ssimulacra2_hblur.comp, reading and writing through shared memory), then
+// one per column, plane and term, which also add the maps' terms of each
+// column in double, in a fixed order (ssimulacra2_vblur.comp). collect() adds
+// the columns in order and scores with the CPU's score(). The CPU adds the
+// terms one pixel after another, which parallel work cannot repeat: scores
+// agree within 1e-6, not bit for bit. The kernels need shaderFloat64; without
+// it the CPU extractor runs.
 // The frame is recorded in stages, as a wavefront (ADR 0088): kernel k of
-// that chain (the first being down) of scale i runs in stage i + k, so each
+// the chain down, xyb, hblur, vblur of scale i runs in stage i + k, so each
 // stage holds the next step of every scale at once, beside the other
-// features' stages, instead of each scale's five kernels one after another.
-// The full size's chain is a step shorter: rgb writes its XYB and products
-// too. Each scale has its own region of the scratch
-// buffers (`work`, `temp`, `blurred`) and its own descriptor sets, bound to
+// features' stages, instead of each scale's kernels one after another; the
+// full size's chain is rgb, hblur, vblur. Each scale has its own region of
+// the scratch buffers (`work`, `temp`) and its own descriptor sets, bound to
 // those regions alone; the linear planes alternate between two regions,
-// scale i + 2 overwriting scale i's after its last reader. The CPU adds the terms one pixel after
-// another, which parallel work cannot repeat: scores agree within 1e-6, not
-// bit for bit. The kernels need shaderFloat64;
-// without it the CPU extractor runs.
+// scale i + 2 overwriting scale i's after its last reader.
 #include <algorithm>
 #include <bit>
 #include <cerrno>
@@ -65,21 +64,21 @@ static_assert(offsetof(Consts, srgb_p) == 64 && offsetof(Consts, cbrt_exp_mul) =
 // ssimulacra2_common.glsl's push constants.
 struct Push {
     uint32_t off[6], stride[2];
-    uint32_t w, h, plane, in_w, in_h, out_word, row_base;
+    uint32_t w, h, plane, in_w, in_h, out_word, sum_base;
 };
 static_assert(sizeof(Push) == 60);
 
 constexpr unsigned kWorkPlanes = 15;  // XYB of both pictures and the three products
 constexpr unsigned kLinPlanes = 12;   // linear RGB of both pictures, two scales
-constexpr unsigned kBlurredPlanes = 6;  // blurred XYB of both (the blurred products go back to `work`)
-constexpr unsigned kSums = 18;        // doubles per row: 6 per channel
+constexpr unsigned kSums = 18;        // doubles per column: 6 per channel
 constexpr uint32_t kTile = 16;
-constexpr uint32_t kMapLanes = 256;  // ssimulacra2_maps.comp's invocations per row
 // ssimulacra2_hblur.comp's rows per workgroup, and the largest radius its ring
 // of 64 columns, filled 48 at a time, holds (2 * radius + 3 <= 64 - 48).
 constexpr uint32_t kBlurRows = 32;
-// ssimulacra2_vblur.comp's columns per workgroup (three invocations each).
-constexpr uint32_t kBlurColumns = 32;
+// ssimulacra2_vblur.comp's columns per workgroup (fifteen invocations each:
+// five planes, three terms), its rows between meetings, and its shared memory.
+constexpr uint32_t kBlurColumns = 32, kBlurInvocations = kBlurColumns * 15, kBlurBatch = 8;
+constexpr uint32_t kColumnShared = kBlurInvocations * kBlurBatch * 4 + 6 * kBlurBatch * kBlurColumns * 8;
 constexpr int kBlurMaxRadius = 6;
 
 // ssimulacra2_hblur.comp's shared memory with `out` output columns per store:
@@ -98,8 +97,8 @@ uint32_t blur_out(const VkPhysicalDeviceLimits &lim)
 static_assert(blur_shared_bytes(16) <= 16384);
 
 struct Scale {
-    uint32_t w, h, row_base;
-    VkDeviceSize work_at, blurred_at;  // its region of `work` and `temp`, and of `blurred` (bytes)
+    uint32_t w, h, sum_base;  // sum_base: columns of the scales before it (its sums come after theirs)
+    VkDeviceSize work_at;     // its region of `work` and `temp` (bytes)
 };
 
 // Where a region of a buffer may start: Vulkan's largest
@@ -114,8 +113,8 @@ constexpr VkDeviceSize region_bytes(uint64_t floats)
 std::vector<Scale> scales_of(const FrameFormat &fmt)
 {
     std::vector<Scale> s;
-    uint32_t w = fmt.w, h = fmt.h, rows = 0;
-    VkDeviceSize work_at = 0, blurred_at = 0;
+    uint32_t w = fmt.w, h = fmt.h, columns = 0;
+    VkDeviceSize work_at = 0;
     for (int i = 0; i < s2::kNumScales; i++) {
         if (i) {
             // libjxl goes on while the previous scale is at least 8x8.
@@ -123,10 +122,9 @@ std::vector<Scale> scales_of(const FrameFormat &fmt)
             w = (w + 1) / 2;
             h = (h + 1) / 2;
         }
-        s.push_back({w, h, rows, work_at, blurred_at});
-        rows += h;
+        s.push_back({w, h, columns, work_at});
+        columns += w;
         work_at += region_bytes(uint64_t(w) * h * kWorkPlanes);
-        blurred_at += region_bytes(uint64_t(w) * h * kBlurredPlanes);
     }
     return s;
 }
@@ -138,12 +136,6 @@ VkDeviceSize work_bytes(const std::vector<Scale> &scales)
     return last.work_at + region_bytes(uint64_t(last.w) * last.h * kWorkPlanes);
 }
 
-VkDeviceSize blurred_bytes(const std::vector<Scale> &scales)
-{
-    const Scale &last = scales.back();
-    return last.blurred_at + region_bytes(uint64_t(last.w) * last.h * kBlurredPlanes);
-}
-
 // The bytes of each of the two regions of `lin`: six planes of the full size.
 VkDeviceSize lin_region_bytes(const FrameFormat &fmt)
 {
@@ -152,7 +144,7 @@ VkDeviceSize lin_region_bytes(const FrameFormat &fmt)
 
 // The chain of kernels of each scale, in the order of their stages (at the
 // full size, rgb is the first and does the second).
-enum Step : unsigned { kLinear, kXyb, kHblur, kVblur, kMaps, kSteps };
+enum Step : unsigned { kLinear, kXyb, kHblur, kVblur, kSteps };
 
 bool fits(const State &st, const FrameFormat &fmt)
 {
@@ -166,9 +158,8 @@ bool fits(const State &st, const FrameFormat &fmt)
            (kWorkPlanes * fmt.w + kBlurColumns - 1) / kBlurColumns <= lim.maxComputeWorkGroupCount[0] &&
            (kWorkPlanes * fmt.h + kBlurRows - 1) / kBlurRows <= lim.maxComputeWorkGroupCount[0] &&
            s2::gaussian().radius <= kBlurMaxRadius && fmt.h <= lim.maxComputeWorkGroupCount[0] &&
-           lim.maxComputeWorkGroupInvocations >= kMapLanes && lim.maxComputeWorkGroupSize[0] >= 3 * kBlurRows &&
-           lim.maxComputeWorkGroupSize[0] >= kMapLanes &&
-           lim.maxComputeSharedMemorySize >= 6 * kMapLanes * sizeof(double);
+           lim.maxComputeWorkGroupInvocations >= kBlurInvocations && lim.maxComputeWorkGroupSize[0] >= 3 * kBlurRows &&
+           lim.maxComputeWorkGroupSize[0] >= kBlurInvocations && lim.maxComputeSharedMemorySize >= kColumnShared;
 }
 
 // Triples for run_fma_probe(), all of normal floats with normal results:
@@ -259,7 +250,7 @@ public:
         scales_ = scales_of(fmt);
         plane_ = fmt.w * fmt.h;
         const Scale &last = scales_.back();
-        *result_bytes = size_t(last.row_base + last.h) * kSums * sizeof(double);
+        *result_bytes = size_t(last.sum_base + last.w) * kSums * sizeof(double);
 
         if (int err = upload_table(st, std::as_bytes(std::span(&consts(fmt), 1)), &consts_)) return err;
         unsigned ss_x = 0, ss_y = 0;
@@ -275,7 +266,7 @@ public:
         };
         const Kernel kernels[] = {{&spirv::ssimulacra2_rgb, 4, &rgb_},     {&spirv::ssimulacra2_down, 3, &down_},
                                   {&spirv::ssimulacra2_xyb, 3, &xyb_},     {&spirv::ssimulacra2_hblur, 3, &hblur_},
-                                  {&spirv::ssimulacra2_vblur, 4, &vblur_}, {&spirv::ssimulacra2_maps, 4, &maps_}};
+                                  {&spirv::ssimulacra2_vblur, 4, &vblur_}};
         for (const Kernel &kn : kernels) {
             PipelineDesc d;
             d.shader = kn.shader;
@@ -288,7 +279,7 @@ public:
             if (int err = ComputePipeline::create(st, d, kn.out)) return err;
         }
         for (auto [buf, bytes] : {std::pair{&lin_, 2 * lin_region_bytes(fmt)}, {&work_, work_bytes(scales_)},
-                                  {&temp_, work_bytes(scales_)}, {&blurred_, blurred_bytes(scales_)}})
+                                  {&temp_, work_bytes(scales_)}})
             if (int err = st.allocator().create_buffer(bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUse::Device,
                                                        buf))
                 return err;
@@ -318,11 +309,9 @@ public:
             const VkDeviceSize pixels = VkDeviceSize(s.w) * s.h * sizeof(float);
             const BufferRange work = {work_.get(), s.work_at, pixels * kWorkPlanes};
             const BufferRange temp = {temp_.get(), s.work_at, pixels * kWorkPlanes};
-            const BufferRange blurred = {blurred_.get(), s.blurred_at, pixels * kBlurredPlanes};
             const BufferRange xyb[] = {consts, lin(i), work};
             const BufferRange hblur[] = {consts, work, temp};
-            const BufferRange vblur[] = {consts, temp, blurred, work};
-            const BufferRange maps[] = {consts, work, blurred, {fb.results, 0, fb.results_size}};
+            const BufferRange vblur[] = {consts, temp, work, {fb.results, 0, fb.results_size}};
             ScaleSets &set = sets_[i];
             if (i == 0) {
                 const BufferRange rgb[] = {consts, {fb.planes, 0, fb.planes_size}, lin(0), work};
@@ -334,7 +323,6 @@ public:
             }
             if (int err = hblur_->make_set(hblur, &set.hblur)) return err;
             if (int err = vblur_->make_set(vblur, &set.vblur)) return err;
-            if (int err = maps_->make_set(maps, &set.maps)) return err;
         }
         return 0;
     }
@@ -349,7 +337,7 @@ public:
     {
         std::vector<std::string> names;
         for_each_step(stage, [&names](size_t i, Step k) {
-            static const char *const kNames[kSteps] = {"down", "xyb", "hblur", "vblur", "maps"};
+            static const char *const kNames[kSteps] = {"down", "xyb", "hblur", "vblur"};
             names.push_back(i == 0 && k == kLinear ? std::string("rgb") : kNames[k] + std::to_string(i));
         });
         return names;
@@ -380,9 +368,9 @@ public:
             const double one_per_pixels = 1.0 / double(std::size_t(s.h) * s.w);
             for (unsigned c = 0; c < 3; c++) {
                 double sum[6] = {};
-                for (uint32_t y = 0; y < s.h; y++)
+                for (uint32_t x = 0; x < s.w; x++)
                     for (unsigned j = 0; j < 6; j++)
-                        sum[j] += result_at<double>(results, size_t(s.row_base + y) * kSums + c * 6 + j);
+                        sum[j] += result_at<double>(results, size_t(s.sum_base + x) * kSums + c * 6 + j);
                 s2::ScaleNorms &n = norms[i];
                 n.ssim[c * 2] = one_per_pixels * sum[0];
                 n.ssim[c * 2 + 1] = std::sqrt(std::sqrt(one_per_pixels * sum[1]));
@@ -420,7 +408,7 @@ private:
         push.out_word = uint32_t(rec.result_offset / sizeof(double));
         push.w = s.w;
         push.h = s.h;
-        push.row_base = s.row_base;
+        push.sum_base = s.sum_base;
         const ScaleSets &set = sets_[i];
         switch (k) {
         case kLinear:
@@ -439,10 +427,7 @@ private:
             hblur_->dispatch(rec.cmd, set.hblur, &push, groups(kWorkPlanes * s.h, kBlurRows));
             break;
         case kVblur:
-            vblur_->dispatch(rec.cmd, set.vblur, &push, groups(kWorkPlanes * s.w, kBlurColumns));
-            break;
-        case kMaps:
-            maps_->dispatch(rec.cmd, set.maps, &push, s.h, 3);
+            vblur_->dispatch(rec.cmd, set.vblur, &push, groups(s.w, kBlurColumns), 3);
             break;
         case kSteps:
             break;
@@ -496,15 +481,14 @@ private:
     Push push_{};
     Consts consts_data_{};
     std::shared_ptr<const Buffer> consts_;
-    std::unique_ptr<ComputePipeline> rgb_, down_, xyb_, hblur_, vblur_, maps_;
+    std::unique_ptr<ComputePipeline> rgb_, down_, xyb_, hblur_, vblur_;
     // Each scale's descriptor sets, bound to its regions (down: from the second scale on).
     struct ScaleSets {
-        VkDescriptorSet down = VK_NULL_HANDLE, xyb = VK_NULL_HANDLE, hblur = VK_NULL_HANDLE, vblur = VK_NULL_HANDLE,
-                        maps = VK_NULL_HANDLE;
+        VkDescriptorSet down = VK_NULL_HANDLE, xyb = VK_NULL_HANDLE, hblur = VK_NULL_HANDLE, vblur = VK_NULL_HANDLE;
     };
     VkDescriptorSet rgb_set_ = VK_NULL_HANDLE;
     std::vector<ScaleSets> sets_;
-    Buffer lin_, work_, temp_, blurred_;
+    Buffer lin_, work_, temp_;
 };
 
 bool supports(const State &st, const FrameFormat &fmt, const FeatureOptions &)
