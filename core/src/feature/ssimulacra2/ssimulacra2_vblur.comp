@@ -8,11 +8,12 @@
 // y_{n-2} for each of the three terms, s the sum of the rows N + 1 up and
 // N - 1 down (zero outside), as ssimulacra2_kernels_tmpl.h's
 // blur_column_step; the maps' terms as its ssim_terms and edge_terms.
-// A workgroup takes 32 columns of one channel (gl_WorkGroupID.y). Each of the
-// 15 recursions of a column (5 planes, 3 terms) runs in an invocation of its
-// own (invocation / 32 = plane * 3 + term: each subgroup of 32 follows one),
-// its inputs loaded kBatch rows at a time, before they are used. Every kBatch
-// rows the recursions meet in shared memory: invocation j * 32 + x adds each
+// A workgroup takes 8 columns of one channel (gl_WorkGroupID.y): small
+// workgroups, many to a multiprocessor, so that one's meeting overlaps
+// another's recursions. Each of the 15 recursions of a column (5 planes, 3
+// terms) runs in an invocation of its own (invocation / 8 = plane * 3 +
+// term), its inputs loaded kBatch rows at a time, before they are used. Every
+// kBatch rows the recursions meet in shared memory: invocation j * 8 + x adds each
 // plane's three terms at row j of the batch, column x (o0 + (o1 + o2), the
 // CPU's order), and adds the pixel's terms in double to its six sums. At the
 // end each column's eight sums (rows j, j + 8, ... for j = 0 to 7) are added
@@ -23,12 +24,12 @@
 #extension GL_EXT_control_flow_attributes : require
 #include "ssimulacra2_common.glsl"
 
-const uint kColumns = 32;  // columns of a workgroup (ssimulacra2_vk.cpp's kBlurColumns)
+const uint kColumns = 8;  // columns of a workgroup (ssimulacra2_vk.cpp's kBlurColumns)
 const uint kPlanes = 5;
 const uint kTerms = 3;
 const int kBatch = 8;      // rows between the recursions' meetings
 const uint kMappers = uint(kBatch) * kColumns;  // invocations adding the maps' terms
-layout(local_size_x = 480) in;  // kColumns * kPlanes * kTerms
+layout(local_size_x = 120) in;  // kColumns * kPlanes * kTerms
 
 layout(std430, set = 0, binding = 1) restrict readonly buffer Temp { float v[]; } temp;
 layout(std430, set = 0, binding = 2) restrict readonly buffer Work { float v[]; } work;  // the XYB planes

@@ -77,7 +77,7 @@ constexpr uint32_t kTile = 16;
 constexpr uint32_t kBlurRows = 32;
 // ssimulacra2_vblur.comp's columns per workgroup (fifteen invocations each:
 // five planes, three terms), its rows between meetings, and its shared memory.
-constexpr uint32_t kBlurColumns = 32, kBlurInvocations = kBlurColumns * 15, kBlurBatch = 8;
+constexpr uint32_t kBlurColumns = 8, kBlurInvocations = kBlurColumns * 15, kBlurBatch = 8;
 constexpr uint32_t kColumnShared = kBlurInvocations * kBlurBatch * 4 + 6 * kBlurBatch * kBlurColumns * 8;
 constexpr int kBlurMaxRadius = 6;
 
