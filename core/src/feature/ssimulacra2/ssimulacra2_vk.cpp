@@ -155,9 +155,9 @@ bool fits(const State &st, const FrameFormat &fmt)
     return bytes <= lim.maxStorageBufferRange && uint64_t(fmt.w) * fmt.h * kLinPlanes < (uint64_t(1) << 32) &&
            (fmt.w + kTile - 1) / kTile <= lim.maxComputeWorkGroupCount[0] &&
            (fmt.h + kTile - 1) / kTile <= lim.maxComputeWorkGroupCount[1] &&
-           (kWorkPlanes * fmt.w + kBlurColumns - 1) / kBlurColumns <= lim.maxComputeWorkGroupCount[0] &&
+           (fmt.w + kBlurColumns - 1) / kBlurColumns <= lim.maxComputeWorkGroupCount[0] &&
            (kWorkPlanes * fmt.h + kBlurRows - 1) / kBlurRows <= lim.maxComputeWorkGroupCount[0] &&
-           s2::gaussian().radius <= kBlurMaxRadius && fmt.h <= lim.maxComputeWorkGroupCount[0] &&
+           s2::gaussian().radius <= kBlurMaxRadius &&
            lim.maxComputeWorkGroupInvocations >= kBlurInvocations && lim.maxComputeWorkGroupSize[0] >= 3 * kBlurRows &&
            lim.maxComputeWorkGroupSize[0] >= kBlurInvocations && lim.maxComputeSharedMemorySize >= kColumnShared;
 }
