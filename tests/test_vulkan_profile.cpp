@@ -268,10 +268,11 @@ TEST_CASE("profile mode: a feature's steps, each an interval of its own", "[prof
 {
     // ssimulacra2 names its kernels (Feature::steps()): per scale down (rgb
     // at the first, which also does the first's xyb), xyb, hblur, vblur
-    // (which also adds the maps' terms). At 96x64 libjxl scores five scales (96x64 down to 6x4: it goes on
-    // while the scale before is at least 8x8). The kernels run as a
-    // wavefront (ADR 0088): stage t holds each scale's step t - scale, the
-    // largest scale first, the first scale a step ahead after rgb.
+    // (which also adds the maps' terms). At 96x64 libjxl scores five scales
+    // (96x64 down to 6x4: it goes on while the scale before is at least
+    // 8x8). The kernels run as a wavefront (ADR 0088): stage t holds each
+    // scale's step t - scale, the largest scale first, the first scale a
+    // step ahead after rgb.
     const Frames frames;
     auto st = validated_state();
     if (!st->timestamps() || !st->float64()) {
