@@ -39,26 +39,52 @@ layout(std430, set = 0, binding = 0) restrict readonly buffer Consts {
     int radius;
     int cbrt_exp_bias;
     int cbrt_exp_mul;
+    // The scales (ssimulacra2_vk.cpp's scales_of()): their number, sizes,
+    // regions of the scratch buffers (the first float of each, its 15
+    // planes packed), the columns before each in the results, and the first
+    // workgroup of each in the row blur's and the column blur's grids (one
+    // more entry: the grid's size).
+    uint scales;
+    uint scale_w[6];
+    uint scale_h[6];
+    uint scale_at[6];
+    uint sum_base[6];
+    uint row_groups[7];
+    uint column_groups[7];
 } k;
 
 layout(push_constant) uniform Params {
     uint off[6];     // words: the reference's Y, U, V planes, then the distorted's
     uint stride[2];  // words from row to row: luma, chroma
-    uint w;          // this scale's size
-    uint h;
-    uint plane;      // floats from one linear plane to the next (the full size's)
-    uint in_w;       // the previous scale's size (downsampling)
-    uint in_h;
     uint out_word;   // first double of this frame's results
-    uint sum_base;   // columns of the scales before this one (their sums come first)
+    uint group_base; // the blurs: the dispatch's first workgroup in the grid of all the scales
 } p;
 
-// Floats from one scratch plane of this scale to the next: each scale has
-// its own region of the scratch buffers (bound to the scale's descriptor
-// sets), its planes packed.
+// The scale this workgroup works on: its size and its region of the scratch
+// buffers (use_scale()).
+uint s_w, s_h, s_at;
+
+void use_scale(uint s)
+{
+    s_w = k.scale_w[s];
+    s_h = k.scale_h[s];
+    s_at = k.scale_at[s];
+}
+
+// The scale of workgroup g of the row blur's grid (rows) or of the column
+// blur's, which take the scales one after another (a dispatch may hold
+// some of them: its workgroup g is the grid's p.group_base + g).
+uint scale_of(uint g, bool rows)
+{
+    uint s = 0;
+    while (s + 1 < k.scales && g >= (rows ? k.row_groups[s + 1] : k.column_groups[s + 1])) s++;
+    return s;
+}
+
+// Floats from one scratch plane of this scale to the next.
 uint scratch_plane()
 {
-    return p.w * p.h;
+    return s_w * s_h;
 }
 
 // a / b rounded once. Vulkan lets a float division be 2.5 units in the last

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
 #version 450
 // ssimulacra2: the recursive Gaussian along the rows of the 15 planes of
-// `work` (row id = plane * h + row), into the same place in `temp`: libjxl's
+// every scale's region of `work` (one grid for all the scales, each scale's
+// workgroups after the one before: row id = plane * h + row within the
+// scale), into the same place in `temp`: libjxl's
 // FastGaussian1D as ssimulacra2_kernels_tmpl.h's blur_row, one output at a
 // time at the edges and four at a time (each lane with its own multipliers)
 // in between. A workgroup takes 32 rows; each row's three recursions (the
@@ -133,18 +135,20 @@ void one_step(int n, int xsize, inout float prev, inout float prev2)
 
 void main()
 {
-    const uint first = gl_WorkGroupID.x * kRows, total = 15 * p.h;
+    const uint group = p.group_base + gl_WorkGroupID.x, s = scale_of(group, true);
+    use_scale(s);
+    const uint first = (group - k.row_groups[s]) * kRows, total = 15 * s_h;
     g_rows = min(kRows, total - first);
     g_row = gl_LocalInvocationID.x % kRows;
     g_term = gl_LocalInvocationID.x / kRows;
     if (g_term == 0) {
         const uint id = first + g_row;
-        row_at[g_row] = g_row < g_rows ? id * p.w : 0u;  // the planes packed
+        row_at[g_row] = s_at + (g_row < g_rows ? id * s_w : 0u);  // the planes packed
     }
     g_hi = 0;
     g_lo = 0;
     barrier();
-    const int N = k.radius, xsize = int(p.w);
+    const int N = k.radius, xsize = int(s_w);
     read_ahead(0, xsize);
     const uint c = g_term;
     precise float prev = 0.0, prev2 = 0.0;

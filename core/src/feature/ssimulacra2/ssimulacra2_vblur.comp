@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
 #version 450
 // ssimulacra2: the recursive Gaussian down the columns of the five planes of
-// one channel of `temp` (mu1, mu2, sigma11, sigma22, sigma12 before the
+// one channel of `temp` at every scale (one grid for all the scales, each
+// scale's workgroups after the one before) (mu1, mu2, sigma11, sigma22, sigma12 before the
 // column blur: planes c, 3 + c, 6 + c, 9 + c, 12 + c), then the SSIM and
 // edge-difference maps' terms of each pixel, which the blurred values give
 // at once, without storing them. The recursion: y_n = n2 s - d1 y_{n-1} -
@@ -18,7 +19,7 @@
 // CPU's order), and adds the pixel's terms in double to its six sums. At the
 // end each column's eight sums (rows j, j + 8, ... for j = 0 to 7) are added
 // in the order of j, and the six totals of column x of channel c are written
-// as doubles at result (sum_base + x) * 18 + c * 6: SSIM d and d^4, artifact
+// as doubles at result (k.sum_base[scale] + x) * 18 + c * 6: SSIM d and d^4, artifact
 // and its 4th power, detail lost and its 4th power. The host adds the columns
 // in order.
 #extension GL_EXT_control_flow_attributes : require
@@ -53,11 +54,13 @@ void main()
 {
     const uint lid = gl_LocalInvocationID.x, col = lid % kColumns, rec = lid / kColumns;
     const uint m = rec / kTerms, term = rec % kTerms, c = gl_WorkGroupID.y;
-    const uint x = gl_WorkGroupID.x * kColumns + col, P = scratch_plane();
+    const uint group = p.group_base + gl_WorkGroupID.x, s = scale_of(group, false);
+    use_scale(s);
+    const uint x = (group - k.column_groups[s]) * kColumns + col, P = scratch_plane();
     // Invocations past the last column keep to the barriers and store nothing.
-    const bool mine = x < p.w;
-    const uint base = (m * 3 + c) * P + (mine ? x : 0u);
-    const int N = k.radius, ysize = int(p.h);
+    const bool mine = x < s_w;
+    const uint base = s_at + (m * 3 + c) * P + (mine ? x : 0u);
+    const int N = k.radius, ysize = int(s_h);
     const float n2 = k.n2[term], neg_d1 = -k.d1[term];
     precise float a = 0.0, b = 0.0;
     precise double sum[6] = double[6](0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
@@ -67,8 +70,8 @@ void main()
         float top[kBatch], bottom[kBatch];
         [[unroll]] for (int j = 0; j < kBatch; j++) {
             const int t = n0 + j - N - 1, bo = n0 + j + N - 1;
-            top[j] = mine && t >= 0 && t < ysize ? temp.v[base + uint(t) * p.w] : 0.0;
-            bottom[j] = mine && bo < ysize ? temp.v[base + uint(bo) * p.w] : 0.0;
+            top[j] = mine && t >= 0 && t < ysize ? temp.v[base + uint(t) * s_w] : 0.0;
+            bottom[j] = mine && bo < ysize ? temp.v[base + uint(bo) * s_w] : 0.0;
         }
         for (int j = 0; j < kBatch; j++) {
             const int n = n0 + j;
@@ -103,7 +106,7 @@ void main()
             v *= v;
             sum[1] += v;
 
-            const uint i = uint(n) * p.w + x;
+            const uint i = s_at + uint(n) * s_w + x;
             const float img1 = work.v[c * P + i], img2 = work.v[(3 + c) * P + i];
             precise float e2 = abs(img2 - mu2), e1 = abs(img1 - mu1);
             precise double d1 = (1.0lf + double(e2)) / (1.0lf + double(e1)) - 1.0lf;
@@ -124,7 +127,7 @@ void main()
         for (uint q = 0; q < 6; q++) sums[q * kMappers + lid] = sum[q];
     barrier();
     if (lid >= kColumns || !mine) return;
-    const uint at = p.out_word + (p.sum_base + x) * 18 + c * 6;
+    const uint at = p.out_word + (k.sum_base[s] + x) * 18 + c * 6;
     for (uint q = 0; q < 6; q++) {
         precise double t = sums[q * kMappers + col];
         for (uint j = 1; j < uint(kBatch); j++) t += sums[q * kMappers + j * kColumns + col];

@@ -1,26 +1,22 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
 // ssimulacra2 on the GPU: the twin of ssimulacra2_cpu.cpp, the same float
-// operations in the same order (ADR 0078). One kernel turns both pictures into
-// linear RGB, and the full size into XYB and the products the blurs take
-// (ssimulacra2_rgb.comp); then per scale: the 2x2 downsampling
-// (ssimulacra2_down.comp, from the second scale on), XYB and the products
-// (ssimulacra2_xyb.comp), the five recursive Gaussian blurs of each channel,
-// three invocations per row, one per term of the recursion
-// (ssimulacra2_hblur.comp, reading and writing through shared memory), then
-// one per column, plane and term, which also add the maps' terms of each
-// column in double, in a fixed order (ssimulacra2_vblur.comp). collect() adds
-// the columns in order and scores with the CPU's score(). The CPU adds the
-// terms one pixel after another, which parallel work cannot repeat: scores
-// agree within 1e-6, not bit for bit. The kernels need shaderFloat64; without
-// it the CPU extractor runs.
-// The frame is recorded in stages, as a wavefront (ADR 0088): kernel k of
-// the chain down, xyb, hblur, vblur of scale i runs in stage i + k, so each
-// stage holds the next step of every scale at once, beside the other
-// features' stages, instead of each scale's kernels one after another; the
-// full size's chain is rgb, hblur, vblur. Each scale has its own region of
-// the scratch buffers (`work`, `temp`) and its own descriptor sets, bound to
-// those regions alone; the linear planes alternate between two regions,
-// scale i + 2 overwriting scale i's after its last reader.
+// operations in the same order (ADR 0078). A frame is three kernels, each in
+// a stage of its own and each for every scale at once (ADR 0089):
+// - ssimulacra2_rgb.comp turns both pictures into linear RGB, averages it
+//   down the scales in 32x32 tiles of the full size, and writes each scale's
+//   XYB and the products the blurs take;
+// - ssimulacra2_hblur.comp does the five recursive Gaussian blurs of each
+//   channel along the rows, three invocations per row, one per term of the
+//   recursion, reading and writing through shared memory;
+// - ssimulacra2_vblur.comp does them down the columns, one invocation per
+//   column, plane and term, and adds the maps' terms of each column in
+//   double, in a fixed order.
+// The blurs' grids take the scales one after another (the first workgroup
+// of each in the constants). collect() adds the columns in order and scores
+// with the CPU's score(). The CPU adds the terms one pixel after another,
+// which parallel work cannot repeat: scores agree within 1e-6, not bit for
+// bit. The kernels need shaderFloat64; without it the CPU extractor runs.
+// Each scale has its own region of the scratch buffers (`work`, `temp`).
 #include <algorithm>
 #include <bit>
 #include <cerrno>
@@ -58,20 +54,21 @@ struct Consts {
     float x_scale, x_offset, y_offset, b_offset, c2;
     float n2[3], d1[3], mul_prev[12], mul_prev2[12], mul_in[12], mul_in_shifted[48];
     int32_t radius, cbrt_exp_bias, cbrt_exp_mul;
+    uint32_t scales, scale_w[6], scale_h[6], scale_at[6], sum_base[6], row_groups[7], column_groups[7];
 };
-static_assert(offsetof(Consts, srgb_p) == 64 && offsetof(Consts, cbrt_exp_mul) == 64 + 122 * 4);
+static_assert(offsetof(Consts, srgb_p) == 64 && offsetof(Consts, cbrt_exp_mul) == 64 + 122 * 4 &&
+              offsetof(Consts, column_groups) == 64 + 155 * 4);
+static_assert(s2::kNumScales <= 6, "ssimulacra2_rgb.comp's tile holds six scales");
 
 // ssimulacra2_common.glsl's push constants.
 struct Push {
-    uint32_t off[6], stride[2];
-    uint32_t w, h, plane, in_w, in_h, out_word, sum_base;
+    uint32_t off[6], stride[2], out_word, group_base;
 };
-static_assert(sizeof(Push) == 60);
+static_assert(sizeof(Push) == 40);
 
 constexpr unsigned kWorkPlanes = 15;  // XYB of both pictures and the three products
-constexpr unsigned kLinPlanes = 12;   // linear RGB of both pictures, two scales
 constexpr unsigned kSums = 18;        // doubles per column: 6 per channel
-constexpr uint32_t kTile = 16;
+constexpr uint32_t kTile = 32;        // ssimulacra2_rgb.comp's tile of the full size
 // ssimulacra2_hblur.comp's rows per workgroup, and the largest radius its ring
 // of 64 columns, filled 48 at a time, holds (2 * radius + 3 <= 64 - 48).
 constexpr uint32_t kBlurRows = 32;
@@ -99,6 +96,7 @@ static_assert(blur_shared_bytes(16) <= 16384);
 struct Scale {
     uint32_t w, h, sum_base;  // sum_base: columns of the scales before it (its sums come after theirs)
     VkDeviceSize work_at;     // its region of `work` and `temp` (bytes)
+    uint32_t row_group, column_group;  // its first workgroup in the blurs' grids
 };
 
 // Where a region of a buffer may start: Vulkan's largest
@@ -110,11 +108,16 @@ constexpr VkDeviceSize region_bytes(uint64_t floats)
     return (floats * sizeof(float) + kRegionAlign - 1) / kRegionAlign * kRegionAlign;
 }
 
+uint64_t groups(uint64_t n, uint64_t per)
+{
+    return (n + per - 1) / per;
+}
+
 std::vector<Scale> scales_of(const FrameFormat &fmt)
 {
     std::vector<Scale> s;
     uint32_t w = fmt.w, h = fmt.h, columns = 0;
-    VkDeviceSize work_at = 0;
+    uint64_t work_at = 0, row_groups = 0, column_groups = 0;
     for (int i = 0; i < s2::kNumScales; i++) {
         if (i) {
             // libjxl goes on while the previous scale is at least 8x8.
@@ -122,11 +125,27 @@ std::vector<Scale> scales_of(const FrameFormat &fmt)
             w = (w + 1) / 2;
             h = (h + 1) / 2;
         }
-        s.push_back({w, h, columns, work_at});
+        // Past 32 bits the grids do not fit (fits()).
+        s.push_back({w, h, columns, work_at, uint32_t(row_groups), uint32_t(column_groups)});
         columns += w;
         work_at += region_bytes(uint64_t(w) * h * kWorkPlanes);
+        row_groups += groups(uint64_t(kWorkPlanes) * h, kBlurRows);
+        column_groups += groups(w, kBlurColumns);
     }
     return s;
+}
+
+// The workgroups of the blurs' grids: every scale's.
+uint64_t row_groups(const std::vector<Scale> &scales)
+{
+    const Scale &last = scales.back();
+    return last.row_group + groups(uint64_t(kWorkPlanes) * last.h, kBlurRows);
+}
+
+uint64_t column_groups(const std::vector<Scale> &scales)
+{
+    const Scale &last = scales.back();
+    return last.column_group + groups(last.w, kBlurColumns);
 }
 
 // The bytes of `work` (and of `temp`): every scale's region.
@@ -136,28 +155,20 @@ VkDeviceSize work_bytes(const std::vector<Scale> &scales)
     return last.work_at + region_bytes(uint64_t(last.w) * last.h * kWorkPlanes);
 }
 
-// The bytes of each of the two regions of `lin`: six planes of the full size.
-VkDeviceSize lin_region_bytes(const FrameFormat &fmt)
-{
-    return region_bytes(uint64_t(fmt.w) * fmt.h * 6);
-}
-
-// The chain of kernels of each scale, in the order of their stages (at the
-// full size, rgb is the first and does the second).
-enum Step : unsigned { kLinear, kXyb, kHblur, kVblur, kSteps };
+// The kernels, one stage each, in order.
+enum Step : unsigned { kRgb, kHblur, kVblur, kSteps };
 
 bool fits(const State &st, const FrameFormat &fmt)
 {
-    // The largest region bound (scale 0's of `work`) and the largest index
-    // a kernel computes (in `lin`, 12 planes).
-    const VkDeviceSize bytes = region_bytes(uint64_t(fmt.w) * fmt.h * kWorkPlanes);
+    // The scratch buffers, bound whole, and the blurs' grids.
+    const std::vector<Scale> scales = scales_of(fmt);
+    const VkDeviceSize bytes = work_bytes(scales);
     const VkPhysicalDeviceLimits &lim = st.limits();
-    return bytes <= lim.maxStorageBufferRange && uint64_t(fmt.w) * fmt.h * kLinPlanes < (uint64_t(1) << 32) &&
-           (fmt.w + kTile - 1) / kTile <= lim.maxComputeWorkGroupCount[0] &&
-           (fmt.h + kTile - 1) / kTile <= lim.maxComputeWorkGroupCount[1] &&
-           (fmt.w + kBlurColumns - 1) / kBlurColumns <= lim.maxComputeWorkGroupCount[0] &&
-           (kWorkPlanes * fmt.h + kBlurRows - 1) / kBlurRows <= lim.maxComputeWorkGroupCount[0] &&
-           s2::gaussian().radius <= kBlurMaxRadius &&
+    return bytes <= lim.maxStorageBufferRange && bytes / sizeof(float) < (uint64_t(1) << 32) &&
+           groups(fmt.w, kTile) <= lim.maxComputeWorkGroupCount[0] &&
+           groups(fmt.h, kTile) <= lim.maxComputeWorkGroupCount[1] &&
+           row_groups(scales) <= lim.maxComputeWorkGroupCount[0] &&
+           column_groups(scales) <= lim.maxComputeWorkGroupCount[0] && s2::gaussian().radius <= kBlurMaxRadius &&
            lim.maxComputeWorkGroupInvocations >= kBlurInvocations && lim.maxComputeWorkGroupSize[0] >= 3 * kBlurRows &&
            lim.maxComputeWorkGroupSize[0] >= kBlurInvocations && lim.maxComputeSharedMemorySize >= kColumnShared;
 }
@@ -248,7 +259,6 @@ public:
         st_ = &st;
         fmt_ = fmt;
         scales_ = scales_of(fmt);
-        plane_ = fmt.w * fmt.h;
         const Scale &last = scales_.back();
         *result_bytes = size_t(last.sum_base + last.w) * kSums * sizeof(double);
 
@@ -264,24 +274,22 @@ public:
             unsigned buffers;
             std::unique_ptr<ComputePipeline> *out;
         };
-        const Kernel kernels[] = {{&spirv::ssimulacra2_rgb, 4, &rgb_},     {&spirv::ssimulacra2_down, 3, &down_},
-                                  {&spirv::ssimulacra2_xyb, 3, &xyb_},     {&spirv::ssimulacra2_hblur, 3, &hblur_},
+        const Kernel kernels[] = {{&spirv::ssimulacra2_rgb, 3, &rgb_},
+                                  {&spirv::ssimulacra2_hblur, 3, &hblur_},
                                   {&spirv::ssimulacra2_vblur, 4, &vblur_}};
         for (const Kernel &kn : kernels) {
             PipelineDesc d;
             d.shader = kn.shader;
             d.buffers = kn.buffers;
             d.push_constant_size = sizeof(Push);
-            d.max_sets = kn.out == &rgb_ ? 1 : unsigned(scales_.size());  // a set per scale
             d.spec = kn.out == &rgb_     ? std::span<const SpecConstant>(rgb_spec)
                      : kn.out == &hblur_ ? std::span<const SpecConstant>(hblur_spec)
                                          : std::span<const SpecConstant>(spec);
             if (int err = ComputePipeline::create(st, d, kn.out)) return err;
         }
-        for (auto [buf, bytes] : {std::pair{&lin_, 2 * lin_region_bytes(fmt)}, {&work_, work_bytes(scales_)},
-                                  {&temp_, work_bytes(scales_)}})
-            if (int err = st.allocator().create_buffer(bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUse::Device,
-                                                       buf))
+        for (Buffer *buf : {&work_, &temp_})
+            if (int err = st.allocator().create_buffer(work_bytes(scales_), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                                       MemoryUse::Device, buf))
                 return err;
         return 0;
     }
@@ -299,64 +307,65 @@ public:
         if (fb.ref[1].stride != fb.ref[2].stride) return -EINVAL;
         push_.stride[0] = fb.ref[0].stride / 4;
         push_.stride[1] = fb.ref[1].stride / 4;
-        push_.plane = plane_;
         const BufferRange consts = {consts_->get(), 0, consts_->size()};
-        const VkDeviceSize lin_bytes = lin_region_bytes(fmt_);
-        const auto lin = [&](size_t i) { return BufferRange{lin_.get(), (i % 2) * lin_bytes, lin_bytes}; };
-        sets_.assign(scales_.size(), {});
-        for (size_t i = 0; i < scales_.size(); i++) {
-            const Scale &s = scales_[i];
-            const VkDeviceSize pixels = VkDeviceSize(s.w) * s.h * sizeof(float);
-            const BufferRange work = {work_.get(), s.work_at, pixels * kWorkPlanes};
-            const BufferRange temp = {temp_.get(), s.work_at, pixels * kWorkPlanes};
-            const BufferRange xyb[] = {consts, lin(i), work};
-            const BufferRange hblur[] = {consts, work, temp};
-            const BufferRange vblur[] = {consts, temp, work, {fb.results, 0, fb.results_size}};
-            ScaleSets &set = sets_[i];
-            if (i == 0) {
-                const BufferRange rgb[] = {consts, {fb.planes, 0, fb.planes_size}, lin(0), work};
-                if (int err = rgb_->make_set(rgb, &rgb_set_)) return err;
-            } else {
-                const BufferRange down[] = {consts, lin(i - 1), lin(i)};
-                if (int err = down_->make_set(down, &set.down)) return err;
-                if (int err = xyb_->make_set(xyb, &set.xyb)) return err;
-            }
-            if (int err = hblur_->make_set(hblur, &set.hblur)) return err;
-            if (int err = vblur_->make_set(vblur, &set.vblur)) return err;
-        }
-        return 0;
+        const BufferRange work = {work_.get(), 0, work_.size()}, temp = {temp_.get(), 0, temp_.size()};
+        const BufferRange rgb[] = {consts, {fb.planes, 0, fb.planes_size}, work};
+        const BufferRange hblur[] = {consts, work, temp};
+        const BufferRange vblur[] = {consts, temp, work, {fb.results, 0, fb.results_size}};
+        if (int err = rgb_->make_set(rgb, &sets_[kRgb])) return err;
+        if (int err = hblur_->make_set(hblur, &sets_[kHblur])) return err;
+        return vblur_->make_set(vblur, &sets_[kVblur]);
     }
 
-    // Stage t holds step t - i of each scale i that has one (the wavefront;
-    // the full size one step ahead from its second step on).
-    unsigned stages() const override { return unsigned(scales_.size()) + kSteps - 1; }
+    // A kernel a stage, each for every scale. Profile mode times the blurs
+    // of each scale alone (hblur0, hblur1, ...), as a dispatch of its own.
+    unsigned stages() const override { return kSteps; }
 
-    // Profile mode times each kernel of each scale alone, named with the
-    // scale's number (rgb, hblur0, down1, vblur0, xyb1, ...), in recording order.
     std::vector<std::string> steps(unsigned stage) const override
     {
+        if (stage == kRgb) return {"rgb"};
         std::vector<std::string> names;
-        for_each_step(stage, [&names](size_t i, Step k) {
-            static const char *const kNames[kSteps] = {"down", "xyb", "hblur", "vblur"};
-            names.push_back(i == 0 && k == kLinear ? std::string("rgb") : kNames[k] + std::to_string(i));
-        });
+        const std::string kernel = stage == kHblur ? "hblur" : "vblur";
+        for (size_t i = 0; i < scales_.size(); i++) names.push_back(kernel + std::to_string(i));
         return names;
     }
 
     int record(const Recording &rec) override
     {
-        if (rec.result_offset % sizeof(double)) return -EINVAL;
-        bool first = true;
-        for_each_step(rec.stage, [&](size_t i, Step k) {
-            // The steps of a stage are independent; profile mode times them
-            // one after another.
-            if (!first && rec.step_done) {
+        if (rec.result_offset % sizeof(double) || rec.stage >= kSteps) return -EINVAL;
+        Push push = push_;
+        push.out_word = uint32_t(rec.result_offset / sizeof(double));
+        if (rec.stage == kRgb) {
+            rgb_->dispatch(rec.cmd, sets_[kRgb], &push, uint32_t(groups(fmt_.w, kTile)),
+                           uint32_t(groups(fmt_.h, kTile)));
+            return 0;
+        }
+        // The blur's grid: every scale's workgroups, or in profile mode each
+        // scale's alone, one after another.
+        const bool rows = rec.stage == kHblur;
+        const auto first = [&](size_t i) -> uint32_t {
+            if (i == scales_.size()) return uint32_t(rows ? row_groups(scales_) : column_groups(scales_));
+            return rows ? scales_[i].row_group : scales_[i].column_group;
+        };
+        const auto dispatch = [&](size_t from, size_t to) {
+            push.group_base = first(from);
+            const uint32_t n = first(to) - first(from);
+            if (rows)
+                hblur_->dispatch(rec.cmd, sets_[kHblur], &push, n);
+            else
+                vblur_->dispatch(rec.cmd, sets_[kVblur], &push, n, 3);
+        };
+        if (!rec.step_done) {
+            dispatch(0, scales_.size());
+            return 0;
+        }
+        for (size_t i = 0; i < scales_.size(); i++) {
+            if (i) {
                 compute_barrier(*st_, rec.cmd);
                 rec.step_done();
             }
-            first = false;
-            record_step(rec, i, k);
-        });
+            dispatch(i, i + 1);
+        }
         return 0;
     }
 
@@ -384,56 +393,6 @@ public:
     }
 
 private:
-    static uint32_t groups(uint32_t n, uint32_t per) { return (n + per - 1) / per; }
-
-    // Calls f(scale, step) for each step of `stage`, the largest scale first.
-    template <typename F>
-    void for_each_step(unsigned stage, F &&f) const
-    {
-        for (size_t i = 0; i < scales_.size() && i <= stage; i++) {
-            const unsigned k = i == 0 && stage > 0 ? stage + 1 : stage - unsigned(i);
-            if (k < kSteps) f(i, Step(k));
-        }
-    }
-
-    // One kernel of scale i. Its reads were written in earlier stages: its
-    // linear planes by the step before it, its scratch planes by its own
-    // earlier steps; the linear planes of scale i alternate with those of
-    // i + 1 and are overwritten by scale i + 2's downsampling, a stage after
-    // scale i's XYB, their last reader.
-    void record_step(const Recording &rec, size_t i, Step k)
-    {
-        const Scale &s = scales_[i];
-        Push push = push_;
-        push.out_word = uint32_t(rec.result_offset / sizeof(double));
-        push.w = s.w;
-        push.h = s.h;
-        push.sum_base = s.sum_base;
-        const ScaleSets &set = sets_[i];
-        switch (k) {
-        case kLinear:
-            if (i == 0) {
-                rgb_->dispatch(rec.cmd, rgb_set_, &push, groups(s.w, kTile), groups(s.h, kTile));
-                break;
-            }
-            push.in_w = scales_[i - 1].w;
-            push.in_h = scales_[i - 1].h;
-            down_->dispatch(rec.cmd, set.down, &push, groups(s.w, kTile), groups(s.h, kTile), 6);
-            break;
-        case kXyb:
-            xyb_->dispatch(rec.cmd, set.xyb, &push, groups(s.w, kTile), groups(s.h, kTile));
-            break;
-        case kHblur:
-            hblur_->dispatch(rec.cmd, set.hblur, &push, groups(kWorkPlanes * s.h, kBlurRows));
-            break;
-        case kVblur:
-            vblur_->dispatch(rec.cmd, set.vblur, &push, groups(s.w, kBlurColumns), 3);
-            break;
-        case kSteps:
-            break;
-        }
-    }
-
     const Consts &consts(const FrameFormat &fmt)
     {
         Consts &k = consts_data_;
@@ -469,6 +428,18 @@ private:
         k.radius = rg.radius;
         k.cbrt_exp_bias = s2::kCbrtExpBias;
         k.cbrt_exp_mul = s2::kCbrtExpMul;
+        k.scales = uint32_t(scales_.size());
+        for (size_t i = 0; i < scales_.size(); i++) {
+            const Scale &sc = scales_[i];
+            k.scale_w[i] = sc.w;
+            k.scale_h[i] = sc.h;
+            k.scale_at[i] = uint32_t(sc.work_at / sizeof(float));
+            k.sum_base[i] = sc.sum_base;
+            k.row_groups[i] = sc.row_group;
+            k.column_groups[i] = sc.column_group;
+        }
+        k.row_groups[scales_.size()] = uint32_t(row_groups(scales_));
+        k.column_groups[scales_.size()] = uint32_t(column_groups(scales_));
         return k;
     }
 
@@ -477,18 +448,12 @@ private:
     State *st_ = nullptr;
     FrameFormat fmt_{};
     std::vector<Scale> scales_;
-    uint32_t plane_ = 0;
     Push push_{};
     Consts consts_data_{};
     std::shared_ptr<const Buffer> consts_;
-    std::unique_ptr<ComputePipeline> rgb_, down_, xyb_, hblur_, vblur_;
-    // Each scale's descriptor sets, bound to its regions (down: from the second scale on).
-    struct ScaleSets {
-        VkDescriptorSet down = VK_NULL_HANDLE, xyb = VK_NULL_HANDLE, hblur = VK_NULL_HANDLE, vblur = VK_NULL_HANDLE;
-    };
-    VkDescriptorSet rgb_set_ = VK_NULL_HANDLE;
-    std::vector<ScaleSets> sets_;
-    Buffer lin_, work_, temp_;
+    std::unique_ptr<ComputePipeline> rgb_, hblur_, vblur_;
+    VkDescriptorSet sets_[kSteps] = {};
+    Buffer work_, temp_;
 };
 
 bool supports(const State &st, const FrameFormat &fmt, const FeatureOptions &)

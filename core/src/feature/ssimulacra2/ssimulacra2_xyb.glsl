@@ -3,9 +3,7 @@
 // MakePositiveXYB, as ssimulacra2_kernels_tmpl.h's to_xyb) and the 15 planes
 // the blurs take: XYB of the reference, XYB of the distorted, then per
 // channel ref * ref, dist * dist, ref * dist (each three planes). Included
-// after ssimulacra2_common.glsl by ssimulacra2_xyb.comp and by
-// ssimulacra2_rgb.comp (which does it for the full size), both of which
-// declare the `work` buffer.
+// after ssimulacra2_common.glsl and the `work` buffer by ssimulacra2_rgb.comp.
 
 // cbrt(x) + add for x >= 0, libjxl's CubeRootAndAdd.
 float cube_root_add(float x, float add)
@@ -46,11 +44,12 @@ void to_xyb(vec3 rgb, out vec3 xyb)
     xyb = vec3(xo, yo, bo);
 }
 
-// Pixel i's XYB of the reference (a) and the distorted (b), and their
-// products, into the 15 planes of `work`.
-void store_xyb(uint i, vec3 a, vec3 b)
+// A pixel's XYB of the reference (a) and the distorted (b), and their
+// products, into the 15 planes of `work` whose first is at `at` (the pixel's
+// place in it), P floats apart.
+void store_xyb(uint at, uint P, vec3 a, vec3 b)
 {
-    const uint P = scratch_plane();
+    const uint i = at;
     for (uint c = 0; c < 3; c++) {
         precise float aa = a[c] * a[c], bb = b[c] * b[c], ab = a[c] * b[c];
         work.v[i + c * P] = a[c];
