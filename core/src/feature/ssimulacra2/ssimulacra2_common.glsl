@@ -41,13 +41,15 @@ layout(std430, set = 0, binding = 0) restrict readonly buffer Consts {
     int cbrt_exp_mul;
     // The scales (ssimulacra2_vk.cpp's scales_of()): their number, sizes,
     // regions of the scratch buffers (the first float of each, its 15
-    // planes packed), the columns before each in the results, and the first
-    // workgroup of each in the row blur's and the column blur's grids (one
-    // more entry: the grid's size).
+    // planes packed) and of each copy of the XYB planes (6 planes packed),
+    // the columns before each in the results, and the first workgroup of
+    // each in the row blur's and the column blur's grids (one more entry:
+    // the grid's size).
     uint scales;
     uint scale_w[6];
     uint scale_h[6];
     uint scale_at[6];
+    uint xyb_at[6];
     uint sum_base[6];
     uint row_groups[7];
     uint column_groups[7];

@@ -5,7 +5,8 @@
 // rounded to float), then sRGB -> linear; the 2x2 box averages of the
 // linear planes down the scales, the last row and column repeated where a
 // size is odd (its downsample); and at each scale XYB and the products the
-// blurs take, into that scale's region of `work` (ssimulacra2_xyb.glsl).
+// blurs take, into that scale's region of `work`, and XYB again into the
+// frame's copy of the XYB planes (ssimulacra2_xyb.glsl).
 // A workgroup takes a 32x32 tile of the full size, which holds the tiles of
 // every later scale (16x16, 8x8, ... 1x1: six scales at most), the repeated
 // row or column of an odd size included. Invocation (a, b) converts the
@@ -22,6 +23,7 @@ layout(constant_id = 3) const uint kSsY = 0;
 
 layout(std430, set = 0, binding = 1) restrict readonly buffer Planes { uint words[]; } planes;
 layout(std430, set = 0, binding = 2) restrict writeonly buffer Work { float v[]; } work;
+layout(std430, set = 0, binding = 3) restrict writeonly buffer Xyb { float v[]; } xyb;  // this frame's copy
 
 #include "ssimulacra2_xyb.glsl"
 
@@ -88,7 +90,8 @@ void store_scale(uint i, uint x, uint y, vec3 r, vec3 d)
     vec3 a, b;
     to_xyb(r, a);
     to_xyb(d, b);
-    store_xyb(k.scale_at[i] + y * k.scale_w[i] + x, k.scale_w[i] * k.scale_h[i], a, b);
+    const uint pixel = y * k.scale_w[i] + x;
+    store_xyb(k.scale_at[i] + pixel, k.xyb_at[i] + pixel, k.scale_w[i] * k.scale_h[i], a, b);
 }
 
 // The 2x2 average, in the CPU's order: the rows, within a row the columns.

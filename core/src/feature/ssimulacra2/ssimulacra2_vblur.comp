@@ -5,7 +5,8 @@
 // scale's workgroups after the one before) (mu1, mu2, sigma11, sigma22, sigma12 before the
 // column blur: planes c, 3 + c, 6 + c, 9 + c, 12 + c), then the SSIM and
 // edge-difference maps' terms of each pixel, which the blurred values give
-// at once, without storing them. The recursion: y_n = n2 s - d1 y_{n-1} -
+// at once, without storing them (the pixel's XYB from the frame's copy of
+// the XYB planes, which the next frame's rgb does not write). The recursion: y_n = n2 s - d1 y_{n-1} -
 // y_{n-2} for each of the three terms, s the sum of the rows N + 1 up and
 // N - 1 down (zero outside), as ssimulacra2_kernels_tmpl.h's
 // blur_column_step; the maps' terms as its ssim_terms and edge_terms.
@@ -33,7 +34,7 @@ const uint kMappers = uint(kBatch) * kColumns;  // invocations adding the maps' 
 layout(local_size_x = 120) in;  // kColumns * kPlanes * kTerms
 
 layout(std430, set = 0, binding = 1) restrict readonly buffer Temp { float v[]; } temp;
-layout(std430, set = 0, binding = 2) restrict readonly buffer Work { float v[]; } work;  // the XYB planes
+layout(std430, set = 0, binding = 2) restrict readonly buffer Xyb { float v[]; } xyb;  // the frame's copy
 layout(std430, set = 0, binding = 3) restrict writeonly buffer Results { double v[]; } results;
 
 // Recursion r's output of row j of the batch, column x, at (r * kBatch + j) * kColumns + x.
@@ -106,8 +107,8 @@ void main()
             v *= v;
             sum[1] += v;
 
-            const uint i = s_at + uint(n) * s_w + x;
-            const float img1 = work.v[c * P + i], img2 = work.v[(3 + c) * P + i];
+            const uint i = k.xyb_at[s] + uint(n) * s_w + x;
+            const float img1 = xyb.v[c * P + i], img2 = xyb.v[(3 + c) * P + i];
             precise float e2 = abs(img2 - mu2), e1 = abs(img1 - mu1);
             precise double d1 = (1.0lf + double(e2)) / (1.0lf + double(e1)) - 1.0lf;
             precise double ar = max(d1, 0.0lf);

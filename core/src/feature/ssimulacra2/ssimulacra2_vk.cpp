@@ -54,10 +54,10 @@ struct Consts {
     float x_scale, x_offset, y_offset, b_offset, c2;
     float n2[3], d1[3], mul_prev[12], mul_prev2[12], mul_in[12], mul_in_shifted[48];
     int32_t radius, cbrt_exp_bias, cbrt_exp_mul;
-    uint32_t scales, scale_w[6], scale_h[6], scale_at[6], sum_base[6], row_groups[7], column_groups[7];
+    uint32_t scales, scale_w[6], scale_h[6], scale_at[6], xyb_at[6], sum_base[6], row_groups[7], column_groups[7];
 };
 static_assert(offsetof(Consts, srgb_p) == 64 && offsetof(Consts, cbrt_exp_mul) == 64 + 122 * 4 &&
-              offsetof(Consts, column_groups) == 64 + 155 * 4);
+              offsetof(Consts, column_groups) == 64 + 161 * 4);
 static_assert(s2::kNumScales <= 6, "ssimulacra2_rgb.comp's tile holds six scales");
 
 // ssimulacra2_common.glsl's push constants.
@@ -67,6 +67,7 @@ struct Push {
 static_assert(sizeof(Push) == 40);
 
 constexpr unsigned kWorkPlanes = 15;  // XYB of both pictures and the three products
+constexpr unsigned kXybPlanes = 6;    // XYB of both pictures (each frame's copy)
 constexpr unsigned kSums = 18;        // doubles per column: 6 per channel
 constexpr uint32_t kTile = 32;        // ssimulacra2_rgb.comp's tile of the full size
 // ssimulacra2_hblur.comp's rows per workgroup, and the largest radius its ring
@@ -96,6 +97,7 @@ static_assert(blur_shared_bytes(16) <= 16384);
 struct Scale {
     uint32_t w, h, sum_base;  // sum_base: columns of the scales before it (its sums come after theirs)
     VkDeviceSize work_at;     // its region of `work` and `temp` (bytes)
+    VkDeviceSize xyb_at;      // its region of each copy of the XYB planes (bytes)
     uint32_t row_group, column_group;  // its first workgroup in the blurs' grids
 };
 
@@ -117,7 +119,7 @@ std::vector<Scale> scales_of(const FrameFormat &fmt)
 {
     std::vector<Scale> s;
     uint32_t w = fmt.w, h = fmt.h, columns = 0;
-    uint64_t work_at = 0, row_groups = 0, column_groups = 0;
+    uint64_t work_at = 0, xyb_at = 0, row_groups = 0, column_groups = 0;
     for (int i = 0; i < s2::kNumScales; i++) {
         if (i) {
             // libjxl goes on while the previous scale is at least 8x8.
@@ -126,9 +128,10 @@ std::vector<Scale> scales_of(const FrameFormat &fmt)
             h = (h + 1) / 2;
         }
         // Past 32 bits the grids do not fit (fits()).
-        s.push_back({w, h, columns, work_at, uint32_t(row_groups), uint32_t(column_groups)});
+        s.push_back({w, h, columns, work_at, xyb_at, uint32_t(row_groups), uint32_t(column_groups)});
         columns += w;
         work_at += region_bytes(uint64_t(w) * h * kWorkPlanes);
+        xyb_at += region_bytes(uint64_t(w) * h * kXybPlanes);
         row_groups += groups(uint64_t(kWorkPlanes) * h, kBlurRows);
         column_groups += groups(w, kBlurColumns);
     }
@@ -155,7 +158,15 @@ VkDeviceSize work_bytes(const std::vector<Scale> &scales)
     return last.work_at + region_bytes(uint64_t(last.w) * last.h * kWorkPlanes);
 }
 
-// The kernels, one stage each, in order.
+// The bytes of one copy of the XYB planes.
+VkDeviceSize xyb_bytes(const std::vector<Scale> &scales)
+{
+    const Scale &last = scales.back();
+    return last.xyb_at + region_bytes(uint64_t(last.w) * last.h * kXybPlanes);
+}
+
+// The kernels, one stage each, in order (the column blur carried into the
+// next frame's first stage where the engine takes the offer).
 enum Step : unsigned { kRgb, kHblur, kVblur, kSteps };
 
 bool fits(const State &st, const FrameFormat &fmt)
@@ -274,7 +285,7 @@ public:
             unsigned buffers;
             std::unique_ptr<ComputePipeline> *out;
         };
-        const Kernel kernels[] = {{&spirv::ssimulacra2_rgb, 3, &rgb_},
+        const Kernel kernels[] = {{&spirv::ssimulacra2_rgb, 4, &rgb_},
                                   {&spirv::ssimulacra2_hblur, 3, &hblur_},
                                   {&spirv::ssimulacra2_vblur, 4, &vblur_}};
         for (const Kernel &kn : kernels) {
@@ -282,14 +293,16 @@ public:
             d.shader = kn.shader;
             d.buffers = kn.buffers;
             d.push_constant_size = sizeof(Push);
+            d.max_sets = kn.out == &hblur_ ? 1 : 2;  // rgb and the column blur: a set per copy of the XYB planes
             d.spec = kn.out == &rgb_     ? std::span<const SpecConstant>(rgb_spec)
                      : kn.out == &hblur_ ? std::span<const SpecConstant>(hblur_spec)
                                          : std::span<const SpecConstant>(spec);
             if (int err = ComputePipeline::create(st, d, kn.out)) return err;
         }
-        for (Buffer *buf : {&work_, &temp_})
-            if (int err = st.allocator().create_buffer(work_bytes(scales_), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                                                       MemoryUse::Device, buf))
+        for (auto [buf, bytes] : {std::pair{&work_, work_bytes(scales_)}, {&temp_, work_bytes(scales_)},
+                                  {&xyb_, 2 * xyb_bytes(scales_)}})
+            if (int err = st.allocator().create_buffer(bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUse::Device,
+                                                       buf))
                 return err;
         return 0;
     }
@@ -309,17 +322,30 @@ public:
         push_.stride[1] = fb.ref[1].stride / 4;
         const BufferRange consts = {consts_->get(), 0, consts_->size()};
         const BufferRange work = {work_.get(), 0, work_.size()}, temp = {temp_.get(), 0, temp_.size()};
-        const BufferRange rgb[] = {consts, {fb.planes, 0, fb.planes_size}, work};
         const BufferRange hblur[] = {consts, work, temp};
-        const BufferRange vblur[] = {consts, temp, work, {fb.results, 0, fb.results_size}};
-        if (int err = rgb_->make_set(rgb, &sets_[kRgb])) return err;
-        if (int err = hblur_->make_set(hblur, &sets_[kHblur])) return err;
-        return vblur_->make_set(vblur, &sets_[kVblur]);
+        if (int err = hblur_->make_set(hblur, &hblur_set_)) return err;
+        // Frame i's copy of the XYB planes is copy i % 2: the frame's rgb
+        // writes it while the column blur carried from the frame before
+        // reads the other.
+        for (unsigned i = 0; i < 2; i++) {
+            const BufferRange xyb = {xyb_.get(), i * xyb_bytes(scales_), xyb_bytes(scales_)};
+            const BufferRange rgb[] = {consts, {fb.planes, 0, fb.planes_size}, work, xyb};
+            const BufferRange vblur[] = {consts, temp, xyb, {fb.results, 0, fb.results_size}};
+            if (int err = rgb_->make_set(rgb, &rgb_sets_[i])) return err;
+            if (int err = vblur_->make_set(vblur, &vblur_sets_[i])) return err;
+        }
+        return 0;
     }
 
     // A kernel a stage, each for every scale. Profile mode times the blurs
     // of each scale alone (hblur0, hblur1, ...), as a dispatch of its own.
-    unsigned stages() const override { return kSteps; }
+    // Carrying, the column blur is the carried stage 0: it runs in the next
+    // frame's first stage beside its rgb, which writes the scratch buffers
+    // it does not read (the row blur, writing `temp`, comes a stage later).
+    unsigned stages() const override { return carry_ ? kVblur : kSteps; }
+    unsigned carried_stages() const override { return carry_ ? 1 : 0; }
+    unsigned carry_offer() const override { return 1; }
+    void carry() override { carry_ = true; }
 
     std::vector<std::string> steps(unsigned stage) const override
     {
@@ -332,17 +358,19 @@ public:
 
     int record(const Recording &rec) override
     {
-        if (rec.result_offset % sizeof(double) || rec.stage >= kSteps) return -EINVAL;
+        const unsigned step = rec.carried ? unsigned(kVblur) + rec.stage : rec.stage;
+        if (rec.result_offset % sizeof(double) || step >= kSteps) return -EINVAL;
+        const unsigned copy = rec.index % 2;
         Push push = push_;
         push.out_word = uint32_t(rec.result_offset / sizeof(double));
-        if (rec.stage == kRgb) {
-            rgb_->dispatch(rec.cmd, sets_[kRgb], &push, uint32_t(groups(fmt_.w, kTile)),
+        if (step == kRgb) {
+            rgb_->dispatch(rec.cmd, rgb_sets_[copy], &push, uint32_t(groups(fmt_.w, kTile)),
                            uint32_t(groups(fmt_.h, kTile)));
             return 0;
         }
         // The blur's grid: every scale's workgroups, or in profile mode each
         // scale's alone, one after another.
-        const bool rows = rec.stage == kHblur;
+        const bool rows = step == kHblur;
         const auto first = [&](size_t i) -> uint32_t {
             if (i == scales_.size()) return uint32_t(rows ? row_groups(scales_) : column_groups(scales_));
             return rows ? scales_[i].row_group : scales_[i].column_group;
@@ -351,9 +379,9 @@ public:
             push.group_base = first(from);
             const uint32_t n = first(to) - first(from);
             if (rows)
-                hblur_->dispatch(rec.cmd, sets_[kHblur], &push, n);
+                hblur_->dispatch(rec.cmd, hblur_set_, &push, n);
             else
-                vblur_->dispatch(rec.cmd, sets_[kVblur], &push, n, 3);
+                vblur_->dispatch(rec.cmd, vblur_sets_[copy], &push, n, 3);
         };
         if (!rec.step_done) {
             dispatch(0, scales_.size());
@@ -434,6 +462,7 @@ private:
             k.scale_w[i] = sc.w;
             k.scale_h[i] = sc.h;
             k.scale_at[i] = uint32_t(sc.work_at / sizeof(float));
+            k.xyb_at[i] = uint32_t(sc.xyb_at / sizeof(float));
             k.sum_base[i] = sc.sum_base;
             k.row_groups[i] = sc.row_group;
             k.column_groups[i] = sc.column_group;
@@ -452,8 +481,9 @@ private:
     Consts consts_data_{};
     std::shared_ptr<const Buffer> consts_;
     std::unique_ptr<ComputePipeline> rgb_, hblur_, vblur_;
-    VkDescriptorSet sets_[kSteps] = {};
-    Buffer work_, temp_;
+    VkDescriptorSet rgb_sets_[2] = {}, hblur_set_ = VK_NULL_HANDLE, vblur_sets_[2] = {};
+    Buffer work_, temp_, xyb_;
+    bool carry_ = false;
 };
 
 bool supports(const State &st, const FrameFormat &fmt, const FeatureOptions &)
