@@ -12,11 +12,15 @@
 //   column, plane and term, and adds the maps' terms of each column in
 //   double, in a fixed order.
 // The blurs' grids take the scales one after another (the first workgroup
-// of each in the constants). collect() adds the columns in order and scores
-// with the CPU's score(). The CPU adds the terms one pixel after another,
-// which parallel work cannot repeat: scores agree within 1e-6, not bit for
-// bit. The kernels need shaderFloat64; without it the CPU extractor runs.
-// Each scale has its own region of the scratch buffers (`work`, `temp`).
+// of each in the constants). The column blurs are offered as carried work
+// (feature/twin.h): where the engine takes it they run in the next frame's
+// first stage, beside its rgb, and read the XYB planes from the frame's own
+// copy of them (two copies, alternating). Each scale has its own region of
+// the scratch buffers (`work`, `temp`) and of each copy.
+// collect() adds the columns in order and scores with the CPU's score(). The
+// CPU adds the terms one pixel after another, which parallel work cannot
+// repeat: scores agree within 1e-6, not bit for bit. The kernels need
+// shaderFloat64; without it the CPU extractor runs.
 #include <algorithm>
 #include <bit>
 #include <cerrno>
