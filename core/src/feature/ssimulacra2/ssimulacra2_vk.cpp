@@ -14,9 +14,10 @@
 // The blurs' grids take the scales one after another (the first workgroup
 // of each in the constants). The column blurs are offered as carried work
 // (feature/twin.h): where the engine takes it they run in the next frame's
-// first stage, beside its rgb, and read the XYB planes from the frame's own
-// copy of them (two copies, alternating). Each scale has its own region of
-// the scratch buffers (`work`, `temp`) and of each copy.
+// second stage, beside its row blurs, and read the XYB planes and the row
+// blurs' planes (`temp`) from the frame's own copies (two copies of each,
+// alternating). Each scale has its own region of the scratch buffers
+// (`work`, each copy of `temp` and of the XYB planes).
 // collect() adds the columns in order and scores with the CPU's score(). The
 // CPU adds the terms one pixel after another, which parallel work cannot
 // repeat: scores agree within 1e-6, not bit for bit. The kernels need
