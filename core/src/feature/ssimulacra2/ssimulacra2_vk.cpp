@@ -14,10 +14,9 @@
 // The blurs' grids take the scales one after another (the first workgroup
 // of each in the constants). The column blurs are offered as carried work
 // (feature/twin.h): where the engine takes it they run in the next frame's
-// second stage, beside its row blurs, and read the XYB planes and the row
-// blurs' planes (`temp`) from the frame's own copies (two copies of each,
-// alternating). Each scale has its own region of the scratch buffers
-// (`work`, each copy of `temp` and of the XYB planes).
+// first stage, beside its rgb, and read the XYB planes from the frame's own
+// copy of them (two copies, alternating). Each scale has its own region of
+// the scratch buffers (`work`, `temp`) and of each copy.
 // collect() adds the columns in order and scores with the CPU's score(). The
 // CPU adds the terms one pixel after another, which parallel work cannot
 // repeat: scores agree within 1e-6, not bit for bit. The kernels need
@@ -298,13 +297,13 @@ public:
             d.shader = kn.shader;
             d.buffers = kn.buffers;
             d.push_constant_size = sizeof(Push);
-            d.max_sets = 2;  // a set per copy of the frame's planes
+            d.max_sets = kn.out == &hblur_ ? 1 : 2;  // rgb and the column blur: a set per copy of the XYB planes
             d.spec = kn.out == &rgb_     ? std::span<const SpecConstant>(rgb_spec)
                      : kn.out == &hblur_ ? std::span<const SpecConstant>(hblur_spec)
                                          : std::span<const SpecConstant>(spec);
             if (int err = ComputePipeline::create(st, d, kn.out)) return err;
         }
-        for (auto [buf, bytes] : {std::pair{&work_, work_bytes(scales_)}, {&temp_, 2 * work_bytes(scales_)},
+        for (auto [buf, bytes] : {std::pair{&work_, work_bytes(scales_)}, {&temp_, work_bytes(scales_)},
                                   {&xyb_, 2 * xyb_bytes(scales_)}})
             if (int err = st.allocator().create_buffer(bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUse::Device,
                                                        buf))
@@ -326,18 +325,17 @@ public:
         push_.stride[0] = fb.ref[0].stride / 4;
         push_.stride[1] = fb.ref[1].stride / 4;
         const BufferRange consts = {consts_->get(), 0, consts_->size()};
-        const BufferRange work = {work_.get(), 0, work_.size()};
-        // Frame i's copies of the XYB planes and of the row blurs' planes are
-        // copies i % 2: the frame's rgb and row blurs write them while the
-        // column blurs carried from the frame before read the others.
+        const BufferRange work = {work_.get(), 0, work_.size()}, temp = {temp_.get(), 0, temp_.size()};
+        const BufferRange hblur[] = {consts, work, temp};
+        if (int err = hblur_->make_set(hblur, &hblur_set_)) return err;
+        // Frame i's copy of the XYB planes is copy i % 2: the frame's rgb
+        // writes it while the column blur carried from the frame before
+        // reads the other.
         for (unsigned i = 0; i < 2; i++) {
             const BufferRange xyb = {xyb_.get(), i * xyb_bytes(scales_), xyb_bytes(scales_)};
-            const BufferRange temp = {temp_.get(), i * work_bytes(scales_), work_bytes(scales_)};
             const BufferRange rgb[] = {consts, {fb.planes, 0, fb.planes_size}, work, xyb};
-            const BufferRange hblur[] = {consts, work, temp};
             const BufferRange vblur[] = {consts, temp, xyb, {fb.results, 0, fb.results_size}};
             if (int err = rgb_->make_set(rgb, &rgb_sets_[i])) return err;
-            if (int err = hblur_->make_set(hblur, &hblur_sets_[i])) return err;
             if (int err = vblur_->make_set(vblur, &vblur_sets_[i])) return err;
         }
         return 0;
@@ -345,11 +343,11 @@ public:
 
     // A kernel a stage, each for every scale. Profile mode times the blurs
     // of each scale alone (hblur0, hblur1, ...), as a dispatch of its own.
-    // Carrying, the column blurs are the carried stage 1 (stage 0 has no
-    // carried work): they run in the next frame's second stage beside its
-    // row blurs, reading the frame's own copies of the planes.
+    // Carrying, the column blur is the carried stage 0: it runs in the next
+    // frame's first stage beside its rgb, which writes the scratch buffers
+    // it does not read (the row blur, writing `temp`, comes a stage later).
     unsigned stages() const override { return carry_ ? kVblur : kSteps; }
-    unsigned carried_stages() const override { return carry_ ? 2 : 0; }
+    unsigned carried_stages() const override { return carry_ ? 1 : 0; }
     unsigned carry_offer() const override { return 1; }
     void carry() override { carry_ = true; }
 
@@ -364,8 +362,7 @@ public:
 
     int record(const Recording &rec) override
     {
-        if (rec.carried && rec.stage == 0) return 0;
-        const unsigned step = rec.carried ? unsigned(kVblur) : rec.stage;
+        const unsigned step = rec.carried ? unsigned(kVblur) + rec.stage : rec.stage;
         if (rec.result_offset % sizeof(double) || step >= kSteps) return -EINVAL;
         const unsigned copy = rec.index % 2;
         Push push = push_;
@@ -386,7 +383,7 @@ public:
             push.group_base = first(from);
             const uint32_t n = first(to) - first(from);
             if (rows)
-                hblur_->dispatch(rec.cmd, hblur_sets_[copy], &push, n);
+                hblur_->dispatch(rec.cmd, hblur_set_, &push, n);
             else
                 vblur_->dispatch(rec.cmd, vblur_sets_[copy], &push, n, 3);
         };
@@ -488,7 +485,7 @@ private:
     Consts consts_data_{};
     std::shared_ptr<const Buffer> consts_;
     std::unique_ptr<ComputePipeline> rgb_, hblur_, vblur_;
-    VkDescriptorSet rgb_sets_[2] = {}, hblur_sets_[2] = {}, vblur_sets_[2] = {};
+    VkDescriptorSet rgb_sets_[2] = {}, hblur_set_ = VK_NULL_HANDLE, vblur_sets_[2] = {};
     Buffer work_, temp_, xyb_;
     bool carry_ = false;
 };
