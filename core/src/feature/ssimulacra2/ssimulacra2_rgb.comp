@@ -9,14 +9,15 @@
 // frame's copy of the XYB planes (ssimulacra2_xyb.glsl).
 // A workgroup takes a 32x32 tile of the full size, which holds the tiles of
 // every later scale (16x16, 8x8, ... 1x1: six scales at most), the repeated
-// row or column of an odd size included. Invocation (a, b) converts the
-// full size's pixels (2a, 2b) to (2a + 1, 2b + 1) and averages them into
-// pixel (a, b) of the second scale; each later scale is averaged from the one
-// before in shared memory. No linear plane goes through device memory.
+// row or column of an odd size included. Invocation i converts the full
+// size's pixels (i % 32, i / 32 + 8 j) for j = 0 to 3 (a subgroup's stores
+// fall on neighbouring words) and keeps their linear RGB in shared memory;
+// each later scale is averaged from the one before there. No linear plane
+// goes through device memory.
 #include "ssimulacra2_common.glsl"
 
-const uint kHalf = 16;  // the second scale's tile, the invocations' side
-layout(local_size_x = 16, local_size_y = 16) in;
+const uint kTile = 32;  // the full size's tile (ssimulacra2_vk.cpp's kTile)
+layout(local_size_x = 256) in;
 layout(constant_id = 1) const uint kBytesPerSample = 1;
 layout(constant_id = 2) const uint kSsX = 0;
 layout(constant_id = 3) const uint kSsY = 0;
@@ -28,9 +29,10 @@ layout(std430, set = 0, binding = 3) restrict writeonly buffer Xyb { float v[]; 
 #include "ssimulacra2_xyb.glsl"
 
 // The six linear planes (R, G, B of the reference, then of the distorted) of
-// the tiles of the second scale and after: scale i's tile (side t = 32 >> i)
-// at level_at(i), plane c's row y at + (c * t + y) * t.
-shared float level[6 * (256 + 64 + 16 + 4 + 1)];
+// the tile: the full size's (plane c's row y at (c * 32 + y) * 32), then,
+// once the second scale is averaged from it, the later scales': scale i's
+// tile (side t = 32 >> i) at level_at(i), plane c's row y at + (c * t + y) * t.
+shared float level[6 * kTile * kTile];  // ssimulacra2_vk.cpp's kRgbShared
 
 uint level_at(uint i)
 {
@@ -108,60 +110,48 @@ float average(float v00, float v01, float v10, float v11)
 
 void main()
 {
-    const uint a = gl_LocalInvocationID.x, b = gl_LocalInvocationID.y;
-    const uint w = k.scale_w[0], h = k.scale_h[0];
-    const uint x = gl_WorkGroupID.x * 32 + 2 * a, y = gl_WorkGroupID.y * 32 + 2 * b;
-    // The full size's 2x2 block, the last column or row repeated past the
-    // edge (where only the second scale reads it).
-    vec3 lin[8];  // the reference's (0, 0), (1, 0), (0, 1), (1, 1), then the distorted's
-    if (x < w && y < h) {
-        for (uint j = 0; j < 4; j++) {
-            const uint xj = x + (j & 1u), yj = y + (j >> 1);
-            if (xj < w && yj < h) {
-                lin[j] = linear_rgb(0, xj, yj);
-                lin[4 + j] = linear_rgb(1, xj, yj);
-                store_scale(0, xj, yj, lin[j], lin[4 + j]);
-            } else {
-                const uint from = xj < w ? j - 2 : j - 1;  // the row above, else the column left
-                lin[j] = lin[from];
-                lin[4 + j] = lin[4 + from];
-            }
-        }
-    }
-    if (k.scales < 2) return;
-    // The second scale's pixel (a, b) of the tile.
-    const uint x1 = gl_WorkGroupID.x * kHalf + a, y1 = gl_WorkGroupID.y * kHalf + b;
-    if (x < w && y < h) {
-        vec3 avg[2];
-        for (uint pic = 0; pic < 2; pic++) {
-            const uint o = pic * 4;
-            for (uint c = 0; c < 3; c++) {
-                avg[pic][c] = average(lin[o][c], lin[o + 1][c], lin[o + 2][c], lin[o + 3][c]);
-                level[(pic * 3 + c) * kHalf * kHalf + b * kHalf + a] = avg[pic][c];
-            }
-        }
-        store_scale(1, x1, y1, avg[0], avg[1]);
-    }
-    // The later scales, each from the one before in shared memory.
     const uint lid = gl_LocalInvocationIndex;
-    for (uint i = 2; i < k.scales; i++) {
+    const uint w = k.scale_w[0], h = k.scale_h[0];
+    const uint x0 = gl_WorkGroupID.x * kTile, y0 = gl_WorkGroupID.y * kTile;
+    for (uint j = 0; j < 4; j++) {
+        const uint lx = lid % kTile, ly = lid / kTile + 8 * j, x = x0 + lx, y = y0 + ly;
+        if (x < w && y < h) {
+            const vec3 r = linear_rgb(0, x, y), d = linear_rgb(1, x, y);
+            store_scale(0, x, y, r, d);
+            for (uint c = 0; c < 3; c++) {
+                level[(c * kTile + ly) * kTile + lx] = r[c];
+                level[((3 + c) * kTile + ly) * kTile + lx] = d[c];
+            }
+        }
+    }
+    // Each later scale from the one before: its pixels whose 2x2 block (the
+    // last row or column of an odd size repeated) is in the tile, which all
+    // its pixels of the tile are.
+    for (uint i = 1; i < k.scales; i++) {
         barrier();
-        const uint t = 32u >> i, in_t = 2 * t, from = level_at(i - 1), to = level_at(i);
+        const uint t = kTile >> i, in_t = 2 * t, from = i == 1 ? 0 : level_at(i - 1), to = level_at(i);
         const uint ox = gl_WorkGroupID.x * t + lid % t, oy = gl_WorkGroupID.y * t + lid / t;
-        if (lid < t * t && ox < k.scale_w[i] && oy < k.scale_h[i]) {
+        const bool mine = lid < t * t && ox < k.scale_w[i] && oy < k.scale_h[i];
+        vec3 avg[2];
+        if (mine) {
             // Scale i - 1's columns and rows of the block, in the tile.
             const uint in_w = k.scale_w[i - 1], in_h = k.scale_h[i - 1];
             const uint c0 = 2 * ox - gl_WorkGroupID.x * in_t, r0 = 2 * oy - gl_WorkGroupID.y * in_t;
             const uint c1 = min(2 * ox + 1, in_w - 1) - gl_WorkGroupID.x * in_t;
             const uint r1 = min(2 * oy + 1, in_h - 1) - gl_WorkGroupID.y * in_t;
-            vec3 avg[2];
             for (uint pic = 0; pic < 2; pic++)
                 for (uint c = 0; c < 3; c++) {
                     const uint pl = from + (pic * 3 + c) * in_t * in_t;
                     avg[pic][c] = average(level[pl + r0 * in_t + c0], level[pl + r0 * in_t + c1],
                                           level[pl + r1 * in_t + c0], level[pl + r1 * in_t + c1]);
-                    level[to + (pic * 3 + c) * t * t + (lid / t) * t + lid % t] = avg[pic][c];
                 }
+        }
+        // The second scale's planes overwrite the full size's: every read
+        // of those is done first.
+        if (i == 1) barrier();
+        if (mine) {
+            for (uint pic = 0; pic < 2; pic++)
+                for (uint c = 0; c < 3; c++) level[to + (pic * 3 + c) * t * t + (lid / t) * t + lid % t] = avg[pic][c];
             store_scale(i, ox, oy, avg[0], avg[1]);
         }
     }

@@ -74,6 +74,7 @@ constexpr unsigned kWorkPlanes = 15;  // XYB of both pictures and the three prod
 constexpr unsigned kXybPlanes = 6;    // XYB of both pictures (each frame's copy)
 constexpr unsigned kSums = 18;        // doubles per column: 6 per channel
 constexpr uint32_t kTile = 32;        // ssimulacra2_rgb.comp's tile of the full size
+constexpr uint32_t kRgbShared = 6 * kTile * kTile * 4;  // its linear planes of the tile
 // ssimulacra2_hblur.comp's rows per workgroup, and the largest radius its ring
 // of 64 columns, filled 48 at a time, holds (2 * radius + 3 <= 64 - 48).
 constexpr uint32_t kBlurRows = 32;
@@ -185,7 +186,8 @@ bool fits(const State &st, const FrameFormat &fmt)
            row_groups(scales) <= lim.maxComputeWorkGroupCount[0] &&
            column_groups(scales) <= lim.maxComputeWorkGroupCount[0] && s2::gaussian().radius <= kBlurMaxRadius &&
            lim.maxComputeWorkGroupInvocations >= kBlurInvocations && lim.maxComputeWorkGroupSize[0] >= 3 * kBlurRows &&
-           lim.maxComputeWorkGroupSize[0] >= kBlurInvocations && lim.maxComputeSharedMemorySize >= kColumnShared;
+           lim.maxComputeWorkGroupSize[0] >= kBlurInvocations && lim.maxComputeSharedMemorySize >= kColumnShared &&
+           lim.maxComputeSharedMemorySize >= kRgbShared && lim.maxComputeWorkGroupSize[0] >= 256;
 }
 
 // Triples for run_fma_probe(), all of normal floats with normal results:
