@@ -121,8 +121,8 @@ TEST_CASE("ssimulacra2: a context with an imported state scores as libjxl's tool
     const std::string pair = "rocket_320x240_10bit_crf30";
     const Expected e = load_expected(data_dir() + "/" + pair + ".ssimulacra2.json");
     // The engine takes the offer to carry the column blurs into the next
-    // frame (ADR 0089); VMAF_VULKAN_CARRY=0 declines it. The
-    // same kernels in the same order either way: the same scores, bit for bit.
+    // frame (ADR 0089); VMAF_VULKAN_CARRY=0 declines it. The same kernels in
+    // the same order either way: the same scores, bit for bit.
     std::vector<double> carried;
     for (const bool carry : {true, false}) {
         INFO((carry ? "carried" : "VMAF_VULKAN_CARRY=0"));

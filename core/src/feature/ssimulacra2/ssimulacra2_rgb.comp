@@ -36,7 +36,8 @@ shared float level[6 * kTile * kTile];  // ssimulacra2_vk.cpp's kRgbShared
 
 uint level_at(uint i)
 {
-    // 6 * (256 + 64 + ... for the scales from the second to i - 1)
+    // 6 * (256 + 64 + ... for the scales from the second to i - 1); the
+    // full size's and the second scale's planes both start at 0
     uint at = 0;
     for (uint j = 1; j < i; j++) at += 6 * (1024u >> (2 * j));
     return at;
@@ -129,7 +130,7 @@ void main()
     // its pixels of the tile are.
     for (uint i = 1; i < k.scales; i++) {
         barrier();
-        const uint t = kTile >> i, in_t = 2 * t, from = i == 1 ? 0 : level_at(i - 1), to = level_at(i);
+        const uint t = kTile >> i, in_t = 2 * t, from = level_at(i - 1), to = level_at(i);
         const uint ox = gl_WorkGroupID.x * t + lid % t, oy = gl_WorkGroupID.y * t + lid / t;
         const bool mine = lid < t * t && ox < k.scale_w[i] && oy < k.scale_h[i];
         vec3 avg[2];

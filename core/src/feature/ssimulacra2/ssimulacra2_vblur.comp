@@ -1,28 +1,28 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
 #version 450
 // ssimulacra2: the recursive Gaussian down the columns of the five planes of
-// one channel of `temp` at every scale (one grid for all the scales, each
-// scale's workgroups after the one before) (mu1, mu2, sigma11, sigma22, sigma12 before the
-// column blur: planes c, 3 + c, 6 + c, 9 + c, 12 + c), then the SSIM and
-// edge-difference maps' terms of each pixel, which the blurred values give
-// at once, without storing them (the pixel's XYB from the frame's copy of
-// the XYB planes, which the next frame's rgb does not write). The recursion: y_n = n2 s - d1 y_{n-1} -
-// y_{n-2} for each of the three terms, s the sum of the rows N + 1 up and
-// N - 1 down (zero outside), as ssimulacra2_kernels_tmpl.h's
-// blur_column_step; the maps' terms as its ssim_terms and edge_terms.
-// A workgroup takes 8 columns of one channel (gl_WorkGroupID.y): small
+// one channel of `temp` (mu1, mu2, sigma11, sigma22, sigma12 before the column
+// blur: planes c, 3 + c, 6 + c, 9 + c, 12 + c), at every scale (one grid for
+// all the scales, each scale's workgroups after the one before), then the SSIM
+// and edge-difference maps' terms of each pixel, which the blurred values give
+// at once, without storing them (the pixel's XYB from the frame's copy of the
+// XYB planes, which the next frame's rgb does not write). The recursion: y_n =
+// n2 s - d1 y_{n-1} - y_{n-2} for each of the three terms, s the sum of the
+// rows N + 1 up and N - 1 down (zero outside), as ssimulacra2_kernels_tmpl.h's
+// blur_column_step; the maps' terms as its ssim_terms and edge_terms. A
+// workgroup takes 8 columns of one channel (gl_WorkGroupID.y): small
 // workgroups, many to a multiprocessor, so that one's meeting overlaps
 // another's recursions. Each of the 15 recursions of a column (5 planes, 3
-// terms) runs in an invocation of its own (invocation / 8 = plane * 3 +
-// term), its inputs loaded kBatch rows at a time, before they are used. Every
-// kBatch rows the recursions meet in shared memory: invocation j * 8 + x adds each
+// terms) runs in an invocation of its own (invocation / 8 = plane * 3 + term),
+// its inputs loaded kBatch rows at a time, before they are used. Every kBatch
+// rows the recursions meet in shared memory: invocation j * 8 + x adds each
 // plane's three terms at row j of the batch, column x (o0 + (o1 + o2), the
 // CPU's order), and adds the pixel's terms in double to its six sums. At the
 // end each column's eight sums (rows j, j + 8, ... for j = 0 to 7) are added
 // in the order of j, and the six totals of column x of channel c are written
-// as doubles at result (k.sum_base[scale] + x) * 18 + c * 6: SSIM d and d^4, artifact
-// and its 4th power, detail lost and its 4th power. The host adds the columns
-// in order.
+// as doubles at result (k.sum_base[scale] + x) * 18 + c * 6: SSIM d and d^4,
+// artifact and its 4th power, detail lost and its 4th power. The host adds the
+// columns in order.
 #extension GL_EXT_control_flow_attributes : require
 #include "ssimulacra2_common.glsl"
 

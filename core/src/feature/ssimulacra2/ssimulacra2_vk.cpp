@@ -120,6 +120,17 @@ uint64_t groups(uint64_t n, uint64_t per)
     return (n + per - 1) / per;
 }
 
+// A scale's workgroups in the row blur's grid and in the column blur's.
+uint64_t row_groups_of(uint32_t h)
+{
+    return groups(uint64_t(kWorkPlanes) * h, kBlurRows);
+}
+
+uint64_t column_groups_of(uint32_t w)
+{
+    return groups(w, kBlurColumns);
+}
+
 std::vector<Scale> scales_of(const FrameFormat &fmt)
 {
     std::vector<Scale> s;
@@ -137,8 +148,8 @@ std::vector<Scale> scales_of(const FrameFormat &fmt)
         columns += w;
         work_at += region_bytes(uint64_t(w) * h * kWorkPlanes);
         xyb_at += region_bytes(uint64_t(w) * h * kXybPlanes);
-        row_groups += groups(uint64_t(kWorkPlanes) * h, kBlurRows);
-        column_groups += groups(w, kBlurColumns);
+        row_groups += row_groups_of(h);
+        column_groups += column_groups_of(w);
     }
     return s;
 }
@@ -147,13 +158,13 @@ std::vector<Scale> scales_of(const FrameFormat &fmt)
 uint64_t row_groups(const std::vector<Scale> &scales)
 {
     const Scale &last = scales.back();
-    return last.row_group + groups(uint64_t(kWorkPlanes) * last.h, kBlurRows);
+    return last.row_group + row_groups_of(last.h);
 }
 
 uint64_t column_groups(const std::vector<Scale> &scales)
 {
     const Scale &last = scales.back();
-    return last.column_group + groups(last.w, kBlurColumns);
+    return last.column_group + column_groups_of(last.w);
 }
 
 // The bytes of `work` (and of `temp`): every scale's region.
@@ -375,15 +386,13 @@ public:
             return 0;
         }
         // The blur's grid: every scale's workgroups, or in profile mode each
-        // scale's alone, one after another.
+        // scale's alone, one after another (the scales' first workgroups and
+        // the grid's end, as the kernels have them).
         const bool rows = step == kHblur;
-        const auto first = [&](size_t i) -> uint32_t {
-            if (i == scales_.size()) return uint32_t(rows ? row_groups(scales_) : column_groups(scales_));
-            return rows ? scales_[i].row_group : scales_[i].column_group;
-        };
+        const uint32_t *const first = rows ? consts_data_.row_groups : consts_data_.column_groups;
         const auto dispatch = [&](size_t from, size_t to) {
-            push.group_base = first(from);
-            const uint32_t n = first(to) - first(from);
+            push.group_base = first[from];
+            const uint32_t n = first[to] - first[from];
             if (rows)
                 hblur_->dispatch(rec.cmd, hblur_set_, &push, n);
             else

@@ -47,12 +47,11 @@ void to_xyb(vec3 rgb, out vec3 xyb)
 }
 
 // A pixel's XYB of the reference (a) and the distorted (b), and their
-// products, into the 15 planes of `work` whose first is at `at` (the pixel's
+// products, into the 15 planes of `work` whose first is at `i` (the pixel's
 // place in it), P floats apart; XYB also into the six planes of `xyb` whose
 // first is at `xat`.
-void store_xyb(uint at, uint xat, uint P, vec3 a, vec3 b)
+void store_xyb(uint i, uint xat, uint P, vec3 a, vec3 b)
 {
-    const uint i = at;
     for (uint c = 0; c < 3; c++) {
         precise float aa = a[c] * a[c], bb = b[c] * b[c], ab = a[c] * b[c];
         work.v[i + c * P] = a[c];
