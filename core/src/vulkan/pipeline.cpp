@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
+#include <string>
 #include <vector>
 
 #include "util/log.h"
@@ -81,11 +83,66 @@ int PipelineShelf::build_pipeline(const spirv::Shader *shader, std::span<const S
     ci.stage.pName = "main";
     ci.stage.pSpecializationInfo = entries.empty() ? nullptr : &spec;
     ci.layout = o->layout;
+    if (st_.kernel_stats()) ci.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
     VkPipeline pipeline = VK_NULL_HANDLE;
     const int err = check_result(fn.vkCreateComputePipelines(dev, st_.pipeline_cache(), 1, &ci, nullptr, &pipeline),
                                  "vkCreateComputePipelines", name);
+    if (!err && st_.kernel_stats()) log_statistics(pipeline, name, spec_constants);
     if (!err) o->pipeline.store(pipeline, std::memory_order_release);
     return err;
+}
+
+// One line per executable of the pipeline: the statistics the driver gives,
+// by its own names (VMAF_VULKAN_KERNEL_STATS).
+void PipelineShelf::log_statistics(VkPipeline pipeline, const char *name,
+                                   std::span<const SpecConstant> spec_constants) const
+{
+    const auto &fn = st_.fn();
+    const VkDevice dev = st_.device();
+    if (!fn.vkGetPipelineExecutablePropertiesKHR || !fn.vkGetPipelineExecutableStatisticsKHR) return;
+    VkPipelineInfoKHR pi = make<VkPipelineInfoKHR>(VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR);
+    pi.pipeline = pipeline;
+    uint32_t n = 0;
+    if (fn.vkGetPipelineExecutablePropertiesKHR(dev, &pi, &n, nullptr) != VK_SUCCESS) return;
+    std::vector<VkPipelineExecutablePropertiesKHR> execs(
+        n, make<VkPipelineExecutablePropertiesKHR>(VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR));
+    if (fn.vkGetPipelineExecutablePropertiesKHR(dev, &pi, &n, execs.data()) != VK_SUCCESS) return;
+    std::string spec;
+    for (const SpecConstant &c : spec_constants)
+        spec.append(" ").append(std::to_string(c.id)).append("=").append(std::to_string(c.value));
+    for (uint32_t i = 0; i < n; i++) {
+        VkPipelineExecutableInfoKHR ei = make<VkPipelineExecutableInfoKHR>(VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR);
+        ei.pipeline = pipeline;
+        ei.executableIndex = i;
+        uint32_t m = 0;
+        if (fn.vkGetPipelineExecutableStatisticsKHR(dev, &ei, &m, nullptr) != VK_SUCCESS) continue;
+        std::vector<VkPipelineExecutableStatisticKHR> stats(
+            m, make<VkPipelineExecutableStatisticKHR>(VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR));
+        if (fn.vkGetPipelineExecutableStatisticsKHR(dev, &ei, &m, stats.data()) != VK_SUCCESS) continue;
+        std::string line;
+        for (uint32_t j = 0; j < m; j++) {
+            const VkPipelineExecutableStatisticKHR &st = stats[j];
+            char v[64] = "";
+            switch (st.format) {
+            case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR:
+                std::snprintf(v, sizeof(v), "%s", st.value.b32 ? "yes" : "no");
+                break;
+            case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR:
+                std::snprintf(v, sizeof(v), "%lld", (long long)st.value.i64);
+                break;
+            case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR:
+                std::snprintf(v, sizeof(v), "%llu", (unsigned long long)st.value.u64);
+                break;
+            default:
+                std::snprintf(v, sizeof(v), "%g", st.value.f64);
+                break;
+            }
+            if (j) line.append(", ");
+            line.append(st.name).append(" ").append(v);
+        }
+        log(VMAF_LOG_LEVEL_INFO, "Vulkan: kernel %s%s%s (%s): %s\n", name, spec.empty() ? "" : ",", spec.c_str(),
+            execs[i].name, line.c_str());
+    }
 }
 
 void PipelineShelf::destroy(const PipelineObjects &o) const

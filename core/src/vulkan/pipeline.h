@@ -133,6 +133,7 @@ private:
     using Key = std::tuple<const spirv::Shader *, unsigned, unsigned, uint32_t, std::vector<uint64_t>>;
     int build_layouts(const PipelineDesc &desc, PipelineObjects *o) const;
     int build_pipeline(const spirv::Shader *shader, std::span<const SpecConstant> spec, PipelineObjects *o) const;
+    void log_statistics(VkPipeline pipeline, const char *name, std::span<const SpecConstant> spec) const;
     void destroy(const PipelineObjects &o) const;
 
     State &st_;

@@ -570,6 +570,7 @@ int State::create_device()
 
     // The import extensions the device has (vulkan/import.h says what needs them).
     std::vector<const char *> enable;
+    bool exec_available = false;  // VK_KHR_pipeline_executable_properties
     {
         uint32_t n = 0;
         ifn_.EnumerateDeviceExtensionProperties(physical_, nullptr, &n, nullptr);
@@ -579,6 +580,26 @@ int State::create_device()
         for (const char *want : kOptionalExtensions)
             for (const VkExtensionProperties &e : have)
                 if (!std::strcmp(e.extensionName, want)) enable.push_back(want);
+        for (const VkExtensionProperties &e : have)
+            if (!std::strcmp(e.extensionName, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME))
+                exec_available = true;
+    }
+
+    // Kernel statistics for whoever tunes the kernels (docs/environment.md).
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR exec =
+        make<VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR>(
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR);
+    if (env_switch("VMAF_VULKAN_KERNEL_STATS", false)) {
+        if (exec_available) {
+            enable.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+            exec.pipelineExecutableInfo = VK_TRUE;
+            exec.pNext = f.core.pNext;
+            f.core.pNext = &exec;
+            kernel_stats_ = true;
+        } else {
+            log(VMAF_LOG_LEVEL_WARNING, "Vulkan: VMAF_VULKAN_KERNEL_STATS: %s lacks %s; no statistics\n",
+                info_.name.c_str(), VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+        }
     }
 
     VkDeviceCreateInfo ci = make<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);

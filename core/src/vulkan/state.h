@@ -186,6 +186,11 @@ public:
     // Whether hostQueryReset is enabled: timestamp queries are reset with
     // vkResetQueryPool, not a command (which costs the GPU a pause per frame).
     bool host_query_reset() const { return host_query_reset_; }
+    // Whether each kernel's compiled statistics (registers, shared memory, as
+    // the driver names them) are logged when it is built:
+    // VMAF_VULKAN_KERNEL_STATS on a device of our own that has
+    // VK_KHR_pipeline_executable_properties.
+    bool kernel_stats() const { return kernel_stats_; }
     // VK_EXT_external_memory_host's minImportedHostPointerAlignment; 0 when the
     // extension is not enabled (host pictures are then always copied).
     VkDeviceSize host_import_alignment() const { return host_import_alignment_; }
@@ -290,6 +295,7 @@ private:
     std::optional<SteadyTime> created_at_;
     double startup_ms_[3] = {};
     bool host_query_reset_ = false;
+    bool kernel_stats_ = false;
     VkDeviceSize host_import_alignment_ = 0;
     bool profiling_ = false;
     unsigned frames_in_flight_ = kDefaultFramesInFlight;
