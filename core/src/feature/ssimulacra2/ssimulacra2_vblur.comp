@@ -14,7 +14,7 @@
 // workgroups, many to a multiprocessor, so that one's meeting overlaps
 // another's recursions. Each of the 15 recursions of a column (5 planes, 3
 // terms) runs in an invocation of its own (invocation / 8 = plane * 3 + term),
-// its inputs loaded kBatch rows at a time, before they are used. Every kBatch
+// its inputs loaded kBatch rows at a time, a batch ahead. Every kBatch
 // rows the recursions meet in shared memory: invocation j * 8 + x adds each
 // plane's three terms at row j of the batch, column x (o0 + (o1 + o2), the
 // CPU's order), and adds the pixel's terms in double to its six sums. At the
@@ -65,14 +65,40 @@ void main()
     const float n2 = k.n2[term], neg_d1 = -k.d1[term];
     precise float a = 0.0, b = 0.0;
     precise double sum[6] = double[6](0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
+    // Each batch's inputs are read during the batch before (and the first
+    // batch's before the loop), so that the reads are under way while the
+    // recursions and the maps' terms use the values read before them: the
+    // rows N + 1 up and N - 1 down of the batch's steps (0 where a row is
+    // outside the plane; those are not added below), and a mapper's pixel
+    // of the two XYB planes.
+    float top[kBatch], bottom[kBatch], img1 = 0.0, img2 = 0.0;
+    const bool mapper = lid < kMappers && mine;
+    const uint xyb_base = k.xyb_at[s] + x;
+    [[unroll]] for (int j = 0; j < kBatch; j++) {
+        const int n = -N + 1 + j, t = n - N - 1, bo = n + N - 1;
+        top[j] = mine && t >= 0 && t < ysize ? temp.v[base + uint(t) * s_w] : 0.0;
+        bottom[j] = mine && bo < ysize ? temp.v[base + uint(bo) * s_w] : 0.0;
+    }
+    {
+        const int n = -N + 1 + int(rec);
+        if (mapper && n >= 0 && n < ysize) {
+            img1 = xyb.v[c * P + xyb_base + uint(n) * s_w];
+            img2 = xyb.v[(3 + c) * P + xyb_base + uint(n) * s_w];
+        }
+    }
     for (int n0 = -N + 1; n0 < ysize; n0 += kBatch) {
-        // Rows N + 1 up and N - 1 down of steps n0 to n0 + kBatch - 1 (0 where
-        // a row is outside the plane; those are not added below).
-        float top[kBatch], bottom[kBatch];
+        const int n1 = n0 + kBatch;  // the next batch's first step
+        float next_top[kBatch], next_bottom[kBatch];
         [[unroll]] for (int j = 0; j < kBatch; j++) {
-            const int t = n0 + j - N - 1, bo = n0 + j + N - 1;
-            top[j] = mine && t >= 0 && t < ysize ? temp.v[base + uint(t) * s_w] : 0.0;
-            bottom[j] = mine && bo < ysize ? temp.v[base + uint(bo) * s_w] : 0.0;
+            const int t = n1 + j - N - 1, bo = n1 + j + N - 1;
+            next_top[j] = mine && t >= 0 && t < ysize ? temp.v[base + uint(t) * s_w] : 0.0;
+            next_bottom[j] = mine && bo < ysize ? temp.v[base + uint(bo) * s_w] : 0.0;
+        }
+        float next_img1 = 0.0, next_img2 = 0.0;
+        if (mapper && n1 + int(rec) < ysize) {
+            const uint i = xyb_base + uint(n1 + int(rec)) * s_w;
+            next_img1 = xyb.v[c * P + i];
+            next_img2 = xyb.v[(3 + c) * P + i];
         }
         for (int j = 0; j < kBatch; j++) {
             const int n = n0 + j;
@@ -88,7 +114,7 @@ void main()
         }
         barrier();
         const int n = n0 + int(rec);  // a mapper's row (rec < kBatch)
-        if (lid < kMappers && mine && n >= 0 && n < ysize) {
+        if (mapper && n >= 0 && n < ysize) {
             const float mu1 = blurred_at(0, rec, col), mu2 = blurred_at(1, rec, col);
             const float s11 = blurred_at(2, rec, col), s22 = blurred_at(3, rec, col);
             const float s12 = blurred_at(4, rec, col);
@@ -107,8 +133,6 @@ void main()
             v *= v;
             sum[1] += v;
 
-            const uint i = k.xyb_at[s] + uint(n) * s_w + x;
-            const float img1 = xyb.v[c * P + i], img2 = xyb.v[(3 + c) * P + i];
             precise float e2 = abs(img2 - mu2), e1 = abs(img1 - mu1);
             precise double d1 = (1.0lf + double(e2)) / (1.0lf + double(e1)) - 1.0lf;
             precise double ar = max(d1, 0.0lf);
@@ -123,6 +147,10 @@ void main()
             sum[5] += l;
         }
         barrier();
+        top = next_top;
+        bottom = next_bottom;
+        img1 = next_img1;
+        img2 = next_img2;
     }
     if (lid < kMappers)
         for (uint q = 0; q < 6; q++) sums[q * kMappers + lid] = sum[q];
