@@ -1,17 +1,13 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
 #version 450
 // ssimulacra2: the recursive Gaussian along the rows of the 15 planes of
-// every scale (one grid for all the scales, each scale's workgroups after the
-// one before), from the frame's copy of the XYB planes into the scale's
-// region of `temp`: libjxl's FastGaussian1D as ssimulacra2_kernels_tmpl.h's
-// blur_row, one output at a time at the edges and four at a time (each lane
-// with its own multipliers) in between. A workgroup takes 32 rows of one of
-// the 15 planes (m * 3 + c: XYB channel c of the reference, of the
-// distorted, their squares and their product, for m = 0 to 4); the five
-// workgroups of the same rows of a channel come one after another, reading
-// the same rows of the XYB planes. The products are made as the rows are
-// loaded (as the CPU, a float multiplication). Each row's three recursions
-// (the terms k = 1, 3, 5, which depend only on their own past) run in three
+// every scale's region of `work` (one grid for all the scales, each scale's
+// workgroups after the one before: row id = plane * h + row within the
+// scale), into the same place in `temp`: libjxl's
+// FastGaussian1D as ssimulacra2_kernels_tmpl.h's blur_row, one output at a
+// time at the edges and four at a time (each lane with its own multipliers)
+// in between. A workgroup takes 32 rows; each row's three recursions (the
+// terms k = 1, 3, 5, which depend only on their own past) run in three
 // invocations of their own, invocation / 32 being the term: a row's work is
 // spread over three times the invocations, and each subgroup of 32 follows
 // one term. The terms meet in shared memory, added in the CPU's order
@@ -36,17 +32,14 @@ layout(constant_id = 1) const uint kOut = 48;
 const uint kPitch = kOut + 1;  // odd: the rows' same column in different banks
 layout(local_size_x = 96) in;  // kRows * kTerms
 
-layout(std430, set = 0, binding = 1) restrict readonly buffer Xyb { float v[]; } xyb;  // the frame's copy
+layout(std430, set = 0, binding = 1) restrict readonly buffer Work { float v[]; } work;
 layout(std430, set = 0, binding = 2) restrict writeonly buffer Temp { float v[]; } temp;
 
 shared float ring[kRows * kRing];
 shared float stage[kTerms * kRows * kPitch];  // term t's row r at (t * kRows + r) * kPitch
-shared uint row_at[kRows];  // first float of each output row of the workgroup
-shared uint src_at[kRows];  // and of its XYB row (the reference's, or the distorted's for m = 1, 3)
+shared uint row_at[kRows];  // first float of each row of the workgroup
 
 uint g_row;   // this invocation's row in the workgroup
-uint g_m;     // the workgroup's plane: m * 3 + c
-uint g_pair;  // floats from the reference's XYB row to the distorted's
 uint g_term;  // this invocation's term
 uint g_rows;  // rows of the workgroup that exist
 int g_hi;     // input columns [0, g_hi) loaded, the last kRing of them held
@@ -66,10 +59,9 @@ float at(int x)
 
 // The next kFill input columns of the workgroup's rows, kAhead of them per
 // invocation, read from the buffer one fill ahead: the reads are under way
-// while the recursions use the columns before them. The product's plane
-// reads both pictures' rows (g_ahead2: the distorted's).
+// while the recursions use the columns before them.
 const uint kAhead = kRows * kFill / (kRows * kTerms);
-float g_ahead[kAhead], g_ahead2[kAhead];
+float g_ahead[kAhead];
 
 void read_ahead(int from, int xsize)
 {
@@ -77,19 +69,8 @@ void read_ahead(int from, int xsize)
         const uint i = gl_LocalInvocationID.x + j * kRows * kTerms;
         const uint r = i / kFill;
         const int x = from + int(i % kFill);
-        const bool inside = r < g_rows && x < xsize;
-        g_ahead[j] = inside ? xyb.v[src_at[r] + uint(x)] : 0.0;
-        if (g_m == 4) g_ahead2[j] = inside ? xyb.v[src_at[r] + g_pair + uint(x)] : 0.0;
+        g_ahead[j] = r < g_rows && x < xsize ? work.v[row_at[r] + uint(x)] : 0.0;
     }
-}
-
-// Input column j of the fill: the XYB value, or the product the plane holds.
-float input_of(uint j)
-{
-    precise float v = g_ahead[j];
-    if (g_m == 2 || g_m == 3) v = g_ahead[j] * g_ahead[j];
-    if (g_m == 4) v = g_ahead[j] * g_ahead2[j];
-    return v;
 }
 
 // Makes input columns up to `need` available. A fill overwrites the oldest
@@ -102,7 +83,7 @@ void ensure(int need, int xsize)
         barrier();
         [[unroll]] for (uint j = 0; j < kAhead; j++) {
             const uint i = gl_LocalInvocationID.x + j * kRows * kTerms;
-            ring[slot(i / kFill, g_hi + int(i % kFill))] = input_of(j);
+            ring[slot(i / kFill, g_hi + int(i % kFill))] = g_ahead[j];
         }
         barrier();
         g_hi += int(kFill);
@@ -156,18 +137,13 @@ void main()
 {
     const uint group = p.group_base + gl_WorkGroupID.x, s = scale_of(group, true);
     use_scale(s);
-    // Workgroup g of the scale: plane m = g % 5 of channel ch, rows from y0.
-    const uint g = group - k.row_groups[s], blocks = (s_h + kRows - 1) / kRows;
-    const uint ch = g / 5 / blocks, y0 = g / 5 % blocks * kRows, P = scratch_plane();
-    g_m = g % 5;
-    g_pair = 3 * P;
-    g_rows = min(kRows, s_h - y0);
+    const uint first = (group - k.row_groups[s]) * kRows, total = 15 * s_h;
+    g_rows = min(kRows, total - first);
     g_row = gl_LocalInvocationID.x % kRows;
     g_term = gl_LocalInvocationID.x / kRows;
     if (g_term == 0) {
-        const uint y = y0 + (g_row < g_rows ? g_row : 0u);
-        row_at[g_row] = s_at + ((g_m * 3 + ch) * s_h + y) * s_w;  // the planes packed
-        src_at[g_row] = k.xyb_at[s] + ((g_m == 1 || g_m == 3 ? 3 + ch : ch) * s_h + y) * s_w;
+        const uint id = first + g_row;
+        row_at[g_row] = s_at + (g_row < g_rows ? id * s_w : 0u);  // the planes packed
     }
     g_hi = 0;
     g_lo = 0;

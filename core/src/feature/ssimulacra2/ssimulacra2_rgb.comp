@@ -4,8 +4,9 @@
 // to RGB as ssimulacra2_kernels_tmpl.h's rgb_row (double, clamped to [0, 1],
 // rounded to float), then sRGB -> linear; the 2x2 box averages of the
 // linear planes down the scales, the last row and column repeated where a
-// size is odd (its downsample); and at each scale XYB, into that scale's
-// region of the frame's copy of the XYB planes (ssimulacra2_xyb.glsl).
+// size is odd (its downsample); and at each scale XYB and the products the
+// blurs take, into that scale's region of `work`, and XYB again into the
+// frame's copy of the XYB planes (ssimulacra2_xyb.glsl).
 // A workgroup takes a 32x32 tile of the full size, which holds the tiles of
 // every later scale (16x16, 8x8, ... 1x1: six scales at most), the repeated
 // row or column of an odd size included. Invocation i converts the full
@@ -22,7 +23,8 @@ layout(constant_id = 2) const uint kSsX = 0;
 layout(constant_id = 3) const uint kSsY = 0;
 
 layout(std430, set = 0, binding = 1) restrict readonly buffer Planes { uint words[]; } planes;
-layout(std430, set = 0, binding = 2) restrict writeonly buffer Xyb { float v[]; } xyb;  // this frame's copy
+layout(std430, set = 0, binding = 2) restrict writeonly buffer Work { float v[]; } work;
+layout(std430, set = 0, binding = 3) restrict writeonly buffer Xyb { float v[]; } xyb;  // this frame's copy
 
 #include "ssimulacra2_xyb.glsl"
 
@@ -85,14 +87,14 @@ vec3 linear_rgb(uint pic, uint x, uint y)
     return vec3(srgb_to_linear(clamp01(r)), srgb_to_linear(clamp01(g)), srgb_to_linear(clamp01(b)));
 }
 
-// XYB of scale i's pixel (x, y), from its linear RGB.
+// XYB and the products of scale i's pixel (x, y), from its linear RGB.
 void store_scale(uint i, uint x, uint y, vec3 r, vec3 d)
 {
     vec3 a, b;
     to_xyb(r, a);
     to_xyb(d, b);
     const uint pixel = y * k.scale_w[i] + x;
-    store_xyb(k.xyb_at[i] + pixel, k.scale_w[i] * k.scale_h[i], a, b);
+    store_xyb(k.scale_at[i] + pixel, k.xyb_at[i] + pixel, k.scale_w[i] * k.scale_h[i], a, b);
 }
 
 // The 2x2 average, in the CPU's order: the rows, within a row the columns.

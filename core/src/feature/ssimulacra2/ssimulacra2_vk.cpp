@@ -4,20 +4,19 @@
 // a stage of its own and each for every scale at once (ADR 0089):
 // - ssimulacra2_rgb.comp turns both pictures into linear RGB, averages it
 //   down the scales in 32x32 tiles of the full size, and writes each scale's
-//   XYB into the frame's copy of the XYB planes;
+//   XYB and the products the blurs take;
 // - ssimulacra2_hblur.comp does the five recursive Gaussian blurs of each
-//   channel along the rows (of the XYB planes, their squares and their
-//   product, made as it loads them), three invocations per row, one per
-//   term of the recursion, reading and writing through shared memory;
+//   channel along the rows, three invocations per row, one per term of the
+//   recursion, reading and writing through shared memory;
 // - ssimulacra2_vblur.comp does them down the columns, one invocation per
 //   column, plane and term, and adds the maps' terms of each column in
 //   double, in a fixed order.
 // The blurs' grids take the scales one after another (the first workgroup
 // of each in the constants). The column blurs are offered as carried work
 // (feature/twin.h): where the engine takes it they run in the next frame's
-// first stage, beside its rgb, which writes the other copy of the XYB planes
-// (two copies, alternating by frame). Each scale has its own region of the
-// row blur's output (`temp`) and of each copy.
+// first stage, beside its rgb, and read the XYB planes from the frame's own
+// copy of them (two copies, alternating). Each scale has its own region of
+// the scratch buffers (`work`, `temp`) and of each copy.
 // collect() adds the columns in order and scores with the CPU's score(). The
 // CPU adds the terms one pixel after another, which parallel work cannot
 // repeat: scores agree within 1e-6, not bit for bit. The kernels need
@@ -71,14 +70,13 @@ struct Push {
 };
 static_assert(sizeof(Push) == 40);
 
-constexpr unsigned kBlurPlanes = 15;  // the row blur's: XYB of both pictures and the three products
+constexpr unsigned kWorkPlanes = 15;  // XYB of both pictures and the three products
 constexpr unsigned kXybPlanes = 6;    // XYB of both pictures (each frame's copy)
 constexpr unsigned kSums = 18;        // doubles per column: 6 per channel
 constexpr uint32_t kTile = 32;        // ssimulacra2_rgb.comp's tile of the full size
 constexpr uint32_t kRgbShared = 6 * kTile * kTile * 4;  // its linear planes of the tile
-// ssimulacra2_hblur.comp's rows per workgroup (of one plane), and the largest
-// radius its ring of 64 columns, filled 48 at a time, holds
-// (2 * radius + 3 <= 64 - 48).
+// ssimulacra2_hblur.comp's rows per workgroup, and the largest radius its ring
+// of 64 columns, filled 48 at a time, holds (2 * radius + 3 <= 64 - 48).
 constexpr uint32_t kBlurRows = 32;
 // ssimulacra2_vblur.comp's columns per workgroup (fifteen invocations each:
 // five planes, three terms), its rows between meetings, and its shared memory.
@@ -87,10 +85,10 @@ constexpr uint32_t kColumnShared = kBlurInvocations * kBlurBatch * 4 + 6 * kBlur
 constexpr int kBlurMaxRadius = 6;
 
 // ssimulacra2_hblur.comp's shared memory with `out` output columns per store:
-// the ring, the three terms' stage and the rows' offsets (out and in).
+// the ring, the three terms' stage and the rows' offsets.
 constexpr uint32_t blur_shared_bytes(uint32_t out)
 {
-    return (kBlurRows * 64 + 3 * kBlurRows * (out + 1) + 2 * kBlurRows) * 4;
+    return (kBlurRows * 64 + 3 * kBlurRows * (out + 1) + kBlurRows) * 4;
 }
 
 // Its output columns per store (spec constant 1): 48, or 16 where the device
@@ -103,7 +101,7 @@ static_assert(blur_shared_bytes(16) <= 16384);
 
 struct Scale {
     uint32_t w, h, sum_base;  // sum_base: columns of the scales before it (its sums come after theirs)
-    VkDeviceSize temp_at;     // its region of `temp` (bytes)
+    VkDeviceSize work_at;     // its region of `work` and `temp` (bytes)
     VkDeviceSize xyb_at;      // its region of each copy of the XYB planes (bytes)
     uint32_t row_group, column_group;  // its first workgroup in the blurs' grids
 };
@@ -122,11 +120,10 @@ uint64_t groups(uint64_t n, uint64_t per)
     return (n + per - 1) / per;
 }
 
-// A scale's workgroups in the row blur's grid (each plane's rows in
-// workgroups of their own) and in the column blur's.
+// A scale's workgroups in the row blur's grid and in the column blur's.
 uint64_t row_groups_of(uint32_t h)
 {
-    return kBlurPlanes * groups(h, kBlurRows);
+    return groups(uint64_t(kWorkPlanes) * h, kBlurRows);
 }
 
 uint64_t column_groups_of(uint32_t w)
@@ -138,7 +135,7 @@ std::vector<Scale> scales_of(const FrameFormat &fmt)
 {
     std::vector<Scale> s;
     uint32_t w = fmt.w, h = fmt.h, columns = 0;
-    uint64_t temp_at = 0, xyb_at = 0, row_groups = 0, column_groups = 0;
+    uint64_t work_at = 0, xyb_at = 0, row_groups = 0, column_groups = 0;
     for (int i = 0; i < s2::kNumScales; i++) {
         if (i) {
             // libjxl goes on while the previous scale is at least 8x8.
@@ -147,9 +144,9 @@ std::vector<Scale> scales_of(const FrameFormat &fmt)
             h = (h + 1) / 2;
         }
         // Past 32 bits the grids do not fit (fits()).
-        s.push_back({w, h, columns, temp_at, xyb_at, uint32_t(row_groups), uint32_t(column_groups)});
+        s.push_back({w, h, columns, work_at, xyb_at, uint32_t(row_groups), uint32_t(column_groups)});
         columns += w;
-        temp_at += region_bytes(uint64_t(w) * h * kBlurPlanes);
+        work_at += region_bytes(uint64_t(w) * h * kWorkPlanes);
         xyb_at += region_bytes(uint64_t(w) * h * kXybPlanes);
         row_groups += row_groups_of(h);
         column_groups += column_groups_of(w);
@@ -170,11 +167,11 @@ uint64_t column_groups(const std::vector<Scale> &scales)
     return last.column_group + column_groups_of(last.w);
 }
 
-// The bytes of `temp`: every scale's region.
-VkDeviceSize temp_bytes(const std::vector<Scale> &scales)
+// The bytes of `work` (and of `temp`): every scale's region.
+VkDeviceSize work_bytes(const std::vector<Scale> &scales)
 {
     const Scale &last = scales.back();
-    return last.temp_at + region_bytes(uint64_t(last.w) * last.h * kBlurPlanes);
+    return last.work_at + region_bytes(uint64_t(last.w) * last.h * kWorkPlanes);
 }
 
 // The bytes of one copy of the XYB planes.
@@ -192,7 +189,7 @@ bool fits(const State &st, const FrameFormat &fmt)
 {
     // The scratch buffers, bound whole, and the blurs' grids.
     const std::vector<Scale> scales = scales_of(fmt);
-    const VkDeviceSize bytes = temp_bytes(scales);
+    const VkDeviceSize bytes = work_bytes(scales);
     const VkPhysicalDeviceLimits &lim = st.limits();
     return bytes <= lim.maxStorageBufferRange && bytes / sizeof(float) < (uint64_t(1) << 32) &&
            groups(fmt.w, kTile) <= lim.maxComputeWorkGroupCount[0] &&
@@ -305,7 +302,7 @@ public:
             unsigned buffers;
             std::unique_ptr<ComputePipeline> *out;
         };
-        const Kernel kernels[] = {{&spirv::ssimulacra2_rgb, 3, &rgb_},
+        const Kernel kernels[] = {{&spirv::ssimulacra2_rgb, 4, &rgb_},
                                   {&spirv::ssimulacra2_hblur, 3, &hblur_},
                                   {&spirv::ssimulacra2_vblur, 4, &vblur_}};
         for (const Kernel &kn : kernels) {
@@ -313,13 +310,14 @@ public:
             d.shader = kn.shader;
             d.buffers = kn.buffers;
             d.push_constant_size = sizeof(Push);
-            d.max_sets = 2;  // a set per copy of the XYB planes
+            d.max_sets = kn.out == &hblur_ ? 1 : 2;  // rgb and the column blur: a set per copy of the XYB planes
             d.spec = kn.out == &rgb_     ? std::span<const SpecConstant>(rgb_spec)
                      : kn.out == &hblur_ ? std::span<const SpecConstant>(hblur_spec)
                                          : std::span<const SpecConstant>(spec);
             if (int err = ComputePipeline::create(st, d, kn.out)) return err;
         }
-        for (auto [buf, bytes] : {std::pair{&temp_, temp_bytes(scales_)}, {&xyb_, 2 * xyb_bytes(scales_)}})
+        for (auto [buf, bytes] : {std::pair{&work_, work_bytes(scales_)}, {&temp_, work_bytes(scales_)},
+                                  {&xyb_, 2 * xyb_bytes(scales_)}})
             if (int err = st.allocator().create_buffer(bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, MemoryUse::Device,
                                                        buf))
                 return err;
@@ -340,17 +338,17 @@ public:
         push_.stride[0] = fb.ref[0].stride / 4;
         push_.stride[1] = fb.ref[1].stride / 4;
         const BufferRange consts = {consts_->get(), 0, consts_->size()};
-        const BufferRange temp = {temp_.get(), 0, temp_.size()};
+        const BufferRange work = {work_.get(), 0, work_.size()}, temp = {temp_.get(), 0, temp_.size()};
+        const BufferRange hblur[] = {consts, work, temp};
+        if (int err = hblur_->make_set(hblur, &hblur_set_)) return err;
         // Frame i's copy of the XYB planes is copy i % 2: the frame's rgb
         // writes it while the column blur carried from the frame before
         // reads the other.
         for (unsigned i = 0; i < 2; i++) {
             const BufferRange xyb = {xyb_.get(), i * xyb_bytes(scales_), xyb_bytes(scales_)};
-            const BufferRange rgb[] = {consts, {fb.planes, 0, fb.planes_size}, xyb};
-            const BufferRange hblur[] = {consts, xyb, temp};
+            const BufferRange rgb[] = {consts, {fb.planes, 0, fb.planes_size}, work, xyb};
             const BufferRange vblur[] = {consts, temp, xyb, {fb.results, 0, fb.results_size}};
             if (int err = rgb_->make_set(rgb, &rgb_sets_[i])) return err;
-            if (int err = hblur_->make_set(hblur, &hblur_sets_[i])) return err;
             if (int err = vblur_->make_set(vblur, &vblur_sets_[i])) return err;
         }
         return 0;
@@ -359,9 +357,8 @@ public:
     // A kernel a stage, each for every scale. Profile mode times the blurs
     // of each scale alone (hblur0, hblur1, ...), as a dispatch of its own.
     // Carrying, the column blur is the carried stage 0: it runs in the next
-    // frame's first stage beside its rgb, which writes the copy of the XYB
-    // planes it does not read (the row blur, writing `temp`, comes a stage
-    // later).
+    // frame's first stage beside its rgb, which writes the scratch buffers
+    // it does not read (the row blur, writing `temp`, comes a stage later).
     unsigned stages() const override { return carry_ ? kVblur : kSteps; }
     unsigned carried_stages() const override { return carry_ ? 1 : 0; }
     unsigned carry_offer() const override { return 1; }
@@ -397,7 +394,7 @@ public:
             push.group_base = first[from];
             const uint32_t n = first[to] - first[from];
             if (rows)
-                hblur_->dispatch(rec.cmd, hblur_sets_[copy], &push, n);
+                hblur_->dispatch(rec.cmd, hblur_set_, &push, n);
             else
                 vblur_->dispatch(rec.cmd, vblur_sets_[copy], &push, n, 3);
         };
@@ -479,7 +476,7 @@ private:
             const Scale &sc = scales_[i];
             k.scale_w[i] = sc.w;
             k.scale_h[i] = sc.h;
-            k.scale_at[i] = uint32_t(sc.temp_at / sizeof(float));
+            k.scale_at[i] = uint32_t(sc.work_at / sizeof(float));
             k.xyb_at[i] = uint32_t(sc.xyb_at / sizeof(float));
             k.sum_base[i] = sc.sum_base;
             k.row_groups[i] = sc.row_group;
@@ -499,8 +496,8 @@ private:
     Consts consts_data_{};
     std::shared_ptr<const Buffer> consts_;
     std::unique_ptr<ComputePipeline> rgb_, hblur_, vblur_;
-    VkDescriptorSet rgb_sets_[2] = {}, hblur_sets_[2] = {}, vblur_sets_[2] = {};
-    Buffer temp_, xyb_;
+    VkDescriptorSet rgb_sets_[2] = {}, hblur_set_ = VK_NULL_HANDLE, vblur_sets_[2] = {};
+    Buffer work_, temp_, xyb_;
     bool carry_ = false;
 };
 

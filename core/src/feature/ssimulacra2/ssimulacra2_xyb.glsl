@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
 // ssimulacra2: linear RGB -> positive XYB (libjxl's ToXYB and
-// MakePositiveXYB, as ssimulacra2_kernels_tmpl.h's to_xyb), stored into the
-// frame's copy of the XYB planes (`xyb`), from which the row blur makes the
-// products and the column blur reads the pixels. Included after
-// ssimulacra2_common.glsl and the `xyb` buffer by ssimulacra2_rgb.comp.
+// MakePositiveXYB, as ssimulacra2_kernels_tmpl.h's to_xyb) and the 15 planes
+// the blurs take: XYB of the reference, XYB of the distorted, then per
+// channel ref * ref, dist * dist, ref * dist (each three planes), and the
+// XYB planes again into the frame's copy of them (`xyb`), which the column
+// blur reads. Included after ssimulacra2_common.glsl and the `work` and `xyb`
+// buffers by ssimulacra2_rgb.comp.
 
 // cbrt(x) + add for x >= 0, libjxl's CubeRootAndAdd.
 float cube_root_add(float x, float add)
@@ -44,13 +46,20 @@ void to_xyb(vec3 rgb, out vec3 xyb)
     xyb = vec3(xo, yo, bo);
 }
 
-// A pixel's XYB of the reference (a) and the distorted (b) into the six
-// planes of `xyb` whose first is at `i` (the pixel's place in it), P floats
-// apart: the reference's X, Y, B, then the distorted's.
-void store_xyb(uint i, uint P, vec3 a, vec3 b)
+// A pixel's XYB of the reference (a) and the distorted (b), and their
+// products, into the 15 planes of `work` whose first is at `i` (the pixel's
+// place in it), P floats apart; XYB also into the six planes of `xyb` whose
+// first is at `xat`.
+void store_xyb(uint i, uint xat, uint P, vec3 a, vec3 b)
 {
     for (uint c = 0; c < 3; c++) {
-        xyb.v[i + c * P] = a[c];
-        xyb.v[i + (3 + c) * P] = b[c];
+        precise float aa = a[c] * a[c], bb = b[c] * b[c], ab = a[c] * b[c];
+        work.v[i + c * P] = a[c];
+        work.v[i + (3 + c) * P] = b[c];
+        xyb.v[xat + c * P] = a[c];
+        xyb.v[xat + (3 + c) * P] = b[c];
+        work.v[i + (6 + c) * P] = aa;
+        work.v[i + (9 + c) * P] = bb;
+        work.v[i + (12 + c) * P] = ab;
     }
 }
