@@ -140,7 +140,7 @@ void PipelineShelf::log_statistics(VkPipeline pipeline, const char *name,
             if (j) line.append(", ");
             line.append(st.name).append(" ").append(v);
         }
-        log(VMAF_LOG_LEVEL_INFO, "Vulkan: kernel %s%s%s (%s): %s\n", name, spec.empty() ? "" : ",", spec.c_str(),
+        log_env(VMAF_LOG_LEVEL_INFO, "Vulkan: kernel %s%s%s (%s): %s\n", name, spec.empty() ? "" : ",", spec.c_str(),
             execs[i].name, line.c_str());
     }
 }

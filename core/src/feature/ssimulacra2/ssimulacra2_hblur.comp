@@ -167,28 +167,35 @@ void main()
     }
     const vec4 m_prev2 = vec4(k.mul_prev2[b], k.mul_prev2[b + 1], k.mul_prev2[b + 2], k.mul_prev2[b + 3]);
     const vec4 m_prev = vec4(k.mul_prev[b], k.mul_prev[b + 1], k.mul_prev[b + 2], k.mul_prev[b + 3]);
-    for (; n < xsize - N + 1 - 3; n += 4) {
+    const int end4 = xsize - N + 1 - 3;  // the four-wide steps: n < end4
+    while (n < end4) {
         ensure(n + N + 2, xsize);
-        const int l = n - N - 1, r = n + N - 1;
-        precise float s0 = at(l) + at(r);
-        precise float s1 = at(l + 1) + at(r + 1);
-        precise float s2 = at(l + 2) + at(r + 2);
-        precise float s3 = at(l + 3) + at(r + 3);
-        precise vec4 v = s0 * m_in;
-        v = madd4(m_shift[0], vec4(s1), v);
-        v = madd4(m_shift[1], vec4(s2), v);
-        v = madd4(m_shift[2], vec4(s3), v);
-        v = madd4(m_prev2, vec4(prev2), v);
-        v = madd4(m_prev, vec4(prev), v);
-        prev2 = v.z;
-        prev = v.w;
-        // n - g_lo is a multiple of 4, as the stage's length.
-        const uint at4 = (g_term * kRows + g_row) * kPitch + uint(n - g_lo);
-        stage[at4] = v.x;
-        stage[at4 + 1] = v.y;
-        stage[at4 + 2] = v.z;
-        stage[at4 + 3] = v.w;
-        flush_after(n + 3, xsize);
+        // The steps before the next fill, store or the row's edge, which run
+        // without a barrier: every column they read is in the ring (the last
+        // one's need, n + N + 2, below g_hi), and their outputs fit the stage
+        // (n - g_lo is a multiple of 4, as the stage's length).
+        const int run = min(min((end4 - n + 3) / 4, (g_lo + int(kOut) - n) / 4), (g_hi - n - N - 2 + 3) / 4);
+        for (int i = 0; i < run; i++, n += 4) {
+            const int l = n - N - 1, r = n + N - 1;
+            precise float s0 = at(l) + at(r);
+            precise float s1 = at(l + 1) + at(r + 1);
+            precise float s2 = at(l + 2) + at(r + 2);
+            precise float s3 = at(l + 3) + at(r + 3);
+            precise vec4 v = s0 * m_in;
+            v = madd4(m_shift[0], vec4(s1), v);
+            v = madd4(m_shift[1], vec4(s2), v);
+            v = madd4(m_shift[2], vec4(s3), v);
+            v = madd4(m_prev2, vec4(prev2), v);
+            v = madd4(m_prev, vec4(prev), v);
+            prev2 = v.z;
+            prev = v.w;
+            const uint at4 = (g_term * kRows + g_row) * kPitch + uint(n - g_lo);
+            stage[at4] = v.x;
+            stage[at4 + 1] = v.y;
+            stage[at4 + 2] = v.z;
+            stage[at4 + 3] = v.w;
+        }
+        flush_after(n - 1, xsize);
     }
     for (; n < xsize; ++n) one_step(n, xsize, prev, prev2);
 }

@@ -17,7 +17,8 @@
 // its inputs loaded kBatch rows at a time, a batch ahead. Every kBatch
 // rows the recursions meet in shared memory: invocation j * 8 + x adds each
 // plane's three terms at row j of the batch, column x (o0 + (o1 + o2), the
-// CPU's order), and adds the pixel's terms in double to its six sums. At the
+// CPU's order), and adds the pixel's terms in double to its six sums (in
+// shared memory, which spares each invocation twelve registers). At the
 // end each column's eight sums (rows j, j + 8, ... for j = 0 to 7) are added
 // in the order of j, and the six totals of column x of channel c are written
 // as doubles at result (k.sum_base[scale] + x) * 18 + c * 6: SSIM d and d^4,
@@ -64,7 +65,8 @@ void main()
     const int N = k.radius, ysize = int(s_h);
     const float n2 = k.n2[term], neg_d1 = -k.d1[term];
     precise float a = 0.0, b = 0.0;
-    precise double sum[6] = double[6](0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
+    if (lid < kMappers)
+        for (uint q = 0; q < 6; q++) sums[q * kMappers + lid] = 0.0lf;
     // Each batch's inputs are read during the batch before (and the first
     // batch's before the loop), so that the reads are under way while the
     // recursions and the maps' terms use the values read before them: the
@@ -128,23 +130,23 @@ void main()
             precise float q = div_once(nm, denom_s);
             precise double v = 1.0lf - double(q);
             v = max(v, 0.0lf);
-            sum[0] += v;
+            sums[0 * kMappers + lid] += v;
             v *= v;
             v *= v;
-            sum[1] += v;
+            sums[1 * kMappers + lid] += v;
 
             precise float e2 = abs(img2 - mu2), e1 = abs(img1 - mu1);
             precise double d1 = (1.0lf + double(e2)) / (1.0lf + double(e1)) - 1.0lf;
             precise double ar = max(d1, 0.0lf);
-            sum[2] += ar;
+            sums[2 * kMappers + lid] += ar;
             ar *= ar;
             ar *= ar;
-            sum[3] += ar;
+            sums[3 * kMappers + lid] += ar;
             precise double l = max(-d1, 0.0lf);
-            sum[4] += l;
+            sums[4 * kMappers + lid] += l;
             l *= l;
             l *= l;
-            sum[5] += l;
+            sums[5 * kMappers + lid] += l;
         }
         barrier();
         top = next_top;
@@ -152,8 +154,6 @@ void main()
         img1 = next_img1;
         img2 = next_img2;
     }
-    if (lid < kMappers)
-        for (uint q = 0; q < 6; q++) sums[q * kMappers + lid] = sum[q];
     barrier();
     if (lid >= kColumns || !mine) return;
     const uint at = p.out_word + (k.sum_base[s] + x) * 18 + c * 6;
