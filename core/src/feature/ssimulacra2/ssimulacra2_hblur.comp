@@ -13,11 +13,9 @@
 // one term. The terms meet in shared memory, added in the CPU's order
 // (o0 + (o1 + o2)) when a stretch of outputs is stored.
 // The workgroup's rows go through shared memory both ways: it loads 48
-// columns of all its rows at a time into a ring of 64 per row (held twice
-// over, so that a step's four columns are read from one slot without
-// wrapping), which all three terms read (each fill's columns read from the
-// buffer during the fill before), and stores kOut columns of outputs at a
-// time (a step's four outputs in one 16-byte store to the stage),
+// columns of all its rows at a time into a ring of 64 per row, which all
+// three terms read (each fill's columns read from the buffer during the
+// fill before), and stores kOut columns of outputs at a time,
 // neighbouring invocations reading or writing neighbouring words of one row
 // (one invocation per row would touch words a row apart). Each recursion
 // reads the same values in the same order as from the buffer.
@@ -31,21 +29,14 @@ const uint kFill = 48;  // input columns loaded at a time: 2 * radius + 3 <= kRi
 // Output columns stored at a time, a multiple of 4: 48, or 16 on a device
 // with less shared memory (ssimulacra2_vk.cpp's blur_out()).
 layout(constant_id = 1) const uint kOut = 48;
-// The stage holds four outputs a vec4: a row's kOut outputs, then one vec4
-// more, so that the 32 rows' same vec4 falls in different banks (8 rows'
-// 16-byte stores, 52 or 20 floats apart, cover the 32 banks once).
-const uint kPitch4 = kOut / 4 + 1;
+const uint kPitch = kOut + 1;  // odd: the rows' same column in different banks
 layout(local_size_x = 96) in;  // kRows * kTerms
 
 layout(std430, set = 0, binding = 1) restrict readonly buffer Work { float v[]; } work;
 layout(std430, set = 0, binding = 2) restrict writeonly buffer Temp { float v[]; } temp;
 
-// Each row's ring twice over (kRing2 floats a row): column x at slot(r, x)
-// and kRing further, so that four neighbouring columns from any slot are
-// read without wrapping.
-const uint kRing2 = 2 * kRing;
-shared float ring[kRows * kRing2];
-shared vec4 stage[kTerms * kRows * kPitch4];  // term t's row r at (t * kRows + r) * kPitch4
+shared float ring[kRows * kRing];
+shared float stage[kTerms * kRows * kPitch];  // term t's row r at (t * kRows + r) * kPitch
 shared uint row_at[kRows];  // first float of each row of the workgroup
 
 uint g_row;   // this invocation's row in the workgroup
@@ -58,7 +49,7 @@ int g_lo;     // the stage's first output column
 // falls in different banks.
 uint slot(uint r, int x)
 {
-    return r * kRing2 + ((uint(x) + r) & (kRing - 1u));
+    return r * kRing + ((uint(x) + r) & (kRing - 1u));
 }
 
 float at(int x)
@@ -92,9 +83,7 @@ void ensure(int need, int xsize)
         barrier();
         [[unroll]] for (uint j = 0; j < kAhead; j++) {
             const uint i = gl_LocalInvocationID.x + j * kRows * kTerms;
-            const uint at = slot(i / kFill, g_hi + int(i % kFill));
-            ring[at] = g_ahead[j];
-            ring[at + kRing] = g_ahead[j];
+            ring[slot(i / kFill, g_hi + int(i % kFill))] = g_ahead[j];
         }
         barrier();
         g_hi += int(kFill);
@@ -104,10 +93,7 @@ void ensure(int need, int xsize)
 
 void put(int n, float v)
 {
-    if (n >= 0) {
-        const uint i = uint(n - g_lo);
-        stage[(g_term * kRows + g_row) * kPitch4 + i / 4][i % 4] = v;
-    }
+    if (n >= 0) stage[(g_term * kRows + g_row) * kPitch + uint(n - g_lo)] = v;
 }
 
 // After output column n (the same in every invocation): once the stage is
@@ -121,9 +107,8 @@ void flush_after(int n, int xsize)
     for (uint i = gl_LocalInvocationID.x; i < kRows * kOut; i += kRows * kTerms) {
         const uint r = i / kOut, x = i % kOut;
         if (r < g_rows && x < count) {
-            const uint q = x / 4, e = x % 4;
-            precise float out_ = stage[r * kPitch4 + q][e] +
-                                 (stage[(kRows + r) * kPitch4 + q][e] + stage[(2 * kRows + r) * kPitch4 + q][e]);
+            precise float out_ = stage[r * kPitch + x] +
+                                 (stage[(kRows + r) * kPitch + x] + stage[(2 * kRows + r) * kPitch + x]);
             temp.v[row_at[r] + uint(g_lo) + x] = out_;
         }
     }
@@ -192,13 +177,10 @@ void main()
         const int run = min(min((end4 - n + 3) / 4, (g_lo + int(kOut) - n) / 4), (g_hi - n - N - 2 + 3) / 4);
         for (int i = 0; i < run; i++, n += 4) {
             const int l = n - N - 1, r = n + N - 1;
-            // Columns l to l + 3 and r to r + 3, from two slots (the ring's
-            // second copy beyond kRing).
-            const uint il = slot(g_row, l), ir = il + uint(r - l);
-            precise float s0 = ring[il] + ring[ir];
-            precise float s1 = ring[il + 1] + ring[ir + 1];
-            precise float s2 = ring[il + 2] + ring[ir + 2];
-            precise float s3 = ring[il + 3] + ring[ir + 3];
+            precise float s0 = at(l) + at(r);
+            precise float s1 = at(l + 1) + at(r + 1);
+            precise float s2 = at(l + 2) + at(r + 2);
+            precise float s3 = at(l + 3) + at(r + 3);
             precise vec4 v = s0 * m_in;
             v = madd4(m_shift[0], vec4(s1), v);
             v = madd4(m_shift[1], vec4(s2), v);
@@ -207,7 +189,11 @@ void main()
             v = madd4(m_prev, vec4(prev), v);
             prev2 = v.z;
             prev = v.w;
-            stage[(g_term * kRows + g_row) * kPitch4 + uint(n - g_lo) / 4] = v;
+            const uint at4 = (g_term * kRows + g_row) * kPitch + uint(n - g_lo);
+            stage[at4] = v.x;
+            stage[at4 + 1] = v.y;
+            stage[at4 + 2] = v.z;
+            stage[at4 + 3] = v.w;
         }
         flush_after(n - 1, xsize);
     }
