@@ -24,6 +24,7 @@
 #include "libvmaf/libvmaf_introspect.h"
 #include "libvmaf/libvmaf_vulkan.h"
 #include "picture/picture.h"
+#include "stderr_capture.h"
 #include "vulkan.h"
 #include "gpu/engine.h"
 
@@ -348,6 +349,39 @@ TEST_CASE("profile mode on a queue without timestamps: no intervals, the same sc
     check_same_scores(plain.sink, p.sink);
     check_clean(*st);
     check_clean(*bare);
+}
+
+TEST_CASE("VMAF_VULKAN_KERNEL_STATS: each kernel's statistics, or why there are none; the same scores", "[profile]")
+{
+    const Frames frames;
+    auto st = validated_state();
+    const Run plain = run(*st, frames, false);
+    // The switch the state reads when it makes its device; the kernels are
+    // built (and their statistics logged) by the engine.
+    REQUIRE(setenv("VMAF_VULKAN_KERNEL_STATS", "1", 1) == 0);
+    std::unique_ptr<vk::State> stats;
+    std::string text;
+    {
+        StderrCapture cap;
+        stats = validated_state();
+        const Run r = run(*stats, frames, false);
+        text = cap.text();
+        check_same_scores(plain.sink, r.sink);
+    }
+    unsetenv("VMAF_VULKAN_KERNEL_STATS");
+    INFO(text);
+    if (stats->kernel_stats()) {
+        // A line per kernel built: its name, spec constants and statistics.
+        CHECK(text.find("Vulkan: kernel ") != std::string::npos);
+        CHECK(text.find("lacks VK_KHR_pipeline_executable_properties") == std::string::npos);
+    } else {
+        CHECK(text.find("VMAF_VULKAN_KERNEL_STATS: " + stats->info().name +
+                        " lacks VK_KHR_pipeline_executable_properties; no statistics") != std::string::npos);
+        CHECK(text.find("Vulkan: kernel ") == std::string::npos);
+    }
+    CHECK(!st->kernel_stats());
+    check_clean(*st);
+    check_clean(*stats);
 }
 
 TEST_CASE("the public API: a context's profile, GPU figures and where its features ran", "[profile][api]")

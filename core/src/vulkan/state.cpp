@@ -597,7 +597,7 @@ int State::create_device()
             f.core.pNext = &exec;
             kernel_stats_ = true;
         } else {
-            log(VMAF_LOG_LEVEL_WARNING, "Vulkan: VMAF_VULKAN_KERNEL_STATS: %s lacks %s; no statistics\n",
+            log_env(VMAF_LOG_LEVEL_WARNING, "Vulkan: VMAF_VULKAN_KERNEL_STATS: %s lacks %s; no statistics\n",
                 info_.name.c_str(), VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
         }
     }
