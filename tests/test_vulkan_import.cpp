@@ -13,9 +13,12 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <cstdlib>
+#include <string>
 #include <thread>
 
 #include "golden.h"
+#include "stderr_capture.h"
 #include "test_vulkan_import_harness.h"
 #include "vulkan/device_picture.h"
 #include "gpu/engine.h"
@@ -144,6 +147,29 @@ TEST_CASE("images left in a final layout, one frame in flight at most", "[vulkan
     const Scores want = host_scores(state, pair, false, kFew);
     run_imported(h, state, pair, k8bit420[1], want, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, false, 2);
     run_imported(h, state, pair, k8bit420[1], want, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, false, 2, Read::Sampled);
+    REQUIRE(vmaf_vulkan_state_free(&state) == 0);
+    h.check_clean();
+}
+
+TEST_CASE("VMAF_VULKAN_STATS: a context of imported pictures prints its line when it closes", "[vulkan][import]")
+{
+    Harness h;
+    VmafVulkanState *state = nullptr;
+    REQUIRE(vmaf_vulkan_state_init_external(&state, h.handles()) == 0);
+    const Pair pair = load_pair("testsrc2_320x240_crf45");
+    const Scores want = host_scores(state, pair, false, kFew);
+    // Read when the context closes.
+    REQUIRE(setenv("VMAF_VULKAN_STATS", "1", 1) == 0);
+    std::string text;
+    {
+        StderrCapture cap;
+        run_imported(h, state, pair, k8bit420[1], want, VK_IMAGE_LAYOUT_GENERAL);
+        text = cap.text();
+    }
+    unsetenv("VMAF_VULKAN_STATS");
+    INFO(text);
+    // Every imported frame counted, as host pictures are.
+    CHECK(text.find("Vulkan stats: " + std::to_string(pair.ref.size()) + " frames in ") != std::string::npos);
     REQUIRE(vmaf_vulkan_state_free(&state) == 0);
     h.check_clean();
 }

@@ -562,12 +562,16 @@ int Engine::submit(const VmafPicture &ref, const VmafPicture &dist, unsigned ind
 {
     const auto t0 = std::chrono::steady_clock::now();
     const int err = submit_frame(ref, dist, index, sink);
-    const auto t1 = std::chrono::steady_clock::now();
+    note_call(t0, std::chrono::steady_clock::now());
+    return err;
+}
+
+void Engine::note_call(std::chrono::steady_clock::time_point t0, std::chrono::steady_clock::time_point t1)
+{
     if (!host_timing_.frames) host_timing_.first = t0;
     host_timing_.last = t1;
     host_timing_.frames++;
     host_timing_.call_ms += ms_between(t0, t1);
-    return err;
 }
 
 int Engine::submit_frame(const VmafPicture &ref, const VmafPicture &dist, unsigned index, ScoreSink &sink)

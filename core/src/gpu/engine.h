@@ -225,8 +225,12 @@ private:
     // Copy the pictures marked in `copy` into the slot's staging buffer.
     void upload(const VmafPicture &ref, const VmafPicture &dist, const bool copy[2], unsigned slot);
     int begin_frame(ScoreSink &sink, unsigned *slot);
-    // submit() without its timing.
+    // submit() and submit_imported() without their timing.
     int submit_frame(const VmafPicture &ref, const VmafPicture &dist, unsigned index, ScoreSink &sink);
+    int submit_imported_frame(std::unique_ptr<ImportedPicture> ref, std::unique_ptr<ImportedPicture> dist,
+                              unsigned index, ScoreSink &sink);
+    // Counts a submission that took the host from t0 to t1 (host_timing()).
+    void note_call(std::chrono::steady_clock::time_point t0, std::chrono::steady_clock::time_point t1);
     // Record and submit the frame (without `load`: the carried work alone,
     // submit_carry()), then count it as pending.
     int record_and_submit(unsigned slot, unsigned index, const Loader &load, std::span<const SemaphoreOp> waits,

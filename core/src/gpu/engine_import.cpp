@@ -243,6 +243,15 @@ void add_op(std::vector<SemaphoreOp> *ops, VkSemaphore sem, uint64_t value, VkPi
 int Engine::submit_imported(std::unique_ptr<ImportedPicture> ref, std::unique_ptr<ImportedPicture> dist,
                             unsigned index, ScoreSink &sink)
 {
+    const auto t0 = std::chrono::steady_clock::now();
+    const int err = submit_imported_frame(std::move(ref), std::move(dist), index, sink);
+    note_call(t0, std::chrono::steady_clock::now());
+    return err;
+}
+
+int Engine::submit_imported_frame(std::unique_ptr<ImportedPicture> ref, std::unique_ptr<ImportedPicture> dist,
+                                  unsigned index, ScoreSink &sink)
+{
     if (error_) return error_;
     if (int err = worker_error()) return err;
     if (flushed_ || !ref || !dist) return -EINVAL;
