@@ -52,6 +52,32 @@ float blurred_at(uint m, uint j, uint x)
     return v;
 }
 
+// What the batch of steps n0 to n0 + kBatch - 1 reads, read a batch ahead
+// (main()): the rows N + 1 up and N - 1 down of each step from the plane at
+// `base` (0 where a row is outside the plane, or for an invocation past the
+// last column; those are not added); and (read_pixel()) a mapper's pixel of
+// row n of channel c's two XYB planes, its column at `at` (0 outside).
+void read_batch(int n0, uint base, bool mine, out float top[kBatch], out float bottom[kBatch])
+{
+    const int N = k.radius, ysize = int(s_h);
+    [[unroll]] for (int j = 0; j < kBatch; j++) {
+        const int t = n0 + j - N - 1, bo = n0 + j + N - 1;
+        top[j] = mine && t >= 0 && t < ysize ? temp.v[base + uint(t) * s_w] : 0.0;
+        bottom[j] = mine && bo < ysize ? temp.v[base + uint(bo) * s_w] : 0.0;
+    }
+}
+
+void read_pixel(int n, bool mapper, uint at, uint c, uint P, out float img1, out float img2)
+{
+    img1 = 0.0;
+    img2 = 0.0;
+    if (mapper && n >= 0 && n < int(s_h)) {
+        const uint i = at + uint(n) * s_w;
+        img1 = xyb.v[c * P + i];
+        img2 = xyb.v[(3 + c) * P + i];
+    }
+}
+
 void main()
 {
     const uint lid = gl_LocalInvocationID.x, col = lid % kColumns, rec = lid / kColumns;
@@ -67,41 +93,20 @@ void main()
     precise float a = 0.0, b = 0.0;
     if (lid < kMappers)
         for (uint q = 0; q < 6; q++) sums[q * kMappers + lid] = 0.0lf;
-    // Each batch's inputs are read during the batch before (and the first
-    // batch's before the loop), so that the reads are under way while the
-    // recursions and the maps' terms use the values read before them: the
-    // rows N + 1 up and N - 1 down of the batch's steps (0 where a row is
-    // outside the plane; those are not added below), and a mapper's pixel
-    // of the two XYB planes.
-    float top[kBatch], bottom[kBatch], img1 = 0.0, img2 = 0.0;
+    // Each batch's inputs (read_batch(), read_pixel()) are read during the
+    // batch before (and the first batch's before the loop), so that the
+    // reads are under way while the recursions and the maps' terms use the
+    // values read before them.
+    float top[kBatch], bottom[kBatch], img1, img2;
     const bool mapper = lid < kMappers && mine;
     const uint xyb_base = k.xyb_at[s] + x;
-    [[unroll]] for (int j = 0; j < kBatch; j++) {
-        const int n = -N + 1 + j, t = n - N - 1, bo = n + N - 1;
-        top[j] = mine && t >= 0 && t < ysize ? temp.v[base + uint(t) * s_w] : 0.0;
-        bottom[j] = mine && bo < ysize ? temp.v[base + uint(bo) * s_w] : 0.0;
-    }
-    {
-        const int n = -N + 1 + int(rec);
-        if (mapper && n >= 0 && n < ysize) {
-            img1 = xyb.v[c * P + xyb_base + uint(n) * s_w];
-            img2 = xyb.v[(3 + c) * P + xyb_base + uint(n) * s_w];
-        }
-    }
+    read_batch(-N + 1, base, mine, top, bottom);
+    read_pixel(-N + 1 + int(rec), mapper, xyb_base, c, P, img1, img2);
     for (int n0 = -N + 1; n0 < ysize; n0 += kBatch) {
         const int n1 = n0 + kBatch;  // the next batch's first step
-        float next_top[kBatch], next_bottom[kBatch];
-        [[unroll]] for (int j = 0; j < kBatch; j++) {
-            const int t = n1 + j - N - 1, bo = n1 + j + N - 1;
-            next_top[j] = mine && t >= 0 && t < ysize ? temp.v[base + uint(t) * s_w] : 0.0;
-            next_bottom[j] = mine && bo < ysize ? temp.v[base + uint(bo) * s_w] : 0.0;
-        }
-        float next_img1 = 0.0, next_img2 = 0.0;
-        if (mapper && n1 + int(rec) < ysize) {
-            const uint i = xyb_base + uint(n1 + int(rec)) * s_w;
-            next_img1 = xyb.v[c * P + i];
-            next_img2 = xyb.v[(3 + c) * P + i];
-        }
+        float next_top[kBatch], next_bottom[kBatch], next_img1, next_img2;
+        read_batch(n1, base, mine, next_top, next_bottom);
+        read_pixel(n1 + int(rec), mapper, xyb_base, c, P, next_img1, next_img2);
         for (int j = 0; j < kBatch; j++) {
             const int n = n0 + j;
             if (n >= ysize) break;
