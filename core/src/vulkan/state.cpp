@@ -577,12 +577,13 @@ int State::create_device()
         std::vector<VkExtensionProperties> have(n);
         ifn_.EnumerateDeviceExtensionProperties(physical_, nullptr, &n, have.data());
         have.resize(n);
+        const auto has = [&have](const char *name) {
+            return std::any_of(have.begin(), have.end(),
+                               [name](const VkExtensionProperties &e) { return !std::strcmp(e.extensionName, name); });
+        };
         for (const char *want : kOptionalExtensions)
-            for (const VkExtensionProperties &e : have)
-                if (!std::strcmp(e.extensionName, want)) enable.push_back(want);
-        for (const VkExtensionProperties &e : have)
-            if (!std::strcmp(e.extensionName, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME))
-                exec_available = true;
+            if (has(want)) enable.push_back(want);
+        exec_available = has(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
     }
 
     // Kernel statistics for whoever tunes the kernels (docs/environment.md).
