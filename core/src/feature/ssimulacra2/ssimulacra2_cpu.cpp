@@ -73,50 +73,14 @@ struct Image3 {
 
 using s2::Conversion;
 
-Conversion make_conversion(s2::LumaWeights k, bool full, unsigned bpc)
-{
-    Conversion c{};
-    const double s = double(1u << (bpc - 8));
-    if (full) {
-        c.y_off = 0.0;
-        c.y_scale = double((1u << bpc) - 1);
-        c.c_off = double(1u << (bpc - 1));
-        c.c_scale = double((1u << bpc) - 1);
-    } else {
-        c.y_off = 16.0 * s;
-        c.y_scale = 219.0 * s;
-        c.c_off = 128.0 * s;
-        c.c_scale = 224.0 * s;
-    }
-    const double kg = 1.0 - k.kr - k.kb;
-    c.cr_r = 2.0 * (1.0 - k.kr);
-    c.cb_b = 2.0 * (1.0 - k.kb);
-    c.cb_g = 2.0 * k.kb * (1.0 - k.kb) / kg;
-    c.cr_g = 2.0 * k.kr * (1.0 - k.kr) / kg;
-    return c;
-}
-
 // One row at a time: the samples as doubles (chroma repeated over the luma
 // samples it covers), then the conversion kernel.
 template <typename T>
 void to_rgb(const VmafPicture &pic, const Conversion &cv, unsigned ss_x, unsigned ss_y, const s2::KernelSet &k,
             double *rows, Image3 &out)
 {
-    double *ys = rows, *us = rows + out.w, *vs = rows + 2 * std::size_t(out.w);
-    for (unsigned y = 0; y < out.h; y++) {
-        const T *ly = reinterpret_cast<const T *>(static_cast<const uint8_t *>(pic.data[0]) +
-                                                  std::ptrdiff_t(y) * pic.stride[0]);
-        const T *lu = reinterpret_cast<const T *>(static_cast<const uint8_t *>(pic.data[1]) +
-                                                  std::ptrdiff_t(y >> ss_y) * pic.stride[1]);
-        const T *lv = reinterpret_cast<const T *>(static_cast<const uint8_t *>(pic.data[2]) +
-                                                  std::ptrdiff_t(y >> ss_y) * pic.stride[2]);
-        for (unsigned x = 0; x < out.w; x++) {
-            ys[x] = double(ly[x]);
-            us[x] = double(lu[x >> ss_x]);
-            vs[x] = double(lv[x >> ss_x]);
-        }
-        k.rgb_row(ys, us, vs, out.w, cv, out.row(0, y), out.row(1, y), out.row(2, y));
-    }
+    srgb::picture_to_rgb<T>(pic, cv, ss_x, ss_y, out.w, out.h, k.rgb_row, rows, out.p[0].data(), out.p[1].data(),
+                            out.p[2].data());
 }
 
 // 2x2 box average, the last row and column repeated where the size is odd.
@@ -223,14 +187,6 @@ const RecursiveGaussian &ssimulacra2::gaussian()
         return make_gaussian(sigma);
     }();
     return rg;
-}
-
-ssimulacra2::Conversion ssimulacra2::conversion_for(const FrameFormat &fmt, const std::string &matrix, bool full)
-{
-    s2::LumaWeights k = s2::kBt601;
-    if (matrix == "bt709" || (matrix == "auto" && fmt.h > s2::kAutoHdHeight)) k = s2::kBt709;
-    else if (matrix == "bt2020") k = s2::kBt2020;
-    return make_conversion(k, full, fmt.bpc);
 }
 
 float ssimulacra2::neg_bias_cbrt()

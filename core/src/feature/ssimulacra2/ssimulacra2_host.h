@@ -18,7 +18,7 @@ namespace vmaf::ssimulacra2 {
 // The recursive Gaussian of sigma kBlurSigma (ssimulacra2_cpu.cpp).
 const RecursiveGaussian &gaussian();
 // The conversion the options `matrix` and `range` name for this format.
-Conversion conversion_for(const FrameFormat &fmt, const std::string &matrix, bool full);
+using srgb::conversion_for;
 // -cbrt(kOpsinBias), with the C library's cbrt as libjxl.
 float neg_bias_cbrt();
 

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "feature/common/srgb.h"
 #include "feature/ssimulacra2/ssimulacra2_tables.h"
 #include "util/simd.h"
 
@@ -27,12 +28,7 @@ struct RecursiveGaussian {
     float mul_in_shifted[3][4][4];
 };
 
-// YUV -> RGB: normalized = (sample - off) / scale; R = Y + cr_r Cr,
-// G = Y - cb_g Cb - cr_g Cr, B = Y + cb_b Cb, each clamped to [0, 1].
-struct Conversion {
-    double y_off, y_scale, c_off, c_scale;
-    double cr_r, cb_g, cr_g, cb_b;
-};
+using srgb::Conversion;
 
 // Floats of scratch per column that blur_plane() needs besides its w x h
 // plane: the vertical recursions' state (6) and 8 rows transposed, in and out.
@@ -52,34 +48,7 @@ struct KernelSet {
                        double *art, double *art4, double *lost, double *lost4);
 };
 
-// a * b + c rounded once, without FMA instructions: the product of two floats
-// is exact in double; the sum is rounded to double to odd (a result between
-// two doubles takes the one with an odd last bit), which then rounds to float
-// as the exact value would (53 >= 24 + 2 bits). The same bits as fmaf(), and
-// far faster than the C library's fmaf() on processors without FMA, whose
-// fallback changes the rounding mode for each call. Rounding to odd moves the
-// sum by one unit of the double at most, to an odd double, which is never
-// halfway between two floats: it changes the float only where the sum is
-// halfway itself (the 29 bits a float drops are 1 then 28 zeros), so every
-// other sum in the normal floats' range is rounded at once (as
-// ssimulacra2_common.glsl's fma_once, which this function's test covers).
-VMAF_INLINE float fma_by_double(float a, float b, float c)
-{
-    const double p = double(a) * double(b), dc = c;
-    double s = p + dc;
-    uint64_t u;
-    std::memcpy(&u, &s, sizeof u);
-    if ((u & 0x1fffffffu) != 0x10000000u && std::abs(s) >= double(FLT_MIN)) return float(s);
-    if (std::isfinite(s)) {
-        const double bv = s - p;
-        const double err = (p - (s - bv)) + (dc - bv);  // exact: s + err = p + c
-        if (err != 0.0 && !(u & 1)) {
-            u += (s > 0) == (err > 0) ? 1 : -1;  // one step towards err
-            std::memcpy(&s, &u, sizeof s);
-        }
-    }
-    return float(s);
-}
+using srgb::fma_by_double;
 
 namespace generic {
 namespace s2 = vmaf::ssimulacra2;

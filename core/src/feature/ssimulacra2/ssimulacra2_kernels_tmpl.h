@@ -19,37 +19,11 @@ VMAF_INLINE float madd(float a, float b, float c)
     else return a * b + c;
 }
 
-// YUV samples (as doubles, chroma repeated) -> RGB clamped to [0, 1], n
-// pixels: normalization, matrix and clamp in double, then rounded to float.
-inline void rgb_row(const double *ys, const double *us, const double *vs, std::size_t n, const Conversion &cv,
-                    float *r, float *g, float *b)
-{
-    const auto clamp01 = [](double v) { return float(std::min(std::max(v, 0.0), 1.0)); };
-    for (std::size_t x = 0; x < n; x++) {
-        const double yn = (ys[x] - cv.y_off) / cv.y_scale;
-        const double cb = (us[x] - cv.c_off) / cv.c_scale;
-        const double cr = (vs[x] - cv.c_off) / cv.c_scale;
-        r[x] = clamp01(yn + cv.cr_r * cr);
-        g[x] = clamp01(yn - cv.cb_g * cb - cv.cr_g * cr);
-        b[x] = clamp01(yn + cv.cb_b * cb);
-    }
-}
+// YUV -> RGB (feature/common/srgb.h).
+using srgb::rgb_row;
 
-// sRGB -> linear, libjxl's TF_SRGB::DisplayFromEncoded for inputs in [0, 1]
-// (no sign to carry).
-template <bool kFused>
-VMAF_INLINE float srgb_to_linear(float x)
-{
-    float p = s2::kSrgbP[4], q = s2::kSrgbQ[4];
-    for (int i = 3; i >= 0; i--) {
-        p = madd<kFused>(p, x, s2::kSrgbP[i]);
-        q = madd<kFused>(q, x, s2::kSrgbQ[i]);
-    }
-    // Both branches, then a select: the loops vectorize.
-    const float high = p / q;
-    const float low = x * s2::kSrgbLowDivInv;
-    return x > s2::kSrgbThreshold ? high : low;
-}
+// sRGB -> linear.
+#include "feature/common/srgb_tmpl.h"
 
 template <bool kFused>
 void linearize(float *v, std::size_t n)

@@ -6,6 +6,8 @@
 // bit for bit.
 #pragma once
 
+#include "feature/common/srgb.h"
+
 namespace vmaf::ssimulacra2 {
 
 inline constexpr const char *kName = "ssimulacra2";
@@ -14,28 +16,17 @@ inline constexpr const char *kName = "ssimulacra2";
 inline constexpr unsigned kMinSide = 8;
 inline constexpr int kNumScales = 6;
 
-// ---- YUV -> RGB ----
+// ---- YUV -> RGB and sRGB -> linear (feature/common/srgb.h) ----
 
-// Luma weights (Kr, Kb) of the matrices the `matrix` option names.
-struct LumaWeights {
-    double kr, kb;
-};
-inline constexpr LumaWeights kBt601 = {0.299, 0.114};
-inline constexpr LumaWeights kBt709 = {0.2126, 0.0722};
-inline constexpr LumaWeights kBt2020 = {0.2627, 0.0593};
-// matrix=auto: BT.709 above this height, BT.601 up to it (as the VapourSynth
-// tools decide for clips without matrix metadata).
-inline constexpr unsigned kAutoHdHeight = 650;
-
-// ---- sRGB -> linear (TF_SRGB::DisplayFromEncoded) ----
-
-inline constexpr float kSrgbThreshold = 0.04045f;
-inline constexpr float kSrgbLowDivInv = 1.0f / 12.92f;
-// Rational polynomial p(x) / q(x), coefficients of x^0 .. x^4.
-inline constexpr float kSrgbP[5] = {2.200248328e-04f, 1.043637593e-02f, 1.624820318e-01f,
-                                    7.961564959e-01f, 8.210152774e-01f};
-inline constexpr float kSrgbQ[5] = {2.631846970e-01f, 1.076976492e+00f, 4.987528350e-01f,
-                                    -5.512498495e-02f, 6.521209011e-03f};
+using srgb::kAutoHdHeight;
+using srgb::kBt2020;
+using srgb::kBt601;
+using srgb::kBt709;
+using srgb::kSrgbLowDivInv;
+using srgb::kSrgbP;
+using srgb::kSrgbQ;
+using srgb::kSrgbThreshold;
+using srgb::LumaWeights;
 
 // ---- linear RGB -> XYB (opsin absorbance, float as libjxl declares it) ----
 
