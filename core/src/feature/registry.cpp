@@ -20,6 +20,7 @@
 #include "feature/speed/speed.h"
 #include "feature/ssim/ssim.h"
 #include "feature/ssimulacra2/ssimulacra2.h"
+#include "feature/butteraugli/butteraugli.h"
 #include "feature/vif/vif.h"
 #include "feature/xpsnr/xpsnr.h"
 
@@ -51,6 +52,7 @@ constexpr RegistryEntry kFeatures[] = {
     {&kSpeedTemporalExtractor, kSpeedTemporalTwin},
     {&kXpsnrExtractor, kXpsnrTwin},
     {&kSsimulacra2Extractor, kSsimulacra2Twin},
+    {&kButteraugliExtractor, nullptr},
 };
 
 constexpr auto kExtractors = [] {
