@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-2-Clause-Patent
 """Converts each frame of a .y4m clip to an RGB PFM file (float32, sRGB-encoded
-values in [0, 1]) for libjxl's ssimulacra2 tool, by the conversion the
-ssimulacra2 feature documents (docs/features/ssimulacra2.md), written here
-independently of the library with numpy:
+values in [0, 1]) for libjxl's ssimulacra2 and butteraugli_main tools, by the
+conversion the ssimulacra2 feature documents (docs/features/ssimulacra2.md),
+written here independently of the library with numpy:
 
   normalized  limited range: Y' = (Y - 16 s) / (219 s), C' = (C - 128 s) / (224 s),
               s = 2^(bits - 8); full range: Y' = Y / (2^bits - 1),
