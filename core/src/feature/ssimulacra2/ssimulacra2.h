@@ -5,6 +5,7 @@
 
 #include <memory>
 
+#include "feature/common/native_fma_vk.h"
 #include "feature/extractor.h"
 #include "util/simd.h"
 
@@ -20,9 +21,12 @@ namespace vk {
 extern const FeatureInfo kSsimulacra2Feature;  // ssimulacra2_vk.cpp
 class State;
 // Whether its kernels take libjxl's fused multiply-add from the device's fma()
-// (ADR 0086): the probe's verdict, worked out once per device, unless
-// VMAF_VULKAN_NATIVE_FMA is off.
-bool ssimulacra2_native_fma(State &st);
+// (ADR 0086): native_fma() of feature/common/native_fma_vk.h, the probe's
+// verdict, worked out once per device, unless VMAF_VULKAN_NATIVE_FMA is off.
+inline bool ssimulacra2_native_fma(State &st)
+{
+    return native_fma(st);
+}
 }  // namespace vk
 inline constexpr const vk::FeatureInfo *kSsimulacra2Twin = VMAF_GPU_TWIN(kSsimulacra2Feature);
 

@@ -7,10 +7,10 @@
 // buffer of the kernels is `restrict` (no two bindings of a dispatch share
 // memory), so that a compiler may keep the constants in registers or its
 // constant cache across the stores of a loop instead of reading them again.
-#include "ssimulacra2_fma.glsl"
+#include "feature/common/fma_once.glsl"
 
 layout(constant_id = 10) const bool kFused = true;
-// The device's fma() passed the probe (ssimulacra2_vk.cpp's run_fma_probe()):
+// The device's fma() passed the probe (feature/common/native_fma_vk.cpp):
 // libjxl's fused multiply-add is fma_native(), else fma_once().
 layout(constant_id = 11) const bool kNativeFma = false;
 

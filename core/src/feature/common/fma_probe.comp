@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
 #version 450
 // Whether this device's fma() rounds once: fma_native() of each triple of
-// `probe`, into `result` (ssimulacra2_vk.cpp's run_fma_probe() compares them
+// `probe`, into `result` (native_fma_vk.cpp's run_fma_probe() compares them
 // with the CPU's fmaf). Vulkan lets fma() round twice; where a device's does
-// not, the kernels use fma_native() instead of the emulation in double
-// (fma_once).
-#include "ssimulacra2_fma.glsl"
+// not, the kernels of the features that follow libjxl's multiply-adds use
+// fma_native() instead of the emulation in double (fma_once).
+#include "fma_once.glsl"
 
 layout(local_size_x = 64) in;
 

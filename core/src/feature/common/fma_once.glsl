@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
 // libjxl's fused multiply-add, a * b + c rounded once, two ways (ADR 0086):
 // fma_once() in double, which no driver can round twice, and fma_native(), the
-// device's fma(), for devices on which ssimulacra2_vk.cpp's probe finds it
-// rounded once. Included by every ssimulacra2 kernel and by the probe, so that
-// the probe tests the very code the kernels run.
+// device's fma(), for devices on which native_fma_vk.cpp's probe finds it
+// rounded once. Included by the kernels of the features that follow libjxl's
+// multiply-adds (ssimulacra2, butteraugli) and by the probe (fma_probe.comp),
+// so that the probe tests the very code the kernels run.
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 
 // a * b + c rounded once: the product of two floats is exact in double, the
