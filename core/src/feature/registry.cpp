@@ -52,7 +52,7 @@ constexpr RegistryEntry kFeatures[] = {
     {&kSpeedTemporalExtractor, kSpeedTemporalTwin},
     {&kXpsnrExtractor, kXpsnrTwin},
     {&kSsimulacra2Extractor, kSsimulacra2Twin},
-    {&kButteraugliExtractor, nullptr},
+    {&kButteraugliExtractor, kButteraugliTwin},
 };
 
 constexpr auto kExtractors = [] {

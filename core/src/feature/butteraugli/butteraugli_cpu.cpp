@@ -67,7 +67,7 @@ double ba::three_norm(const Plane &map, bool fused)
     // columns past the last whole vector go to a scalar sum.
     constexpr std::size_t kMaxLanes = 4;
     const std::size_t lanes = fused ? 4 : 2;
-    double totals[3][kMaxLanes] = {}, tail[3] = {};
+    double totals[3][4] = {}, tail[3] = {};
     for (unsigned y = 0; y < map.h; y++) {
         const float *row = map.row(y);
         double sums[3][kMaxLanes] = {};
@@ -93,7 +93,13 @@ double ba::three_norm(const Plane &map, bool fused)
             tail[2] += d2;
         }
     }
-    const double one_per_pixels = 1.0 / double(std::size_t(map.h) * map.w);
+    return finish_three_norm(totals, tail, lanes, map.w, map.h);
+}
+
+double ba::finish_three_norm(const double (&totals)[3][4], const double (&tail)[3], std::size_t lanes, unsigned w,
+                             unsigned h)
+{
+    const double one_per_pixels = 1.0 / double(std::size_t(h) * w);
     double v = 0;
     for (int i = 0; i < 3; i++) {
         // The lanes' sum in pairs, then the pairs' sums.

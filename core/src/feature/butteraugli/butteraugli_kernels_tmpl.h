@@ -45,21 +45,12 @@ VMAF_INLINE int64_t mirror(int64_t x, int64_t size)
 template <bool kFused>
 void blur5(const Plane &in, const std::vector<float> &kernel, Plane &out)
 {
-    constexpr int64_t kLanes = kFused ? 8 : 4;
-    float sum_weights = 0.0f;
-    for (const float k : kernel) sum_weights += k;
-    const float scale = 1.0f / sum_weights;
-    const float wt[3] = {kernel[2] * scale, kernel[1] * scale, kernel[0] * scale};
+    const Blur5Weights weights = blur5_weights(kernel);
+    const float *const wt = weights.w;
     const int64_t w = in.w, h = in.h;
     out.resize(in.w, in.h);
     // The end of the columns the vector code writes.
-    int64_t vec_end = 0;
-    if (w >= kLanes + 2) {
-        int64_t x = kLanes;
-        while (x + kLanes + 2 <= w) x += kLanes;
-        if (w % kLanes < 2) x += kLanes;
-        vec_end = x;
-    }
+    const int64_t vec_end = blur5_vector_end(w, kFused);
     for (int64_t y = 0; y < h; y++) {
         const float *r[5];
         for (int64_t d = -2; d <= 2; d++) r[d + 2] = in.row(unsigned(mirror(y + d, h)));
@@ -103,11 +94,8 @@ inline void convolve_transpose(const Plane &in, const std::vector<float> &kernel
     const std::size_t len = kernel.size(), offset = len / 2;
     const std::size_t w = in.w, h = in.h;
     out.resize(in.h, in.w);
-    float weight_no_border = 0.0f;
-    for (std::size_t j = 0; j < len; j++) weight_no_border += kernel[j];
-    const float scale_no_border = 1.0f / weight_no_border;
     float sk[17];
-    for (std::size_t i = 0; i <= offset; i++) sk[i] = kernel[i] * scale_no_border;
+    scaled_half(kernel, sk);
     const std::size_t border1 = std::min(w, offset);
     const std::size_t border2 = w > offset ? w - offset : 0;
     const std::size_t groups = std::min<std::size_t>(offset, 4);
@@ -333,51 +321,6 @@ void separate_frequencies(const Image3 &xyb, Plane &temp, Psycho &ps)
 
 // ---- Malta: line-shaped differences ----
 
-// The 16 lines of 9 pixels around the centre (5 of them for the LF variant,
-// 7 for the diagonals of the HF one), as (dy, dx), in libjxl's order.
-struct MaltaLine {
-    int n;
-    int8_t d[9][2];
-};
-
-inline constexpr MaltaLine kMaltaHf[16] = {
-    {9, {{0, -4}, {0, -3}, {0, -2}, {0, -1}, {0, 0}, {0, 1}, {0, 2}, {0, 3}, {0, 4}}},
-    {9, {{-4, 0}, {-3, 0}, {-2, 0}, {-1, 0}, {0, 0}, {1, 0}, {2, 0}, {3, 0}, {4, 0}}},
-    {7, {{-3, -3}, {-2, -2}, {-1, -1}, {0, 0}, {1, 1}, {2, 2}, {3, 3}}},
-    {7, {{-3, 3}, {-2, 2}, {-1, 1}, {0, 0}, {1, -1}, {2, -2}, {3, -3}}},
-    {9, {{-4, 1}, {-3, 1}, {-2, 1}, {-1, 0}, {0, 0}, {1, 0}, {2, -1}, {3, -1}, {4, -1}}},
-    {9, {{-4, -1}, {-3, -1}, {-2, -1}, {-1, 0}, {0, 0}, {1, 0}, {2, 1}, {3, 1}, {4, 1}}},
-    {9, {{-1, -4}, {-1, -3}, {-1, -2}, {0, -1}, {0, 0}, {0, 1}, {1, 2}, {1, 3}, {1, 4}}},
-    {9, {{1, -4}, {1, -3}, {1, -2}, {0, -1}, {0, 0}, {0, 1}, {-1, 2}, {-1, 3}, {-1, 4}}},
-    {7, {{-3, -2}, {-2, -1}, {-1, -1}, {0, 0}, {1, 1}, {2, 1}, {3, 2}}},
-    {7, {{-3, 2}, {-2, 1}, {-1, 1}, {0, 0}, {1, -1}, {2, -1}, {3, -2}}},
-    {7, {{-2, -3}, {-1, -2}, {-1, -1}, {0, 0}, {1, 1}, {1, 2}, {2, 3}}},
-    {7, {{-2, 3}, {-1, 2}, {-1, 1}, {0, 0}, {1, -1}, {1, -2}, {2, -3}}},
-    {9, {{1, -4}, {1, -3}, {1, -2}, {0, -1}, {0, 0}, {0, 1}, {-1, 2}, {-1, 3}, {-1, 4}}},
-    {9, {{-1, -4}, {-1, -3}, {-1, -2}, {0, -1}, {0, 0}, {0, 1}, {1, 2}, {1, 3}, {1, 4}}},
-    {9, {{-4, -1}, {-3, -1}, {-2, -1}, {-1, 0}, {0, 0}, {1, 0}, {2, 1}, {3, 1}, {4, 1}}},
-    {9, {{-4, 1}, {-3, 1}, {-2, 1}, {-1, 0}, {0, 0}, {1, 0}, {2, -1}, {3, -1}, {4, -1}}},
-};
-
-inline constexpr MaltaLine kMaltaLf[16] = {
-    {5, {{0, -4}, {0, -2}, {0, 0}, {0, 2}, {0, 4}}},
-    {5, {{-4, 0}, {-2, 0}, {0, 0}, {2, 0}, {4, 0}}},
-    {5, {{-3, -3}, {-2, -2}, {0, 0}, {2, 2}, {3, 3}}},
-    {5, {{-3, 3}, {-2, 2}, {0, 0}, {2, -2}, {3, -3}}},
-    {5, {{-4, 1}, {-2, 1}, {0, 0}, {2, -1}, {4, -1}}},
-    {5, {{-4, -1}, {-2, -1}, {0, 0}, {2, 1}, {4, 1}}},
-    {5, {{-1, -4}, {-1, -2}, {0, 0}, {1, 2}, {1, 4}}},
-    {5, {{1, -4}, {1, -2}, {0, 0}, {-1, 2}, {-1, 4}}},
-    {5, {{-3, -2}, {-2, -1}, {0, 0}, {2, 1}, {3, 2}}},
-    {5, {{-3, 2}, {-2, 1}, {0, 0}, {2, -1}, {3, -2}}},
-    {5, {{-2, -3}, {-1, -2}, {0, 0}, {1, 2}, {2, 3}}},
-    {5, {{-2, 3}, {-1, 2}, {0, 0}, {1, -2}, {2, -3}}},
-    {5, {{2, -4}, {1, -2}, {0, 0}, {-1, 2}, {-2, 4}}},
-    {5, {{-2, -4}, {-1, -2}, {0, 0}, {1, 2}, {2, 4}}},
-    {5, {{-4, -2}, {-2, -1}, {0, 0}, {2, 1}, {4, 2}}},
-    {5, {{-4, 2}, {-2, 1}, {0, 0}, {2, -1}, {4, -2}}},
-};
-
 // libjxl's Sum() of 5, 7 or 9 values, in its grouping.
 VMAF_INLINE float malta_sum(const float *v, int n)
 {
@@ -411,10 +354,8 @@ void malta_diff_map(const MaltaLine (&lines)[16], double mulli, const Plane &lum
     const unsigned w = lum0.w, h = lum0.h;
     const std::size_t xs = std::size_t(w) + 8;
     diffs.assign(xs * (std::size_t(h) + 8), 0.0f);
-    const double w_pre0gt1 = mulli * std::sqrt(kMaltaWeight0 * w_0gt1) / (kMaltaLen * 2 + 1);
-    const double w_pre0lt1 = mulli * std::sqrt(kMaltaWeight1 * w_0lt1) / (kMaltaLen * 2 + 1);
-    const float norm2_0gt1 = float(w_pre0gt1 * norm1);
-    const float norm2_0lt1 = float(w_pre0lt1 * norm1);
+    const MaltaNorms norms = malta_norms(mulli, w_0gt1, w_0lt1, norm1);
+    const float norm2_0gt1 = norms.gt, norm2_0lt1 = norms.lt;
     const float norm1f = float(norm1);
     for (unsigned y = 0; y < h; y++) {
         const float *row0 = lum0.row(y), *row1 = lum1.row(y);
@@ -589,7 +530,7 @@ public:
         if (sub_rgb_[0].w() < kMinSide || sub_rgb_[0].h() < kMinSide) return;
         subsample(rgb1, sub_rgb_[1]);
         level(sub_rgb_[0], sub_rgb_[1], intensity_target, sub_map_);
-        const double scale = 1.0 - kHeuristicMixingValue * double(kSubsampledWeight);
+        const double scale = subsampled_keep();
         for (unsigned y = 0; y < out.h; y++) {
             float *row = out.row(y);
             const float *src = sub_map_.row(y / 2);
@@ -639,18 +580,12 @@ private:
         block_diff_dc_.resize(w, h);
         Plane *ac = block_diff_ac_.p;
         const double hf_asymmetry = 1.0;  // the tool's
-        malta_diff_map<kFused>(kMaltaHf, kMaltaMulliHf, p0.uhf[1], p1.uhf[1], kWUhfMalta * hf_asymmetry,
-                               kWUhfMalta / hf_asymmetry, kNorm1Uhf, diffs_, ac[1]);
-        malta_diff_map<kFused>(kMaltaHf, kMaltaMulliHf, p0.uhf[0], p1.uhf[0], kWUhfMaltaX * hf_asymmetry,
-                               kWUhfMaltaX / hf_asymmetry, kNorm1UhfX, diffs_, ac[0]);
-        malta_diff_map<kFused>(kMaltaLf, kMaltaMulliLf, p0.hf[1], p1.hf[1], kWHfMalta, kWHfMalta, kNorm1Hf, diffs_,
-                               ac[1]);
-        malta_diff_map<kFused>(kMaltaLf, kMaltaMulliLf, p0.hf[0], p1.hf[0], kWHfMaltaX, kWHfMaltaX, kNorm1HfX, diffs_,
-                               ac[0]);
-        malta_diff_map<kFused>(kMaltaLf, kMaltaMulliLf, p0.mf.p[1], p1.mf.p[1], kWMfMalta, kWMfMalta, kNorm1Mf,
-                               diffs_, ac[1]);
-        malta_diff_map<kFused>(kMaltaLf, kMaltaMulliLf, p0.mf.p[0], p1.mf.p[0], kWMfMaltaX, kWMfMaltaX, kNorm1MfX,
-                               diffs_, ac[0]);
+        for (const MaltaMap &m : kMaltaMaps) {
+            const Plane &b0 = m.band == 0 ? p0.uhf[m.channel] : m.band == 1 ? p0.hf[m.channel] : p0.mf.p[m.channel];
+            const Plane &b1 = m.band == 0 ? p1.uhf[m.channel] : m.band == 1 ? p1.hf[m.channel] : p1.mf.p[m.channel];
+            malta_diff_map<kFused>(m.lf ? kMaltaLf : kMaltaHf, m.mulli, b0, b1, m.w, m.w, m.norm1, diffs_,
+                                   ac[m.channel]);
+        }
         for (int c = 0; c < 3; c++) {
             if (c < 2)
                 l2_diff_asymmetric<kFused>(p0.hf[c], p1.hf[c], float(kWmul[c] * hf_asymmetry),

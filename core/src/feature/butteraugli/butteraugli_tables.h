@@ -5,6 +5,8 @@
 // float): which one it is moves the scores' last bits.
 #pragma once
 
+#include <cstdint>
+
 namespace vmaf::butteraugli {
 
 inline constexpr const char *kName = "butteraugli";
@@ -82,6 +84,66 @@ inline constexpr double kMaltaMulliHf = 0.39905817637;
 inline constexpr double kMaltaMulliLf = 0.611612573796;
 inline constexpr float kMaltaWeight0 = 0.5f;
 inline constexpr float kMaltaWeight1 = 0.33f;
+
+// The 16 lines of 9 pixels around the centre (5 of them for the LF variant,
+// 7 for the diagonals of the HF one), as (dy, dx), in libjxl's order.
+struct MaltaLine {
+    int n;
+    int8_t d[9][2];
+};
+
+inline constexpr MaltaLine kMaltaHf[16] = {
+    {9, {{0, -4}, {0, -3}, {0, -2}, {0, -1}, {0, 0}, {0, 1}, {0, 2}, {0, 3}, {0, 4}}},
+    {9, {{-4, 0}, {-3, 0}, {-2, 0}, {-1, 0}, {0, 0}, {1, 0}, {2, 0}, {3, 0}, {4, 0}}},
+    {7, {{-3, -3}, {-2, -2}, {-1, -1}, {0, 0}, {1, 1}, {2, 2}, {3, 3}}},
+    {7, {{-3, 3}, {-2, 2}, {-1, 1}, {0, 0}, {1, -1}, {2, -2}, {3, -3}}},
+    {9, {{-4, 1}, {-3, 1}, {-2, 1}, {-1, 0}, {0, 0}, {1, 0}, {2, -1}, {3, -1}, {4, -1}}},
+    {9, {{-4, -1}, {-3, -1}, {-2, -1}, {-1, 0}, {0, 0}, {1, 0}, {2, 1}, {3, 1}, {4, 1}}},
+    {9, {{-1, -4}, {-1, -3}, {-1, -2}, {0, -1}, {0, 0}, {0, 1}, {1, 2}, {1, 3}, {1, 4}}},
+    {9, {{1, -4}, {1, -3}, {1, -2}, {0, -1}, {0, 0}, {0, 1}, {-1, 2}, {-1, 3}, {-1, 4}}},
+    {7, {{-3, -2}, {-2, -1}, {-1, -1}, {0, 0}, {1, 1}, {2, 1}, {3, 2}}},
+    {7, {{-3, 2}, {-2, 1}, {-1, 1}, {0, 0}, {1, -1}, {2, -1}, {3, -2}}},
+    {7, {{-2, -3}, {-1, -2}, {-1, -1}, {0, 0}, {1, 1}, {1, 2}, {2, 3}}},
+    {7, {{-2, 3}, {-1, 2}, {-1, 1}, {0, 0}, {1, -1}, {1, -2}, {2, -3}}},
+    {9, {{1, -4}, {1, -3}, {1, -2}, {0, -1}, {0, 0}, {0, 1}, {-1, 2}, {-1, 3}, {-1, 4}}},
+    {9, {{-1, -4}, {-1, -3}, {-1, -2}, {0, -1}, {0, 0}, {0, 1}, {1, 2}, {1, 3}, {1, 4}}},
+    {9, {{-4, -1}, {-3, -1}, {-2, -1}, {-1, 0}, {0, 0}, {1, 0}, {2, 1}, {3, 1}, {4, 1}}},
+    {9, {{-4, 1}, {-3, 1}, {-2, 1}, {-1, 0}, {0, 0}, {1, 0}, {2, -1}, {3, -1}, {4, -1}}},
+};
+
+inline constexpr MaltaLine kMaltaLf[16] = {
+    {5, {{0, -4}, {0, -2}, {0, 0}, {0, 2}, {0, 4}}},
+    {5, {{-4, 0}, {-2, 0}, {0, 0}, {2, 0}, {4, 0}}},
+    {5, {{-3, -3}, {-2, -2}, {0, 0}, {2, 2}, {3, 3}}},
+    {5, {{-3, 3}, {-2, 2}, {0, 0}, {2, -2}, {3, -3}}},
+    {5, {{-4, 1}, {-2, 1}, {0, 0}, {2, -1}, {4, -1}}},
+    {5, {{-4, -1}, {-2, -1}, {0, 0}, {2, 1}, {4, 1}}},
+    {5, {{-1, -4}, {-1, -2}, {0, 0}, {1, 2}, {1, 4}}},
+    {5, {{1, -4}, {1, -2}, {0, 0}, {-1, 2}, {-1, 4}}},
+    {5, {{-3, -2}, {-2, -1}, {0, 0}, {2, 1}, {3, 2}}},
+    {5, {{-3, 2}, {-2, 1}, {0, 0}, {2, -1}, {3, -2}}},
+    {5, {{-2, -3}, {-1, -2}, {0, 0}, {1, 2}, {2, 3}}},
+    {5, {{-2, 3}, {-1, 2}, {0, 0}, {1, -2}, {2, -3}}},
+    {5, {{2, -4}, {1, -2}, {0, 0}, {-1, 2}, {-2, 4}}},
+    {5, {{-2, -4}, {-1, -2}, {0, 0}, {1, 2}, {2, 4}}},
+    {5, {{-4, -2}, {-2, -1}, {0, 0}, {2, 1}, {4, 2}}},
+    {5, {{-4, 2}, {-2, 1}, {0, 0}, {2, -1}, {4, -2}}},
+};
+
+// The six Malta maps in the order libjxl adds them: the band (0 uhf, 1 hf,
+// 2 mf), the channel (0 X, 1 Y) whose ac they add to, the filter (the
+// high-frequency one's lines of 9 for uhf, the low-frequency one's of 5 for
+// the others), its weight (both sides: hf_asymmetry 1) and norm.
+struct MaltaMap {
+    int band, channel;
+    bool lf;
+    double mulli, w, norm1;
+};
+inline constexpr MaltaMap kMaltaMaps[6] = {
+    {0, 1, false, kMaltaMulliHf, kWUhfMalta, kNorm1Uhf}, {0, 0, false, kMaltaMulliHf, kWUhfMaltaX, kNorm1UhfX},
+    {1, 1, true, kMaltaMulliLf, kWHfMalta, kNorm1Hf},    {1, 0, true, kMaltaMulliLf, kWHfMaltaX, kNorm1HfX},
+    {2, 1, true, kMaltaMulliLf, kWMfMalta, kNorm1Mf},    {2, 0, true, kMaltaMulliLf, kWMfMaltaX, kNorm1MfX},
+};
 
 // ---- masking ----
 
