@@ -10,38 +10,17 @@
 // band (4), a[3] the medium band (6), a[4] the low band's vals (6), b[0] ac
 // (3 planes), b[1] dc (3), b[2] the two masks, w, h.
 #include "butteraugli_common.glsl"
+// The map's value (dy, dx) from the centre word `at`, row stride xs, for the
+// generated malta_unit_hf() and malta_unit_lf().
+#define L(dy, dx) work.v[uint(int(at) + (dy) * xs + (dx))]
+#define BUTTERAUGLI_MALTA_UNITS
 #include "butteraugli_tables.glsl"
 
 layout(local_size_x = 16, local_size_y = 16) in;
 
-// Line l's sum at map word `at` (libjxl's Sum(): 5, 7 or 9 values, grouped).
-float line_sum(uint l, uint at, int xs)
-{
-    float v[9];
-    const int n = kMaltaN[l];
-    for (int i = 0; i < n; i++) v[i] = work.v[uint(int(at) + kMaltaDy[l * 9 + i] * xs + kMaltaDx[l * 9 + i])];
-    precise float s;
-    if (n == 5) {
-        s = (v[0] + v[1]) + (v[2] + (v[3] + v[4]));
-    } else if (n == 7) {
-        s = (v[0] + v[1]) + (v[2] + ((v[3] + v[4]) + (v[5] + v[6])));
-    } else {
-        s = (((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]))) + v[8];
-    }
-    return s;
-}
-
-// MaltaUnit: the squares of the 16 lines' sums, added by multiply-adds.
 float malta_unit(bool lf, uint at, int xs)
 {
-    const uint first = lf ? 16u : 0u;
-    const float s0 = line_sum(first, at, xs);
-    precise float r = s0 * s0;
-    for (uint l = 1; l < 16; l++) {
-        const float s = line_sum(first + l, at, xs);
-        r = madd(s, s, r);
-    }
-    return r;
+    return lf ? malta_unit_lf(at, xs) : malta_unit_hf(at, xs);
 }
 
 float mask_of(uint pic, uint n, uint at)
