@@ -8,12 +8,7 @@
 // float division be 2.5 units in the last place off, and a square root 3).
 // Every float expression whose value a score depends on is `precise`: the
 // compiler may neither fuse nor reorder it.
-#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
-#include "feature/common/fma_once.glsl"
-
-layout(constant_id = 10) const bool kFused = true;
-// The device's fma() passed the probe (feature/common/native_fma_vk.h).
-layout(constant_id = 11) const bool kNativeFma = false;
+#include "feature/common/libjxl_math.glsl"
 
 layout(std430, set = 0, binding = 0) restrict readonly buffer Consts {
     double conv[8];  // y_off, y_scale, c_off, c_scale, cr_r, cb_g, cr_g, cb_b
@@ -57,28 +52,12 @@ layout(push_constant) uniform Params {
 
 layout(std430, set = 0, binding = 1) restrict buffer Work { float v[]; } work;
 
-float madd(float a, float b, float c)
-{
-    if (kFused) return kNativeFma ? fma_native(a, b, c) : fma_once(a, b, c);
-    precise float pr = a * b;
-    precise float r = pr + c;
-    return r;
-}
-
 // a * b - c (Highway's MulSub): fused, a * b + (-c).
 float msub(float a, float b, float c)
 {
     if (kFused) return madd(a, b, -c);
     precise float pr = a * b;
     precise float r = pr - c;
-    return r;
-}
-
-// a / b rounded once: in double, then rounded to float, the quotient of two
-// floats is the correctly rounded one (53 >= 2 * 24 + 2 bits).
-float div_once(float a, float b)
-{
-    precise float r = float(double(a) / double(b));
     return r;
 }
 

@@ -113,16 +113,11 @@ double ba::finish_three_norm(const double (&totals)[3][4], const double (&tail)[
 namespace {
 
 constexpr OptionSpec kOptions[] = {
-    {"matrix", nullptr, OptType::String, 0, 0, 0, true,
-     "YUV -> RGB matrix: auto (bt709 above 650 lines, else bt601), bt601, bt709 or bt2020", "auto",
-     "auto|bt601|bt709|bt2020"},
-    {"range", nullptr, OptType::String, 0, 0, 0, true,
-     "YUV sample range: limited (16-235 luma, 16-240 chroma at 8 bits) or full", "limited",
-     "limited|full"},
+    srgb::kMatrixOption,
+    srgb::kRangeOption,
     {"intensity_target", "it", OptType::Double, ba::kDefaultIntensityTarget, 1.0, 10000.0, true,
      "display brightness in nits that RGB 1.0 stands for (the tool's --intensity_target)"},
-    {"libjxl_fma", "nofma", OptType::Bool, 1, 0, 1, true,
-     "fuse multiply-adds as libjxl's AVX2 code does (0: as its SSE2/SSE4 code)"},
+    srgb::kLibjxlFmaOption,
 };
 
 constexpr const char *kProvided[] = {ba::kName, ba::kNormName};
@@ -138,15 +133,7 @@ public:
 
     int init(const FrameFormat &fmt) override
     {
-        if (fmt.pix_fmt == VMAF_PIX_FMT_YUV400P) {
-            log(VMAF_LOG_LEVEL_ERROR, "butteraugli: needs chroma planes (4:0:0 input given)\n");
-            return -EINVAL;
-        }
-        if (fmt.w < ba::kMinSide || fmt.h < ba::kMinSide) {
-            log(VMAF_LOG_LEVEL_ERROR, "butteraugli: picture %ux%u is too small; width and height must be at least %u\n",
-                fmt.w, fmt.h, ba::kMinSide);
-            return -EINVAL;
-        }
+        if (int err = srgb::check_format(fmt, "butteraugli", ba::kMinSide)) return err;
         conv_ = srgb::conversion_for(fmt, matrix_, full_range_);
         chroma_shift(fmt.pix_fmt, &ss_x_, &ss_y_);
         fmt_ = fmt;

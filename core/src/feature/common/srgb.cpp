@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: BSD-2-Clause-Patent
 #include "feature/common/srgb.h"
 
+#include <cerrno>
+
+#include "util/log.h"
+
 namespace vmaf::srgb {
 
 namespace {
@@ -36,6 +40,20 @@ Conversion conversion_for(const FrameFormat &fmt, const std::string &matrix, boo
     if (matrix == "bt709" || (matrix == "auto" && fmt.h > kAutoHdHeight)) k = kBt709;
     else if (matrix == "bt2020") k = kBt2020;
     return make_conversion(k, full, fmt.bpc);
+}
+
+int check_format(const FrameFormat &fmt, const char *name, unsigned min_side)
+{
+    if (fmt.pix_fmt == VMAF_PIX_FMT_YUV400P) {
+        log(VMAF_LOG_LEVEL_ERROR, "%s: needs chroma planes (4:0:0 input given)\n", name);
+        return -EINVAL;
+    }
+    if (fmt.w < min_side || fmt.h < min_side) {
+        log(VMAF_LOG_LEVEL_ERROR, "%s: picture %ux%u is too small; width and height must be at least %u\n", name,
+            fmt.w, fmt.h, min_side);
+        return -EINVAL;
+    }
+    return 0;
 }
 
 }  // namespace vmaf::srgb

@@ -44,6 +44,24 @@ struct Conversion {
 // `range` (full or not) name for this format.
 Conversion conversion_for(const FrameFormat &fmt, const std::string &matrix, bool full);
 
+// The options of the features scored on RGB pictures: the conversion's, and
+// libjxl's multiply-adds fused or not.
+inline constexpr OptionSpec kMatrixOption = {
+    "matrix", nullptr, OptType::String, 0, 0, 0, true,
+    "YUV -> RGB matrix: auto (bt709 above 650 lines, else bt601), bt601, bt709 or bt2020", "auto",
+    "auto|bt601|bt709|bt2020"};
+inline constexpr OptionSpec kRangeOption = {
+    "range", nullptr, OptType::String, 0, 0, 0, true,
+    "YUV sample range: limited (16-235 luma, 16-240 chroma at 8 bits) or full", "limited", "limited|full"};
+inline constexpr OptionSpec kLibjxlFmaOption = {
+    "libjxl_fma", "nofma", OptType::Bool, 1, 0, 1, true,
+    "fuse multiply-adds as libjxl's AVX2/AVX-512 code does (0: as its SSE2/SSE4 code)"};
+
+// 0 where feature `name` can score this format (chroma planes, at least
+// min_side samples in each direction), else -EINVAL and one log line saying
+// why.
+int check_format(const FrameFormat &fmt, const char *name, unsigned min_side);
+
 // YUV samples (as doubles, chroma repeated) -> RGB clamped to [0, 1], n
 // pixels: normalization, matrix and clamp in double, then rounded to float.
 inline void rgb_row(const double *ys, const double *us, const double *vs, std::size_t n, const Conversion &cv,

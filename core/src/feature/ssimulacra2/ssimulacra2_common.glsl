@@ -7,12 +7,7 @@
 // buffer of the kernels is `restrict` (no two bindings of a dispatch share
 // memory), so that a compiler may keep the constants in registers or its
 // constant cache across the stores of a loop instead of reading them again.
-#include "feature/common/fma_once.glsl"
-
-layout(constant_id = 10) const bool kFused = true;
-// The device's fma() passed the probe (feature/common/native_fma_vk.cpp):
-// libjxl's fused multiply-add is fma_native(), else fma_once().
-layout(constant_id = 11) const bool kNativeFma = false;
+#include "feature/common/libjxl_math.glsl"
 
 layout(std430, set = 0, binding = 0) restrict readonly buffer Consts {
     double conv[8];  // y_off, y_scale, c_off, c_scale, cr_r, cb_g, cr_g, cb_b
@@ -87,24 +82,6 @@ uint scale_of(uint g, bool rows)
 uint scratch_plane()
 {
     return s_w * s_h;
-}
-
-// a / b rounded once. Vulkan lets a float division be 2.5 units in the last
-// place off; in double, then rounded to float, the quotient of two floats is
-// the correctly rounded one (53 >= 2 * 24 + 2 bits) as the CPU's.
-float div_once(float a, float b)
-{
-    precise float r = float(double(a) / double(b));
-    return r;
-}
-
-// libjxl's multiply-add: fused (libjxl_fma=1) or a product and a sum.
-float madd(float a, float b, float c)
-{
-    if (kFused) return kNativeFma ? fma_native(a, b, c) : fma_once(a, b, c);
-    precise float pr = a * b;
-    precise float r = pr + c;
-    return r;
 }
 
 // madd() on each lane, written out: the kernels' loops are not unrolled by

@@ -37,16 +37,7 @@ using s2::RecursiveGaussian;
 using s2::ScaleNorms;
 using s2::score;
 
-constexpr OptionSpec kOptions[] = {
-    {"matrix", nullptr, OptType::String, 0, 0, 0, true,
-     "YUV -> RGB matrix: auto (bt709 above 650 lines, else bt601), bt601, bt709 or bt2020", "auto",
-     "auto|bt601|bt709|bt2020"},
-    {"range", nullptr, OptType::String, 0, 0, 0, true,
-     "YUV sample range: limited (16-235 luma, 16-240 chroma at 8 bits) or full", "limited",
-     "limited|full"},
-    {"libjxl_fma", "nofma", OptType::Bool, 1, 0, 1, true,
-     "fuse multiply-adds as libjxl's AVX2/AVX-512 code does (0: as its SSE2/SSE4 code)"},
-};
+constexpr OptionSpec kOptions[] = {srgb::kMatrixOption, srgb::kRangeOption, srgb::kLibjxlFmaOption};
 
 constexpr const char *kProvided[] = {s2::kName};
 
@@ -287,15 +278,7 @@ public:
 
     int init(const FrameFormat &fmt) override
     {
-        if (fmt.pix_fmt == VMAF_PIX_FMT_YUV400P) {
-            log(VMAF_LOG_LEVEL_ERROR, "ssimulacra2: needs chroma planes (4:0:0 input given)\n");
-            return -EINVAL;
-        }
-        if (fmt.w < s2::kMinSide || fmt.h < s2::kMinSide) {
-            log(VMAF_LOG_LEVEL_ERROR, "ssimulacra2: picture %ux%u is too small; width and height must be at least %u\n",
-                fmt.w, fmt.h, s2::kMinSide);
-            return -EINVAL;
-        }
+        if (int err = srgb::check_format(fmt, "ssimulacra2", s2::kMinSide)) return err;
         conv_ = s2::conversion_for(fmt, matrix_, full_range_);
         chroma_shift(fmt.pix_fmt, &ss_x_, &ss_y_);
         fmt_ = fmt;
