@@ -9,8 +9,8 @@
 //   sep 1 (hf, the medium band), the hf blur, sep 2 (uhf, the high band),
 //   malta (the six maps' weighted differences), ac (the Malta sums and the L2
 //   differences, the masks before their blur), the masks' blur, final (the
-//   map) and reduce (the two maps combined; per row the maximum and the
-//   3-norm's sums, which collect() adds in the CPU's order).
+//   map) and reduce (the two maps combined; per row and lane the maximum and
+//   the 3-norm's sums, which collect() adds in the CPU's order).
 // Every plane of a resolution lives in one scratch buffer at word offsets
 // (Level). The kernels need shaderFloat64; without it the CPU extractor runs.
 #include <algorithm>
@@ -71,8 +71,9 @@ struct Push {
 };
 static_assert(sizeof(Push) == 72);
 
-// Doubles of results per row of the full size (butteraugli_reduce.comp).
-constexpr unsigned kRowDoubles = 22;
+// Doubles of results per row of the full size (butteraugli_reduce.comp): the
+// lanes' maxima, their sums, the powers of the columns past them.
+constexpr unsigned kRowDoubles = 25;
 
 // One resolution's planes: word offsets into the scratch buffer. Regions are
 // reused once their first contents are no longer read (the comments name
@@ -342,7 +343,7 @@ public:
             push.u0 = fused_ ? 4 : 2;
             push.u1 = sub ? 1 : 0;
             push.u2 = uint32_t(rec.result_offset / sizeof(double));
-            dispatch(kReduce, push, groups(l0.h, 64), 1);
+            dispatch(kReduce, push, groups(uint64_t(l0.h) * push.u0, 64), 1);
         }
         return 0;
     }
@@ -355,12 +356,13 @@ public:
         float distance = 0.0f;
         for (uint32_t y = 0; y < fmt_.h; y++) {
             const std::size_t row = std::size_t(y) * kRowDoubles;
-            distance = std::max(distance, float(result_at<double>(results, row)));
+            for (std::size_t l = 0; l < lanes; l++)
+                distance = std::max(distance, float(result_at<double>(results, row + l)));
             for (int i = 0; i < 3; i++)
                 for (std::size_t l = 0; l < lanes; l++)
-                    totals[i][l] = result_at<double>(results, row + 1 + i * 4 + l) + totals[i][l];
+                    totals[i][l] = result_at<double>(results, row + 4 + i * 4 + l) + totals[i][l];
             for (std::size_t t = 0; t < fmt_.w % lanes; t++)
-                for (int i = 0; i < 3; i++) tail[i] += result_at<double>(results, row + 13 + t * 3 + i);
+                for (int i = 0; i < 3; i++) tail[i] += result_at<double>(results, row + 16 + t * 3 + i);
         }
         if (int err = sink.append(ba::kName, index, double(distance))) return err;
         return sink.append(ba::kNormName, index, ba::finish_three_norm(totals, tail, lanes, fmt_.w, fmt_.h));
