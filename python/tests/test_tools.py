@@ -159,20 +159,22 @@ def ffmpeg_xpsnr(pair):
 def test_plot_xpsnr_and_ssimulacra2(tmp_path):
     """`--feature xpsnr` draws xpsnr_y, xpsnr_cb and xpsnr_cr (FFmpeg's xpsnr filter's
     numbers at its 4 decimals, the label with the pooled mean and the whole-clip
-    score), `--feature ssimulacra2` libjxl's scores; identical frames (XPSNR
-    infinite, null in the JSON) are gaps, counted in the label."""
+    score), `--feature ssimulacra2` libjxl's scores, `--feature butteraugli` libjxl's
+    distances; identical frames (XPSNR infinite, null in the JSON) are gaps, counted
+    in the label."""
     pytest.importorskip("matplotlib")
     from vmafvk import plot
     pair, same = PAIR, "chelsea_176x144_identical"
-    logs = [tool_log(tmp_path, p, "xpsnr", "ssimulacra2") for p in (pair, same)]
+    logs = [tool_log(tmp_path, p, "xpsnr", "ssimulacra2", "butteraugli") for p in (pair, same)]
     out = tmp_path / "plot.png"
-    r = run_tool("vmafvk.plot", *logs, "--feature", "xpsnr", "--feature", "ssimulacra2", "-o", out)
+    r = run_tool("vmafvk.plot", *logs, "--feature", "xpsnr", "--feature", "ssimulacra2", "--feature",
+                 "butteraugli", "-o", out)
     assert r.returncode == 0 and "skipped" not in r.stderr, r.stderr
     assert out.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
 
     docs = [plot.load_log(p) for p in logs]
-    names = plot.panel_names(docs, ["vmaf", "xpsnr", "ssimulacra2"])
-    assert names == ["vmaf", "xpsnr_y", "xpsnr_cb", "xpsnr_cr", "ssimulacra2"]
+    names = plot.panel_names(docs, ["vmaf", "xpsnr", "ssimulacra2", "butteraugli"])
+    assert names == ["vmaf", "xpsnr_y", "xpsnr_cb", "xpsnr_cr", "ssimulacra2", "butteraugli"]
     truth, average = ffmpeg_xpsnr(pair)
     for plane in ("y", "cb", "cr"):
         lines = plot.panel_lines(docs, ["dist", "same"], f"xpsnr_{plane}")
@@ -193,6 +195,12 @@ def test_plot_xpsnr_and_ssimulacra2(tmp_path):
     assert len(dist["ys"]) == len(libjxl)
     assert all(abs(a - b) <= 1e-6 for a, b in zip(dist["ys"], libjxl))
     assert ident["ys"] == [100.0] * 10
+    with open(os.path.join(os.path.dirname(golden_path(pair)), f"{pair}.butteraugli.json")) as f:
+        libjxl = [fr["metrics"]["butteraugli"] for fr in json.load(f)["frames"]]
+    dist, ident = plot.panel_lines(docs, ["dist", "same"], "butteraugli")
+    assert len(dist["ys"]) == len(libjxl)
+    assert all(abs(a - b) <= 5e-7 for a, b in zip(dist["ys"], libjxl))  # the JSON's 6 decimals
+    assert ident["ys"] == [0.0] * 10
 
 
 def test_plot_xpsnr_whole_clip_with_options():
