@@ -141,7 +141,9 @@ bool fits(const State &st, const FrameFormat &fmt)
     return bytes <= lim.maxStorageBufferRange && levels.back().end < (uint64_t(1) << 32) &&
            groups(std::max(fmt.w, fmt.h), 4) <= lim.maxComputeWorkGroupCount[1] &&
            groups(std::max(fmt.w, fmt.h), 16) <= lim.maxComputeWorkGroupCount[0] &&
-           groups(std::max(fmt.w, fmt.h), 64) <= lim.maxComputeWorkGroupCount[0];
+           groups(std::max(fmt.w, fmt.h), 64) <= lim.maxComputeWorkGroupCount[0] &&
+           lim.maxComputeWorkGroupInvocations >= 256 && lim.maxComputeWorkGroupSize[0] >= 256 &&
+           lim.maxComputeWorkGroupSize[1] >= 16;
 }
 
 enum Kernel : unsigned { kRgb, kBlur5, kOpsin, kConv, kSep, kMalta, kAc, kFinal, kReduce, kKernels };
@@ -219,13 +221,23 @@ public:
         return 0;
     }
 
+    std::vector<std::string> steps(unsigned) const override
+    {
+        return {"rgb",  "blur5", "opsin",  "lf_rows", "lf_columns", "sep_lf", "mf_rows", "mf_columns", "sep_mf",
+                "hf_rows", "hf_columns", "sep_hf", "malta", "ac", "mask_rows", "mask_columns", "final", "reduce"};
+    }
+
     int record(const Recording &rec) override
     {
         if (rec.result_offset % sizeof(double)) return -EINVAL;
         VkCommandBuffer cmd = rec.cmd;
         const Level &l0 = levels_[0];
         const bool sub = levels_.size() > 1;
-        const auto barrier = [&] { compute_barrier(*st_, cmd); };
+        // Profile mode times each step alone (steps()).
+        const auto barrier = [&] {
+            compute_barrier(*st_, cmd);
+            if (rec.step_done) rec.step_done();
+        };
         const auto dispatch = [&](Kernel k, const Push &push, uint32_t gx, uint32_t gy, uint32_t gz = 1) {
             pipes_[k]->dispatch(cmd, sets_[k], &push, gx, gy, gz);
         };
@@ -280,7 +292,7 @@ public:
                     push.u0 = taps.at;
                     push.u1 = taps.len;
                     push.u2 = taps.scaled_at;
-                    dispatch(kConv, push, groups(push.h, 64), groups(push.w, 4), planes);
+                    dispatch(kConv, push, groups(push.w, 32), groups(push.h, 32), planes);
                 });
                 barrier();
             }
