@@ -9,8 +9,11 @@
 # Each run's per-frame VMAF and features must agree with the others and with
 # Netflix libvmaf's JSON (tests/data/NAME.libvmaf.json) within 1e-4, and the
 # Khronos validation layer (with synchronization validation), on for every
-# Vulkan run, must report nothing. xpsnr on made pairs beyond the golden set must
-# be FFmpeg's own xpsnr filter's (scripts/ffmpeg/test_xpsnr.sh). Then the other
+# Vulkan run, must report nothing. ssimulacra2 and butteraugli on one pair, through
+# both filters, must be libjxl's own tools' (tests/data/NAME.ssimulacra2.json,
+# NAME.butteraugli.json) at the 6 decimals the JSON prints. xpsnr on made pairs
+# beyond the golden set must be FFmpeg's own xpsnr filter's
+# (scripts/ffmpeg/test_xpsnr.sh). Then the other
 # base, FFmpeg 8.1.2: its series
 # (ffmpeg-patches/8.1/) must apply and every C file it changes must compile
 # (scripts/ffmpeg/build.sh --objects).
@@ -239,10 +242,46 @@ limited "$cli" -q -r "$data/${mix_pair}_ref.y4m" -d "$data/${mix_pair}_dis.y4m" 
   "vulkan=$out/$mix_pair.mix.vulkan.json" "cli=$out/$mix_pair.mix.cli.json" ||
   failed=$((failed + 1))
 
+# libjxl's metrics, ssimulacra2 and butteraugli, through the stock libvmaf
+# filter (CPU) and libvmaf_vulkan (their GPU twins), against libjxl's own tools
+# (tests/data/NAME.ssimulacra2.json, NAME.butteraugli.json; made by
+# scripts/truth/). One pair: the smallest 8-bit golden pair with both truth
+# files whose pictures differ (chelsea_176x144_identical, as small, scores
+# only 100 and 0), so that butteraugli on the CPU stays cheap (the two runs
+# take a few seconds on 2 cores). The filters write libvmaf's JSON, 6
+# decimals, so each value is compared at the precision printed (compare.py
+# --printed: a printed value stands for anything within half a unit of its
+# last decimal, 5e-7): ssimulacra2 within 1e-6 of libjxl's tool, the
+# butteraugli distance and 3-norm equal to the tool's rounded to 6 decimals.
+# The project's bounds (docs/features/) are tighter than that print: 1e-6 for
+# ssimulacra2, the distance bit for bit, the 3-norm within 5e-7.
+jxl_pair=astronaut_176x144_crf35
+jxl_features='name=ssimulacra2|name=butteraugli'
+limited "$ffmpeg" "${common[@]}" -i "$data/${jxl_pair}_dis.y4m" -i "$data/${jxl_pair}_ref.y4m" \
+  -lavfi "[0:v][1:v]libvmaf=feature=$jxl_features:log_fmt=json:log_path=$out/$jxl_pair.libjxl.cpu.json" \
+  -f null - >"$out/$jxl_pair.libjxl.cpu.log" 2>&1 ||
+  die "the libvmaf filter failed with ssimulacra2 and butteraugli: $(grep -m 3 -i -E 'error|fail' "$out/$jxl_pair.libjxl.cpu.log" | tr '\n' ' ')"
+limited "$ffmpeg" "${common[@]}" -init_hw_device "vulkan=vk:$device" -filter_hw_device vk \
+  -i "$data/${jxl_pair}_dis.y4m" -i "$data/${jxl_pair}_ref.y4m" \
+  -lavfi "[0:v]format=yuv420p,hwupload[dis];[1:v]format=yuv420p,hwupload[ref];[dis][ref]libvmaf_vulkan=feature=$jxl_features:log_fmt=json:log_path=$out/$jxl_pair.libjxl.vulkan.json" \
+  -f null - >"$out/$jxl_pair.libjxl.vulkan.log" 2>&1 ||
+  die "libvmaf_vulkan failed with ssimulacra2 and butteraugli: $(grep -m 4 -i -E 'error|fail' "$out/$jxl_pair.libjxl.vulkan.log" | tr '\n' ' ')"
+check_validation "$out/$jxl_pair.libjxl.vulkan.log" "libvmaf_vulkan with ssimulacra2 and butteraugli"
+# Both twins need shaderFloat64 (lavapipe has it); without it the CPU would
+# score them and the twins would go untested.
+grep -q 'Vulkan: features on the GPU: .*; on the CPU: none' "$out/$jxl_pair.libjxl.vulkan.log" ||
+  die "libvmaf_vulkan ran ssimulacra2 or butteraugli on the CPU (does the device have shaderFloat64?): $(grep -m 1 'features on the GPU' "$out/$jxl_pair.libjxl.vulkan.log")"
+"$python" scripts/ffmpeg/compare.py --label "$jxl_pair ssimulacra2 and butteraugli" \
+  --golden "$data/$jxl_pair.ssimulacra2.json" --golden "$data/$jxl_pair.butteraugli.json" \
+  --printed --tolerance "$tolerance" \
+  --metric ssimulacra2=1e-6 --metric butteraugli=0 --metric butteraugli_3norm=0 \
+  "cpu=$out/$jxl_pair.libjxl.cpu.json" "vulkan=$out/$jxl_pair.libjxl.vulkan.json" ||
+  failed=$((failed + 1))
+
 t_end=$(date +%s)
 say "FFmpeg $ffmpeg_version: build $((t_build - t0)) s, $n pairs $((t_end - t_build)) s"
-[ "$failed" -eq 0 ] || die "$failed of $n pairs differ by more than $tolerance (lines with FAIL above)"
-echo "ffmpeg $ffmpeg_version: $n pairs pass (libvmaf_vulkan, libvmaf filter and vmaf tool agree with libvmaf within $tolerance)"
+[ "$failed" -eq 0 ] || die "$failed comparison(s) failed (the lines with FAIL above say which runs, frame, metric and values)"
+echo "ffmpeg $ffmpeg_version: $n pairs pass (libvmaf_vulkan, libvmaf filter and vmaf tool agree with libvmaf within $tolerance; both filters' ssimulacra2 and butteraugli with libjxl's tools)"
 
 # xpsnr on pairs beyond the golden set, against FFmpeg's own xpsnr filter.
 bash scripts/ffmpeg/test_xpsnr.sh "$ffmpeg" "$cli" "$out/xpsnr" ||
