@@ -12,52 +12,15 @@
 #include "butteraugli_common.glsl"
 
 layout(local_size_x = 16, local_size_y = 16) in;
-layout(constant_id = 1) const uint kBytesPerSample = 1;
-layout(constant_id = 2) const uint kSsX = 0;
-layout(constant_id = 3) const uint kSsY = 0;
-
 layout(std430, set = 0, binding = 2) restrict readonly buffer Planes { uint words[]; } planes;
 
-const uint kSamplesPerWord = 4 / kBytesPerSample;
+#include "feature/common/srgb.glsl"
 
-double sample_at(uint base, uint stride, uint x, uint y)
-{
-    const uint wd = planes.words[base + y * stride + x / kSamplesPerWord];
-    const uint shift = (x % kSamplesPerWord) * 8 * kBytesPerSample;
-    return double((wd >> shift) & ((1u << (8 * kBytesPerSample)) - 1u));
-}
-
-float clamp01(double v)
-{
-    precise float r = float(min(max(v, 0.0lf), 1.0lf));
-    return r;
-}
-
-float srgb_to_linear(float x)
-{
-    precise float pp = k.srgb_p[4], q = k.srgb_q[4];
-    for (int i = 3; i >= 0; i--) {
-        pp = madd(pp, x, k.srgb_p[i]);
-        q = madd(q, x, k.srgb_q[i]);
-    }
-    precise float high = div_once(pp, q);
-    precise float low = x * k.srgb_low_div_inv;
-    return x > k.srgb_threshold ? high : low;
-}
-
+// Picture pic's pixel (x, y) of the full size in linear RGB.
 vec3 linear_rgb(uint pic, uint x, uint y)
 {
     const uint o = pic * 3;
-    const double ys = sample_at(p.a[o], p.u0, x, y);
-    const double us = sample_at(p.a[o + 1], p.u1, x >> kSsX, y >> kSsY);
-    const double vs = sample_at(p.a[o + 2], p.u1, x >> kSsX, y >> kSsY);
-    precise double yn = (ys - k.conv[0]) / k.conv[1];
-    precise double cb = (us - k.conv[2]) / k.conv[3];
-    precise double cr = (vs - k.conv[2]) / k.conv[3];
-    precise double r = yn + k.conv[4] * cr;
-    precise double g = yn - k.conv[5] * cb - k.conv[6] * cr;
-    precise double b = yn + k.conv[7] * cb;
-    return vec3(srgb_to_linear(clamp01(r)), srgb_to_linear(clamp01(g)), srgb_to_linear(clamp01(b)));
+    return linear_rgb(uvec3(p.a[o], p.a[o + 1], p.a[o + 2]), p.u0, p.u1, x, y);
 }
 
 void main()

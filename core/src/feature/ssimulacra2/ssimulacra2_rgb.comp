@@ -18,15 +18,13 @@
 
 const uint kTile = 32;  // the full size's tile (ssimulacra2_vk.cpp's kTile)
 layout(local_size_x = 256) in;
-layout(constant_id = 1) const uint kBytesPerSample = 1;
-layout(constant_id = 2) const uint kSsX = 0;
-layout(constant_id = 3) const uint kSsY = 0;
 
 layout(std430, set = 0, binding = 1) restrict readonly buffer Planes { uint words[]; } planes;
 layout(std430, set = 0, binding = 2) restrict writeonly buffer Work { float v[]; } work;
 layout(std430, set = 0, binding = 3) restrict writeonly buffer Xyb { float v[]; } xyb;  // this frame's copy
 
 #include "ssimulacra2_xyb.glsl"
+#include "feature/common/srgb.glsl"
 
 // The six linear planes (R, G, B of the reference, then of the distorted) of
 // the tile: the full size's (plane c's row y at (c * 32 + y) * 32), then,
@@ -43,48 +41,11 @@ uint level_at(uint i)
     return at;
 }
 
-const uint kSamplesPerWord = 4 / kBytesPerSample;
-
-double sample_at(uint base, uint stride, uint x, uint y)
-{
-    const uint w = planes.words[base + y * stride + x / kSamplesPerWord];
-    const uint shift = (x % kSamplesPerWord) * 8 * kBytesPerSample;
-    return double((w >> shift) & ((1u << (8 * kBytesPerSample)) - 1u));
-}
-
-float clamp01(double v)
-{
-    precise float r = float(min(max(v, 0.0lf), 1.0lf));
-    return r;
-}
-
-// libjxl's TF_SRGB::DisplayFromEncoded for x in [0, 1].
-float srgb_to_linear(float x)
-{
-    precise float pp = k.srgb_p[4], q = k.srgb_q[4];
-    for (int i = 3; i >= 0; i--) {
-        pp = madd(pp, x, k.srgb_p[i]);
-        q = madd(q, x, k.srgb_q[i]);
-    }
-    precise float high = div_once(pp, q);
-    precise float low = x * k.srgb_low_div_inv;
-    return x > k.srgb_threshold ? high : low;
-}
-
 // Picture pic's pixel (x, y) of the full size in linear RGB.
 vec3 linear_rgb(uint pic, uint x, uint y)
 {
     const uint o = pic * 3;
-    const double ys = sample_at(p.off[o], p.stride[0], x, y);
-    const double us = sample_at(p.off[o + 1], p.stride[1], x >> kSsX, y >> kSsY);
-    const double vs = sample_at(p.off[o + 2], p.stride[1], x >> kSsX, y >> kSsY);
-    precise double yn = (ys - k.conv[0]) / k.conv[1];
-    precise double cb = (us - k.conv[2]) / k.conv[3];
-    precise double cr = (vs - k.conv[2]) / k.conv[3];
-    precise double r = yn + k.conv[4] * cr;
-    precise double g = yn - k.conv[5] * cb - k.conv[6] * cr;
-    precise double b = yn + k.conv[7] * cb;
-    return vec3(srgb_to_linear(clamp01(r)), srgb_to_linear(clamp01(g)), srgb_to_linear(clamp01(b)));
+    return linear_rgb(uvec3(p.off[o], p.off[o + 1], p.off[o + 2]), p.stride[0], p.stride[1], x, y);
 }
 
 // XYB and the products of scale i's pixel (x, y), from its linear RGB.
