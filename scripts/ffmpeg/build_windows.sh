@@ -19,7 +19,8 @@
 #     the library is built with), FFmpeg's own Windows threads, Vulkan (headers
 #     only: FFmpeg opens vulkan-1.dll at run time) and libvmaf; components just
 #     for the tests: file/pipe, y4m and raw video in, the null muxer, the
-#     libvmaf, libvmaf_vulkan, hwupload and format filters;
+#     libvmaf, libvmaf_vulkan, hwupload and format filters; FFmpeg's xpsnr
+#     filter, as in the Linux build (build.sh), to compare xpsnr with;
 #  5. make. Keyed like build.sh's build: the tarball hash, the series hash,
 #     libvmaf's installed headers and version, the Vulkan headers, the compiler
 #     and the configure line; the same key twice does nothing.
@@ -30,7 +31,7 @@ export ffmpeg_script_name=ffmpeg-build-windows
 # shellcheck source=scripts/ffmpeg/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-usage() { sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 win_build=
 while [ $# -gt 0 ]; do
   case $1 in
@@ -114,7 +115,7 @@ configure_args=(
   --enable-decoder=rawvideo,wrapped_avframe
   --enable-encoder=rawvideo,wrapped_avframe
   --enable-muxer=null,rawvideo,yuv4mpegpipe
-  --enable-filter=buffer,buffersink,format,hwupload,hwdownload,scale,null,nullsink,split,testsrc2,libvmaf,libvmaf_vulkan
+  --enable-filter=buffer,buffersink,format,hwupload,hwdownload,scale,null,nullsink,split,testsrc2,xpsnr,libvmaf,libvmaf_vulkan
 )
 # As for the Linux build: without nasm FFmpeg's x86 assembly is left out.
 command -v nasm >/dev/null || configure_args+=(--disable-x86asm)
