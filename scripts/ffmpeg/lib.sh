@@ -166,6 +166,32 @@ ffmpeg_apt_update_once() {
 
 sha256_of() { sha256sum "$1" | cut -d' ' -f1; }
 
+# Downloads FILE of the Debian source package PKG from the pool of each mirror
+# of the system's apt sources (ffmpeg_apt_mirrors), one after another until
+# one serves it, to OUT (through OUT.part); what each attempt says is appended
+# to LOG. For files sid no longer lists but the pool still holds (another
+# suite has them). Returns 1 unless OUT is there and not empty. The callers
+# (ffmpeg_fetch_source, scripts/truth/libjxl.sh) check the hash.
+ffmpeg_fetch_from_pool() {
+  local pkg=$1 file=$2 out=$3 log=$4 mirror dir
+  # The pool's folder: lib* packages by their first four letters, others by one.
+  case $pkg in
+    lib?*) dir=${pkg:0:4}/$pkg ;;
+    *) dir=${pkg:0:1}/$pkg ;;
+  esac
+  while read -r mirror; do
+    if python3 - "$mirror/pool/main/$dir/$file" "$out.part" >>"$log" 2>&1 <<'PY'
+import sys, urllib.request
+with urllib.request.urlopen(sys.argv[1], timeout=120) as r, open(sys.argv[2], "wb") as f:
+    while chunk := r.read(1 << 20):
+        f.write(chunk)
+PY
+    then mv "$out.part" "$out"; break; fi
+  done < <(ffmpeg_apt_mirrors)
+  rm -f "$out.part"
+  [ -s "$out" ]
+}
+
 # What to do when no apt source serves the pinned tarball any more.
 ffmpeg_supply_hint() {
   echo "Debian's archive no longer serves $ffmpeg_orig (ffmpeg $ffmpeg_deb_version)." \
@@ -195,18 +221,8 @@ ffmpeg_fetch_source() {
       # sid has moved on: the same tarball from the pool of each configured
       # mirror, while any suite there still has it.
       say "sid no longer offers ffmpeg $ffmpeg_deb_version; trying the pool of each apt mirror"
-      local mirror
-      while read -r mirror; do
-        if python3 - "$mirror/pool/main/f/ffmpeg/$ffmpeg_orig" "$tarball.part" >>"$dl/source.log" 2>&1 <<'PY'
-import sys, urllib.request
-with urllib.request.urlopen(sys.argv[1], timeout=120) as r, open(sys.argv[2], "wb") as f:
-    while chunk := r.read(1 << 20):
-        f.write(chunk)
-PY
-        then mv "$tarball.part" "$tarball"; break; fi
-      done < <(ffmpeg_apt_mirrors)
-      rm -f "$tarball.part"
-      [ -s "$tarball" ] || die "$(ffmpeg_supply_hint) (What was tried: $dl/source.log.)"
+      ffmpeg_fetch_from_pool ffmpeg "$ffmpeg_orig" "$tarball" "$dl/source.log" ||
+        die "$(ffmpeg_supply_hint) (What was tried: $dl/source.log.)"
     fi
   fi
   local got

@@ -76,18 +76,8 @@ libjxl_fetch() {
     (cd "$dl" && ffmpeg_apt apt-get -qq source --download-only "$pkg=$deb_version" \
       >"$dl/source-$pkg.log" 2>&1) || true
     if [ ! -s "$tarball" ]; then
-      local mirror prefix=${pkg:0:1}
-      while read -r mirror; do
-        if python3 - "$mirror/pool/main/$prefix/$pkg/$orig" "$tarball.part" >>"$dl/source-$pkg.log" 2>&1 <<'PY'
-import sys, urllib.request
-with urllib.request.urlopen(sys.argv[1], timeout=120) as r, open(sys.argv[2], "wb") as f:
-    while chunk := r.read(1 << 20):
-        f.write(chunk)
-PY
-        then mv "$tarball.part" "$tarball"; break; fi
-      done < <(ffmpeg_apt_mirrors)
-      rm -f "$tarball.part"
-      [ -s "$tarball" ] || die "no apt source serves $orig ($pkg $deb_version); copy it (sha256 $sha) to $tarball (see $dl/source-$pkg.log)"
+      ffmpeg_fetch_from_pool "$pkg" "$orig" "$tarball" "$dl/source-$pkg.log" ||
+        die "no apt source serves $orig ($pkg $deb_version); copy it (sha256 $sha) to $tarball (see $dl/source-$pkg.log)"
     fi
   fi
   local got
