@@ -18,6 +18,7 @@
 
 #include "feature/butteraugli/butteraugli.h"
 #include "golden.h"
+#include "kernels.h"
 #include "libvmaf/libvmaf.h"
 #include "options.h"
 #include "pictures.h"
@@ -66,12 +67,6 @@ Scored score_once(const Dict &opts, const VmafPicture &ref, const VmafPicture &d
     return s;
 }
 
-unsigned pattern(unsigned pl, unsigned x, unsigned y, unsigned seed)
-{
-    const unsigned h = (x * 73856093u) ^ (y * 19349663u) ^ (pl * 83492791u) ^ (seed * 2654435761u);
-    return pl ? 96 + (h >> 7) % 64 : 32 + ((x * 5 + y * 3) % 160) + (h >> 9) % 32;
-}
-
 }  // namespace
 
 TEST_CASE("butteraugli matches libjxl's tool (AVX2, fused) on every golden pair", "[butteraugli][golden]")
@@ -88,15 +83,13 @@ TEST_CASE("butteraugli libjxl_fma=0 matches libjxl's tool (SSE2, unfused) on eve
 TEST_CASE("butteraugli of identical frames is 0, of different frames more", "[butteraugli]")
 {
     for (VmafPixelFormat fmt : {VMAF_PIX_FMT_YUV420P, VMAF_PIX_FMT_YUV422P, VMAF_PIX_FMT_YUV444P}) {
-        const auto gen = [](unsigned pl, unsigned x, unsigned y) { return pattern(pl, x, y, 1); };
+        const auto gen = hashed(1);
         VmafPicture a = make_picture(fmt, 8, 37, 29, gen), b = make_picture(fmt, 8, 37, 29, gen);
         const Scored s = score_once({}, a, b);
         CHECK(s.err == 0);
         CHECK(s.distance == 0.0);
         CHECK(s.norm == 0.0);
-        VmafPicture c = make_picture(fmt, 8, 37, 29, [](unsigned pl, unsigned x, unsigned y) {
-            return pattern(pl, x, y, 2);
-        });
+        VmafPicture c = make_picture(fmt, 8, 37, 29, hashed(2));
         const Scored d = score_once({}, a, c);
         CHECK(d.err == 0);
         CHECK(d.distance > 0.0);
@@ -124,7 +117,7 @@ TEST_CASE("butteraugli rejects bad options and pictures below 8x8", "[butteraugl
     CHECK(use_with("butteraugli", {{"matrix", "bt470"}}) < 0);
     CHECK(use_with("butteraugli", {{"matrix", "bt2020"}, {"range", "full"}, {"intensity_target", "203"}}) == 0);
 
-    const auto gen = [](unsigned pl, unsigned x, unsigned y) { return pattern(pl, x, y, 3); };
+    const auto gen = hashed(3);
     for (const auto &[w, h] : {std::pair{7u, 8u}, std::pair{8u, 7u}, std::pair{1u, 1u}}) {
         VmafPicture a = make_picture(VMAF_PIX_FMT_YUV420P, 8, w, h, gen);
         CHECK(score_once({}, a, a).err == -EINVAL);
@@ -146,33 +139,10 @@ TEST_CASE("butteraugli: the portable and the AVX2 kernels agree bit for bit", "[
     // A golden pair whose width leaves a tail after the 5-tap blur's vectors
     // (322 and its subsample 161), and pictures whose widths take the blur's
     // scalar path throughout (9: narrower than 8 lanes + 2) or at the
-    // subsample (38 -> 19), fused and not: every score identical.
-    const auto run = [](const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dis, const Dict &opts,
-                        Kernels which) {
-        auto ex = create_butteraugli_cpu(options_for(kButteraugliExtractor, opts), which);
-        REQUIRE(ex->init(format_of(ref[0])) == 0);
-        MapSink sink;
-        for (unsigned i = 0; i < ref.size(); i++) REQUIRE(ex->extract(ref[i], dis[i], i, sink) == 0);
-        return sink;
-    };
-    const auto gen = [](unsigned seed) {
-        return [seed](unsigned pl, unsigned x, unsigned y) { return pattern(pl, x, y, seed); };
-    };
-    std::vector<std::pair<std::vector<VmafPicture>, std::vector<VmafPicture>>> inputs;
-    inputs.emplace_back(load_y4m(data_dir() + "/chelsea_322x186_rescale_ref.y4m"),
-                        load_y4m(data_dir() + "/chelsea_322x186_rescale_dis.y4m"));
-    for (const auto &[w, h] : {std::pair{9u, 12u}, std::pair{38u, 21u}})
-        inputs.emplace_back(std::vector<VmafPicture>{make_picture(VMAF_PIX_FMT_YUV444P, 8, w, h, gen(4))},
-                            std::vector<VmafPicture>{make_picture(VMAF_PIX_FMT_YUV444P, 8, w, h, gen(5))});
-    for (auto &[ref, dis] : inputs) {
-        for (const char *fma : {"1", "0"}) {
-            const MapSink portable = run(ref, dis, {{"libjxl_fma", fma}}, Kernels::Portable);
-            const MapSink best = run(ref, dis, {{"libjxl_fma", fma}}, Kernels::Best);
-            INFO(ref[0].w[0] << "x" << ref[0].h[0] << " libjxl_fma=" << fma);
-            CHECK(!portable.scores.empty());
-            CHECK(best.scores == portable.scores);
-        }
-        unref_all(ref);
-        unref_all(dis);
-    }
+    // subsample (38 -> 19).
+    std::vector<FramePairs> inputs;
+    inputs.push_back(golden_frames("chelsea_322x186_rescale"));
+    inputs.push_back(hashed_pair(9, 12));
+    inputs.push_back(hashed_pair(38, 21));
+    check_kernels_agree(kButteraugliExtractor, create_butteraugli_cpu, std::move(inputs));
 }

@@ -19,6 +19,7 @@
 #include "feature/ssimulacra2/ssimulacra2.h"
 #include "feature/ssimulacra2/ssimulacra2_kernels.h"
 #include "golden.h"
+#include "kernels.h"
 #include "libvmaf/libvmaf.h"
 #include "options.h"
 #include "pictures.h"
@@ -66,12 +67,6 @@ Scored score_once(const Dict &opts, const VmafPicture &ref, const VmafPicture &d
     return s;
 }
 
-unsigned pattern(unsigned pl, unsigned x, unsigned y, unsigned seed)
-{
-    const unsigned h = (x * 73856093u) ^ (y * 19349663u) ^ (pl * 83492791u) ^ (seed * 2654435761u);
-    return pl ? 96 + (h >> 7) % 64 : 32 + ((x * 5 + y * 3) % 160) + (h >> 9) % 32;
-}
-
 }  // namespace
 
 TEST_CASE("ssimulacra2 matches libjxl's tool (AVX2, fused) on every golden pair", "[ssimulacra2][golden]")
@@ -96,14 +91,12 @@ TEST_CASE("ssimulacra2 libjxl_fma=0 matches libjxl's tool (SSE2, unfused) on eve
 TEST_CASE("ssimulacra2 of identical frames is 100", "[ssimulacra2]")
 {
     for (VmafPixelFormat fmt : {VMAF_PIX_FMT_YUV420P, VMAF_PIX_FMT_YUV422P, VMAF_PIX_FMT_YUV444P}) {
-        const auto gen = [](unsigned pl, unsigned x, unsigned y) { return pattern(pl, x, y, 1); };
+        const auto gen = hashed(1);
         VmafPicture a = make_picture(fmt, 8, 37, 29, gen), b = make_picture(fmt, 8, 37, 29, gen);
         const Scored s = score_once({}, a, b);
         CHECK(s.err == 0);
         CHECK(s.value == 100.0);
-        VmafPicture c = make_picture(fmt, 8, 37, 29, [](unsigned pl, unsigned x, unsigned y) {
-            return pattern(pl, x, y, 2);
-        });
+        VmafPicture c = make_picture(fmt, 8, 37, 29, hashed(2));
         const Scored d = score_once({}, a, c);
         CHECK(d.err == 0);
         CHECK(d.value < 100.0);
@@ -123,7 +116,7 @@ TEST_CASE("ssimulacra2 rejects bad options and pictures below 8x8", "[ssimulacra
     CHECK(use_with("ssimulacra2", {{"matrix", "bt470"}}) < 0);
     CHECK(use_with("ssimulacra2", {{"matrix", "bt2020"}, {"range", "full"}}) == 0);
 
-    const auto gen = [](unsigned pl, unsigned x, unsigned y) { return pattern(pl, x, y, 3); };
+    const auto gen = hashed(3);
     for (const auto &[w, h] : {std::pair{7u, 8u}, std::pair{8u, 7u}, std::pair{1u, 1u}}) {
         VmafPicture a = make_picture(VMAF_PIX_FMT_YUV420P, 8, w, h, gen);
         CHECK(score_once({}, a, a).err == -EINVAL);
@@ -143,35 +136,12 @@ TEST_CASE("ssimulacra2 rejects bad options and pictures below 8x8", "[ssimulacra
 TEST_CASE("ssimulacra2: the portable and the AVX2 kernels agree bit for bit", "[ssimulacra2]")
 {
     // Golden pairs (322 columns leave a tail of 2 after groups of 8) and a
-    // picture of odd size, fused and not: every score identical.
-    const auto run = [](const std::vector<VmafPicture> &ref, const std::vector<VmafPicture> &dis, const Dict &opts,
-                        Kernels which) {
-        auto ex = create_ssimulacra2_cpu(options_for(kSsimulacra2Extractor, opts), which);
-        REQUIRE(ex->init(format_of(ref[0])) == 0);
-        MapSink sink;
-        for (unsigned i = 0; i < ref.size(); i++) REQUIRE(ex->extract(ref[i], dis[i], i, sink) == 0);
-        return sink;
-    };
-    const auto gen = [](unsigned seed) {
-        return [seed](unsigned pl, unsigned x, unsigned y) { return pattern(pl, x, y, seed); };
-    };
-    std::vector<std::pair<std::vector<VmafPicture>, std::vector<VmafPicture>>> inputs;
+    // picture of odd size.
+    std::vector<FramePairs> inputs;
     for (const char *pair : {"chelsea_322x186_rescale", "rocket_320x240_10bit_crf30", "astronaut_320x240_422_crf33"})
-        inputs.emplace_back(load_y4m(data_dir() + "/" + pair + "_ref.y4m"),
-                            load_y4m(data_dir() + "/" + pair + "_dis.y4m"));
-    inputs.emplace_back(std::vector<VmafPicture>{make_picture(VMAF_PIX_FMT_YUV444P, 8, 45, 23, gen(4))},
-                        std::vector<VmafPicture>{make_picture(VMAF_PIX_FMT_YUV444P, 8, 45, 23, gen(5))});
-    for (auto &[ref, dis] : inputs) {
-        for (const char *fma : {"1", "0"}) {
-            const MapSink portable = run(ref, dis, {{"libjxl_fma", fma}}, Kernels::Portable);
-            const MapSink best = run(ref, dis, {{"libjxl_fma", fma}}, Kernels::Best);
-            INFO(ref[0].w[0] << "x" << ref[0].h[0] << " libjxl_fma=" << fma);
-            CHECK(!portable.scores.empty());
-            CHECK(best.scores == portable.scores);
-        }
-        unref_all(ref);
-        unref_all(dis);
-    }
+        inputs.push_back(golden_frames(pair));
+    inputs.push_back(hashed_pair(45, 23));
+    check_kernels_agree(kSsimulacra2Extractor, create_ssimulacra2_cpu, std::move(inputs));
 }
 
 TEST_CASE("ssimulacra2: the portable fused multiply-add rounds as fmaf", "[ssimulacra2]")

@@ -450,6 +450,33 @@ vk::State &shared_state(unsigned frames_in_flight)
 
 void register_table(const char *name, const Table &(*table)()) { shared().tables.emplace_back(name, table); }
 
+void fill_pairs(const Synthetic &c, const PairSample &sample, std::vector<VmafPicture> *ref,
+                std::vector<VmafPicture> *dist)
+{
+    ref->resize(c.frames);
+    dist->resize(c.frames);
+    for (unsigned f = 0; f < c.frames; f++) {
+        VmafPicture &r = (*ref)[f], &d = (*dist)[f];
+        REQUIRE(picture_alloc(&r, c.fmt, c.bpc, c.w, c.h) == 0);
+        REQUIRE(picture_alloc(&d, c.fmt, c.bpc, c.w, c.h) == 0);
+        for (unsigned pl = 0; pl < plane_count(c.fmt); pl++)
+            for (unsigned y = 0; y < r.h[pl]; y++) {
+                auto *ra = static_cast<uint8_t *>(r.data[pl]) + size_t(y) * r.stride[pl];
+                auto *rb = static_cast<uint8_t *>(d.data[pl]) + size_t(y) * d.stride[pl];
+                for (unsigned x = 0; x < r.w[pl]; x++) {
+                    const auto [a, b] = sample(r, f, pl, x, y);
+                    if (c.bpc == 8) {
+                        ra[x] = uint8_t(a);
+                        rb[x] = uint8_t(b);
+                    } else {
+                        reinterpret_cast<uint16_t *>(ra)[x] = uint16_t(a);
+                        reinterpret_cast<uint16_t *>(rb)[x] = uint16_t(b);
+                    }
+                }
+            }
+    }
+}
+
 void release_shared()
 {
     Shared &s = shared();

@@ -21,6 +21,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "feature/extractor.h"
@@ -198,6 +199,17 @@ void model_api_case(const char *twin, std::initializer_list<const char *> own, u
 // in *on_workers whether the engine collected on its workers.
 V1Run v1_on_gpu(const std::string &pair, const V1Model &model, std::initializer_list<const char *> features,
                 unsigned threads = 0, unsigned *on_workers = nullptr);
+
+// The reference's and the distorted's samples at (x, y) of plane `pl` of frame
+// `f`, whose reference picture is `ref` (allocated, not yet filled).
+using PairSample =
+    std::function<std::pair<unsigned, unsigned>(const VmafPicture &ref, unsigned f, unsigned pl, unsigned x, unsigned y)>;
+// A generator's pictures: c.frames pairs of c's format, depth and size, each
+// sample from `sample`, called frame by frame, plane by plane, row by row (so
+// that a generator's random numbers come in a fixed order); 8-bit samples in
+// bytes, deeper ones in 16-bit words.
+void fill_pairs(const Synthetic &c, const PairSample &sample, std::vector<VmafPicture> *ref,
+                std::vector<VmafPicture> *dist);
 
 // Frees what the process shared (states, devices, decoded pairs): main's last step.
 void release_shared();

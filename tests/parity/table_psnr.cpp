@@ -20,29 +20,15 @@ void noisy(const Synthetic &c, uint32_t seed, std::vector<VmafPicture> *ref, std
 {
     std::mt19937 rng(seed);
     const unsigned maxv = (1u << c.bpc) - 1;
-    ref->resize(c.frames);
-    dist->resize(c.frames);
-    for (unsigned f = 0; f < c.frames; f++) {
-        REQUIRE(picture_alloc(&(*ref)[f], c.fmt, c.bpc, c.w, c.h) == 0);
-        REQUIRE(picture_alloc(&(*dist)[f], c.fmt, c.bpc, c.w, c.h) == 0);
-        const unsigned spread = f == c.frames - 1 ? maxv : (8u << f);
-        for (unsigned p = 0; p < plane_count(c.fmt); p++)
-            for (unsigned y = 0; y < (*ref)[f].h[p]; y++)
-                for (unsigned x = 0; x < (*ref)[f].w[p]; x++) {
-                    const unsigned a = rng() % (maxv + 1);
-                    const int d = int(rng() % (2 * spread + 1)) - int(spread);
-                    const unsigned b = unsigned(std::clamp(int(a) + d, 0, int(maxv)));
-                    auto *ra = static_cast<uint8_t *>((*ref)[f].data[p]) + y * (*ref)[f].stride[p];
-                    auto *rb = static_cast<uint8_t *>((*dist)[f].data[p]) + y * (*dist)[f].stride[p];
-                    if (c.bpc == 8) {
-                        ra[x] = uint8_t(a);
-                        rb[x] = uint8_t(b);
-                    } else {
-                        reinterpret_cast<uint16_t *>(ra)[x] = uint16_t(a);
-                        reinterpret_cast<uint16_t *>(rb)[x] = uint16_t(b);
-                    }
-                }
-    }
+    fill_pairs(
+        c,
+        [&](const VmafPicture &, unsigned f, unsigned, unsigned, unsigned) {
+            const unsigned spread = f == c.frames - 1 ? maxv : (8u << f);
+            const unsigned a = rng() % (maxv + 1);
+            const int d = int(rng() % (2 * spread + 1)) - int(spread);
+            return std::pair{a, unsigned(std::clamp(int(a) + d, 0, int(maxv)))};
+        },
+        ref, dist);
 }
 
 const Table &psnr_table()

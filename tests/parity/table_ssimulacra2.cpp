@@ -33,22 +33,13 @@ void ramps(const Synthetic &c, uint32_t seed, std::vector<VmafPicture> *ref, std
 {
     std::mt19937 rng(seed);
     const unsigned maxv = (1u << c.bpc) - 1;
-    ref->resize(c.frames);
-    dist->resize(c.frames);
-    for (unsigned f = 0; f < c.frames; f++) {
-        REQUIRE(picture_alloc(&(*ref)[f], c.fmt, c.bpc, c.w, c.h) == 0);
-        REQUIRE(picture_alloc(&(*dist)[f], c.fmt, c.bpc, c.w, c.h) == 0);
-        for (unsigned pl = 0; pl < 3; pl++)
-            for (unsigned y = 0; y < (*ref)[f].h[pl]; y++)
-                for (unsigned x = 0; x < (*ref)[f].w[pl]; x++) {
-                    const unsigned a = (x * 37 + y * 11 + pl * 1000) * 16 % (maxv + 1);
-                    const unsigned b = std::min(maxv, a + unsigned(rng() % (maxv / 16 + 1)));
-                    auto *ra = static_cast<uint8_t *>((*ref)[f].data[pl]) + y * (*ref)[f].stride[pl];
-                    auto *rb = static_cast<uint8_t *>((*dist)[f].data[pl]) + y * (*dist)[f].stride[pl];
-                    reinterpret_cast<uint16_t *>(ra)[x] = uint16_t(a);
-                    reinterpret_cast<uint16_t *>(rb)[x] = uint16_t(b);
-                }
-    }
+    fill_pairs(
+        c,
+        [&](const VmafPicture &, unsigned, unsigned pl, unsigned x, unsigned y) {
+            const unsigned a = (x * 37 + y * 11 + pl * 1000) * 16 % (maxv + 1);
+            return std::pair{a, std::min(maxv, a + unsigned(rng() % (maxv / 16 + 1)))};
+        },
+        ref, dist);
 }
 
 const Table &ssimulacra2_table()

@@ -22,32 +22,17 @@ namespace {
 void synthetic(const Synthetic &c, uint32_t seed, std::vector<VmafPicture> *ref, std::vector<VmafPicture> *dist)
 {
     std::mt19937 rng(seed);
-    ref->resize(c.frames);
-    dist->resize(c.frames);
     const int maxv = int((1u << c.bpc) - 1);
-    for (unsigned f = 0; f < c.frames; f++) {
-        REQUIRE(picture_alloc(&(*ref)[f], c.fmt, c.bpc, c.w, c.h) == 0);
-        REQUIRE(picture_alloc(&(*dist)[f], c.fmt, c.bpc, c.w, c.h) == 0);
-        const int spread = 1 + int(f % 3) * 4;
-        for (unsigned p = 0; p < plane_count(c.fmt); p++) {
-            const VmafPicture &r = (*ref)[f];
-            for (unsigned y = 0; y < r.h[p]; y++)
-                for (unsigned x = 0; x < r.w[p]; x++) {
-                    const int a = x < r.w[p] / 2 ? int((x * 3 + y * 5 + f * 7) * unsigned(maxv) / 1024) % (maxv + 1)
-                                                 : int(rng() % unsigned(maxv + 1));
-                    const int b = std::clamp(a + int(rng() % unsigned(2 * spread + 1)) - spread, 0, maxv);
-                    auto *ra = static_cast<uint8_t *>((*ref)[f].data[p]) + y * (*ref)[f].stride[p];
-                    auto *rb = static_cast<uint8_t *>((*dist)[f].data[p]) + y * (*dist)[f].stride[p];
-                    if (c.bpc == 8) {
-                        ra[x] = uint8_t(a);
-                        rb[x] = uint8_t(b);
-                    } else {
-                        reinterpret_cast<uint16_t *>(ra)[x] = uint16_t(a);
-                        reinterpret_cast<uint16_t *>(rb)[x] = uint16_t(b);
-                    }
-                }
-        }
-    }
+    fill_pairs(
+        c,
+        [&](const VmafPicture &r, unsigned f, unsigned p, unsigned x, unsigned y) {
+            const int spread = 1 + int(f % 3) * 4;
+            const int a = x < r.w[p] / 2 ? int((x * 3 + y * 5 + f * 7) * unsigned(maxv) / 1024) % (maxv + 1)
+                                         : int(rng() % unsigned(maxv + 1));
+            const int b = std::clamp(a + int(rng() % unsigned(2 * spread + 1)) - spread, 0, maxv);
+            return std::pair{unsigned(a), unsigned(b)};
+        },
+        ref, dist);
 }
 
 const Table &xpsnr_table()

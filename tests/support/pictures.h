@@ -41,6 +41,20 @@ VmafPicture make_picture(unsigned bpc, unsigned w, unsigned h, Gen gen)
     return make_picture(VMAF_PIX_FMT_YUV400P, bpc, w, h, [&](unsigned, unsigned x, unsigned y) { return gen(x, y); });
 }
 
+// A textured 8-bit sample: luma a diagonal ramp with some hashed noise, chroma
+// hashed noise around the middle; `seed` picks the noise.
+inline unsigned hashed_sample(unsigned pl, unsigned x, unsigned y, unsigned seed)
+{
+    const unsigned h = (x * 73856093u) ^ (y * 19349663u) ^ (pl * 83492791u) ^ (seed * 2654435761u);
+    return pl ? 96 + (h >> 7) % 64 : 32 + ((x * 5 + y * 3) % 160) + (h >> 9) % 32;
+}
+
+// make_picture()'s generator of hashed_sample() with `seed`.
+inline auto hashed(unsigned seed)
+{
+    return [seed](unsigned pl, unsigned x, unsigned y) { return hashed_sample(pl, x, y, seed); };
+}
+
 // The luma sample at (x, y).
 inline unsigned sample(const VmafPicture &p, unsigned x, unsigned y)
 {
