@@ -79,20 +79,11 @@ constexpr uint32_t kBlurColumns = 8, kBlurInvocations = kBlurColumns * 15, kBlur
 constexpr uint32_t kColumnShared = kBlurInvocations * kBlurBatch * 4 + 6 * kBlurBatch * kBlurColumns * 8;
 constexpr int kBlurMaxRadius = 6;
 
-// ssimulacra2_hblur.comp's shared memory with `out` output columns per store:
-// the ring, the three terms' stage and the rows' offsets.
-constexpr uint32_t blur_shared_bytes(uint32_t out)
-{
-    return (kBlurRows * 64 + 3 * kBlurRows * (out + 1) + kBlurRows) * 4;
-}
-
-// Its output columns per store (spec constant 1): 48, or 16 where the device
-// has less shared memory than that needs (16 fits Vulkan's least, 16 KiB).
-uint32_t blur_out(const VkPhysicalDeviceLimits &lim)
-{
-    return lim.maxComputeSharedMemorySize >= blur_shared_bytes(48) ? 48 : 16;
-}
-static_assert(blur_shared_bytes(16) <= 16384);
+// ssimulacra2_hblur.comp's shared memory: the ring, the three terms' stage
+// of kOut = 24 columns and the rows' offsets; less than rgb's, which every
+// device the twin runs on has.
+constexpr uint32_t kBlurShared = (kBlurRows * 64 + 3 * kBlurRows * (24 + 1) + kBlurRows) * 4;
+static_assert(kBlurShared <= kRgbShared);
 
 struct Scale {
     uint32_t w, h, sum_base;  // sum_base: columns of the scales before it (its sums come after theirs)
@@ -193,7 +184,8 @@ bool fits(const State &st, const FrameFormat &fmt)
            column_groups(scales) <= lim.maxComputeWorkGroupCount[0] && s2::gaussian().radius <= kBlurMaxRadius &&
            lim.maxComputeWorkGroupInvocations >= kBlurInvocations && lim.maxComputeWorkGroupSize[0] >= 3 * kBlurRows &&
            lim.maxComputeWorkGroupSize[0] >= kBlurInvocations && lim.maxComputeSharedMemorySize >= kColumnShared &&
-           lim.maxComputeSharedMemorySize >= kRgbShared && lim.maxComputeWorkGroupSize[0] >= 256;
+           lim.maxComputeSharedMemorySize >= kRgbShared && lim.maxComputeSharedMemorySize >= kBlurShared &&
+           lim.maxComputeWorkGroupSize[0] >= 256;
 }
 
 class Ssimulacra2Vk final : public Feature {
@@ -220,7 +212,6 @@ public:
         const uint32_t fused = fused_ ? 1u : 0u, native = fused_ && native_fma(st) ? 1u : 0u;
         const SpecConstant rgb_spec[] = {{1, fmt.bpc > 8 ? 2u : 1u}, {2, ss_x}, {3, ss_y}, {10, fused}, {11, native}};
         const SpecConstant spec[] = {{10, fused}, {11, native}};
-        const SpecConstant hblur_spec[] = {{1, blur_out(st.limits())}, {10, fused}, {11, native}};
         struct Kernel {
             const spirv::Shader *shader;
             unsigned buffers;
@@ -235,9 +226,7 @@ public:
             d.buffers = kn.buffers;
             d.push_constant_size = sizeof(Push);
             d.max_sets = kn.out == &hblur_ ? 1 : 2;  // rgb and the column blur: a set per copy of the XYB planes
-            d.spec = kn.out == &rgb_     ? std::span<const SpecConstant>(rgb_spec)
-                     : kn.out == &hblur_ ? std::span<const SpecConstant>(hblur_spec)
-                                         : std::span<const SpecConstant>(spec);
+            d.spec = kn.out == &rgb_ ? std::span<const SpecConstant>(rgb_spec) : std::span<const SpecConstant>(spec);
             if (int err = ComputePipeline::create(st, d, kn.out)) return err;
         }
         for (auto [buf, bytes] : {std::pair{&work_, work_bytes(scales_)}, {&temp_, work_bytes(scales_)},
