@@ -191,6 +191,28 @@ for golden in "$data"/*.libvmaf.json; do
 done
 [ "$n" -gt 0 ] || die "no golden pairs in $data"
 
+# PAIR through FFmpeg's stock libvmaf filter (the CPU) and through
+# libvmaf_vulkan on the GPU with the filter options OPTS, writing
+# $out/PAIR.TAG.{cpu,vulkan}.{json,log}: the Vulkan run must pass the validation
+# layer and score every feature on the GPU (the library's log line says where
+# each one ran; ssimulacra2 and butteraugli need shaderFloat64, which lavapipe
+# has). WHAT says which run in the messages.
+both_filters() {
+  local pair=$1 opts=$3 what=$4 base="$out/$1.$2"
+  limited "$ffmpeg" "${common[@]}" -i "$data/${pair}_dis.y4m" -i "$data/${pair}_ref.y4m" \
+    -lavfi "[0:v][1:v]libvmaf=$opts:log_fmt=json:log_path=$base.cpu.json" \
+    -f null - >"$base.cpu.log" 2>&1 ||
+    die "the libvmaf filter failed $what: $(grep -m 3 -i -E 'error|fail' "$base.cpu.log" | tr '\n' ' ')"
+  limited "$ffmpeg" "${common[@]}" -init_hw_device "vulkan=vk:$device" -filter_hw_device vk \
+    -i "$data/${pair}_dis.y4m" -i "$data/${pair}_ref.y4m" \
+    -lavfi "[0:v]format=yuv420p,hwupload[dis];[1:v]format=yuv420p,hwupload[ref];[dis][ref]libvmaf_vulkan=$opts:log_fmt=json:log_path=$base.vulkan.json" \
+    -f null - >"$base.vulkan.log" 2>&1 ||
+    die "libvmaf_vulkan failed $what: $(grep -m 4 -i -E 'error|fail' "$base.vulkan.log" | tr '\n' ' ')"
+  check_validation "$base.vulkan.log" "libvmaf_vulkan $what"
+  grep -q 'Vulkan: features on the GPU: .*; on the CPU: none' "$base.vulkan.log" ||
+    die "libvmaf_vulkan ran features $what on the CPU: $(grep -m 1 'features on the GPU' "$base.vulkan.log")"
+}
+
 # The AOM CTC v7.0 set through the stock libvmaf filter (models and features
 # spelled out as libvmaf's --aom_ctc v7.0 expands them), against the vmaf tool's
 # --aom_ctc v7.0 and libvmaf's own output. ':' inside an option value is
@@ -200,23 +222,10 @@ ctc_models='version=vmaf_v0.6.1\\:name=vmaf|version=vmaf_v0.6.1neg\\:name=vmaf_n
 ctc_features='name=psnr\\:reduced_hbd_peak=true\\:enable_apsnr=true\\:min_sse=0.5|name=ciede'
 ctc_features+='|name=float_ssim\\:scale=1\\:enable_db=true\\:clip_db=true'
 ctc_features+='|name=float_ms_ssim\\:enable_db=true\\:clip_db=true|name=psnr_hvs|name=cambi'
-limited "$ffmpeg" "${common[@]}" -i "$data/${ctc_pair}_dis.y4m" -i "$data/${ctc_pair}_ref.y4m" \
-  -lavfi "[0:v][1:v]libvmaf=model=$ctc_models:feature=$ctc_features:log_fmt=json:log_path=$out/$ctc_pair.aom_ctc.cpu.json" \
-  -f null - >"$out/$ctc_pair.aom_ctc.cpu.log" 2>&1 ||
-  die "the libvmaf filter failed on the aom_ctc set: $(grep -m 3 -i -E 'error|fail' "$out/$ctc_pair.aom_ctc.cpu.log" | tr '\n' ' ')"
+both_filters "$ctc_pair" aom_ctc "model=$ctc_models:feature=$ctc_features" "on the aom_ctc set"
 limited "$cli" -q -r "$data/${ctc_pair}_ref.y4m" -d "$data/${ctc_pair}_dis.y4m" --aom_ctc v7.0 --json \
   -o "$out/$ctc_pair.aom_ctc.cli.json" >"$out/$ctc_pair.aom_ctc.cli.log" 2>&1 ||
   die "vmaf --aom_ctc v7.0 failed: $(head -n 3 "$out/$ctc_pair.aom_ctc.cli.log" | tr '\n' ' ')"
-# The same set through libvmaf_vulkan: every feature of it runs on the GPU (the
-# library's log line says where each one ran).
-limited "$ffmpeg" "${common[@]}" -init_hw_device "vulkan=vk:$device" -filter_hw_device vk \
-  -i "$data/${ctc_pair}_dis.y4m" -i "$data/${ctc_pair}_ref.y4m" \
-  -lavfi "[0:v]format=yuv420p,hwupload[dis];[1:v]format=yuv420p,hwupload[ref];[dis][ref]libvmaf_vulkan=model=$ctc_models:feature=$ctc_features:log_fmt=json:log_path=$out/$ctc_pair.aom_ctc.vulkan.json" \
-  -f null - >"$out/$ctc_pair.aom_ctc.vulkan.log" 2>&1 ||
-  die "libvmaf_vulkan failed on the aom_ctc set: $(grep -m 4 -i -E 'error|fail' "$out/$ctc_pair.aom_ctc.vulkan.log" | tr '\n' ' ')"
-check_validation "$out/$ctc_pair.aom_ctc.vulkan.log" "libvmaf_vulkan on the aom_ctc set"
-grep -q 'Vulkan: features on the GPU: .*; on the CPU: none' "$out/$ctc_pair.aom_ctc.vulkan.log" ||
-  die "libvmaf_vulkan ran part of the aom_ctc set on the CPU: $(grep -m 1 'features on the GPU' "$out/$ctc_pair.aom_ctc.vulkan.log")"
 "$python" scripts/ffmpeg/compare.py --label "$ctc_pair aom_ctc v7.0" \
   --golden "$data/$ctc_pair.libvmaf.aom_ctc_v7.0.json" --tolerance "$tolerance" \
   "cpu=$out/$ctc_pair.aom_ctc.cpu.json" "cli=$out/$ctc_pair.aom_ctc.cli.json" \
@@ -257,20 +266,7 @@ limited "$cli" -q -r "$data/${mix_pair}_ref.y4m" -d "$data/${mix_pair}_dis.y4m" 
 # ssimulacra2, the distance bit for bit, the 3-norm within 5e-7.
 jxl_pair=astronaut_176x144_crf35
 jxl_features='name=ssimulacra2|name=butteraugli'
-limited "$ffmpeg" "${common[@]}" -i "$data/${jxl_pair}_dis.y4m" -i "$data/${jxl_pair}_ref.y4m" \
-  -lavfi "[0:v][1:v]libvmaf=feature=$jxl_features:log_fmt=json:log_path=$out/$jxl_pair.libjxl.cpu.json" \
-  -f null - >"$out/$jxl_pair.libjxl.cpu.log" 2>&1 ||
-  die "the libvmaf filter failed with ssimulacra2 and butteraugli: $(grep -m 3 -i -E 'error|fail' "$out/$jxl_pair.libjxl.cpu.log" | tr '\n' ' ')"
-limited "$ffmpeg" "${common[@]}" -init_hw_device "vulkan=vk:$device" -filter_hw_device vk \
-  -i "$data/${jxl_pair}_dis.y4m" -i "$data/${jxl_pair}_ref.y4m" \
-  -lavfi "[0:v]format=yuv420p,hwupload[dis];[1:v]format=yuv420p,hwupload[ref];[dis][ref]libvmaf_vulkan=feature=$jxl_features:log_fmt=json:log_path=$out/$jxl_pair.libjxl.vulkan.json" \
-  -f null - >"$out/$jxl_pair.libjxl.vulkan.log" 2>&1 ||
-  die "libvmaf_vulkan failed with ssimulacra2 and butteraugli: $(grep -m 4 -i -E 'error|fail' "$out/$jxl_pair.libjxl.vulkan.log" | tr '\n' ' ')"
-check_validation "$out/$jxl_pair.libjxl.vulkan.log" "libvmaf_vulkan with ssimulacra2 and butteraugli"
-# Both twins need shaderFloat64 (lavapipe has it); without it the CPU would
-# score them and the twins would go untested.
-grep -q 'Vulkan: features on the GPU: .*; on the CPU: none' "$out/$jxl_pair.libjxl.vulkan.log" ||
-  die "libvmaf_vulkan ran ssimulacra2 or butteraugli on the CPU (does the device have shaderFloat64?): $(grep -m 1 'features on the GPU' "$out/$jxl_pair.libjxl.vulkan.log")"
+both_filters "$jxl_pair" libjxl "feature=$jxl_features" "with ssimulacra2 and butteraugli"
 "$python" scripts/ffmpeg/compare.py --label "$jxl_pair ssimulacra2 and butteraugli" \
   --golden "$data/$jxl_pair.ssimulacra2.json" --golden "$data/$jxl_pair.butteraugli.json" \
   --printed --tolerance "$tolerance" \
