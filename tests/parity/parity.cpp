@@ -477,6 +477,20 @@ void fill_pairs(const Synthetic &c, const PairSample &sample, std::vector<VmafPi
     }
 }
 
+void ramps(const Synthetic &c, uint32_t seed, unsigned frame_step, std::vector<VmafPicture> *ref,
+           std::vector<VmafPicture> *dist)
+{
+    std::mt19937 rng(seed);
+    const unsigned maxv = (1u << c.bpc) - 1;
+    fill_pairs(
+        c,
+        [&](const VmafPicture &, unsigned f, unsigned pl, unsigned x, unsigned y) {
+            const unsigned a = (x * 37 + y * 11 + pl * 1000 + f * frame_step) * 16 % (maxv + 1);
+            return std::pair{a, std::min(maxv, a + unsigned(rng() % (maxv / 16 + 1)))};
+        },
+        ref, dist);
+}
+
 void release_shared()
 {
     Shared &s = shared();

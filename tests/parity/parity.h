@@ -211,6 +211,12 @@ using PairSample =
 void fill_pairs(const Synthetic &c, const PairSample &sample, std::vector<VmafPicture> *ref,
                 std::vector<VmafPicture> *dist);
 
+// fill_pairs() of a diagonal ramp over the depth's range per plane, moving
+// `frame_step` samples a frame, the distorted one up to a sixteenth of the
+// range brighter (clipped), by random numbers seeded with `seed`.
+void ramps(const Synthetic &c, uint32_t seed, unsigned frame_step, std::vector<VmafPicture> *ref,
+           std::vector<VmafPicture> *dist);
+
 // Frees what the process shared (states, devices, decoded pairs): main's last step.
 void release_shared();
 

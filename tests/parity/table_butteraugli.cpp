@@ -28,21 +28,6 @@ namespace {
 // The tool prints the 3-norm with 6 decimals.
 constexpr double kNormTolerance = 5e-7 + 1e-12;
 
-// A diagonal ramp over the depth's range per plane, the distorted one noisier
-// by up to a sixteenth of the range (clipped); 16-bit samples above 8 bits.
-void ramps(const Synthetic &c, uint32_t seed, std::vector<VmafPicture> *ref, std::vector<VmafPicture> *dist)
-{
-    std::mt19937 rng(seed);
-    const unsigned maxv = (1u << c.bpc) - 1;
-    fill_pairs(
-        c,
-        [&](const VmafPicture &, unsigned f, unsigned pl, unsigned x, unsigned y) {
-            const unsigned a = (x * 37 + y * 11 + pl * 1000 + f * 5) * 16 % (maxv + 1);
-            return std::pair{a, std::min(maxv, a + unsigned(rng() % (maxv / 16 + 1)))};
-        },
-        ref, dist);
-}
-
 const Table &butteraugli_table()
 {
     static const Table t = [] {
@@ -68,7 +53,8 @@ const Table &butteraugli_table()
                        Case{VMAF_PIX_FMT_YUV420P, 16, 8, 8}, Case{VMAF_PIX_FMT_YUV422P, 12, 67, 41}})
             for (const char *fma : {"1", "0"})
                 t.synthetic.push_back({c.fmt, c.bpc, c.w, c.h, 2, {{"libjxl_fma", fma}}});
-        t.generate = ramps;
+        t.generate = [](const Synthetic &c, uint32_t seed, std::vector<VmafPicture> *ref,
+                         std::vector<VmafPicture> *dist) { ramps(c, seed, 5, ref, dist); };
         t.declines = {{{VMAF_PIX_FMT_YUV420P, 8, 64, 48}, {}, "needs doubles", true},
                       {{VMAF_PIX_FMT_YUV420P, 8, 7, 48}, {}, "narrower than 8"},
                       {{VMAF_PIX_FMT_YUV420P, 8, 64, 7}, {}, "lower than 8"},

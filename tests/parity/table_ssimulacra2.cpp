@@ -26,22 +26,6 @@ namespace {
 // after another, each column's in double): ADR 0078, ADR 0088.
 constexpr double kTolerance = 1e-6;
 
-// A diagonal ramp over the depth's range per plane, the distorted one up to a
-// sixteenth of the range brighter (clipped); 16-bit samples (every depth here
-// is above 8).
-void ramps(const Synthetic &c, uint32_t seed, std::vector<VmafPicture> *ref, std::vector<VmafPicture> *dist)
-{
-    std::mt19937 rng(seed);
-    const unsigned maxv = (1u << c.bpc) - 1;
-    fill_pairs(
-        c,
-        [&](const VmafPicture &, unsigned, unsigned pl, unsigned x, unsigned y) {
-            const unsigned a = (x * 37 + y * 11 + pl * 1000) * 16 % (maxv + 1);
-            return std::pair{a, std::min(maxv, a + unsigned(rng() % (maxv / 16 + 1)))};
-        },
-        ref, dist);
-}
-
 const Table &ssimulacra2_table()
 {
     static const Table t = [] {
@@ -65,7 +49,8 @@ const Table &ssimulacra2_table()
                        Case{VMAF_PIX_FMT_YUV422P, 12, 67, 41}, Case{VMAF_PIX_FMT_YUV420P, 16, 67, 41}})
             for (const char *fma : {"1", "0"})
                 t.synthetic.push_back({c.fmt, c.bpc, c.w, c.h, 2, {{"libjxl_fma", fma}, {"range", "full"}}});
-        t.generate = ramps;
+        t.generate = [](const Synthetic &c, uint32_t seed, std::vector<VmafPicture> *ref,
+                         std::vector<VmafPicture> *dist) { ramps(c, seed, 0, ref, dist); };
         t.declines = {{{VMAF_PIX_FMT_YUV420P, 8, 64, 48}, {}, "needs doubles", true},
                       {{VMAF_PIX_FMT_YUV420P, 8, 7, 48}, {}, "narrower than 8"},
                       {{VMAF_PIX_FMT_YUV420P, 8, 64, 7}, {}, "lower than 8"}};
