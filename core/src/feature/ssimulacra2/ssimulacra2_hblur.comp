@@ -28,7 +28,7 @@ const uint kRing = 64;  // input columns held per row
 const uint kFill = 48;  // input columns loaded at a time: 2 * radius + 3 <= kRing - kFill
 // Output columns stored at a time, a multiple of 4. 24 keeps the workgroup's
 // shared memory at 17.5 KiB: on an H100 a 1080p frame took 0.677 ms with 24,
-// 0.696 with 32 and 0.760 with 48 (ADR 0093).
+// 0.696 with 32 and 0.760 with 48 (ADR 0093). ssimulacra2_vk.cpp's kBlurOut.
 const uint kOut = 24;
 const uint kPitch = kOut + 1;  // odd: the rows' same column in different banks
 layout(local_size_x = 96) in;  // kRows * kTerms

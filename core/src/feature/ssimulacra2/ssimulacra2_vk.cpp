@@ -79,10 +79,11 @@ constexpr uint32_t kBlurColumns = 8, kBlurInvocations = kBlurColumns * 15, kBlur
 constexpr uint32_t kColumnShared = kBlurInvocations * kBlurBatch * 4 + 6 * kBlurBatch * kBlurColumns * 8;
 constexpr int kBlurMaxRadius = 6;
 
-// ssimulacra2_hblur.comp's shared memory: the ring, the three terms' stage
-// of kOut = 24 columns and the rows' offsets; less than rgb's, which every
-// device the twin runs on has.
-constexpr uint32_t kBlurShared = (kBlurRows * 64 + 3 * kBlurRows * (24 + 1) + kBlurRows) * 4;
+// ssimulacra2_hblur.comp's output columns per store (its kOut), and its shared
+// memory: the ring, the three terms' stage and the rows' offsets; less than
+// rgb's, which supports() asks of every device.
+constexpr uint32_t kBlurOut = 24;
+constexpr uint32_t kBlurShared = (kBlurRows * 64 + 3 * kBlurRows * (kBlurOut + 1) + kBlurRows) * 4;
 static_assert(kBlurShared <= kRgbShared);
 
 struct Scale {
@@ -184,8 +185,7 @@ bool fits(const State &st, const FrameFormat &fmt)
            column_groups(scales) <= lim.maxComputeWorkGroupCount[0] && s2::gaussian().radius <= kBlurMaxRadius &&
            lim.maxComputeWorkGroupInvocations >= kBlurInvocations && lim.maxComputeWorkGroupSize[0] >= 3 * kBlurRows &&
            lim.maxComputeWorkGroupSize[0] >= kBlurInvocations && lim.maxComputeSharedMemorySize >= kColumnShared &&
-           lim.maxComputeSharedMemorySize >= kRgbShared && lim.maxComputeSharedMemorySize >= kBlurShared &&
-           lim.maxComputeWorkGroupSize[0] >= 256;
+           lim.maxComputeSharedMemorySize >= kRgbShared && lim.maxComputeWorkGroupSize[0] >= 256;
 }
 
 class Ssimulacra2Vk final : public Feature {
